@@ -1,0 +1,104 @@
+//! Account checks, each failing with the error that names what is wrong. Instructions call these for
+//! every account before any effect.
+
+use crate::account::{keys_equal, Account, Pubkey};
+use crate::error::{Result, VaultError};
+use crate::runtime::{verify_program_address, Seeds, TOKEN_PROGRAM_ID};
+use crate::state::{mint, token_account, Vault};
+
+pub fn signer(account: &Account) -> Result<()> {
+    if account.is_signer() {
+        Ok(())
+    } else {
+        Err(VaultError::MissingSigner.into())
+    }
+}
+
+pub fn writable(account: &Account) -> Result<()> {
+    if account.is_writable() {
+        Ok(())
+    } else {
+        Err(VaultError::AccountNotWritable.into())
+    }
+}
+
+/// The account is exactly `expected` (a stored or well-known address).
+pub fn address(account: &Account, expected: &Pubkey) -> Result<()> {
+    if keys_equal(account.key(), expected) {
+        Ok(())
+    } else {
+        Err(VaultError::InvalidAccount.into())
+    }
+}
+
+/// The signer is the vault's manager.
+pub fn manager(account: &Account, vault: &Vault) -> Result<()> {
+    signer(account)?;
+    if keys_equal(account.key(), &vault.manager) {
+        Ok(())
+    } else {
+        Err(VaultError::Unauthorized.into())
+    }
+}
+
+/// Loads the vault (owner, size, discriminator) and re-derives its address from the stored seeds
+/// and bump, so only the program's own vault PDA is ever accepted.
+pub fn vault<'a>(account: &'a Account, program_id: &Pubkey, must_write: bool) -> Result<&'a mut Vault> {
+    if must_write {
+        writable(account)?;
+    }
+    let vault = Vault::load(account, program_id)?;
+    let index = vault.index.to_le_bytes();
+    let bump = [vault.bump];
+    let seeds = Seeds::new(&[b"vault", &vault.manager, &index]).with_bump(&bump);
+    verify_program_address(&seeds, program_id, account.key())?;
+    Ok(vault)
+}
+
+/// An initialized SPL Token account of `mint` owned by `owner`; returns its balance.
+pub fn token_account(account: &Account, mint: &Pubkey, owner: &Pubkey) -> Result<u64> {
+    if !keys_equal(account.owner(), &TOKEN_PROGRAM_ID) {
+        return Err(VaultError::InvalidAccountOwner.into());
+    }
+    let data = account.data();
+    if data.len() != token_account::LEN || data[token_account::STATE] != token_account::STATE_INITIALIZED {
+        return Err(VaultError::InvalidAccountData.into());
+    }
+    if !keys_equal(field_key(data, token_account::MINT), mint) {
+        return Err(VaultError::InvalidMint.into());
+    }
+    if !keys_equal(field_key(data, token_account::OWNER), owner) {
+        return Err(VaultError::InvalidTokenOwner.into());
+    }
+    Ok(field_u64(data, token_account::AMOUNT))
+}
+
+/// An initialized SPL Token mint; returns its decimals.
+pub fn mint_decimals(account: &Account) -> Result<u8> {
+    if !keys_equal(account.owner(), &TOKEN_PROGRAM_ID) {
+        return Err(VaultError::InvalidMint.into());
+    }
+    let data = account.data();
+    if data.len() != mint::LEN || data[mint::IS_INITIALIZED] != 1 {
+        return Err(VaultError::InvalidMint.into());
+    }
+    Ok(data[mint::DECIMALS])
+}
+
+/// The supply of the vault's own share mint (checked by address against the vault).
+pub fn mint_supply(account: &Account) -> u64 {
+    field_u64(account.data(), mint::SUPPLY)
+}
+
+/// The account is a program id we call into.
+pub fn program(account: &Account, id: &Pubkey) -> Result<()> {
+    address(account, id)
+}
+
+fn field_key(data: &[u8], offset: usize) -> &Pubkey {
+    unsafe { &*(data.as_ptr().add(offset) as *const Pubkey) }
+}
+
+fn field_u64(data: &[u8], offset: usize) -> u64 {
+    unsafe { core::ptr::read_unaligned(data.as_ptr().add(offset) as *const u64) }
+}

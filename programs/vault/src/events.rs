@@ -1,0 +1,116 @@
+//! Events, one per state change, encoded as Anchor does: discriminator then Borsh fields.
+
+use crate::account::Pubkey;
+use crate::borsh::Writer;
+use crate::runtime::emit;
+use crate::state::{Vault, WithdrawalReceipt};
+
+const VAULT_INITIALIZED: [u8; 8] = [0xb4, 0x2b, 0xcf, 0x02, 0x12, 0x47, 0x03, 0x4b];
+const DEPOSITED: [u8; 8] = [0x6f, 0x8d, 0x1a, 0x2d, 0xa1, 0x23, 0x64, 0x39];
+const WITHDRAWAL_REQUESTED: [u8; 8] = [0x4b, 0xcf, 0x15, 0x0c, 0xa0, 0x66, 0x96, 0x37];
+const WITHDRAWAL_CLAIMED: [u8; 8] = [0x09, 0x83, 0x63, 0x44, 0x07, 0x69, 0xb4, 0x24];
+const NAV_UPDATED: [u8; 8] = [0xb6, 0x99, 0x8e, 0x1a, 0xcd, 0x18, 0x6e, 0x9a];
+const WITHDRAWALS_STAGED: [u8; 8] = [0x46, 0x90, 0xa7, 0x3c, 0x9f, 0x6b, 0x19, 0xa7];
+const CONFIG_UPDATED: [u8; 8] = [0x28, 0xf1, 0xe6, 0x7a, 0x0b, 0x13, 0xc6, 0xc2];
+
+pub fn vault_initialized(vault_key: &Pubkey, vault: &Vault, now: i64) {
+    let mut w = Writer::<160>::new(&VAULT_INITIALIZED);
+    w.pubkey(vault_key);
+    w.pubkey(&vault.manager);
+    w.pubkey(&vault.asset_mint);
+    w.pubkey(&vault.share_mint);
+    w.u64(vault.index);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+/// Inlined: its six arguments exceed the five a BPF call can carry in registers.
+#[inline(always)]
+pub fn deposited(vault_key: &Pubkey, owner: &Pubkey, assets: u64, shares: u64, vault: &Vault, now: i64) {
+    let mut w = Writer::<160>::new(&DEPOSITED);
+    w.pubkey(vault_key);
+    w.pubkey(owner);
+    w.u64(assets);
+    w.u64(shares);
+    w.u64(vault.total_assets);
+    w.u64(vault.total_shares);
+    w.u64(vault.hourly_used);
+    w.u64(vault.daily_used);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn withdrawal_requested(receipt: &WithdrawalReceipt, vault: &Vault) {
+    let mut w = Writer::<176>::new(&WITHDRAWAL_REQUESTED);
+    w.pubkey(&receipt.vault);
+    w.pubkey(&receipt.owner);
+    w.u64(receipt.request_id);
+    w.u64(receipt.shares);
+    w.u64(receipt.assets_at_request);
+    w.u64(receipt.nav_floor);
+    w.u64(receipt.queue_start);
+    w.u64(receipt.queue_end);
+    w.u64(vault.hourly_used);
+    w.u64(vault.daily_used);
+    w.i64(receipt.requested_at);
+    emit(w.bytes());
+}
+
+pub struct Claim {
+    pub request_id: u64,
+    pub shares: u64,
+    pub gross: u64,
+    pub fee: u64,
+    pub net: u64,
+}
+
+pub fn withdrawal_claimed(vault_key: &Pubkey, owner: &Pubkey, claim: &Claim, vault: &Vault, now: i64) {
+    let mut w = Writer::<160>::new(&WITHDRAWAL_CLAIMED);
+    w.pubkey(vault_key);
+    w.pubkey(owner);
+    w.u64(claim.request_id);
+    w.u64(claim.shares);
+    w.u64(claim.gross);
+    w.u64(claim.fee);
+    w.u64(claim.net);
+    w.u64(vault.total_assets);
+    w.u64(vault.total_shares);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn nav_updated(vault_key: &Pubkey, gain: u64, loss: u64, previous_total_assets: u64, vault: &Vault) {
+    let mut w = Writer::<96>::new(&NAV_UPDATED);
+    w.pubkey(vault_key);
+    w.u64(vault.nav_sequence);
+    w.u64(gain);
+    w.u64(loss);
+    w.u64(previous_total_assets);
+    w.u64(vault.total_assets);
+    w.u64(vault.total_shares);
+    w.i64(vault.nav_updated_at);
+    emit(w.bytes());
+}
+
+pub fn withdrawals_staged(vault_key: &Pubkey, staged_shares: u64, vault: &Vault, now: i64) {
+    let mut w = Writer::<80>::new(&WITHDRAWALS_STAGED);
+    w.pubkey(vault_key);
+    w.u64(staged_shares);
+    w.u64(vault.queue_funded);
+    w.u64(vault.queue_tail);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn config_updated(vault_key: &Pubkey, vault: &Vault, now: i64) {
+    let mut w = Writer::<128>::new(&CONFIG_UPDATED);
+    w.pubkey(vault_key);
+    w.u16(vault.fee_bps);
+    w.u64(vault.min_withdrawal_shares);
+    w.u64(vault.hourly_cap);
+    w.u64(vault.daily_cap);
+    w.u8(vault.paused);
+    w.pubkey(&vault.name);
+    w.i64(now);
+    emit(w.bytes());
+}

@@ -1,0 +1,84 @@
+//! claim_withdrawal — the spec's claim: once a NAV has been struck after the request and the queue is
+//! funded through it, burns the escrowed shares, pays their value less the fee from the reserve and
+//! closes the receipt (its rent goes back to the wallet).
+
+use crate::account::{keys_equal, Input};
+use crate::borsh::Reader;
+use crate::checks;
+use crate::error::{Result, VaultError};
+use crate::events::{self, Claim};
+use crate::math::{assets_for_shares_floor, checked_add, checked_sub, withdrawal_fee};
+use crate::runtime::{self, verify_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
+use crate::state::WithdrawalReceipt;
+
+pub fn process(input: &Input, args: Reader) -> Result<()> {
+    let [owner, vault_account, authority, receipt_account, share_mint, escrow, reserve, owner_asset, token_program] =
+        input.take::<9>()?;
+    args.finish()?;
+
+    let program_id = input.program_id;
+    checks::signer(&owner)?;
+    checks::writable(&owner)?;
+    let vault = checks::vault(&vault_account, program_id, true)?;
+    checks::address(&authority, &vault.authority)?;
+    checks::address(&share_mint, &vault.share_mint)?;
+    checks::writable(&share_mint)?;
+    checks::address(&escrow, &vault.escrow)?;
+    checks::writable(&escrow)?;
+    checks::address(&reserve, &vault.reserve)?;
+    checks::writable(&reserve)?;
+    checks::writable(&receipt_account)?;
+    if keys_equal(receipt_account.owner(), &SYSTEM_PROGRAM_ID) && receipt_account.data_len() == 0 {
+        return Err(VaultError::NoPendingWithdrawal.into());
+    }
+    let receipt = WithdrawalReceipt::load(&receipt_account, program_id)?;
+    let bump = [receipt.bump];
+    let seeds = Seeds::new(&[b"receipt", vault_account.key(), owner.key()]).with_bump(&bump);
+    verify_program_address(&seeds, program_id, receipt_account.key())?;
+    checks::writable(&owner_asset)?;
+    checks::token_account(&owner_asset, &vault.asset_mint, owner.key())?;
+    let reserve_balance = checks::token_account(&reserve, &vault.asset_mint, &vault.authority)?;
+    checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
+
+    if vault.paused != 0 {
+        return Err(VaultError::VaultPaused.into());
+    }
+    if vault.nav_sequence <= receipt.nav_floor {
+        return Err(VaultError::NavFloorNotPassed.into());
+    }
+    if vault.queue_funded < receipt.queue_end {
+        return Err(VaultError::QueueNotFunded.into());
+    }
+    let shares = receipt.shares;
+    let gross = assets_for_shares_floor(shares, vault.total_assets, vault.total_shares)?;
+    let fee = withdrawal_fee(gross, vault.fee_bps)?;
+    let net = gross - fee;
+    if net > reserve_balance {
+        return Err(VaultError::InsufficientLiquidity.into());
+    }
+    let claim = Claim { request_id: receipt.request_id, shares, gross, fee, net };
+    let owner_lamports = checked_add(owner.lamports(), receipt_account.lamports())?;
+
+    // The fee stays in the reserve and so with the remaining holders.
+    vault.total_assets = checked_sub(vault.total_assets, net)?;
+    vault.total_shares = checked_sub(vault.total_shares, shares)?;
+    vault.queue_claimed = checked_add(vault.queue_claimed, shares)?;
+    vault.pending_requests = checked_sub(vault.pending_requests, 1)?;
+
+    let authority_bump = [vault.authority_bump];
+    let signer = Seeds::new(&[b"authority", vault_account.key()]).with_bump(&authority_bump);
+    runtime::token_burn(&escrow, &share_mint, &authority, shares, &signer)?;
+    if net > 0 {
+        runtime::token_transfer(&reserve, &owner_asset, &authority, net, Some(&signer))?;
+    }
+
+    // Close the receipt: its rent to the wallet, no data, back to the system program.
+    owner.set_lamports(owner_lamports);
+    receipt_account.set_lamports(0);
+    receipt_account.set_data_len(0);
+    receipt_account.set_owner(&SYSTEM_PROGRAM_ID);
+
+    let now = runtime::unix_timestamp()?;
+    events::withdrawal_claimed(vault_account.key(), owner.key(), &claim, vault, now);
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! deposit(amount, min_shares_out): moves assets from the depositor into the reserve and mints shares
+//! at the current NAV per share, rounded down; gives the amount back to the withdrawal windows.
+
+use crate::account::Input;
+use crate::borsh::Reader;
+use crate::checks;
+use crate::error::{Result, VaultError};
+use crate::events;
+use crate::math::{checked_add, shares_for_deposit, Window, DAY, HOUR};
+use crate::runtime::{self, Seeds, TOKEN_PROGRAM_ID};
+
+pub fn process(input: &Input, mut args: Reader) -> Result<()> {
+    let [depositor, vault_account, authority, share_mint, reserve, depositor_asset, depositor_shares, token_program] =
+        input.take::<8>()?;
+    let amount = args.u64()?;
+    let min_shares_out = args.u64()?;
+    args.finish()?;
+
+    checks::signer(&depositor)?;
+    let vault = checks::vault(&vault_account, input.program_id, true)?;
+    checks::address(&authority, &vault.authority)?;
+    checks::address(&share_mint, &vault.share_mint)?;
+    checks::writable(&share_mint)?;
+    checks::address(&reserve, &vault.reserve)?;
+    checks::writable(&reserve)?;
+    checks::writable(&depositor_asset)?;
+    checks::token_account(&depositor_asset, &vault.asset_mint, depositor.key())?;
+    checks::writable(&depositor_shares)?;
+    checks::token_account(&depositor_shares, &vault.share_mint, depositor.key())?;
+    checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
+
+    if vault.paused != 0 {
+        return Err(VaultError::VaultPaused.into());
+    }
+    if amount == 0 {
+        return Err(VaultError::InvalidAmount.into());
+    }
+    let shares = shares_for_deposit(amount, vault.total_assets, vault.total_shares)?;
+    if shares == 0 {
+        return Err(VaultError::InvalidAmount.into());
+    }
+    if shares < min_shares_out {
+        return Err(VaultError::SlippageExceeded.into());
+    }
+    let total_assets = checked_add(vault.total_assets, amount)?;
+    let total_shares = checked_add(vault.total_shares, shares)?;
+    let now = runtime::unix_timestamp()?;
+    let hourly = Window { start: vault.hourly_window_start, used: vault.hourly_used }.rolled(now, HOUR).credited(amount);
+    let daily = Window { start: vault.daily_window_start, used: vault.daily_used }.rolled(now, DAY).credited(amount);
+
+    vault.total_assets = total_assets;
+    vault.total_shares = total_shares;
+    vault.hourly_window_start = hourly.start;
+    vault.hourly_used = hourly.used;
+    vault.daily_window_start = daily.start;
+    vault.daily_used = daily.used;
+
+    runtime::token_transfer(&depositor_asset, &reserve, &depositor, amount, None)?;
+    let bump = [vault.authority_bump];
+    let signer = Seeds::new(&[b"authority", vault_account.key()]).with_bump(&bump);
+    runtime::token_mint_to(&share_mint, &depositor_shares, &authority, shares, &signer)?;
+
+    events::deposited(vault_account.key(), depositor.key(), amount, shares, vault, now);
+    Ok(())
+}

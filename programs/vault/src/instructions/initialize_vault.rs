@@ -1,0 +1,110 @@
+//! initialize_vault(index, name, fee_bps, min_withdrawal_shares, hourly_cap, daily_cap): creates the
+//! vault PDA, its share mint, reserve and escrow; the signer becomes the manager.
+
+use crate::account::{copy_key, keys_equal, Account, Input, Pubkey};
+use crate::borsh::Reader;
+use crate::checks;
+use crate::error::{Result, VaultError};
+use crate::events;
+use crate::math::{window_start, DAY, HOUR, MAX_FEE_BPS};
+use crate::runtime::{self, find_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
+use crate::state::{mint, token_account, Vault, VAULT_DISCRIMINATOR, VAULT_SIZE};
+
+/// The account does not exist yet (it may hold lamports someone sent to the address).
+fn uninitialized(account: &Account) -> Result<()> {
+    if keys_equal(account.owner(), &SYSTEM_PROGRAM_ID) && account.data_len() == 0 {
+        Ok(())
+    } else {
+        Err(VaultError::AlreadyInitialized.into())
+    }
+}
+
+/// Derives the PDA for `seeds` and checks the account is at it; returns the bump.
+fn derived(account: &Account, seeds: &Seeds, program_id: &Pubkey) -> Result<u8> {
+    let (address, bump) = find_program_address(seeds, program_id)?;
+    checks::address(account, &address)?;
+    Ok(bump)
+}
+
+pub fn process(input: &Input, mut args: Reader) -> Result<()> {
+    let [manager, vault_account, authority, share_mint, reserve, escrow, asset_mint, token_program, system_program] =
+        input.take::<9>()?;
+    let index = args.u64()?;
+    let name = args.string()?;
+    let fee_bps = args.u16()?;
+    let min_withdrawal_shares = args.u64()?;
+    let hourly_cap = args.u64()?;
+    let daily_cap = args.u64()?;
+    args.finish()?;
+
+    let program_id = input.program_id;
+    checks::signer(&manager)?;
+    checks::writable(&manager)?;
+    for account in [&vault_account, &share_mint, &reserve, &escrow] {
+        checks::writable(account)?;
+        uninitialized(account)?;
+    }
+    checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
+    checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;
+    let asset_decimals = checks::mint_decimals(&asset_mint)?;
+    let name = super::vault_name(name)?;
+    if fee_bps > MAX_FEE_BPS {
+        return Err(VaultError::InvalidConfig.into());
+    }
+
+    let index_bytes = index.to_le_bytes();
+    let vault_key = vault_account.key();
+    let bump = derived(&vault_account, &Seeds::new(&[b"vault", manager.key(), &index_bytes]), program_id)?;
+    let authority_bump = derived(&authority, &Seeds::new(&[b"authority", vault_key]), program_id)?;
+    let share_mint_bump = derived(&share_mint, &Seeds::new(&[b"shares", vault_key]), program_id)?;
+    let reserve_bump = derived(&reserve, &Seeds::new(&[b"reserve", vault_key]), program_id)?;
+    let escrow_bump = derived(&escrow, &Seeds::new(&[b"escrow", vault_key]), program_id)?;
+
+    let b = [share_mint_bump];
+    let seeds = Seeds::new(&[b"shares", vault_key]).with_bump(&b);
+    runtime::create_pda_account(&manager, &share_mint, mint::LEN, &TOKEN_PROGRAM_ID, &seeds)?;
+    runtime::token_initialize_mint(&share_mint, asset_decimals, authority.key())?;
+
+    let b = [reserve_bump];
+    let seeds = Seeds::new(&[b"reserve", vault_key]).with_bump(&b);
+    runtime::create_pda_account(&manager, &reserve, token_account::LEN, &TOKEN_PROGRAM_ID, &seeds)?;
+    runtime::token_initialize_account(&reserve, &asset_mint, authority.key())?;
+
+    let b = [escrow_bump];
+    let seeds = Seeds::new(&[b"escrow", vault_key]).with_bump(&b);
+    runtime::create_pda_account(&manager, &escrow, token_account::LEN, &TOKEN_PROGRAM_ID, &seeds)?;
+    runtime::token_initialize_account(&escrow, &share_mint, authority.key())?;
+
+    let b = [bump];
+    let seeds = Seeds::new(&[b"vault", manager.key(), &index_bytes]).with_bump(&b);
+    runtime::create_pda_account(&manager, &vault_account, VAULT_SIZE, program_id, &seeds)?;
+
+    let now = runtime::unix_timestamp()?;
+    // The account is freshly allocated, so every field not set here is already zero.
+    let vault = unsafe { &mut *(vault_account.data_ptr() as *mut Vault) };
+    vault.discriminator = VAULT_DISCRIMINATOR;
+    copy_key(&mut vault.manager, manager.key());
+    copy_key(&mut vault.asset_mint, asset_mint.key());
+    copy_key(&mut vault.share_mint, share_mint.key());
+    copy_key(&mut vault.reserve, reserve.key());
+    copy_key(&mut vault.escrow, escrow.key());
+    copy_key(&mut vault.authority, authority.key());
+    vault.index = index;
+    vault.bump = bump;
+    vault.authority_bump = authority_bump;
+    vault.share_mint_bump = share_mint_bump;
+    vault.reserve_bump = reserve_bump;
+    vault.escrow_bump = escrow_bump;
+    vault.asset_decimals = asset_decimals;
+    vault.name = name;
+    vault.nav_updated_at = now;
+    vault.fee_bps = fee_bps;
+    vault.min_withdrawal_shares = min_withdrawal_shares;
+    vault.hourly_cap = hourly_cap;
+    vault.daily_cap = daily_cap;
+    vault.hourly_window_start = window_start(now, HOUR);
+    vault.daily_window_start = window_start(now, DAY);
+
+    events::vault_initialized(vault_key, vault, now);
+    Ok(())
+}

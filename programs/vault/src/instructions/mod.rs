@@ -1,0 +1,67 @@
+//! Dispatch on the 8-byte Anchor instruction discriminator, one module per instruction.
+
+mod claim_withdrawal;
+mod deposit;
+mod initialize_vault;
+mod request_withdrawal;
+mod stage_withdrawals;
+mod update_config;
+mod update_nav;
+
+use crate::account::Input;
+use crate::borsh::Reader;
+use crate::error::{Error, Result};
+
+/// sha256("global:<name>")[..8] as a little-endian u64, for one compare per instruction.
+const fn discriminator(bytes: [u8; 8]) -> u64 {
+    u64::from_le_bytes(bytes)
+}
+const INITIALIZE_VAULT: u64 = discriminator([0x30, 0xbf, 0xa3, 0x2c, 0x47, 0x81, 0x3f, 0xa4]);
+const DEPOSIT: u64 = discriminator([0xf2, 0x23, 0xc6, 0x89, 0x52, 0xe1, 0xf2, 0xb6]);
+const REQUEST_WITHDRAWAL: u64 = discriminator([0xfb, 0x55, 0x79, 0xcd, 0x38, 0xc9, 0x0c, 0xb1]);
+const CLAIM_WITHDRAWAL: u64 = discriminator([0x76, 0xce, 0xad, 0x26, 0xef, 0xa5, 0x41, 0x1e]);
+const UPDATE_NAV: u64 = discriminator([0x38, 0x10, 0xea, 0x6d, 0x9b, 0xa5, 0x05, 0x00]);
+const STAGE_WITHDRAWALS: u64 = discriminator([0xf0, 0xac, 0x81, 0x78, 0x7c, 0x4d, 0xd8, 0xe2]);
+const UPDATE_CONFIG: u64 = discriminator([0x1d, 0x9e, 0xfc, 0xbf, 0x0a, 0x53, 0xdb, 0x63]);
+
+pub fn process(input: &Input) -> Result<()> {
+    let mut args = Reader::new(input.data);
+    let tag = args.u64()?;
+    match tag {
+        DEPOSIT => deposit::process(input, args),
+        REQUEST_WITHDRAWAL => request_withdrawal::process(input, args),
+        CLAIM_WITHDRAWAL => claim_withdrawal::process(input, args),
+        UPDATE_NAV => update_nav::process(input, args),
+        STAGE_WITHDRAWALS => stage_withdrawals::process(input, args),
+        UPDATE_CONFIG => update_config::process(input, args),
+        INITIALIZE_VAULT => initialize_vault::process(input, args),
+        _ => Err(Error::INVALID_INSTRUCTION_DATA),
+    }
+}
+
+/// A vault name: 1 to 32 bytes of UTF-8, stored zero-padded.
+pub(crate) fn vault_name(bytes: &[u8]) -> Result<[u8; crate::state::NAME_LEN]> {
+    if bytes.is_empty() || bytes.len() > crate::state::NAME_LEN || core::str::from_utf8(bytes).is_err() {
+        return Err(crate::error::VaultError::InvalidConfig.into());
+    }
+    let mut name = [0u8; crate::state::NAME_LEN];
+    unsafe { crate::syscalls::sol_memcpy_(name.as_mut_ptr(), bytes.as_ptr(), bytes.len() as u64) };
+    Ok(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::VaultError;
+
+    #[test]
+    fn names_are_short_utf8() {
+        let name = vault_name("USDC Prime".as_bytes()).unwrap();
+        assert_eq!(&name[..10], b"USDC Prime");
+        assert!(name[10..].iter().all(|b| *b == 0));
+        assert_eq!(vault_name(b""), Err(VaultError::InvalidConfig.into()));
+        assert_eq!(vault_name(&[b'a'; 33]), Err(VaultError::InvalidConfig.into()));
+        assert_eq!(vault_name(&[0xff, 0xfe]), Err(VaultError::InvalidConfig.into()));
+        assert!(vault_name("é".repeat(16).as_bytes()).is_ok());
+    }
+}

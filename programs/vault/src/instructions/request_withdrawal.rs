@@ -1,0 +1,91 @@
+//! request_withdrawal(shares) — the spec's initiate: escrows the shares, opens the wallet's receipt
+//! at the tail of the queue and charges their value to the hourly and daily net-withdrawal caps.
+
+use crate::account::{copy_key, keys_equal, Input};
+use crate::borsh::Reader;
+use crate::checks;
+use crate::error::{Result, VaultError};
+use crate::events;
+use crate::math::{assets_for_shares_floor, checked_add, Window, DAY, HOUR};
+use crate::runtime::{self, find_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
+use crate::state::{WithdrawalReceipt, RECEIPT_DISCRIMINATOR, RECEIPT_SIZE};
+
+pub fn process(input: &Input, mut args: Reader) -> Result<()> {
+    let [owner, vault_account, receipt_account, owner_shares, escrow, token_program, system_program] =
+        input.take::<7>()?;
+    let shares = args.u64()?;
+    args.finish()?;
+
+    let program_id = input.program_id;
+    checks::signer(&owner)?;
+    checks::writable(&owner)?;
+    let vault = checks::vault(&vault_account, program_id, true)?;
+    checks::writable(&receipt_account)?;
+    let receipt_seeds = Seeds::new(&[b"receipt", vault_account.key(), owner.key()]);
+    let (receipt_key, receipt_bump) = find_program_address(&receipt_seeds, program_id)?;
+    checks::address(&receipt_account, &receipt_key)?;
+    if keys_equal(receipt_account.owner(), program_id) {
+        return Err(VaultError::WithdrawalAlreadyPending.into());
+    }
+    if !keys_equal(receipt_account.owner(), &SYSTEM_PROGRAM_ID) || receipt_account.data_len() != 0 {
+        return Err(VaultError::InvalidAccountOwner.into());
+    }
+    checks::writable(&owner_shares)?;
+    checks::token_account(&owner_shares, &vault.share_mint, owner.key())?;
+    checks::address(&escrow, &vault.escrow)?;
+    checks::writable(&escrow)?;
+    checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
+    checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;
+
+    if vault.paused != 0 {
+        return Err(VaultError::VaultPaused.into());
+    }
+    if shares == 0 {
+        return Err(VaultError::InvalidAmount.into());
+    }
+    if shares < vault.min_withdrawal_shares {
+        return Err(VaultError::BelowMinimumWithdrawal.into());
+    }
+    let assets = assets_for_shares_floor(shares, vault.total_assets, vault.total_shares)?;
+    let now = runtime::unix_timestamp()?;
+    let hourly = Window { start: vault.hourly_window_start, used: vault.hourly_used }
+        .rolled(now, HOUR)
+        .charged(assets, vault.hourly_cap)
+        .ok_or(VaultError::HourlyWithdrawalCapExceeded)?;
+    let daily = Window { start: vault.daily_window_start, used: vault.daily_used }
+        .rolled(now, DAY)
+        .charged(assets, vault.daily_cap)
+        .ok_or(VaultError::DailyWithdrawalCapExceeded)?;
+    let queue_start = vault.queue_tail;
+    let queue_end = checked_add(queue_start, shares)?;
+    let request_id = vault.next_request_id;
+
+    vault.hourly_window_start = hourly.start;
+    vault.hourly_used = hourly.used;
+    vault.daily_window_start = daily.start;
+    vault.daily_used = daily.used;
+    vault.queue_tail = queue_end;
+    vault.next_request_id = checked_add(request_id, 1)?;
+    vault.pending_requests = checked_add(vault.pending_requests, 1)?;
+
+    let bump = [receipt_bump];
+    let signer = receipt_seeds.with_bump(&bump);
+    runtime::create_pda_account(&owner, &receipt_account, RECEIPT_SIZE, program_id, &signer)?;
+    let receipt = unsafe { &mut *(receipt_account.data_ptr() as *mut WithdrawalReceipt) };
+    receipt.discriminator = RECEIPT_DISCRIMINATOR;
+    copy_key(&mut receipt.vault, vault_account.key());
+    copy_key(&mut receipt.owner, owner.key());
+    receipt.shares = shares;
+    receipt.assets_at_request = assets;
+    receipt.nav_floor = vault.nav_sequence;
+    receipt.request_id = request_id;
+    receipt.requested_at = now;
+    receipt.queue_start = queue_start;
+    receipt.queue_end = queue_end;
+    receipt.bump = receipt_bump;
+
+    runtime::token_transfer(&owner_shares, &escrow, &owner, shares, None)?;
+
+    events::withdrawal_requested(receipt, vault);
+    Ok(())
+}

@@ -1,0 +1,46 @@
+//! stage_withdrawals(max_shares) (manager): funds the withdrawal queue in FIFO order with the
+//! reserve's idle assets — what is left after the already funded, unclaimed shares at the current NAV.
+
+use crate::account::Input;
+use crate::borsh::Reader;
+use crate::checks;
+use crate::error::{Result, VaultError};
+use crate::events;
+use crate::math::{assets_for_shares_ceil, checked_add, checked_sub, mul_div_floor};
+use crate::runtime;
+
+pub fn process(input: &Input, mut args: Reader) -> Result<()> {
+    let [manager, vault_account, reserve] = input.take::<3>()?;
+    let max_shares = args.u64()?;
+    args.finish()?;
+
+    let vault = checks::vault(&vault_account, input.program_id, true)?;
+    checks::manager(&manager, vault)?;
+    checks::address(&reserve, &vault.reserve)?;
+    let reserve_balance = checks::token_account(&reserve, &vault.asset_mint, &vault.authority)?;
+
+    if max_shares == 0 {
+        return Err(VaultError::InvalidAmount.into());
+    }
+    let outstanding = checked_sub(vault.queue_tail, vault.queue_funded)?;
+    if outstanding == 0 {
+        return Ok(());
+    }
+    let affordable = if vault.total_assets == 0 {
+        outstanding
+    } else {
+        let funded_unclaimed = checked_sub(vault.queue_funded, vault.queue_claimed)?;
+        let liabilities = assets_for_shares_ceil(funded_unclaimed, vault.total_assets, vault.total_shares)?;
+        let idle = reserve_balance.saturating_sub(liabilities);
+        mul_div_floor(idle, vault.total_shares, vault.total_assets)?
+    };
+    let staged = max_shares.min(outstanding).min(affordable);
+    if staged == 0 {
+        return Err(VaultError::InsufficientLiquidity.into());
+    }
+    vault.queue_funded = checked_add(vault.queue_funded, staged)?;
+
+    let now = runtime::unix_timestamp()?;
+    events::withdrawals_staged(vault_account.key(), staged, vault, now);
+    Ok(())
+}

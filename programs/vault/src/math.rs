@@ -1,0 +1,350 @@
+//! Wide and checked arithmetic by hand: the BPF backend has no 128-bit multiply or divide and no
+//! overflow-checked multiply, so `u64 × u64 / u64` goes through a (hi, lo) pair and a two-digit long
+//! division (Hacker's Delight, divlu). Rounding direction is always named.
+
+use crate::error::{Result, VaultError};
+
+const LOW32: u64 = 0xFFFF_FFFF;
+
+/// The full 128-bit product of two u64 as (high, low).
+#[inline]
+pub fn mul_wide(a: u64, b: u64) -> (u64, u64) {
+    let (a0, a1) = (a & LOW32, a >> 32);
+    let (b0, b1) = (b & LOW32, b >> 32);
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let p11 = a1 * b1;
+    let mid = (p00 >> 32) + (p01 & LOW32) + (p10 & LOW32);
+    let lo = (mid << 32) | (p00 & LOW32);
+    let hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    (hi, lo)
+}
+
+/// Number of leading zero bits; `leading_zeros` would need a library call on this target.
+#[inline]
+fn leading_zeros(mut x: u64) -> u32 {
+    if x == 0 {
+        return 64;
+    }
+    let mut n = 0;
+    if x >> 32 == 0 {
+        n += 32;
+        x <<= 32;
+    }
+    if x >> 48 == 0 {
+        n += 16;
+        x <<= 16;
+    }
+    if x >> 56 == 0 {
+        n += 8;
+        x <<= 8;
+    }
+    if x >> 60 == 0 {
+        n += 4;
+        x <<= 4;
+    }
+    if x >> 62 == 0 {
+        n += 2;
+        x <<= 2;
+    }
+    if x >> 63 == 0 {
+        n += 1;
+    }
+    n
+}
+
+/// Divides the 128-bit value (hi, lo) by `d`, returning (quotient, remainder), or `None` when `d` is
+/// zero or the quotient does not fit in 64 bits.
+pub fn div_wide(hi: u64, lo: u64, d: u64) -> Option<(u64, u64)> {
+    if d == 0 || hi >= d {
+        return None;
+    }
+    if hi == 0 {
+        return Some((lo / d, lo % d));
+    }
+    const B: u64 = 1 << 32;
+    let s = leading_zeros(d);
+    let v = d << s;
+    let (vn1, vn0) = (v >> 32, v & LOW32);
+    let un32 = if s == 0 { hi } else { (hi << s) | (lo >> (64 - s)) };
+    let un10 = lo << s;
+    let (un1, un0) = (un10 >> 32, un10 & LOW32);
+
+    let mut q1 = un32 / vn1;
+    let mut rhat = un32 - q1 * vn1;
+    while q1 >= B || q1 * vn0 > (rhat << 32) + un1 {
+        q1 -= 1;
+        rhat += vn1;
+        if rhat >= B {
+            break;
+        }
+    }
+    let un21 = (un32 << 32).wrapping_add(un1).wrapping_sub(q1.wrapping_mul(v));
+
+    let mut q0 = un21 / vn1;
+    rhat = un21 - q0 * vn1;
+    while q0 >= B || q0 * vn0 > (rhat << 32) + un0 {
+        q0 -= 1;
+        rhat += vn1;
+        if rhat >= B {
+            break;
+        }
+    }
+    let r = (un21 << 32).wrapping_add(un0).wrapping_sub(q0.wrapping_mul(v)) >> s;
+    Some(((q1 << 32) | q0, r))
+}
+
+/// `floor(a × b / d)`; fails when `d` is zero or the result exceeds u64.
+pub fn mul_div_floor(a: u64, b: u64, d: u64) -> Result<u64> {
+    let (hi, lo) = mul_wide(a, b);
+    match div_wide(hi, lo, d) {
+        Some((q, _)) => Ok(q),
+        None => Err(VaultError::MathOverflow.into()),
+    }
+}
+
+/// `ceil(a × b / d)`; fails when `d` is zero or the result exceeds u64.
+pub fn mul_div_ceil(a: u64, b: u64, d: u64) -> Result<u64> {
+    let (hi, lo) = mul_wide(a, b);
+    match div_wide(hi, lo, d) {
+        Some((q, 0)) => Ok(q),
+        Some((q, _)) => checked_add(q, 1),
+        None => Err(VaultError::MathOverflow.into()),
+    }
+}
+
+#[inline]
+pub fn checked_add(a: u64, b: u64) -> Result<u64> {
+    match a.checked_add(b) {
+        Some(v) => Ok(v),
+        None => Err(VaultError::MathOverflow.into()),
+    }
+}
+
+#[inline]
+pub fn checked_sub(a: u64, b: u64) -> Result<u64> {
+    match a.checked_sub(b) {
+        Some(v) => Ok(v),
+        None => Err(VaultError::MathOverflow.into()),
+    }
+}
+
+/// Shares minted for a deposit, rounded down (in the vault's favour); 1:1 into an empty vault.
+pub fn shares_for_deposit(amount: u64, total_assets: u64, total_shares: u64) -> Result<u64> {
+    if total_shares == 0 {
+        return Ok(amount);
+    }
+    mul_div_floor(amount, total_shares, total_assets)
+}
+
+/// The asset value of `shares` at the current NAV per share, rounded down (in the vault's favour).
+pub fn assets_for_shares_floor(shares: u64, total_assets: u64, total_shares: u64) -> Result<u64> {
+    mul_div_floor(shares, total_assets, total_shares)
+}
+
+/// The asset value of `shares`, rounded up: what the vault must hold to be sure it can pay them.
+pub fn assets_for_shares_ceil(shares: u64, total_assets: u64, total_shares: u64) -> Result<u64> {
+    mul_div_ceil(shares, total_assets, total_shares)
+}
+
+pub const BPS_DENOMINATOR: u64 = 10_000;
+pub const MAX_FEE_BPS: u16 = 1_000;
+
+/// The withdrawal fee on `gross`, rounded up (in the vault's favour).
+pub fn withdrawal_fee(gross: u64, fee_bps: u16) -> Result<u64> {
+    mul_div_ceil(gross, fee_bps as u64, BPS_DENOMINATOR)
+}
+
+pub const HOUR: u64 = 3_600;
+pub const DAY: u64 = 86_400;
+
+/// Start of the UTC-aligned window of `len` seconds holding `now` (times before 1970 count as 0).
+#[inline]
+pub fn window_start(now: i64, len: u64) -> i64 {
+    let t = if now < 0 { 0 } else { now as u64 };
+    (t - t % len) as i64
+}
+
+/// A net-withdrawal window: the start of the window it counts and the assets used in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub start: i64,
+    pub used: u64,
+}
+
+impl Window {
+    /// The window as of `now`: a later window starts with nothing used.
+    pub fn rolled(self, now: i64, len: u64) -> Window {
+        let start = window_start(now, len);
+        if start > self.start {
+            Window { start, used: 0 }
+        } else {
+            self
+        }
+    }
+
+    /// Charges `assets` against `cap` (0 = no cap); `None` when the cap would be exceeded.
+    pub fn charged(self, assets: u64, cap: u64) -> Option<Window> {
+        let used = self.used.checked_add(assets)?;
+        if cap != 0 && used > cap {
+            return None;
+        }
+        Some(Window { start: self.start, used })
+    }
+
+    /// A deposit gives capacity back, down to nothing used.
+    pub fn credited(self, assets: u64) -> Window {
+        Window { start: self.start, used: self.used.saturating_sub(assets) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            // xorshift64*: deterministic, no crates.
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        /// Values of every magnitude, including the edges.
+        fn any(&mut self) -> u64 {
+            let bits = self.next() % 65;
+            let v = self.next();
+            match self.next() % 8 {
+                0 => 0,
+                1 => u64::MAX,
+                2 => 1,
+                _ if bits == 64 => v,
+                _ => v & ((1u64 << bits) - 1),
+            }
+        }
+    }
+
+    #[test]
+    fn mul_wide_matches_u128() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..200_000 {
+            let (a, b) = (rng.any(), rng.any());
+            let p = a as u128 * b as u128;
+            assert_eq!(mul_wide(a, b), ((p >> 64) as u64, p as u64), "{a} × {b}");
+        }
+    }
+
+    #[test]
+    fn leading_zeros_matches_core() {
+        for s in 0..64 {
+            assert_eq!(leading_zeros(1u64 << s), (1u64 << s).leading_zeros());
+            assert_eq!(leading_zeros((1u64 << s) | 1), ((1u64 << s) | 1).leading_zeros());
+        }
+        assert_eq!(leading_zeros(0), 64);
+        assert_eq!(leading_zeros(u64::MAX), 0);
+    }
+
+    #[test]
+    fn div_wide_matches_u128() {
+        let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+        let mut checked = 0;
+        for _ in 0..400_000 {
+            let (hi, lo, d) = (rng.any(), rng.any(), rng.any());
+            let n = ((hi as u128) << 64) | lo as u128;
+            let expected = if d == 0 || n / d as u128 > u64::MAX as u128 {
+                None
+            } else {
+                checked += 1;
+                Some(((n / d as u128) as u64, (n % d as u128) as u64))
+            };
+            assert_eq!(div_wide(hi, lo, d), expected, "({hi}, {lo}) / {d}");
+        }
+        assert!(checked > 100_000);
+    }
+
+    #[test]
+    fn mul_div_rounds_in_the_named_direction() {
+        let mut rng = Rng(42);
+        for _ in 0..200_000 {
+            let (a, b, d) = (rng.any(), rng.any(), rng.any());
+            let p = a as u128 * b as u128;
+            let floor = if d == 0 { None } else { Some(p / d as u128) };
+            let ceil = if d == 0 { None } else { Some(p.div_ceil(d as u128)) };
+            let fits = |v: Option<u128>| v.filter(|v| *v <= u64::MAX as u128).map(|v| v as u64);
+            assert_eq!(mul_div_floor(a, b, d).ok(), fits(floor));
+            assert_eq!(mul_div_ceil(a, b, d).ok(), fits(ceil));
+        }
+        assert_eq!(mul_div_floor(7, 1, 2), Ok(3));
+        assert_eq!(mul_div_ceil(7, 1, 2), Ok(4));
+        assert_eq!(mul_div_floor(1, 1, 0), Err(VaultError::MathOverflow.into()));
+        assert_eq!(mul_div_floor(u64::MAX, u64::MAX, 1), Err(VaultError::MathOverflow.into()));
+        assert_eq!(mul_div_floor(u64::MAX, u64::MAX, u64::MAX), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn deposits_round_down_and_start_one_to_one() {
+        assert_eq!(shares_for_deposit(1_000_000, 0, 0), Ok(1_000_000));
+        // NAV per share 1.1: 100 assets buy floor(90.9) shares.
+        assert_eq!(shares_for_deposit(100, 1_100, 1_000), Ok(90));
+        assert_eq!(shares_for_deposit(1, 3, 2), Ok(0));
+        assert_eq!(shares_for_deposit(1, 0, 5), Err(VaultError::MathOverflow.into()));
+    }
+
+    #[test]
+    fn share_values_round_in_the_vaults_favour() {
+        assert_eq!(assets_for_shares_floor(90, 1_100, 1_000), Ok(99));
+        assert_eq!(assets_for_shares_ceil(90, 1_100, 1_000), Ok(99));
+        assert_eq!(assets_for_shares_floor(91, 1_100, 1_000), Ok(100));
+        assert_eq!(assets_for_shares_ceil(91, 1_100, 1_000), Ok(101));
+        // Depositing then withdrawing never returns more than was paid in.
+        let mut rng = Rng(7);
+        for _ in 0..50_000 {
+            let ta = rng.any() >> 4;
+            let ts = rng.any() >> 4;
+            let amount = rng.any() >> 8;
+            if ts == 0 || ta == 0 {
+                continue;
+            }
+            let Ok(shares) = shares_for_deposit(amount, ta, ts) else { continue };
+            if let (Some(ta2), Some(ts2)) = (ta.checked_add(amount), ts.checked_add(shares)) {
+                assert!(assets_for_shares_floor(shares, ta2, ts2).unwrap() <= amount);
+            }
+        }
+    }
+
+    #[test]
+    fn fee_rounds_up() {
+        assert_eq!(withdrawal_fee(1_000_000, 10), Ok(1_000));
+        assert_eq!(withdrawal_fee(1, 10), Ok(1));
+        assert_eq!(withdrawal_fee(0, 10), Ok(0));
+        assert_eq!(withdrawal_fee(12_345, 0), Ok(0));
+        assert_eq!(withdrawal_fee(u64::MAX, MAX_FEE_BPS), Ok(u64::MAX / 10 + 1));
+    }
+
+    #[test]
+    fn windows_roll_at_utc_boundaries() {
+        let t = 1_767_225_600; // 2026-01-01T00:00:00Z
+        assert_eq!(window_start(t + 3_599, HOUR), t);
+        assert_eq!(window_start(t + 3_600, HOUR), t + 3_600);
+        assert_eq!(window_start(t + 86_399, DAY), t);
+        assert_eq!(window_start(-5, HOUR), 0);
+        let w = Window { start: t, used: 700 };
+        assert_eq!(w.rolled(t + 3_599, HOUR), w);
+        assert_eq!(w.rolled(t + 3_600, HOUR), Window { start: t + 3_600, used: 0 });
+        // A clock that goes backwards never resets the window.
+        assert_eq!(w.rolled(t - 10, HOUR), w);
+    }
+
+    #[test]
+    fn windows_charge_against_caps_and_credit_deposits() {
+        let w = Window { start: 0, used: 700 };
+        assert_eq!(w.charged(300, 1_000), Some(Window { start: 0, used: 1_000 }));
+        assert_eq!(w.charged(301, 1_000), None);
+        assert_eq!(w.charged(u64::MAX, 0), None);
+        assert_eq!(w.charged(5_000, 0), Some(Window { start: 0, used: 5_700 }));
+        assert_eq!(w.credited(200).used, 500);
+        assert_eq!(w.credited(2_000).used, 0);
+    }
+}

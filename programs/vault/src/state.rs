@@ -1,0 +1,164 @@
+//! Account layouts. Borsh of fixed-size fields is the packed C layout in little-endian, so each account
+//! is a `#[repr(C, packed)]` struct read in place behind its 8-byte Anchor discriminator.
+
+use crate::account::{Account, Pubkey};
+use crate::error::{Result, VaultError};
+
+/// sha256("account:Vault")[..8]
+pub const VAULT_DISCRIMINATOR: [u8; 8] = [0xd3, 0x08, 0xe8, 0x2b, 0x02, 0x98, 0x75, 0x77];
+/// sha256("account:WithdrawalReceipt")[..8]
+pub const RECEIPT_DISCRIMINATOR: [u8; 8] = [0xa7, 0xeb, 0x54, 0x07, 0xd2, 0x37, 0x43, 0x72];
+
+pub const NAME_LEN: usize = 32;
+
+#[repr(C, packed)]
+pub struct Vault {
+    pub discriminator: [u8; 8],
+    pub manager: Pubkey,
+    pub asset_mint: Pubkey,
+    pub share_mint: Pubkey,
+    pub reserve: Pubkey,
+    pub escrow: Pubkey,
+    pub authority: Pubkey,
+    pub index: u64,
+    pub bump: u8,
+    pub authority_bump: u8,
+    pub share_mint_bump: u8,
+    pub reserve_bump: u8,
+    pub escrow_bump: u8,
+    pub asset_decimals: u8,
+    /// Borsh bool: 0 or 1.
+    pub paused: u8,
+    /// UTF-8, zero-padded.
+    pub name: [u8; NAME_LEN],
+    /// NAV in asset units.
+    pub total_assets: u64,
+    /// Mirrors the share mint's supply (the vault is its only minter and burner).
+    pub total_shares: u64,
+    pub nav_sequence: u64,
+    pub nav_updated_at: i64,
+    pub fee_bps: u16,
+    pub min_withdrawal_shares: u64,
+    pub hourly_cap: u64,
+    pub daily_cap: u64,
+    pub hourly_window_start: i64,
+    pub hourly_used: u64,
+    pub daily_window_start: i64,
+    pub daily_used: u64,
+    /// Shares ever queued; a receipt owns the range [queue_start, queue_end).
+    pub queue_tail: u64,
+    /// Shares of the queue the reserve has been set aside for, in FIFO order.
+    pub queue_funded: u64,
+    /// Shares of the queue already claimed (all of them funded).
+    pub queue_claimed: u64,
+    pub next_request_id: u64,
+    pub pending_requests: u64,
+    pub reserved: [u8; 64],
+}
+
+#[repr(C, packed)]
+pub struct WithdrawalReceipt {
+    pub discriminator: [u8; 8],
+    pub vault: Pubkey,
+    pub owner: Pubkey,
+    pub shares: u64,
+    pub assets_at_request: u64,
+    /// The vault's nav_sequence at request time: a NAV struck after it must come before the claim.
+    pub nav_floor: u64,
+    pub request_id: u64,
+    pub requested_at: i64,
+    pub queue_start: u64,
+    pub queue_end: u64,
+    pub bump: u8,
+}
+
+pub const VAULT_SIZE: usize = core::mem::size_of::<Vault>();
+pub const RECEIPT_SIZE: usize = core::mem::size_of::<WithdrawalReceipt>();
+
+/// Views `account` as a `T` after checking owner, size and discriminator.
+fn load<'a, T>(account: &'a Account, program_id: &Pubkey, discriminator: &[u8; 8], size: usize) -> Result<&'a mut T> {
+    if !crate::account::keys_equal(account.owner(), program_id) {
+        return Err(VaultError::InvalidAccountOwner.into());
+    }
+    if account.data_len() != size || !has_discriminator(account, discriminator) {
+        return Err(VaultError::InvalidAccountData.into());
+    }
+    Ok(unsafe { &mut *(account.data_ptr() as *mut T) })
+}
+
+/// Whether the account's data starts with `discriminator` (one 8-byte compare, no memcmp call).
+pub fn has_discriminator(account: &Account, discriminator: &[u8; 8]) -> bool {
+    account.data_len() >= 8
+        && unsafe { core::ptr::read_unaligned(account.data_ptr() as *const u64) } == u64::from_le_bytes(*discriminator)
+}
+
+impl Vault {
+    pub fn load<'a>(account: &'a Account, program_id: &Pubkey) -> Result<&'a mut Vault> {
+        load(account, program_id, &VAULT_DISCRIMINATOR, VAULT_SIZE)
+    }
+}
+
+impl WithdrawalReceipt {
+    pub fn load<'a>(account: &'a Account, program_id: &Pubkey) -> Result<&'a mut WithdrawalReceipt> {
+        load(account, program_id, &RECEIPT_DISCRIMINATOR, RECEIPT_SIZE)
+    }
+}
+
+/// Fields of an SPL Token account (165 bytes) the vault reads.
+pub mod token_account {
+    pub const LEN: usize = 165;
+    pub const MINT: usize = 0;
+    pub const OWNER: usize = 32;
+    pub const AMOUNT: usize = 64;
+    pub const STATE: usize = 108;
+    pub const STATE_INITIALIZED: u8 = 1;
+}
+
+/// Fields of an SPL Token mint (82 bytes) the vault reads.
+pub mod mint {
+    pub const LEN: usize = 82;
+    pub const SUPPLY: usize = 36;
+    pub const DECIMALS: usize = 44;
+    pub const IS_INITIALIZED: usize = 45;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offset<T>(base: &T, field: *const u8) -> usize {
+        field as usize - base as *const T as usize
+    }
+
+    #[test]
+    fn vault_layout_matches_the_idl() {
+        assert_eq!(VAULT_SIZE, 441);
+        let v: Vault = unsafe { core::mem::zeroed() };
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.manager) as *const u8), 8);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.index) as *const u8), 200);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.paused) as *const u8), 214);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.name) as *const u8), 215);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.total_assets) as *const u8), 247);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.fee_bps) as *const u8), 279);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.queue_tail) as *const u8), 337);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 377);
+    }
+
+    #[test]
+    fn receipt_layout_matches_the_idl() {
+        assert_eq!(RECEIPT_SIZE, 129);
+        let r: WithdrawalReceipt = unsafe { core::mem::zeroed() };
+        assert_eq!(offset(&r, core::ptr::addr_of!(r.vault) as *const u8), 8);
+        assert_eq!(offset(&r, core::ptr::addr_of!(r.owner) as *const u8), 40);
+        assert_eq!(offset(&r, core::ptr::addr_of!(r.shares) as *const u8), 72);
+        assert_eq!(offset(&r, core::ptr::addr_of!(r.queue_end) as *const u8), 120);
+        assert_eq!(offset(&r, core::ptr::addr_of!(r.bump) as *const u8), 128);
+    }
+
+    #[test]
+    fn discriminators_are_anchors() {
+        // Spelled out so a renamed account type cannot silently keep an old discriminator.
+        assert_eq!(VAULT_DISCRIMINATOR, [211, 8, 232, 43, 2, 152, 117, 119]);
+        assert_eq!(RECEIPT_DISCRIMINATOR, [167, 235, 84, 7, 210, 55, 67, 114]);
+    }
+}
