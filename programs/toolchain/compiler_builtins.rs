@@ -1,0 +1,3 @@
+#![feature(compiler_builtins)]
+#![compiler_builtins]
+#![no_std]

@@ -1,0 +1,46 @@
+// The names an SBPF v0 program may call without defining them: the runtime's syscalls.
+
+/** Syscalls the Agave runtime registers; an undefined call target outside this list fails the link. */
+export const KNOWN_SYSCALLS: ReadonlySet<string> = new Set([
+  "abort",
+  "sol_panic_",
+  "sol_log_",
+  "sol_log_64_",
+  "sol_log_pubkey",
+  "sol_log_compute_units_",
+  "sol_log_data",
+  "sol_create_program_address",
+  "sol_try_find_program_address",
+  "sol_sha256",
+  "sol_keccak256",
+  "sol_blake3",
+  "sol_poseidon",
+  "sol_secp256k1_recover",
+  "sol_curve_validate_point",
+  "sol_curve_group_op",
+  "sol_curve_multiscalar_mul",
+  "sol_alt_bn128_group_op",
+  "sol_alt_bn128_compression",
+  "sol_big_mod_exp",
+  "sol_get_clock_sysvar",
+  "sol_get_rent_sysvar",
+  "sol_get_epoch_schedule_sysvar",
+  "sol_get_epoch_rewards_sysvar",
+  "sol_get_last_restart_slot",
+  "sol_get_sysvar",
+  "sol_get_epoch_stake",
+  "sol_memcpy_",
+  "sol_memmove_",
+  "sol_memset_",
+  "sol_memcmp_",
+  "sol_invoke_signed_c",
+  "sol_invoke_signed_rust",
+  "sol_set_return_data",
+  "sol_get_return_data",
+  "sol_get_stack_height",
+  "sol_get_processed_sibling_instruction",
+  "sol_remaining_compute_units",
+]);
+
+/** LLVM lowers `llvm.trap` (Rust's abort on panic) to a call to `__bpf_trap`; SBPF spells that `abort`. */
+export const SYSCALL_ALIASES: ReadonlyMap<string, string> = new Map([["__bpf_trap", "abort"]]);
