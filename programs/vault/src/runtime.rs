@@ -71,22 +71,27 @@ pub fn unix_timestamp() -> Result<i64> {
     Ok(clock[4] as i64)
 }
 
-/// Rent-exempt minimum for `len` bytes of data, from the rent sysvar. Every cluster uses an exemption
-/// threshold of exactly 2 years; anything else is refused rather than computed in floating point.
+/// Rent-exempt minimum for `len` bytes of data, from the rent sysvar. The exemption threshold is an
+/// f64 that clusters publish as exactly 2 years (3480 lamports per byte-year) or, since SIMD-0194,
+/// exactly 1 year (6960); both are read as integers, anything else is refused rather than computed
+/// in floating point.
 pub fn rent_exempt_minimum(len: usize) -> Result<u64> {
     const ACCOUNT_STORAGE_OVERHEAD: u64 = 128;
+    const ONE_YEAR_F64_BITS: u64 = 0x3ff0_0000_0000_0000;
     const TWO_YEARS_F64_BITS: u64 = 0x4000_0000_0000_0000;
     let mut rent = [0u64; 3];
     let rc = unsafe { sol_get_rent_sysvar(rent.as_mut_ptr() as *mut u8) };
     if rc != 0 {
         return Err(Error::runtime(rc));
     }
-    if rent[1] != TWO_YEARS_F64_BITS {
-        return Err(VaultError::MathOverflow.into());
-    }
+    let years = match rent[1] {
+        ONE_YEAR_F64_BITS => 1,
+        TWO_YEARS_F64_BITS => 2,
+        _ => return Err(VaultError::MathOverflow.into()),
+    };
     let bytes = ACCOUNT_STORAGE_OVERHEAD + len as u64;
     let yearly = crate::math::mul_div_floor(bytes, rent[0], 1)?;
-    crate::math::checked_add(yearly, yearly)
+    crate::math::mul_div_floor(yearly, years, 1)
 }
 
 pub fn log(message: &str) {
