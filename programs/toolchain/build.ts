@@ -47,7 +47,17 @@ const PROGRAM_FLAGS = [
   "-Cllvm-args=-bpf-stack-size=4096",
 ];
 
-class BuildError extends Error {}
+class BuildError extends Error {
+  /** The process exit code; 3 tells CI the toolchain drifted (see .ci/run), 1 anything else. */
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+const EXIT_VERSION_DRIFT = 3;
 
 interface Crate {
   name: string;
@@ -115,7 +125,12 @@ function checkRustc(allowDrift: boolean): string {
     const message =
       `Debian's rustc differs from the pinned one, so the output will likely differ from the committed vault.so.\n` +
       `  pinned (${relative(REPO_ROOT, PINNED_VERSION_FILE)}): ${pinned}\n  installed (${RUSTC}): ${actual}`;
-    if (!allowDrift) throw new BuildError(`${message}\nRe-run with --allow-version-drift to build anyway.`);
+    if (!allowDrift) {
+      throw new BuildError(
+        `${message}\nRe-run with --allow-version-drift to build anyway.`,
+        EXIT_VERSION_DRIFT,
+      );
+    }
     console.warn(`warning: ${message}`);
   }
   return actual;
@@ -249,5 +264,5 @@ try {
   main();
 } catch (error) {
   console.error(error instanceof BuildError ? `program:build: ${error.message}` : error);
-  process.exitCode = 1;
+  process.exitCode = error instanceof BuildError ? error.exitCode : 1;
 }
