@@ -1,0 +1,78 @@
+// Decoders for the accounts the vault program owns: raw account data in, typed objects with bigint
+// amounts out. Both refuse data of the wrong type or size.
+import { z } from "zod";
+
+import { fixedNameValue, i64Value, publicKeyValue, smallIntegerValue, u64Value } from "./coder-values";
+import { VAULT_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, camelCaseKeys, vaultCoder } from "./idl";
+
+const vaultSchema = z
+  .object({
+    manager: publicKeyValue,
+    asset_mint: publicKeyValue,
+    share_mint: publicKeyValue,
+    reserve: publicKeyValue,
+    escrow: publicKeyValue,
+    authority: publicKeyValue,
+    index: u64Value,
+    bump: smallIntegerValue,
+    authority_bump: smallIntegerValue,
+    share_mint_bump: smallIntegerValue,
+    reserve_bump: smallIntegerValue,
+    escrow_bump: smallIntegerValue,
+    asset_decimals: smallIntegerValue,
+    paused: z.boolean(),
+    name: fixedNameValue,
+    total_assets: u64Value,
+    total_shares: u64Value,
+    nav_sequence: u64Value,
+    nav_updated_at: i64Value,
+    fee_bps: smallIntegerValue,
+    min_withdrawal_shares: u64Value,
+    hourly_cap: u64Value,
+    daily_cap: u64Value,
+    hourly_window_start: i64Value,
+    hourly_used: u64Value,
+    daily_window_start: i64Value,
+    daily_used: u64Value,
+    queue_tail: u64Value,
+    queue_funded: u64Value,
+    queue_claimed: u64Value,
+    next_request_id: u64Value,
+    pending_requests: u64Value,
+  })
+  .transform(camelCaseKeys);
+
+const withdrawalReceiptSchema = z
+  .object({
+    vault: publicKeyValue,
+    owner: publicKeyValue,
+    shares: u64Value,
+    assets_at_request: u64Value,
+    nav_floor: u64Value,
+    request_id: u64Value,
+    requested_at: i64Value,
+    queue_start: u64Value,
+    queue_end: u64Value,
+    bump: smallIntegerValue,
+  })
+  .transform(camelCaseKeys);
+
+export type VaultAccount = z.output<typeof vaultSchema>;
+export type WithdrawalReceiptAccount = z.output<typeof withdrawalReceiptSchema>;
+
+function decodeProgramAccount(accountName: string, expectedSize: number, data: Uint8Array): unknown {
+  if (data.length !== expectedSize) {
+    throw new Error(`A ${accountName} account is ${expectedSize} bytes, got ${data.length}`);
+  }
+  return vaultCoder.accounts.decode(accountName, Buffer.from(data));
+}
+
+export function decodeVault(data: Uint8Array): VaultAccount {
+  return vaultSchema.parse(decodeProgramAccount("Vault", VAULT_ACCOUNT_SIZE, data));
+}
+
+export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
+  return withdrawalReceiptSchema.parse(
+    decodeProgramAccount("WithdrawalReceipt", WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, data),
+  );
+}

@@ -1,0 +1,91 @@
+import { Keypair, PublicKey } from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
+
+import { deriveVaultAddresses, findReceipt } from "./addresses";
+import { vaultIdl } from "./idl";
+import {
+  buildClaimWithdrawalInstruction,
+  buildDepositInstruction,
+  buildInitializeVaultInstruction,
+  buildRequestWithdrawalInstruction,
+  buildStageWithdrawalsInstruction,
+  buildUpdateConfigInstruction,
+  buildUpdateNavInstruction,
+} from "./instructions";
+
+const key = (): PublicKey => Keypair.generate().publicKey;
+
+describe("instruction builders", () => {
+  const manager = key();
+  const owner = key();
+  const addresses = deriveVaultAddresses(manager, 3n);
+  const { vault, authority, shareMint, reserve, escrow } = addresses;
+  const receipt = findReceipt(vault, owner);
+  const built = {
+    initialize_vault: buildInitializeVaultInstruction(
+      { manager, vault, authority, shareMint, reserve, escrow, assetMint: key() },
+      { index: 3n, name: "v", feeBps: 1, minWithdrawalShares: 1n, hourlyCap: 0n, dailyCap: 0n },
+    ),
+    deposit: buildDepositInstruction(
+      {
+        depositor: owner,
+        vault,
+        authority,
+        shareMint,
+        reserve,
+        depositorAsset: key(),
+        depositorShares: key(),
+      },
+      { amount: 1n, minSharesOut: 0n },
+    ),
+    request_withdrawal: buildRequestWithdrawalInstruction(
+      { owner, vault, receipt, ownerShares: key(), escrow },
+      { shares: 1n },
+    ),
+    claim_withdrawal: buildClaimWithdrawalInstruction({
+      owner,
+      vault,
+      authority,
+      receipt,
+      shareMint,
+      escrow,
+      reserve,
+      ownerAsset: key(),
+    }),
+    update_nav: buildUpdateNavInstruction({ manager, vault }, { gain: 1n, loss: 0n }),
+    stage_withdrawals: buildStageWithdrawalsInstruction({ manager, vault, reserve }, { maxShares: 1n }),
+    update_config: buildUpdateConfigInstruction({ manager, vault }, { paused: true }),
+  };
+
+  it.each(vaultIdl.instructions.map((definition) => [definition.name, definition] as const))(
+    "%s carries the IDL's accounts in order, with its signer and writable flags and discriminator",
+    (name, definition) => {
+      const instruction = built[name as keyof typeof built];
+      expect(instruction.keys.map((meta) => [meta.isSigner, meta.isWritable])).toEqual(
+        definition.accounts.map((account) => [account.signer === true, account.writable === true]),
+      );
+      definition.accounts.forEach((account, position) => {
+        if (account.address !== undefined) {
+          expect(instruction.keys[position]?.pubkey.toBase58()).toBe(account.address);
+        }
+      });
+      expect([...instruction.data.subarray(0, 8)]).toEqual(definition.discriminator);
+    },
+  );
+
+  it("places named accounts where the IDL names them", () => {
+    const names = vaultIdl.instructions.find(
+      (definition) => definition.name === "claim_withdrawal",
+    )?.accounts;
+    const byName = new Map(names?.map((account, position) => [account.name, position]));
+    const keys = built.claim_withdrawal.keys;
+    expect(keys[byName.get("receipt") ?? -1]?.pubkey.equals(receipt)).toBe(true);
+    expect(keys[byName.get("reserve") ?? -1]?.pubkey.equals(reserve)).toBe(true);
+    expect(keys[byName.get("escrow") ?? -1]?.pubkey.equals(escrow)).toBe(true);
+  });
+
+  it("encodes absent config fields as None", () => {
+    // discriminator, then six option tags: only `paused` (fifth) is Some(true).
+    expect([...built.update_config.data.subarray(8)]).toEqual([0, 0, 0, 0, 1, 1, 0]);
+  });
+});

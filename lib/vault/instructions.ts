@@ -1,0 +1,213 @@
+// Builders for the vault program's seven instructions. Account order and writable/signer flags come
+// from the IDL's instruction definitions; callers name the accounts, the IDL places them.
+import { PublicKey, TransactionInstruction, type AccountMeta } from "@solana/web3.js";
+import BN from "bn.js";
+
+import {
+  VAULT_PROGRAM_ID,
+  camelCaseToIdlName,
+  findIdlInstruction,
+  vaultCoder,
+  type VaultInstructionName,
+} from "./idl";
+
+/** Accounts with a fixed address in the IDL; overridable only so tests can pass impostors. */
+interface ProgramAccounts {
+  tokenProgram?: PublicKey;
+  systemProgram?: PublicKey;
+}
+
+export interface InitializeVaultAccounts extends ProgramAccounts {
+  manager: PublicKey;
+  vault: PublicKey;
+  authority: PublicKey;
+  shareMint: PublicKey;
+  reserve: PublicKey;
+  escrow: PublicKey;
+  assetMint: PublicKey;
+}
+
+export interface InitializeVaultArgs {
+  index: bigint;
+  name: string;
+  feeBps: number;
+  minWithdrawalShares: bigint;
+  hourlyCap: bigint;
+  dailyCap: bigint;
+}
+
+export interface DepositAccounts extends ProgramAccounts {
+  depositor: PublicKey;
+  vault: PublicKey;
+  authority: PublicKey;
+  shareMint: PublicKey;
+  reserve: PublicKey;
+  depositorAsset: PublicKey;
+  depositorShares: PublicKey;
+}
+
+export interface DepositArgs {
+  amount: bigint;
+  minSharesOut: bigint;
+}
+
+export interface RequestWithdrawalAccounts extends ProgramAccounts {
+  owner: PublicKey;
+  vault: PublicKey;
+  receipt: PublicKey;
+  ownerShares: PublicKey;
+  escrow: PublicKey;
+}
+
+export interface RequestWithdrawalArgs {
+  shares: bigint;
+}
+
+export interface ClaimWithdrawalAccounts extends ProgramAccounts {
+  owner: PublicKey;
+  vault: PublicKey;
+  authority: PublicKey;
+  receipt: PublicKey;
+  shareMint: PublicKey;
+  escrow: PublicKey;
+  reserve: PublicKey;
+  ownerAsset: PublicKey;
+}
+
+export interface ManagerAccounts {
+  manager: PublicKey;
+  vault: PublicKey;
+}
+
+export interface UpdateNavArgs {
+  gain: bigint;
+  loss: bigint;
+}
+
+export interface StageWithdrawalsAccounts extends ManagerAccounts {
+  reserve: PublicKey;
+}
+
+export interface StageWithdrawalsArgs {
+  maxShares: bigint;
+}
+
+/** Absent fields keep their stored value. */
+export interface ConfigUpdate {
+  feeBps?: number;
+  minWithdrawalShares?: bigint;
+  hourlyCap?: bigint;
+  dailyCap?: bigint;
+  paused?: boolean;
+  name?: string;
+}
+
+type NamedAccounts = Readonly<Partial<Record<string, PublicKey>>>;
+
+function accountMetasFromIdl(instructionName: VaultInstructionName, accounts: NamedAccounts): AccountMeta[] {
+  const definitions = findIdlInstruction(instructionName).accounts;
+  const unknownName = Object.keys(accounts).find(
+    (name) => !definitions.some((definition) => definition.name === name),
+  );
+  if (unknownName !== undefined) {
+    throw new Error(`${instructionName} has no account named ${unknownName}`);
+  }
+  return definitions.map((definition) => {
+    const pubkey =
+      accounts[definition.name] ??
+      (definition.address === undefined ? undefined : new PublicKey(definition.address));
+    if (pubkey === undefined) {
+      throw new Error(`${instructionName} needs the account ${definition.name}`);
+    }
+    return { pubkey, isSigner: definition.signer === true, isWritable: definition.writable === true };
+  });
+}
+
+function byIdlName(accounts: object): NamedAccounts {
+  return Object.fromEntries(Object.entries(accounts).map(([key, value]) => [camelCaseToIdlName(key), value]));
+}
+
+function buildVaultInstruction(
+  instructionName: VaultInstructionName,
+  accounts: object,
+  args: Record<string, unknown>,
+): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: VAULT_PROGRAM_ID,
+    keys: accountMetasFromIdl(instructionName, byIdlName(accounts)),
+    data: vaultCoder.instruction.encode(instructionName, args),
+  });
+}
+
+function toBN(value: bigint): BN {
+  return new BN(value.toString());
+}
+
+function optionalBN(value: bigint | undefined): BN | null {
+  return value === undefined ? null : toBN(value);
+}
+
+export function buildInitializeVaultInstruction(
+  accounts: InitializeVaultAccounts,
+  args: InitializeVaultArgs,
+): TransactionInstruction {
+  return buildVaultInstruction("initialize_vault", accounts, {
+    index: toBN(args.index),
+    name: args.name,
+    fee_bps: args.feeBps,
+    min_withdrawal_shares: toBN(args.minWithdrawalShares),
+    hourly_cap: toBN(args.hourlyCap),
+    daily_cap: toBN(args.dailyCap),
+  });
+}
+
+export function buildDepositInstruction(
+  accounts: DepositAccounts,
+  args: DepositArgs,
+): TransactionInstruction {
+  return buildVaultInstruction("deposit", accounts, {
+    amount: toBN(args.amount),
+    min_shares_out: toBN(args.minSharesOut),
+  });
+}
+
+export function buildRequestWithdrawalInstruction(
+  accounts: RequestWithdrawalAccounts,
+  args: RequestWithdrawalArgs,
+): TransactionInstruction {
+  return buildVaultInstruction("request_withdrawal", accounts, { shares: toBN(args.shares) });
+}
+
+export function buildClaimWithdrawalInstruction(accounts: ClaimWithdrawalAccounts): TransactionInstruction {
+  return buildVaultInstruction("claim_withdrawal", accounts, {});
+}
+
+export function buildUpdateNavInstruction(
+  accounts: ManagerAccounts,
+  args: UpdateNavArgs,
+): TransactionInstruction {
+  return buildVaultInstruction("update_nav", accounts, { gain: toBN(args.gain), loss: toBN(args.loss) });
+}
+
+export function buildStageWithdrawalsInstruction(
+  accounts: StageWithdrawalsAccounts,
+  args: StageWithdrawalsArgs,
+): TransactionInstruction {
+  return buildVaultInstruction("stage_withdrawals", accounts, { max_shares: toBN(args.maxShares) });
+}
+
+export function buildUpdateConfigInstruction(
+  accounts: ManagerAccounts,
+  update: ConfigUpdate,
+): TransactionInstruction {
+  return buildVaultInstruction("update_config", accounts, {
+    update: {
+      fee_bps: update.feeBps ?? null,
+      min_withdrawal_shares: optionalBN(update.minWithdrawalShares),
+      hourly_cap: optionalBN(update.hourlyCap),
+      daily_cap: optionalBN(update.dailyCap),
+      paused: update.paused ?? null,
+      name: update.name ?? null,
+    },
+  });
+}

@@ -1,0 +1,892 @@
+// Each instruction's happy path with the exact state after it, every custom error the IDL defines,
+// the withdrawal-cap windows, the claim order and the fee arithmetic, per programs/vault/README.md.
+import { Keypair, PublicKey, type TransactionInstruction } from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
+
+import { VAULT_ERRORS } from "../../../lib/vault/errors";
+import { decodeVaultEvents, type VaultEvent } from "../../../lib/vault/events";
+import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
+import { ASSET_DECIMALS, DEFAULT_START_TIME, TestChain, type TransactionOutcome } from "./harness";
+import { expectRefused, expectSuccess } from "./expectations";
+import { decodeMint, decodeTokenAccount, TOKEN_PROGRAM_ID } from "./spl-token";
+import { U64_MAX } from "./model";
+import { DEFAULT_VAULT_SETTINGS, TestVault, type Member, type VaultSettings } from "./vault-fixture";
+
+const HOUR = 3600n;
+const DAY = 86_400n;
+/** DEFAULT_START_TIME is ten minutes into 2026-01-01 UTC. */
+const DAY_START = DEFAULT_START_TIME - (DEFAULT_START_TIME % DAY);
+
+function setup(settings: Partial<VaultSettings> = {}, memberAssets: bigint[] = [1_000_000n, 1_000_000n]) {
+  const chain = TestChain.create();
+  const { vault } = TestVault.create(chain, settings);
+  const members = memberAssets.map((assets) => vault.addMember(assets));
+  return { chain, vault, members };
+}
+
+function memberAt(members: Member[], index: number): Member {
+  const member = members[index];
+  if (member === undefined) {
+    throw new Error(`No member ${index}`);
+  }
+  return member;
+}
+
+function onlyEvent(outcome: TransactionOutcome): VaultEvent {
+  const events = decodeVaultEvents(outcome.logs);
+  expect(events).toHaveLength(1);
+  const [event] = events;
+  if (event === undefined) {
+    throw new Error("No event");
+  }
+  return event;
+}
+
+function bump(seeds: Uint8Array[]): number {
+  return PublicKey.findProgramAddressSync(seeds, VAULT_PROGRAM_ID)[1];
+}
+
+describe("initialize_vault", () => {
+  it("creates the vault, its share mint, reserve and escrow with the given settings", () => {
+    const chain = TestChain.create();
+    const settings = { name: "USDC core", feeBps: 25, minWithdrawalShares: 10n, hourlyCap: 7n, dailyCap: 9n };
+    const { vault, outcome } = TestVault.create(chain, settings, { index: 42n });
+    const { authority, shareMint, reserve, escrow } = vault.addresses;
+    const manager = vault.manager.publicKey;
+    const index = new Uint8Array(8);
+    new DataView(index.buffer).setBigUint64(0, 42n, true);
+
+    expect(vault.state()).toEqual({
+      manager,
+      assetMint: chain.assetMint,
+      shareMint,
+      reserve,
+      escrow,
+      authority,
+      index: 42n,
+      bump: bump([Buffer.from("vault"), manager.toBytes(), index]),
+      authorityBump: bump([Buffer.from("authority"), vault.key.toBytes()]),
+      shareMintBump: bump([Buffer.from("shares"), vault.key.toBytes()]),
+      reserveBump: bump([Buffer.from("reserve"), vault.key.toBytes()]),
+      escrowBump: bump([Buffer.from("escrow"), vault.key.toBytes()]),
+      assetDecimals: ASSET_DECIMALS,
+      paused: false,
+      name: "USDC core",
+      totalAssets: 0n,
+      totalShares: 0n,
+      navSequence: 0n,
+      navUpdatedAt: DEFAULT_START_TIME,
+      feeBps: 25,
+      minWithdrawalShares: 10n,
+      hourlyCap: 7n,
+      dailyCap: 9n,
+      hourlyWindowStart: DAY_START,
+      hourlyUsed: 0n,
+      dailyWindowStart: DAY_START,
+      dailyUsed: 0n,
+      queueTail: 0n,
+      queueFunded: 0n,
+      queueClaimed: 0n,
+      nextRequestId: 0n,
+      pendingRequests: 0n,
+    });
+    expect(chain.readAccount(vault.key)?.owner.equals(VAULT_PROGRAM_ID)).toBe(true);
+
+    const mintAccount = chain.readAccount(shareMint);
+    expect(mintAccount?.owner.equals(TOKEN_PROGRAM_ID)).toBe(true);
+    expect(decodeMint(mintAccount?.data ?? new Uint8Array())).toEqual({
+      mintAuthority: authority,
+      supply: 0n,
+      decimals: ASSET_DECIMALS,
+    });
+    expect(decodeTokenAccount(chain.readAccount(reserve)?.data ?? new Uint8Array())).toEqual({
+      mint: chain.assetMint,
+      owner: authority,
+      amount: 0n,
+    });
+    expect(decodeTokenAccount(chain.readAccount(escrow)?.data ?? new Uint8Array())).toEqual({
+      mint: shareMint,
+      owner: authority,
+      amount: 0n,
+    });
+    expect(onlyEvent(outcome)).toEqual({
+      name: "VaultInitialized",
+      data: {
+        vault: vault.key,
+        manager,
+        assetMint: chain.assetMint,
+        shareMint,
+        index: 42n,
+        timestamp: DEFAULT_START_TIME,
+      },
+    });
+  });
+
+  it.each(["simd-0194", "classic"] as const)(
+    "creates its accounts rent-exempt under the %s encoding of the rent sysvar",
+    (rentEncoding) => {
+      const chain = TestChain.create({ rentEncoding });
+      const { vault } = TestVault.create(chain);
+      expect(chain.lamportsOf(vault.key)).toBe(chain.rentExemptBalance(441));
+      expect(chain.lamportsOf(vault.addresses.reserve)).toBe(chain.rentExemptBalance(165));
+    },
+  );
+
+  it("funds every account it creates at exactly the rent-exempt minimum", () => {
+    const chain = TestChain.create();
+    const { vault } = TestVault.create(chain);
+    const { shareMint, reserve, escrow } = vault.addresses;
+    expect(chain.lamportsOf(vault.key)).toBe(chain.rentExemptBalance(441));
+    expect(chain.lamportsOf(shareMint)).toBe(chain.rentExemptBalance(82));
+    expect(chain.lamportsOf(reserve)).toBe(chain.rentExemptBalance(165));
+    expect(chain.lamportsOf(escrow)).toBe(chain.rentExemptBalance(165));
+  });
+});
+
+describe("deposit", () => {
+  it("mints shares one for one into an empty vault", () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    const before = vault.state();
+    const outcome = expectSuccess(vault.deposit(alice, 1_000_000n, 1_000_000n));
+
+    expect(vault.state()).toEqual({ ...before, totalAssets: 1_000_000n, totalShares: 1_000_000n });
+    expect(chain.tokenBalance(alice.assetAccount)).toBe(0n);
+    expect(chain.tokenBalance(alice.shareAccount)).toBe(1_000_000n);
+    expect(vault.reserveBalance()).toBe(1_000_000n);
+    expect(vault.shareSupply()).toBe(1_000_000n);
+    expect(onlyEvent(outcome)).toEqual({
+      name: "Deposited",
+      data: {
+        vault: vault.key,
+        owner: alice.publicKey,
+        assets: 1_000_000n,
+        shares: 1_000_000n,
+        totalAssets: 1_000_000n,
+        totalShares: 1_000_000n,
+        hourlyUsed: 0n,
+        dailyUsed: 0n,
+        timestamp: DEFAULT_START_TIME,
+      },
+    });
+  });
+
+  it("mints floor(amount × total_shares / total_assets) once the NAV has moved", () => {
+    const { chain, vault, members } = setup();
+    const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
+    expectSuccess(vault.deposit(alice, 1_000_000n));
+    expectSuccess(vault.updateNav(500_000n, 0n));
+    const before = vault.state();
+    // 299_999 × 1_000_000 / 1_500_000 = 199_999.33…, rounded down.
+    expectSuccess(vault.deposit(bob, 299_999n, 199_999n));
+
+    expect(vault.state()).toEqual({ ...before, totalAssets: 1_799_999n, totalShares: 1_199_999n });
+    expect(chain.tokenBalance(bob.shareAccount)).toBe(199_999n);
+    expect(chain.tokenBalance(bob.assetAccount)).toBe(700_001n);
+    expect(vault.reserveBalance()).toBe(1_299_999n);
+    expect(vault.shareSupply()).toBe(1_199_999n);
+  });
+});
+
+describe("request_withdrawal", () => {
+  it("escrows the shares, opens the receipt, extends the queue and charges the windows", () => {
+    const { chain, vault, members } = setup({ hourlyCap: 1_000_000n, dailyCap: 2_000_000n });
+    const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
+    expectSuccess(vault.deposit(alice, 1_000_000n));
+    expectSuccess(vault.deposit(bob, 500_000n));
+    expectSuccess(vault.updateNav(300_000n, 0n));
+    chain.warpBy(60n);
+    const now = chain.now();
+    expectSuccess(vault.requestWithdrawal(bob, 100_000n));
+    const before = vault.state();
+    const lamportsBefore = chain.lamportsOf(alice.publicKey);
+    // value(400_000) = floor(400_000 × 1_800_000 / 1_500_000) = 480_000
+    const outcome = expectSuccess(vault.requestWithdrawal(alice, 400_000n));
+
+    expect(vault.state()).toEqual({
+      ...before,
+      hourlyUsed: before.hourlyUsed + 480_000n,
+      dailyUsed: before.dailyUsed + 480_000n,
+      queueTail: 500_000n,
+      nextRequestId: before.nextRequestId + 1n,
+      pendingRequests: 2n,
+    });
+    expect(vault.receiptOf(alice)).toEqual({
+      vault: vault.key,
+      owner: alice.publicKey,
+      shares: 400_000n,
+      assetsAtRequest: 480_000n,
+      navFloor: 1n,
+      requestId: before.nextRequestId,
+      requestedAt: now,
+      queueStart: 100_000n,
+      queueEnd: 500_000n,
+      bump: bump([Buffer.from("receipt"), vault.key.toBytes(), alice.publicKey.toBytes()]),
+    });
+    expect(chain.readAccount(alice.receipt)?.owner.equals(VAULT_PROGRAM_ID)).toBe(true);
+    expect(chain.lamportsOf(alice.publicKey)).toBe(lamportsBefore - chain.rentExemptBalance(129));
+    expect(chain.tokenBalance(alice.shareAccount)).toBe(600_000n);
+    expect(vault.escrowBalance()).toBe(500_000n);
+    expect(vault.shareSupply()).toBe(1_500_000n);
+    expect(onlyEvent(outcome)).toEqual({
+      name: "WithdrawalRequested",
+      data: {
+        vault: vault.key,
+        owner: alice.publicKey,
+        requestId: before.nextRequestId,
+        shares: 400_000n,
+        assets: 480_000n,
+        navFloor: 1n,
+        queueStart: 100_000n,
+        queueEnd: 500_000n,
+        hourlyUsed: before.hourlyUsed + 480_000n,
+        dailyUsed: before.dailyUsed + 480_000n,
+        timestamp: now,
+      },
+    });
+  });
+});
+
+describe("update_nav", () => {
+  it("moves total assets by gain − loss, advances the sequence and stamps the time", () => {
+    const { chain, vault, members } = setup();
+    expectSuccess(vault.deposit(memberAt(members, 0), 1_000_000n));
+    chain.warpBy(1234n);
+    const before = vault.state();
+    const outcome = expectSuccess(vault.updateNav(70_000n, 20_000n));
+
+    expect(vault.state()).toEqual({
+      ...before,
+      totalAssets: 1_050_000n,
+      navSequence: 1n,
+      navUpdatedAt: chain.now(),
+    });
+    // A gain is notional: no tokens move.
+    expect(vault.reserveBalance()).toBe(1_000_000n);
+    expect(onlyEvent(outcome)).toEqual({
+      name: "NavUpdated",
+      data: {
+        vault: vault.key,
+        navSequence: 1n,
+        gain: 70_000n,
+        loss: 20_000n,
+        previousTotalAssets: 1_000_000n,
+        totalAssets: 1_050_000n,
+        totalShares: 1_000_000n,
+        timestamp: chain.now(),
+      },
+    });
+  });
+});
+
+describe("stage_withdrawals", () => {
+  it("funds at most max_shares of the queue", () => {
+    const { vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 1_000_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 300_000n));
+    const before = vault.state();
+    const outcome = expectSuccess(vault.stageWithdrawals(120_000n));
+
+    expect(vault.state()).toEqual({ ...before, queueFunded: 120_000n });
+    expect(onlyEvent(outcome)).toMatchObject({
+      name: "WithdrawalsStaged",
+      data: { vault: vault.key, stagedShares: 120_000n, queueFunded: 120_000n, queueTail: 300_000n },
+    });
+    expectSuccess(vault.stageWithdrawals(1_000_000n));
+    expect(vault.state().queueFunded).toBe(300_000n);
+  });
+
+  it("funds only what idle reserve assets cover, after the liabilities already staged", () => {
+    const { vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 1_000_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 1_000_000n));
+    // Total assets double on paper while the reserve still holds 1_000_000.
+    expectSuccess(vault.updateNav(1_000_000n, 0n));
+    // liabilities 0, idle 1_000_000, affordable = floor(1_000_000 × 1_000_000 / 2_000_000) = 500_000
+    expectSuccess(vault.stageWithdrawals(900_000n));
+    expect(vault.state().queueFunded).toBe(500_000n);
+    // liabilities = ceil(500_000 × 2_000_000 / 1_000_000) = 1_000_000: nothing idle is left.
+    expectRefused(
+      vault.chain,
+      [vault.stageWithdrawalsInstruction(1n)],
+      [vault.manager],
+      "InsufficientLiquidity",
+    );
+  });
+
+  it("succeeds without any change when nothing is queued", () => {
+    const { chain, vault, members } = setup();
+    expectSuccess(vault.deposit(memberAt(members, 0), 1_000_000n));
+    const before = chain.readAccount(vault.key);
+    const outcome = expectSuccess(vault.stageWithdrawals(5n));
+    expect(chain.readAccount(vault.key)).toEqual(before);
+    expect(decodeVaultEvents(outcome.logs)).toEqual([]);
+  });
+});
+
+describe("claim_withdrawal", () => {
+  it("burns the escrowed shares, pays gross − ceil(fee), keeps the fee in the vault and closes the receipt", () => {
+    const { chain, vault, members } = setup({ feeBps: 30 });
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 1_000_000n));
+    expectSuccess(vault.updateNav(333_333n, 0n));
+    expectSuccess(vault.requestWithdrawal(alice, 250_000n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.stageWithdrawals(250_000n));
+    const before = vault.state();
+    const receipt = vault.receiptOf(alice);
+    const receiptRent = chain.lamportsOf(alice.receipt);
+    const lamportsBefore = chain.lamportsOf(alice.publicKey);
+    const outcome = expectSuccess(vault.claimWithdrawal(alice));
+
+    // gross = floor(250_000 × 1_333_333 / 1_000_000) = 333_333
+    // fee = ceil(333_333 × 30 / 10_000) = ceil(999.9999) = 1_000; net = 332_333
+    expect(vault.state()).toEqual({
+      ...before,
+      totalAssets: 1_333_333n - 332_333n,
+      totalShares: 750_000n,
+      queueClaimed: 250_000n,
+      pendingRequests: 0n,
+    });
+    expect(chain.tokenBalance(alice.assetAccount)).toBe(332_333n);
+    expect(vault.reserveBalance()).toBe(1_000_000n - 332_333n);
+    expect(vault.escrowBalance()).toBe(0n);
+    expect(vault.shareSupply()).toBe(750_000n);
+    expect(chain.readAccount(alice.receipt)).toBeNull();
+    expect(chain.lamportsOf(alice.publicKey)).toBe(lamportsBefore + receiptRent);
+    expect(onlyEvent(outcome)).toEqual({
+      name: "WithdrawalClaimed",
+      data: {
+        vault: vault.key,
+        owner: alice.publicKey,
+        requestId: receipt?.requestId,
+        shares: 250_000n,
+        gross: 333_333n,
+        fee: 1_000n,
+        net: 332_333n,
+        totalAssets: 1_001_000n,
+        totalShares: 750_000n,
+        timestamp: chain.now(),
+      },
+    });
+  });
+
+  it("charges no fee when gross × fee_bps divides evenly and fee_bps is 0", () => {
+    const { chain, vault, members } = setup({ feeBps: 0 });
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 1_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 1_000n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.stageWithdrawals(1_000n));
+    expectSuccess(vault.claimWithdrawal(alice));
+    expect(chain.tokenBalance(alice.assetAccount)).toBe(1_000_000n);
+    expect(vault.state()).toMatchObject({ totalAssets: 0n, totalShares: 0n });
+  });
+
+  it("lets the wallet request again once its receipt is closed", () => {
+    const { vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 1_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 400n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.stageWithdrawals(400n));
+    expectSuccess(vault.claimWithdrawal(alice));
+    expectSuccess(vault.requestWithdrawal(alice, 600n));
+    expect(vault.receiptOf(alice)).toMatchObject({ shares: 600n, queueStart: 400n, queueEnd: 1_000n });
+  });
+});
+
+describe("update_config", () => {
+  it("replaces the present fields and keeps the absent ones", () => {
+    const { vault } = setup({ feeBps: 5, minWithdrawalShares: 3n, hourlyCap: 100n, dailyCap: 200n });
+    const before = vault.state();
+    const outcome = expectSuccess(vault.updateConfig({ hourlyCap: 0n, paused: true, name: "Renamed" }));
+    expect(vault.state()).toEqual({ ...before, hourlyCap: 0n, paused: true, name: "Renamed" });
+    expect(onlyEvent(outcome)).toEqual({
+      name: "ConfigUpdated",
+      data: {
+        vault: vault.key,
+        feeBps: 5,
+        minWithdrawalShares: 3n,
+        hourlyCap: 0n,
+        dailyCap: 200n,
+        paused: true,
+        name: "Renamed",
+        timestamp: vault.chain.now(),
+      },
+    });
+    expectSuccess(
+      vault.updateConfig({ feeBps: 1000, minWithdrawalShares: 0n, dailyCap: 1n, name: "x".repeat(32) }),
+    );
+    expect(vault.state()).toEqual({
+      ...before,
+      feeBps: 1000,
+      minWithdrawalShares: 0n,
+      hourlyCap: 0n,
+      dailyCap: 1n,
+      paused: true,
+      name: "x".repeat(32),
+    });
+  });
+});
+
+interface RefusalScenario {
+  chain: TestChain;
+  instructions: TransactionInstruction[];
+  signers: Keypair[];
+}
+
+/** One scenario per IDL error: a transaction the program must refuse with exactly that error. */
+const refusalScenarios: Record<string, () => RefusalScenario> = {
+  Unauthorized: () => {
+    const { chain, vault, members } = setup();
+    const mallory = memberAt(members, 1);
+    return {
+      chain,
+      instructions: [vault.updateNavInstruction(1n, 0n, { manager: mallory.publicKey })],
+      signers: [mallory.keypair],
+    };
+  },
+  InvalidAmount: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    return { chain, instructions: [vault.depositInstruction(alice, 0n)], signers: [alice.keypair] };
+  },
+  VaultPaused: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.updateConfig({ paused: true }));
+    return { chain, instructions: [vault.depositInstruction(alice, 10n)], signers: [alice.keypair] };
+  },
+  MathOverflow: () => {
+    const { chain, vault, members } = setup();
+    expectSuccess(vault.deposit(memberAt(members, 0), 100n));
+    return { chain, instructions: [vault.updateNavInstruction(0n, 101n)], signers: [vault.manager] };
+  },
+  InvalidMint: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    const otherMint = chain.createMint(ASSET_DECIMALS, chain.mintAuthority.publicKey);
+    const otherAsset = chain.createTokenAccount(alice.publicKey, otherMint);
+    return {
+      chain,
+      instructions: [vault.depositInstruction(alice, 10n, 0n, { depositorAsset: otherAsset })],
+      signers: [alice.keypair],
+    };
+  },
+  InvalidTokenOwner: () => {
+    const { chain, vault, members } = setup();
+    const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
+    return {
+      chain,
+      instructions: [vault.depositInstruction(alice, 10n, 0n, { depositorAsset: bob.assetAccount })],
+      signers: [alice.keypair],
+    };
+  },
+  InvalidAccount: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    const fakeReserve = chain.createTokenAccount(vault.addresses.authority, chain.assetMint);
+    return {
+      chain,
+      instructions: [vault.depositInstruction(alice, 10n, 0n, { reserve: fakeReserve })],
+      signers: [alice.keypair],
+    };
+  },
+  InvalidAccountOwner: () => {
+    const { chain, vault } = setup();
+    const real = chain.readAccount(vault.key);
+    if (real === null) throw new Error("No vault");
+    const impostor = Keypair.generate().publicKey;
+    chain.writeAccount({ ...real, address: impostor, owner: Keypair.generate().publicKey });
+    return {
+      chain,
+      instructions: [vault.updateNavInstruction(1n, 0n, { vault: impostor })],
+      signers: [vault.manager],
+    };
+  },
+  InvalidAccountData: () => {
+    const { chain, vault } = setup();
+    const real = chain.readAccount(vault.key);
+    if (real === null) throw new Error("No vault");
+    chain.writeAccount({ ...real, data: Uint8Array.from([...real.data, 0]) });
+    return { chain, instructions: [vault.updateNavInstruction(1n, 0n)], signers: [vault.manager] };
+  },
+  MissingSigner: () => {
+    const { chain, vault } = setup();
+    const instruction = vault.updateNavInstruction(1n, 0n);
+    instruction.keys = instruction.keys.map((meta) =>
+      meta.pubkey.equals(vault.manager.publicKey) ? { ...meta, isSigner: false } : meta,
+    );
+    return { chain, instructions: [instruction], signers: [] };
+  },
+  AccountNotWritable: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    const instruction = vault.depositInstruction(alice, 10n);
+    instruction.keys = instruction.keys.map((meta) =>
+      meta.pubkey.equals(vault.key) ? { ...meta, isWritable: false } : meta,
+    );
+    return { chain, instructions: [instruction], signers: [alice.keypair] };
+  },
+  AlreadyInitialized: () => {
+    const { chain, vault } = setup();
+    return {
+      chain,
+      instructions: [vault.initializeInstruction(DEFAULT_VAULT_SETTINGS)],
+      signers: [vault.manager],
+    };
+  },
+  WithdrawalAlreadyPending: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    expectSuccess(vault.requestWithdrawal(alice, 10n));
+    return {
+      chain,
+      instructions: [vault.requestWithdrawalInstruction(alice, 10n)],
+      signers: [alice.keypair],
+    };
+  },
+  NoPendingWithdrawal: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    return { chain, instructions: [vault.claimWithdrawalInstruction(alice)], signers: [alice.keypair] };
+  },
+  NavFloorNotPassed: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.requestWithdrawal(alice, 10n));
+    expectSuccess(vault.stageWithdrawals(10n));
+    return { chain, instructions: [vault.claimWithdrawalInstruction(alice)], signers: [alice.keypair] };
+  },
+  QueueNotFunded: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    expectSuccess(vault.requestWithdrawal(alice, 10n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    return { chain, instructions: [vault.claimWithdrawalInstruction(alice)], signers: [alice.keypair] };
+  },
+  InsufficientLiquidity: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    expectSuccess(vault.requestWithdrawal(alice, 100n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.stageWithdrawals(100n));
+    // The claim is now worth 200 on paper, but the reserve holds 100.
+    expectSuccess(vault.updateNav(100n, 0n));
+    return { chain, instructions: [vault.claimWithdrawalInstruction(alice)], signers: [alice.keypair] };
+  },
+  BelowMinimumWithdrawal: () => {
+    const { chain, vault, members } = setup({ minWithdrawalShares: 10n });
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    return { chain, instructions: [vault.requestWithdrawalInstruction(alice, 9n)], signers: [alice.keypair] };
+  },
+  InvalidConfig: () => {
+    const { chain, vault } = setup();
+    return {
+      chain,
+      instructions: [vault.updateConfigInstruction({ feeBps: 1001 })],
+      signers: [vault.manager],
+    };
+  },
+  SlippageExceeded: () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    return { chain, instructions: [vault.depositInstruction(alice, 100n, 101n)], signers: [alice.keypair] };
+  },
+  HourlyWithdrawalCapExceeded: () => {
+    const { chain, vault, members } = setup({ hourlyCap: 50n, dailyCap: 1_000n });
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    return {
+      chain,
+      instructions: [vault.requestWithdrawalInstruction(alice, 51n)],
+      signers: [alice.keypair],
+    };
+  },
+  DailyWithdrawalCapExceeded: () => {
+    const { chain, vault, members } = setup({ hourlyCap: 0n, dailyCap: 50n });
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    return {
+      chain,
+      instructions: [vault.requestWithdrawalInstruction(alice, 51n)],
+      signers: [alice.keypair],
+    };
+  },
+};
+
+describe("custom errors", () => {
+  const seen = new Set<number>();
+
+  it.each(VAULT_ERRORS.map((error) => [error.code, error.name] as const))(
+    "%i %s is raised, with no effect",
+    (code, name) => {
+      const scenario = refusalScenarios[name];
+      expect(scenario, `no scenario for ${name}`).toBeDefined();
+      if (scenario === undefined) return;
+      const { chain, instructions, signers } = scenario();
+      expectRefused(chain, instructions, signers, name);
+      seen.add(code);
+    },
+  );
+
+  it("has seen every error code the IDL defines", () => {
+    expect([...seen].sort()).toEqual(VAULT_ERRORS.map((error) => error.code));
+  });
+
+  it("refuses invalid settings at initialisation with InvalidConfig, and accepts the limits", () => {
+    const chain = TestChain.create();
+    const manager = chain.createFundedKeypair();
+    const unborn = TestVault.at(chain, manager, 0n);
+    const invalid: Partial<VaultSettings>[] = [{ feeBps: 1001 }, { name: "" }, { name: "n".repeat(33) }];
+    for (const settings of invalid) {
+      expectRefused(
+        chain,
+        [unborn.initializeInstruction({ ...DEFAULT_VAULT_SETTINGS, ...settings })],
+        [manager],
+        "InvalidConfig",
+      );
+    }
+    const limits = { ...DEFAULT_VAULT_SETTINGS, feeBps: 1000, name: "n".repeat(32) };
+    expectSuccess(chain.send([unborn.initializeInstruction(limits)], [manager]));
+    expect(unborn.state()).toMatchObject({ feeBps: 1000, name: "n".repeat(32) });
+  });
+
+  it("refuses a config name outside 1–32 bytes with InvalidConfig", () => {
+    const { chain, vault } = setup();
+    for (const name of ["", "é".repeat(17)]) {
+      expectRefused(chain, [vault.updateConfigInstruction({ name })], [vault.manager], "InvalidConfig");
+    }
+  });
+
+  it("refuses a deposit worth zero shares with InvalidAmount", () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    expectSuccess(vault.updateNav(100n, 0n));
+    // floor(1 × 100 / 200) = 0
+    expectRefused(chain, [vault.depositInstruction(alice, 1n)], [alice.keypair], "InvalidAmount");
+  });
+
+  it("refuses a deposit into a vault whose assets were written off with MathOverflow", () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    expectSuccess(vault.updateNav(0n, 100n));
+    expectRefused(chain, [vault.depositInstruction(alice, 10n)], [alice.keypair], "MathOverflow");
+  });
+
+  it("refuses total assets beyond u64 with MathOverflow, from a NAV gain or a deposit", () => {
+    const { chain, vault, members } = setup({}, [1_000n, 1_000n]);
+    const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
+    expectSuccess(vault.deposit(alice, 1_000n));
+    expectRefused(chain, [vault.updateNavInstruction(U64_MAX - 999n, 0n)], [vault.manager], "MathOverflow");
+    expectSuccess(vault.updateNav(U64_MAX - 1_000n, 0n));
+    expect(vault.state().totalAssets).toBe(U64_MAX);
+    // shares = floor(1 × 1_000 / u64::MAX) = 0 is refused first; a large deposit overflows instead.
+    chain.mintAssets(bob.assetAccount, U64_MAX - 2_000n);
+    expectRefused(chain, [vault.depositInstruction(bob, U64_MAX - 2_000n)], [bob.keypair], "MathOverflow");
+  });
+
+  it("refuses zero shares to request or stage with InvalidAmount", () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    expectRefused(chain, [vault.requestWithdrawalInstruction(alice, 0n)], [alice.keypair], "InvalidAmount");
+    expectSuccess(vault.requestWithdrawal(alice, 10n));
+    expectRefused(chain, [vault.stageWithdrawalsInstruction(0n)], [vault.manager], "InvalidAmount");
+  });
+});
+
+describe("withdrawal cap windows", () => {
+  it("resets the hourly window at the next UTC hour and the daily window at the next UTC day", () => {
+    const { chain, vault, members } = setup({ hourlyCap: 100_000n, dailyCap: 250_000n }, [
+      1_000_000n,
+      1_000_000n,
+      1_000_000n,
+      1_000_000n,
+    ]);
+    const [a, b, c, d] = [
+      memberAt(members, 0),
+      memberAt(members, 1),
+      memberAt(members, 2),
+      memberAt(members, 3),
+    ];
+    for (const member of members) expectSuccess(vault.deposit(member, 1_000_000n));
+
+    expectSuccess(vault.requestWithdrawal(a, 100_000n));
+    expectRefused(
+      chain,
+      [vault.requestWithdrawalInstruction(b, 1n)],
+      [b.keypair],
+      "HourlyWithdrawalCapExceeded",
+    );
+    chain.warpTo(DAY_START + HOUR - 1n);
+    expectRefused(
+      chain,
+      [vault.requestWithdrawalInstruction(b, 1n)],
+      [b.keypair],
+      "HourlyWithdrawalCapExceeded",
+    );
+
+    chain.warpTo(DAY_START + HOUR);
+    expectSuccess(vault.requestWithdrawal(b, 100_000n));
+    expect(vault.state()).toMatchObject({
+      hourlyWindowStart: DAY_START + HOUR,
+      hourlyUsed: 100_000n,
+      dailyWindowStart: DAY_START,
+      dailyUsed: 200_000n,
+    });
+
+    chain.warpTo(DAY_START + 2n * HOUR);
+    expectRefused(
+      chain,
+      [vault.requestWithdrawalInstruction(c, 50_001n)],
+      [c.keypair],
+      "DailyWithdrawalCapExceeded",
+    );
+    expectSuccess(vault.requestWithdrawal(c, 50_000n));
+    expect(vault.state()).toMatchObject({ hourlyUsed: 50_000n, dailyUsed: 250_000n });
+
+    chain.warpTo(DAY_START + DAY - 1n);
+    expectRefused(
+      chain,
+      [vault.requestWithdrawalInstruction(d, 1n)],
+      [d.keypair],
+      "DailyWithdrawalCapExceeded",
+    );
+
+    chain.warpTo(DAY_START + DAY);
+    expectSuccess(vault.requestWithdrawal(d, 100_000n));
+    expect(vault.state()).toMatchObject({
+      hourlyWindowStart: DAY_START + DAY,
+      hourlyUsed: 100_000n,
+      dailyWindowStart: DAY_START + DAY,
+      dailyUsed: 100_000n,
+    });
+  });
+
+  it("gives capacity back for deposits, saturating at zero", () => {
+    const { chain, vault, members } = setup({ hourlyCap: 100_000n, dailyCap: 150_000n }, [
+      1_000_000n,
+      1_000_000n,
+      1_000_000n,
+    ]);
+    const [a, b, c] = [memberAt(members, 0), memberAt(members, 1), memberAt(members, 2)];
+    expectSuccess(vault.deposit(a, 500_000n));
+    expectSuccess(vault.deposit(b, 500_000n));
+    expectSuccess(vault.requestWithdrawal(a, 100_000n));
+    expectRefused(
+      chain,
+      [vault.requestWithdrawalInstruction(b, 40_000n)],
+      [b.keypair],
+      "HourlyWithdrawalCapExceeded",
+    );
+
+    expectSuccess(vault.deposit(c, 40_000n));
+    expect(vault.state()).toMatchObject({ hourlyUsed: 60_000n, dailyUsed: 60_000n });
+    expectSuccess(vault.requestWithdrawal(b, 40_000n));
+    expect(vault.state()).toMatchObject({ hourlyUsed: 100_000n, dailyUsed: 100_000n });
+
+    expectSuccess(vault.deposit(c, 500_000n));
+    expect(vault.state()).toMatchObject({ hourlyUsed: 0n, dailyUsed: 0n });
+  });
+
+  it("gives capacity back in the current window, after a stale one has rolled over", () => {
+    const { chain, vault, members } = setup({ hourlyCap: 100_000n }, [1_000_000n, 1_000_000n]);
+    const [a, b] = [memberAt(members, 0), memberAt(members, 1)];
+    expectSuccess(vault.deposit(a, 500_000n));
+    expectSuccess(vault.requestWithdrawal(a, 100_000n));
+    chain.warpTo(DAY_START + HOUR);
+    expectSuccess(vault.deposit(b, 30_000n));
+    expect(vault.state()).toMatchObject({
+      hourlyWindowStart: DAY_START + HOUR,
+      hourlyUsed: 0n,
+      dailyUsed: 70_000n,
+    });
+  });
+});
+
+describe("claim order", () => {
+  it("refuses a claim before a NAV strike after the request, then allows it", () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 1_000n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.requestWithdrawal(alice, 500n));
+    expectSuccess(vault.stageWithdrawals(500n));
+    expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "NavFloorNotPassed");
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.claimWithdrawal(alice));
+  });
+
+  it("refuses a claim before staging covers it, then allows it", () => {
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 1_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 500n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "QueueNotFunded");
+    expectSuccess(vault.stageWithdrawals(499n));
+    expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "QueueNotFunded");
+    expectSuccess(vault.stageWithdrawals(1n));
+    expectSuccess(vault.claimWithdrawal(alice));
+  });
+
+  it("serves two wallets first in, first out: the second waits until staging reaches its queue_end", () => {
+    const { chain, vault, members } = setup();
+    const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
+    expectSuccess(vault.deposit(alice, 1_000_000n));
+    expectSuccess(vault.deposit(bob, 1_000_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 300_000n));
+    expectSuccess(vault.requestWithdrawal(bob, 200_000n));
+    expect(vault.receiptOf(bob)).toMatchObject({ queueStart: 300_000n, queueEnd: 500_000n });
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.stageWithdrawals(300_000n));
+
+    expectRefused(chain, [vault.claimWithdrawalInstruction(bob)], [bob.keypair], "QueueNotFunded");
+    expectSuccess(vault.claimWithdrawal(alice));
+    expectRefused(chain, [vault.claimWithdrawalInstruction(bob)], [bob.keypair], "QueueNotFunded");
+    expectSuccess(vault.stageWithdrawals(1_000_000n));
+    expectSuccess(vault.claimWithdrawal(bob));
+    expect(vault.state()).toMatchObject({
+      queueTail: 500_000n,
+      queueFunded: 500_000n,
+      queueClaimed: 500_000n,
+    });
+    expect(chain.tokenBalance(alice.assetAccount)).toBe(300_000n);
+    expect(chain.tokenBalance(bob.assetAccount)).toBe(200_000n);
+  });
+});
+
+describe("pause", () => {
+  it("blocks deposit, request and claim while the manager keeps striking and staging", () => {
+    const { chain, vault, members } = setup();
+    const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
+    expectSuccess(vault.deposit(alice, 1_000n));
+    expectSuccess(vault.deposit(bob, 1_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 500n));
+    expectSuccess(vault.updateConfig({ paused: true }));
+
+    expectRefused(chain, [vault.depositInstruction(bob, 10n)], [bob.keypair], "VaultPaused");
+    expectRefused(chain, [vault.requestWithdrawalInstruction(bob, 10n)], [bob.keypair], "VaultPaused");
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.stageWithdrawals(500n));
+    expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "VaultPaused");
+
+    expectSuccess(vault.updateConfig({ paused: false }));
+    expectSuccess(vault.claimWithdrawal(alice));
+    expectSuccess(vault.deposit(bob, 10n));
+    expectSuccess(vault.requestWithdrawal(bob, 10n));
+  });
+});

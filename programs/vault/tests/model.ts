@@ -1,0 +1,387 @@
+// A pure BigInt model of the vault program, written from programs/vault/README.md alone. Each
+// operation takes a state and returns the next state, or the custom error the program must refuse
+// with. Token balances are modelled too: the wallets', the reserve's, the escrow's and the share supply.
+//
+// Where several refusals apply at once the README gives no precedence; the model takes "every account
+// is validated before any effect" to put account-state refusals (a receipt already open, no receipt)
+// before the vault-state and argument ones, which then follow the README's order of listing.
+import { vaultErrorCode } from "../../../lib/vault/errors";
+
+export const U64_MAX = (1n << 64n) - 1n;
+export const MAX_FEE_BPS = 1000;
+export const MAX_NAME_BYTES = 32;
+const BPS_DENOMINATOR = 10_000n;
+const SECONDS_PER_HOUR = 3600n;
+const SECONDS_PER_DAY = 86_400n;
+
+export interface ModelVault {
+  paused: boolean;
+  name: string;
+  feeBps: number;
+  minWithdrawalShares: bigint;
+  hourlyCap: bigint;
+  dailyCap: bigint;
+  totalAssets: bigint;
+  totalShares: bigint;
+  navSequence: bigint;
+  navUpdatedAt: bigint;
+  hourlyWindowStart: bigint;
+  hourlyUsed: bigint;
+  dailyWindowStart: bigint;
+  dailyUsed: bigint;
+  queueTail: bigint;
+  queueFunded: bigint;
+  queueClaimed: bigint;
+  nextRequestId: bigint;
+  pendingRequests: bigint;
+}
+
+export interface ModelReceipt {
+  shares: bigint;
+  assetsAtRequest: bigint;
+  navFloor: bigint;
+  requestId: bigint;
+  requestedAt: bigint;
+  queueStart: bigint;
+  queueEnd: bigint;
+}
+
+export interface ModelWallet {
+  assets: bigint;
+  shares: bigint;
+  receipt: ModelReceipt | null;
+}
+
+export interface ModelState {
+  vault: ModelVault;
+  reserve: bigint;
+  escrow: bigint;
+  shareSupply: bigint;
+  wallets: ModelWallet[];
+}
+
+export interface VaultSettingsInput {
+  name: string;
+  feeBps: number;
+  minWithdrawalShares: bigint;
+  hourlyCap: bigint;
+  dailyCap: bigint;
+}
+
+export interface ConfigUpdateInput {
+  feeBps?: number;
+  minWithdrawalShares?: bigint;
+  hourlyCap?: bigint;
+  dailyCap?: bigint;
+  paused?: boolean;
+  name?: string;
+}
+
+export type ModelOperation =
+  | { kind: "deposit"; wallet: number; amount: bigint; minSharesOut: bigint }
+  | { kind: "requestWithdrawal"; wallet: number; shares: bigint }
+  | { kind: "claimWithdrawal"; wallet: number }
+  | { kind: "updateNav"; gain: bigint; loss: bigint }
+  | { kind: "stageWithdrawals"; maxShares: bigint }
+  | { kind: "updateConfig"; update: ConfigUpdateInput }
+  /** Assets reach the reserve outside the program (realised yield): a plain token transfer. */
+  | { kind: "receiveYield"; amount: bigint }
+  | { kind: "warp"; seconds: bigint };
+
+export type ModelOutcome = { ok: true; state: ModelState } | { ok: false; code: number };
+
+class Refusal extends Error {
+  readonly code: number;
+
+  constructor(errorName: string) {
+    super(errorName);
+    this.code = vaultErrorCode(errorName);
+  }
+}
+
+function refuse(errorName: string): never {
+  throw new Refusal(errorName);
+}
+
+/** Every intermediate and stored value must fit in a u64 (README: all arithmetic is checked, 6003). */
+function checkedU64(value: bigint): bigint {
+  if (value < 0n || value > U64_MAX) {
+    refuse("MathOverflow");
+  }
+  return value;
+}
+
+function divideRoundingDown(numerator: bigint, denominator: bigint): bigint {
+  if (denominator === 0n) {
+    refuse("MathOverflow");
+  }
+  return numerator / denominator;
+}
+
+function divideRoundingUp(numerator: bigint, denominator: bigint): bigint {
+  if (denominator === 0n) {
+    refuse("MathOverflow");
+  }
+  return (numerator + denominator - 1n) / denominator;
+}
+
+/** value(shares) = floor(shares × total_assets / total_shares). */
+export function valueOfShares(vault: ModelVault, shares: bigint): bigint {
+  return checkedU64(divideRoundingDown(shares * vault.totalAssets, vault.totalShares));
+}
+
+export function sharesForDeposit(vault: ModelVault, amount: bigint): bigint {
+  if (vault.totalShares === 0n) {
+    return amount;
+  }
+  return checkedU64(divideRoundingDown(amount * vault.totalShares, vault.totalAssets));
+}
+
+/** fee = ceil(gross × fee_bps / 10000): rounding favours the holders who stay. */
+export function withdrawalFee(gross: bigint, feeBps: number): bigint {
+  return checkedU64(divideRoundingUp(gross * BigInt(feeBps), BPS_DENOMINATOR));
+}
+
+function nameIsValid(name: string): boolean {
+  const length = new TextEncoder().encode(name).length;
+  return length >= 1 && length <= MAX_NAME_BYTES;
+}
+
+function windowStart(now: bigint, length: bigint): bigint {
+  return now - (now % length);
+}
+
+/** Windows are aligned to UTC; a later window start resets its usage. */
+function rollWindows(vault: ModelVault, now: bigint): void {
+  const hourlyStart = windowStart(now, SECONDS_PER_HOUR);
+  if (hourlyStart > vault.hourlyWindowStart) {
+    vault.hourlyWindowStart = hourlyStart;
+    vault.hourlyUsed = 0n;
+  }
+  const dailyStart = windowStart(now, SECONDS_PER_DAY);
+  if (dailyStart > vault.dailyWindowStart) {
+    vault.dailyWindowStart = dailyStart;
+    vault.dailyUsed = 0n;
+  }
+}
+
+function saturatingSubtract(value: bigint, amount: bigint): bigint {
+  return value > amount ? value - amount : 0n;
+}
+
+/**
+ * The state right after initialize_vault at `now`, or the refusal. The README leaves the starting
+ * NAV timestamp, windows and request counter open; the model takes initialisation as the first NAV
+ * (stamped now, sequence 0), opens the windows containing now, and numbers requests from 0.
+ */
+export function initializeModel(
+  settings: VaultSettingsInput,
+  walletAssets: readonly bigint[],
+  now: bigint,
+): { ok: true; state: ModelState } | { ok: false; code: number } {
+  if (settings.feeBps > MAX_FEE_BPS || !nameIsValid(settings.name)) {
+    return { ok: false, code: vaultErrorCode("InvalidConfig") };
+  }
+  return {
+    ok: true,
+    state: {
+      vault: {
+        paused: false,
+        name: settings.name,
+        feeBps: settings.feeBps,
+        minWithdrawalShares: settings.minWithdrawalShares,
+        hourlyCap: settings.hourlyCap,
+        dailyCap: settings.dailyCap,
+        totalAssets: 0n,
+        totalShares: 0n,
+        navSequence: 0n,
+        navUpdatedAt: now,
+        hourlyWindowStart: windowStart(now, SECONDS_PER_HOUR),
+        hourlyUsed: 0n,
+        dailyWindowStart: windowStart(now, SECONDS_PER_DAY),
+        dailyUsed: 0n,
+        queueTail: 0n,
+        queueFunded: 0n,
+        queueClaimed: 0n,
+        nextRequestId: 0n,
+        pendingRequests: 0n,
+      },
+      reserve: 0n,
+      escrow: 0n,
+      shareSupply: 0n,
+      wallets: walletAssets.map((assets) => ({ assets, shares: 0n, receipt: null })),
+    },
+  };
+}
+
+function walletAt(state: ModelState, index: number): ModelWallet {
+  const wallet = state.wallets[index];
+  if (wallet === undefined) {
+    throw new Error(`The model has no wallet ${index}`);
+  }
+  return wallet;
+}
+
+function deposit(
+  state: ModelState,
+  walletIndex: number,
+  amount: bigint,
+  minSharesOut: bigint,
+  now: bigint,
+): void {
+  const { vault } = state;
+  const wallet = walletAt(state, walletIndex);
+  if (vault.paused) refuse("VaultPaused");
+  if (amount === 0n) refuse("InvalidAmount");
+  const shares = sharesForDeposit(vault, amount);
+  if (shares === 0n) refuse("InvalidAmount");
+  if (shares < minSharesOut) refuse("SlippageExceeded");
+  vault.totalAssets = checkedU64(vault.totalAssets + amount);
+  vault.totalShares = checkedU64(vault.totalShares + shares);
+  rollWindows(vault, now);
+  vault.hourlyUsed = saturatingSubtract(vault.hourlyUsed, amount);
+  vault.dailyUsed = saturatingSubtract(vault.dailyUsed, amount);
+  wallet.assets -= amount;
+  wallet.shares += shares;
+  state.reserve += amount;
+  state.shareSupply += shares;
+}
+
+function requestWithdrawal(state: ModelState, walletIndex: number, shares: bigint, now: bigint): void {
+  const { vault } = state;
+  const wallet = walletAt(state, walletIndex);
+  if (wallet.receipt !== null) refuse("WithdrawalAlreadyPending");
+  if (vault.paused) refuse("VaultPaused");
+  if (shares === 0n) refuse("InvalidAmount");
+  if (shares < vault.minWithdrawalShares) refuse("BelowMinimumWithdrawal");
+  const assets = valueOfShares(vault, shares);
+  rollWindows(vault, now);
+  const hourlyUsed = checkedU64(vault.hourlyUsed + assets);
+  if (vault.hourlyCap > 0n && hourlyUsed > vault.hourlyCap) refuse("HourlyWithdrawalCapExceeded");
+  const dailyUsed = checkedU64(vault.dailyUsed + assets);
+  if (vault.dailyCap > 0n && dailyUsed > vault.dailyCap) refuse("DailyWithdrawalCapExceeded");
+  vault.hourlyUsed = hourlyUsed;
+  vault.dailyUsed = dailyUsed;
+  const queueEnd = checkedU64(vault.queueTail + shares);
+  wallet.receipt = {
+    shares,
+    assetsAtRequest: assets,
+    navFloor: vault.navSequence,
+    requestId: vault.nextRequestId,
+    requestedAt: now,
+    queueStart: vault.queueTail,
+    queueEnd,
+  };
+  vault.nextRequestId = checkedU64(vault.nextRequestId + 1n);
+  vault.queueTail = queueEnd;
+  vault.pendingRequests = checkedU64(vault.pendingRequests + 1n);
+  wallet.shares -= shares;
+  state.escrow += shares;
+}
+
+function claimWithdrawal(state: ModelState, walletIndex: number): void {
+  const { vault } = state;
+  const wallet = walletAt(state, walletIndex);
+  const receipt = wallet.receipt;
+  if (receipt === null) refuse("NoPendingWithdrawal");
+  if (vault.paused) refuse("VaultPaused");
+  if (vault.navSequence <= receipt.navFloor) refuse("NavFloorNotPassed");
+  if (vault.queueFunded < receipt.queueEnd) refuse("QueueNotFunded");
+  const gross = valueOfShares(vault, receipt.shares);
+  const net = gross - withdrawalFee(gross, vault.feeBps);
+  if (state.reserve < net) refuse("InsufficientLiquidity");
+  vault.totalAssets = checkedU64(vault.totalAssets - net);
+  vault.totalShares = checkedU64(vault.totalShares - receipt.shares);
+  vault.queueClaimed = checkedU64(vault.queueClaimed + receipt.shares);
+  vault.pendingRequests = checkedU64(vault.pendingRequests - 1n);
+  state.escrow -= receipt.shares;
+  state.shareSupply -= receipt.shares;
+  state.reserve -= net;
+  wallet.assets += net;
+  wallet.receipt = null;
+}
+
+function updateNav(state: ModelState, gain: bigint, loss: bigint, now: bigint): void {
+  const { vault } = state;
+  vault.totalAssets = checkedU64(checkedU64(vault.totalAssets + gain) - loss);
+  vault.navSequence = checkedU64(vault.navSequence + 1n);
+  vault.navUpdatedAt = now;
+}
+
+/** The shares stage_withdrawals would fund (0 when nothing is queued), or the refusal. */
+export function sharesToStage(state: ModelState, maxShares: bigint): bigint {
+  const { vault } = state;
+  if (maxShares === 0n) refuse("InvalidAmount");
+  const queued = vault.queueTail - vault.queueFunded;
+  if (queued === 0n) {
+    return 0n;
+  }
+  const outstanding = vault.queueFunded - vault.queueClaimed;
+  const liabilities = checkedU64(divideRoundingUp(outstanding * vault.totalAssets, vault.totalShares));
+  const idle = saturatingSubtract(state.reserve, liabilities);
+  const affordable =
+    vault.totalAssets === 0n
+      ? null
+      : checkedU64(divideRoundingDown(idle * vault.totalShares, vault.totalAssets));
+  let staged = maxShares < queued ? maxShares : queued;
+  if (affordable !== null && affordable < staged) {
+    staged = affordable;
+  }
+  if (staged === 0n) refuse("InsufficientLiquidity");
+  return staged;
+}
+
+function stageWithdrawals(state: ModelState, maxShares: bigint): void {
+  const staged = sharesToStage(state, maxShares);
+  state.vault.queueFunded = checkedU64(state.vault.queueFunded + staged);
+}
+
+function updateConfig(state: ModelState, update: ConfigUpdateInput): void {
+  const { vault } = state;
+  if (update.feeBps !== undefined && update.feeBps > MAX_FEE_BPS) refuse("InvalidConfig");
+  if (update.name !== undefined && !nameIsValid(update.name)) refuse("InvalidConfig");
+  if (update.feeBps !== undefined) vault.feeBps = update.feeBps;
+  if (update.minWithdrawalShares !== undefined) vault.minWithdrawalShares = update.minWithdrawalShares;
+  if (update.hourlyCap !== undefined) vault.hourlyCap = update.hourlyCap;
+  if (update.dailyCap !== undefined) vault.dailyCap = update.dailyCap;
+  if (update.paused !== undefined) vault.paused = update.paused;
+  if (update.name !== undefined) vault.name = update.name;
+}
+
+/** Applies one operation at time `now` (the clock after any warp) without touching `state`. */
+export function applyOperation(state: ModelState, operation: ModelOperation, now: bigint): ModelOutcome {
+  const next = structuredClone(state);
+  try {
+    switch (operation.kind) {
+      case "deposit":
+        deposit(next, operation.wallet, operation.amount, operation.minSharesOut, now);
+        break;
+      case "requestWithdrawal":
+        requestWithdrawal(next, operation.wallet, operation.shares, now);
+        break;
+      case "claimWithdrawal":
+        claimWithdrawal(next, operation.wallet);
+        break;
+      case "updateNav":
+        updateNav(next, operation.gain, operation.loss, now);
+        break;
+      case "stageWithdrawals":
+        stageWithdrawals(next, operation.maxShares);
+        break;
+      case "updateConfig":
+        updateConfig(next, operation.update);
+        break;
+      case "receiveYield":
+        next.reserve += operation.amount;
+        break;
+      case "warp":
+        break;
+    }
+  } catch (error) {
+    if (error instanceof Refusal) {
+      return { ok: false, code: error.code };
+    }
+    throw error;
+  }
+  return { ok: true, state: next };
+}
