@@ -1,0 +1,245 @@
+// Genesis of the local chain: the dev accounts, a USDC-like mint, the vault program at its fixed id and
+// the demo vaults, all at addresses derived from fixed dev seeds so the app's config can name them.
+// Idempotent: run on every start, it creates only what is missing (and redeploys the program binary).
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+import bs58 from "bs58";
+import { SystemProgram, type Keypair, type PublicKey } from "@solana/web3.js";
+
+import { deriveVaultAddresses, type VaultAddresses } from "../lib/vault/addresses";
+import { VAULT_PROGRAM_ID } from "../lib/vault/idl";
+import { buildInitializeVaultInstruction } from "../lib/vault/instructions";
+import type { Chain } from "./chain";
+import { stringifyJson } from "./json";
+import { devHash, devKeypair } from "./keys";
+import { submitLocalTransaction } from "./local-transactions";
+import { MINT_SIZE, TOKEN_PROGRAM_ID, buildInitializeMint2Instruction } from "./spl-token";
+
+const LAMPORTS_PER_SOL = 1_000_000_000n;
+const USDC = 1_000_000n;
+
+/** The dev keys of the localnet's roles; their seeds are public, so these are worthless off this chain. */
+export interface DevRoles {
+  /** Pays for airdrops and faucet transactions. */
+  faucet: Keypair;
+  /** Mint authority of the USDC-like mint (the faucet and the keeper mint with it). */
+  mintAuthority: Keypair;
+  /** The mint's own keypair, so its address is fixed. */
+  usdcMint: Keypair;
+  /** Manager of the demo vaults; the keeper signs with it. */
+  manager: Keypair;
+  /** The validator's identity (getIdentity). */
+  validator: Keypair;
+}
+
+export function devRoles(): DevRoles {
+  return {
+    faucet: devKeypair("faucet"),
+    mintAuthority: devKeypair("usdc-mint-authority"),
+    usdcMint: devKeypair("usdc-mint"),
+    manager: devKeypair("manager"),
+    validator: devKeypair("validator"),
+  };
+}
+
+export const genesisHash = (): string => bs58.encode(devHash("genesis"));
+
+export interface DemoVaultSpec {
+  index: bigint;
+  name: string;
+  feeBps: number;
+  minWithdrawalShares: bigint;
+  /** Net withdrawals per UTC hour and day, in asset units; 0 means no cap. */
+  hourlyCap: bigint;
+  dailyCap: bigint;
+}
+
+export const USDC_DECIMALS = 6;
+
+export const DEMO_VAULTS: readonly DemoVaultSpec[] = [
+  {
+    index: 0n,
+    name: "USDC Prime",
+    feeBps: 10,
+    minWithdrawalShares: 1n * USDC,
+    hourlyCap: 25_000n * USDC,
+    dailyCap: 100_000n * USDC,
+  },
+  {
+    index: 1n,
+    name: "USDC Flex",
+    feeBps: 0,
+    minWithdrawalShares: 0n,
+    hourlyCap: 0n,
+    dailyCap: 0n,
+  },
+];
+
+const GENESIS_BALANCES = {
+  faucet: 100_000_000n * LAMPORTS_PER_SOL,
+  manager: 1_000n * LAMPORTS_PER_SOL,
+  validator: 500n * LAMPORTS_PER_SOL,
+} as const;
+
+export interface LocalnetVault extends VaultAddresses {
+  spec: DemoVaultSpec;
+}
+
+export interface LocalnetAddresses {
+  programId: PublicKey;
+  programDeployed: boolean;
+  usdcMint: PublicKey;
+  manager: PublicKey;
+  faucet: PublicKey;
+  vaults: LocalnetVault[];
+}
+
+export function localnetAddresses(programDeployed: boolean): LocalnetAddresses {
+  const roles = devRoles();
+  return {
+    programId: VAULT_PROGRAM_ID,
+    programDeployed,
+    usdcMint: roles.usdcMint.publicKey,
+    manager: roles.manager.publicKey,
+    faucet: roles.faucet.publicKey,
+    vaults: DEMO_VAULTS.map((spec) => ({
+      spec,
+      ...deriveVaultAddresses(roles.manager.publicKey, spec.index),
+    })),
+  };
+}
+
+function fundIfMissing(chain: Chain, keypair: Keypair, lamports: bigint): void {
+  const address = keypair.publicKey.toBase58();
+  if (chain.getAccount(address) === null) {
+    chain.setAccount(address, {
+      lamports,
+      data: new Uint8Array(0),
+      owner: SystemProgram.programId.toBase58(),
+      executable: false,
+    });
+  }
+}
+
+function createUsdcMint(chain: Chain, roles: DevRoles): void {
+  const lamports = chain.minimumBalanceForRentExemption(BigInt(MINT_SIZE));
+  submitLocalTransaction(
+    chain,
+    "genesis: create the USDC mint",
+    [
+      SystemProgram.createAccount({
+        fromPubkey: roles.faucet.publicKey,
+        newAccountPubkey: roles.usdcMint.publicKey,
+        lamports: Number(lamports),
+        space: MINT_SIZE,
+        programId: TOKEN_PROGRAM_ID,
+      }),
+      buildInitializeMint2Instruction(
+        roles.usdcMint.publicKey,
+        USDC_DECIMALS,
+        roles.mintAuthority.publicKey,
+        null,
+      ),
+    ],
+    roles.faucet,
+    [roles.usdcMint],
+  );
+}
+
+function initializeVault(chain: Chain, roles: DevRoles, vault: LocalnetVault): void {
+  const { spec } = vault;
+  submitLocalTransaction(
+    chain,
+    `genesis: initialize the vault "${spec.name}"`,
+    [
+      buildInitializeVaultInstruction(
+        {
+          manager: roles.manager.publicKey,
+          vault: vault.vault,
+          authority: vault.authority,
+          shareMint: vault.shareMint,
+          reserve: vault.reserve,
+          escrow: vault.escrow,
+          assetMint: roles.usdcMint.publicKey,
+        },
+        {
+          index: spec.index,
+          name: spec.name,
+          feeBps: spec.feeBps,
+          minWithdrawalShares: spec.minWithdrawalShares,
+          hourlyCap: spec.hourlyCap,
+          dailyCap: spec.dailyCap,
+        },
+      ),
+    ],
+    roles.manager,
+  );
+}
+
+/**
+ * Brings the chain to the genesis state: funds the dev accounts, creates the mint, deploys the program
+ * (every start, so a rebuilt binary takes effect) and initializes the demo vaults that do not exist.
+ */
+export function applyGenesis(chain: Chain, programBinary: Uint8Array | null): LocalnetAddresses {
+  const roles = devRoles();
+  fundIfMissing(chain, roles.faucet, GENESIS_BALANCES.faucet);
+  fundIfMissing(chain, roles.manager, GENESIS_BALANCES.manager);
+  fundIfMissing(chain, roles.validator, GENESIS_BALANCES.validator);
+  if (chain.getAccount(roles.usdcMint.publicKey.toBase58()) === null) {
+    createUsdcMint(chain, roles);
+  }
+  if (programBinary !== null) {
+    chain.addProgram(VAULT_PROGRAM_ID.toBase58(), programBinary);
+  }
+  const addresses = localnetAddresses(programBinary !== null);
+  if (programBinary !== null) {
+    for (const vault of addresses.vaults) {
+      if (chain.getAccount(vault.vault.toBase58()) === null) {
+        initializeVault(chain, roles, vault);
+      }
+    }
+  }
+  return addresses;
+}
+
+export interface Endpoints {
+  rpcUrl: string;
+  wsUrl: string;
+  faucetUrl: string;
+}
+
+/** The JSON document the app reads to find the chain, the mint and the vaults. */
+export function addressesDocument(chain: Chain, addresses: LocalnetAddresses, endpoints: Endpoints): unknown {
+  return {
+    cluster: "localnet",
+    ...endpoints,
+    genesisHash: chain.identity.genesisHash,
+    programId: addresses.programId.toBase58(),
+    programDeployed: addresses.programDeployed,
+    asset: { mint: addresses.usdcMint.toBase58(), symbol: "USDC", decimals: USDC_DECIMALS },
+    manager: addresses.manager.toBase58(),
+    faucet: addresses.faucet.toBase58(),
+    vaults: addresses.programDeployed
+      ? addresses.vaults.map((vault) => ({
+          id: vault.vault.toBase58(),
+          name: vault.spec.name,
+          index: vault.spec.index.toString(),
+          authority: vault.authority.toBase58(),
+          shareMint: vault.shareMint.toBase58(),
+          reserve: vault.reserve.toBase58(),
+          escrow: vault.escrow.toBase58(),
+          feeBps: vault.spec.feeBps,
+          minWithdrawalShares: vault.spec.minWithdrawalShares.toString(),
+          hourlyCap: vault.spec.hourlyCap.toString(),
+          dailyCap: vault.spec.dailyCap.toString(),
+        }))
+      : [],
+    defaultVaultId: addresses.programDeployed ? (addresses.vaults[0]?.vault.toBase58() ?? null) : null,
+  };
+}
+
+export async function writeAddressesFile(path: string, document: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${stringifyJson(document)}\n`);
+}

@@ -1,0 +1,69 @@
+// Transactions the localnet itself sends (genesis, faucet, keeper): built with web3.js, signed with
+// the dev keys and executed through the same path as any client's transaction.
+import { Transaction, type Keypair, type TransactionInstruction } from "@solana/web3.js";
+
+import type { Chain } from "./chain";
+import type { TransactionRecord } from "./ledger";
+import { signLegacyTransaction } from "./keys";
+import { decodeTransaction } from "./transaction";
+import { describeTransactionError, type TransactionErrorJson } from "./transaction-error";
+
+export class LocalTransactionError extends Error {
+  readonly err: TransactionErrorJson;
+  readonly logs: string[];
+
+  constructor(label: string, err: TransactionErrorJson, logs: string[]) {
+    super(
+      `${label} failed: ${describeTransactionError(err)}${logs.length > 0 ? `\n  ${logs.join("\n  ")}` : ""}`,
+    );
+    this.err = err;
+    this.logs = logs;
+  }
+}
+
+/** The custom program error code of a failed transaction, if that is what failed it. */
+export function customErrorCode(err: TransactionErrorJson): number | null {
+  if (typeof err === "object" && "InstructionError" in err) {
+    const inner = err.InstructionError[1];
+    if (typeof inner === "object" && "Custom" in inner) {
+      return inner.Custom;
+    }
+  }
+  return null;
+}
+
+export function buildLocalTransaction(
+  chain: Chain,
+  instructions: readonly TransactionInstruction[],
+  feePayer: Keypair,
+  signers: readonly Keypair[],
+  recentBlockhash: string = chain.latestBlockhash("processed").blockhash,
+): Uint8Array {
+  const transaction = new Transaction({ feePayer: feePayer.publicKey, recentBlockhash }).add(...instructions);
+  const unique = [feePayer, ...signers.filter((signer) => !signer.publicKey.equals(feePayer.publicKey))];
+  return signLegacyTransaction(transaction, unique).serialize();
+}
+
+/** Executes the instructions in the current slot; throws LocalTransactionError if they fail. */
+export function submitLocalTransaction(
+  chain: Chain,
+  label: string,
+  instructions: readonly TransactionInstruction[],
+  feePayer: Keypair,
+  signers: readonly Keypair[] = [],
+): TransactionRecord {
+  const wire = buildLocalTransaction(chain, instructions, feePayer, signers);
+  const transaction = decodeTransaction(wire);
+  const simulation = chain.simulate(transaction, { sigVerify: false });
+  if (simulation.err !== null) {
+    throw new LocalTransactionError(label, simulation.err, simulation.logs);
+  }
+  const result = chain.submit(transaction);
+  if (result.status === "dropped") {
+    throw new LocalTransactionError(label, result.err, []);
+  }
+  if (result.record.err !== null) {
+    throw new LocalTransactionError(label, result.record.err, result.record.logs);
+  }
+  return result.record;
+}
