@@ -419,6 +419,16 @@ export class Chain {
 
   // ---- events -----------------------------------------------------------------------------------
 
+  /** Resolves when the next slot starts. */
+  nextSlot(): Promise<SlotInfo> {
+    return new Promise((resolve) => {
+      const stop = this.onSlot((info) => {
+        stop();
+        resolve(info);
+      });
+    });
+  }
+
   onSlot(listener: SlotListener): () => void {
     this.slotListeners.add(listener);
     return () => this.slotListeners.delete(listener);

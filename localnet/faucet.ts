@@ -7,7 +7,7 @@ import type { Chain } from "./chain";
 import type { FaucetConfig } from "./config";
 import type { DevRoles, LocalnetAddresses } from "./genesis";
 import { USDC_DECIMALS } from "./genesis";
-import { buildLocalTransaction, submitLocalTransaction } from "./local-transactions";
+import { LocalTransactionError, buildLocalTransaction, submitLocalTransaction } from "./local-transactions";
 import { internalError } from "./rpc/errors";
 import type { HttpReply, RouteHandler } from "./rpc/http";
 import {
@@ -115,6 +115,23 @@ export class Faucet {
     return transaction.signature;
   }
 
+  /**
+   * dispenseUsdc, waiting for the next slot when an identical grant already went out in this one (same
+   * wallet, amount and blockhash make the same transaction, which the chain refuses as a duplicate).
+   */
+  async grantUsdc(wallet: PublicKey, amount: bigint): Promise<UsdcGrant> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return this.dispenseUsdc(wallet, amount);
+      } catch (error) {
+        if (!(error instanceof LocalTransactionError && error.err === "AlreadyProcessed") || attempt >= 3) {
+          throw error;
+        }
+        await this.chain.nextSlot();
+      }
+    }
+  }
+
   /** Mints USDC to the wallet's associated token account (creating it), topping up SOL if low. */
   dispenseUsdc(wallet: PublicKey, amount: bigint): UsdcGrant {
     const mint = this.addresses.usdcMint;
@@ -148,7 +165,7 @@ export class Faucet {
   }
 
   /** GET /faucet describes the faucet; POST /faucet {"wallet", "amount"?} dispenses USDC. */
-  readonly route: RouteHandler = (request) => {
+  readonly route: RouteHandler = async (request) => {
     if (request.method === "GET") {
       return reply(200, {
         mint: this.addresses.usdcMint.toBase58(),
@@ -193,7 +210,7 @@ export class Faucet {
         { "Retry-After": String(retryAfter) },
       );
     }
-    const grant = this.dispenseUsdc(new PublicKey(parsed.data.wallet), amount);
+    const grant = await this.grantUsdc(new PublicKey(parsed.data.wallet), amount);
     return reply(200, { ...grant, amount: grant.amount.toString(), lamports: grant.lamports.toString() });
   };
 }

@@ -188,7 +188,13 @@ export function createRpcHttpServer(options: RpcHttpServerOptions): Server {
     const contentType = request.headers["content-type"] ?? "";
     const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
     if (route !== undefined) {
-      const reply = await route({ method, path, body, contentType, clientIp: clientIp(request) });
+      let reply: HttpReply | null;
+      try {
+        reply = await route({ method, path, body, contentType, clientIp: clientIp(request) });
+      } catch (error) {
+        console.error(`localnet: ${method} ${path} failed`, error);
+        reply = { status: 500, body: { error: "Internal error" } };
+      }
       send(response, reply ?? { status: 404, body: { error: "Not found" } });
       return;
     }

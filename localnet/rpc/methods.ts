@@ -251,6 +251,9 @@ const getFeeForMessage: RpcMethod = (params, context) => {
     );
   }
   const slot = contextSlot(context.chain, config);
+  if (message.version !== "legacy" && message.version !== 0) {
+    throw invalidParams(`invalid transaction message: unsupported version ${message.version}`);
+  }
   if (!context.chain.isBlockhashValid(message.recentBlockhash)) {
     return withContext(context, slot, null);
   }

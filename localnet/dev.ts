@@ -1,0 +1,138 @@
+// npm run dev: starts each service as a child process, in order, waiting until one is ready before
+// starting the next; prefixes their output; stops them all on Ctrl-C or when any of them exits. Today
+// the only service is the local chain; the web app joins `SERVICES` as a second entry once it exists.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+
+import { ConfigError, REPO_ROOT, parseLocalnetConfig, type LocalnetConfig } from "./config";
+
+interface Service {
+  name: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Resolves true once the service answers; polled until `readyTimeoutMs`. */
+  isReady(): Promise<boolean>;
+  readyTimeoutMs: number;
+}
+
+const POLL_INTERVAL_MS = 250;
+const STOP_GRACE_MS = 5_000;
+
+const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
+
+function localnetService(config: LocalnetConfig, argv: readonly string[]): Service {
+  const rpcUrl = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.rpcPort}`;
+  return {
+    name: "localnet",
+    command: process.execPath,
+    args: [tsxCli, "localnet/main.ts", ...argv],
+    readyTimeoutMs: 60_000,
+    async isReady() {
+      try {
+        const response = await fetch(rpcUrl, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getHealth" }),
+          signal: AbortSignal.timeout(1_000),
+        });
+        const body: unknown = await response.json();
+        return typeof body === "object" && body !== null && "result" in body && body.result === "ok";
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+function prefixLines(
+  stream: NodeJS.ReadableStream | null,
+  prefix: string,
+  write: (line: string) => void,
+): void {
+  if (stream !== null) {
+    createInterface({ input: stream }).on("line", (line) => write(`${prefix} ${line}`));
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+class Supervisor {
+  private readonly running: { service: Service; child: ChildProcess }[] = [];
+  private stopping = false;
+
+  start(service: Service): ChildProcess {
+    const child = spawn(service.command, service.args, {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...service.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const prefix = `[${service.name}]`;
+    prefixLines(child.stdout, prefix, (line) => console.log(line));
+    prefixLines(child.stderr, prefix, (line) => console.error(line));
+    child.on("exit", (code, signal) => {
+      if (!this.stopping) {
+        console.error(`${prefix} exited (${signal ?? `code ${code ?? 0}`}); stopping everything`);
+        void this.stopAll(code ?? 1);
+      }
+    });
+    this.running.push({ service, child });
+    return child;
+  }
+
+  async waitUntilReady(service: Service, child: ChildProcess): Promise<void> {
+    const deadline = Date.now() + service.readyTimeoutMs;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || this.stopping) {
+        throw new Error(`${service.name} exited before it was ready`);
+      }
+      if (await service.isReady()) {
+        return;
+      }
+      await sleep(POLL_INTERVAL_MS);
+    }
+    throw new Error(`${service.name} was not ready after ${service.readyTimeoutMs / 1000} s`);
+  }
+
+  async stopAll(exitCode: number): Promise<never> {
+    this.stopping = true;
+    for (const { child } of [...this.running].reverse()) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+      }
+    }
+    process.exit(exitCode);
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const config = parseLocalnetConfig(argv, process.env);
+  const services: Service[] = [localnetService(config, argv)];
+  const supervisor = new Supervisor();
+  process.on("SIGINT", () => void supervisor.stopAll(0));
+  process.on("SIGTERM", () => void supervisor.stopAll(0));
+  for (const service of services) {
+    const child = supervisor.start(service);
+    try {
+      await supervisor.waitUntilReady(service, child);
+    } catch (error) {
+      console.error(`dev: ${error instanceof Error ? error.message : String(error)}`);
+      await supervisor.stopAll(1);
+    }
+    console.log(`dev: ${service.name} is ready`);
+  }
+  console.log("dev: everything is up; Ctrl-C stops it");
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
