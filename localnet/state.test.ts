@@ -1,0 +1,94 @@
+// --state-dir keeps the chain across restarts; configuration fails fast naming the bad variable.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { Keypair, LAMPORTS_PER_SOL } from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
+
+import { ConfigError, parseLocalnetConfig } from "./config";
+import { closeConnection, connect, startTestLocalnet } from "./testing";
+
+describe("--state-dir", () => {
+  it("restores balances, history and the slot after a restart", async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), "localnet-state-"));
+    const wallet = Keypair.generate().publicKey;
+
+    const first = await startTestLocalnet({ stateDir });
+    expect(first.restored).toBe(false);
+    const firstConnection = connect(first);
+    const signature = await firstConnection.requestAirdrop(wallet, 2 * LAMPORTS_PER_SOL);
+    await firstConnection.confirmTransaction({ signature, ...(await firstConnection.getLatestBlockhash()) });
+    const slotBefore = await firstConnection.getSlot("processed");
+    closeConnection(firstConnection);
+    await first.stop();
+
+    const second = await startTestLocalnet({ stateDir });
+    const secondConnection = connect(second);
+    try {
+      expect(second.restored).toBe(true);
+      expect(await secondConnection.getBalance(wallet)).toBe(2 * LAMPORTS_PER_SOL);
+      expect(await secondConnection.getSlot("processed")).toBeGreaterThan(slotBefore);
+      const transaction = await secondConnection.getTransaction(signature, {
+        commitment: "confirmed",
+        maxSupportedTransactionVersion: 0,
+      });
+      expect(transaction?.meta?.err).toBeNull();
+      expect(await secondConnection.getGenesisHash()).toBe(first.chain.identity.genesisHash);
+      const next = await secondConnection.requestAirdrop(wallet, LAMPORTS_PER_SOL);
+      await secondConnection.confirmTransaction({
+        signature: next,
+        ...(await secondConnection.getLatestBlockhash()),
+      });
+      expect(await secondConnection.getBalance(wallet)).toBe(3 * LAMPORTS_PER_SOL);
+    } finally {
+      closeConnection(secondConnection);
+      await second.stop();
+    }
+  });
+});
+
+describe("configuration", () => {
+  it("has the validator's ports and a pleasant demo pace by default", () => {
+    const config = parseLocalnetConfig([], {});
+    expect(config).toMatchObject({
+      host: "127.0.0.1",
+      rpcPort: 8899,
+      wsPort: 8900,
+      stateDir: null,
+      slotMs: 400,
+      finalizationDepth: 32,
+      keeper: { enabled: true, navIntervalSeconds: 60, stageIntervalSeconds: 20 },
+    });
+    expect(config.addressesFile).toMatch(/localnet\/\.state\/addresses\.json$/);
+  });
+
+  it("takes flags over variables, and puts PubSub next to a custom RPC port", () => {
+    const config = parseLocalnetConfig(["--rpc-port", "9999", "--no-keeper", "--slot-ms=250"], {
+      LOCALNET_RPC_PORT: "1234",
+      LOCALNET_KEEPER_APY_BPS: "500",
+    });
+    expect(config).toMatchObject({
+      rpcPort: 9999,
+      wsPort: 10000,
+      slotMs: 250,
+      keeper: { enabled: false, apyBps: 500 },
+    });
+  });
+
+  it.each([
+    [
+      [],
+      { LOCALNET_RPC_PORT: "eighty" },
+      "LOCALNET_RPC_PORT (--rpc-port) must be an integer from 0 to 65535",
+    ],
+    [["--slot-ms", "0"], {}, "LOCALNET_SLOT_MS (--slot-ms) must be an integer from 10 to 10000"],
+    [[], { LOCALNET_KEEPER: "maybe" }, "LOCALNET_KEEPER (--keeper) must be true or false"],
+    [[], { LOCALNET_FAUCET_USDC_AMOUNT: "-5" }, "LOCALNET_FAUCET_USDC_AMOUNT (--faucet-usdc-amount)"],
+    [["--bogus"], {}, "Unknown option --bogus"],
+    [["--state-dir"], {}, "Option --state-dir needs a value"],
+  ])("fails fast on %j %j, naming the setting", (argv, env, message) => {
+    expect(() => parseLocalnetConfig(argv, env)).toThrow(ConfigError);
+    expect(() => parseLocalnetConfig(argv, env)).toThrow(message);
+  });
+});
