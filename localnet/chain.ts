@@ -595,9 +595,17 @@ export class Chain {
     return null;
   }
 
-  simulate(transaction: DecodedTransaction, options: { sigVerify: boolean }): SimulationResult {
+  /**
+   * Runs the transaction against the current state without committing it. `balances: false` (a
+   * preflight) skips the balance snapshots, which only simulateTransaction reports.
+   */
+  simulate(
+    transaction: DecodedTransaction,
+    options: { sigVerify: boolean; balances?: boolean },
+  ): SimulationResult {
     const { keys, loaded } = this.accountKeysOf(transaction);
-    const pre = this.snapshotAccounts(keys);
+    const withBalances = options.balances ?? true;
+    const pre = withBalances ? this.snapshotAccounts(keys) : { balances: [], tokenBalances: [] };
     const base = {
       accountKeys: keys,
       loadedAddresses: loaded,
@@ -649,7 +657,7 @@ export class Chain {
       ...this.executionDetails(outcome.meta()),
       err: null,
       loadedAccountsDataSize,
-      post: this.snapshotAccounts(keys, postAccounts),
+      post: withBalances ? this.snapshotAccounts(keys, postAccounts) : pre,
       postAccounts,
     };
   }

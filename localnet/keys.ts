@@ -53,14 +53,29 @@ export function signLegacyTransaction(transaction: Transaction, signers: readonl
 // RFC 8410 SPKI wrapping of a raw 32-byte Ed25519 public key.
 const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 
-export function verifySignature(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-  try {
-    const key = createPublicKey({
+const publicKeys = new Map<string, KeyObject>();
+const PUBLIC_KEY_CACHE_SIZE = 4096;
+
+function publicKeyObject(publicKey: Uint8Array): KeyObject {
+  const id = Buffer.from(publicKey).toString("base64");
+  let key = publicKeys.get(id);
+  if (key === undefined) {
+    key = createPublicKey({
       key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]),
       format: "der",
       type: "spki",
     });
-    return verify(null, message, key, signature);
+    if (publicKeys.size >= PUBLIC_KEY_CACHE_SIZE) {
+      publicKeys.clear();
+    }
+    publicKeys.set(id, key);
+  }
+  return key;
+}
+
+export function verifySignature(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  try {
+    return verify(null, message, publicKeyObject(publicKey), signature);
   } catch {
     return false;
   }

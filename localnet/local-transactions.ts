@@ -54,7 +54,7 @@ export function submitLocalTransaction(
 ): TransactionRecord {
   const wire = buildLocalTransaction(chain, instructions, feePayer, signers);
   const transaction = decodeTransaction(wire);
-  const simulation = chain.simulate(transaction, { sigVerify: false });
+  const simulation = chain.simulate(transaction, { sigVerify: false, balances: false });
   if (simulation.err !== null) {
     throw new LocalTransactionError(label, simulation.err, simulation.logs);
   }

@@ -10,6 +10,7 @@ import { rpcMethods, type RpcContext } from "./methods";
 /** A validator's MAX_REQUEST_BODY_SIZE. */
 export const MAX_REQUEST_BODY_BYTES = 50 * 1024;
 const REQUEST_TIMEOUT_MS = 30_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface HttpReply {
   status: number;
@@ -225,6 +226,8 @@ export function createRpcHttpServer(options: RpcHttpServerOptions): Server {
   });
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.headersTimeout = REQUEST_TIMEOUT_MS;
+  // Longer than clients' idle pools keep sockets, so a busy moment never races a server-side close.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.on("clientError", (_error, socket) => {
     if (socket.writable) {
       socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");

@@ -599,7 +599,7 @@ const sendTransaction: RpcMethod = (params, context) => {
     if (!hasValidSignatures(transaction, verifySignature)) {
       throw signatureVerificationFailure();
     }
-    const simulation = context.chain.simulate(transaction, { sigVerify: false });
+    const simulation = context.chain.simulate(transaction, { sigVerify: false, balances: false });
     if (simulation.err !== null) {
       const executed = simulation.unitsConsumed > 0n || simulation.logs.length > 0;
       throw new RpcError(
