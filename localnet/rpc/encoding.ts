@@ -97,11 +97,16 @@ function parseTokenData(chain: Chain, account: ChainAccount): UiAccount["data"] 
   return { program: programName(account.owner), parsed: { type: "account", info }, space };
 }
 
+/**
+ * An account as UiAccount. Requests refuse base58 data over 128 bytes; subscriptions (`lenient`)
+ * send the account decoder's placeholder text instead, as a validator's PubSub does.
+ */
 export function encodeAccount(
   chain: Chain,
   account: ChainAccount,
   encoding: AccountEncoding,
   slice: DataSlice | null | undefined,
+  lenient = false,
 ): UiAccount {
   const base = {
     lamports: account.lamports,
@@ -114,6 +119,10 @@ export function encodeAccount(
   switch (encoding) {
     case "binary":
     case "base58": {
+      if (bytes.length > MAX_BASE58_BYTES && lenient) {
+        const text = "error: data too large for bs58 encoding";
+        return { ...base, data: encoding === "binary" ? text : [text, "base58"] };
+      }
       if (bytes.length > MAX_BASE58_BYTES) {
         throw invalidRequest(
           `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,

@@ -169,7 +169,7 @@ export function attachPubsub(server: Server, context: RpcContext): PubsubServer 
       executable: false,
       rentEpoch: 0n,
     };
-    return encodeAccount(chain, account, encoding, slice);
+    return encodeAccount(chain, account, encoding, slice, true);
   }
 
   function withContext(slot: bigint, value: unknown): unknown {
@@ -257,7 +257,7 @@ export function attachPubsub(server: Server, context: RpcContext): PubsubServer 
               subscription,
               withContext(record.slot, {
                 pubkey: address,
-                account: encodeAccount(chain, account, subscription.encoding, subscription.slice),
+                account: encodeAccount(chain, account, subscription.encoding, subscription.slice, true),
               }),
             );
           }
