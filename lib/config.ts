@@ -1,0 +1,189 @@
+// The app's configuration, parsed once from the environment with zod. A bad value fails fast with a
+// message naming the variable. Defaults point at the local chain: its RPC port, the program id of
+// lib/vault, and the vault addresses the localnet writes to its addresses file.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { PublicKey } from "@solana/web3.js";
+import { z } from "zod";
+
+import { VAULT_PROGRAM_ID } from "./vault/idl";
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const DEFAULT_ADDRESSES_FILE = "localnet/.state/addresses.json";
+
+export class ConfigError extends Error {}
+
+const publicKeyText = z.string().refine((value) => {
+  try {
+    return new PublicKey(value).toBase58() === value;
+  } catch {
+    return false;
+  }
+}, "must be a base58 public key");
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `must be an integer from ${min} to ${max}`);
+
+const url = (protocols: readonly string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL (${protocols.join(" or ")})`,
+  );
+
+const envSchema = z.object({
+  RPC_URL: url(["http:", "https:"]).optional(),
+  PROGRAM_ID: publicKeyText.optional(),
+  DEFAULT_VAULT_ID: publicKeyText.optional(),
+  LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
+  ASSET_SYMBOL: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,10}$/, "must be 1–10 letters or digits")
+    .optional(),
+  DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
+  PGLITE_DIR: z.string().min(1).optional(),
+  REDIS_URL: url(["redis:", "rediss:"]).optional(),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: integer(0, 65535).default(3000),
+  TRUSTED_PROXY_COUNT: integer(0, 10).default(0),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  RPC_TIMEOUT_MS: integer(100, 10_000).default(2000),
+  DATABASE_TIMEOUT_MS: integer(100, 10_000).default(2000),
+  DEFAULT_KEY_RPM: integer(1, 1_000_000).default(120),
+  KEY_CACHE_SECONDS: integer(0, 300).default(5),
+  PRIORITY_FEE_CAP_MICROLAMPORTS: integer(0, 100_000_000).default(100_000),
+  DEPOSIT_SLIPPAGE_BPS: integer(0, 5000).default(50),
+  NAV_INTERVAL_SECONDS: integer(1, 7 * 86_400).default(60),
+  STAGE_INTERVAL_SECONDS: integer(1, 86_400).default(20),
+  SLOT_MS: integer(10, 10_000).default(400),
+});
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const addressesFileSchema = z.object({
+  rpcUrl: z.string().optional(),
+  programId: z.string().optional(),
+  asset: z.object({ mint: z.string(), symbol: z.string(), decimals: z.number() }).optional(),
+  defaultVaultId: z.string().nullable().optional(),
+});
+
+export interface AppConfig {
+  rpcUrl: string;
+  programId: PublicKey;
+  defaultVaultId: PublicKey;
+  /** Symbols of asset mints the API names; other mints get a short form of their address. */
+  assetSymbols: ReadonlyMap<string, string>;
+  databaseUrl: string | null;
+  pgliteDir: string | null;
+  redisUrl: string | null;
+  host: string;
+  port: number;
+  trustedProxyCount: number;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  rpcTimeoutMs: number;
+  databaseTimeoutMs: number;
+  defaultKeyRpm: number;
+  keyCacheSeconds: number;
+  priorityFeeCapMicroLamports: number;
+  depositSlippageBps: number;
+  navIntervalSeconds: number;
+  stageIntervalSeconds: number;
+  slotMs: number;
+}
+
+function readAddressesFile(path: string): z.infer<typeof addressesFileSchema> | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  const parsed = addressesFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(
+      `Invalid configuration: LOCALNET_ADDRESSES_FILE ${path} is not a localnet addresses file`,
+    );
+  }
+  return parsed.data;
+}
+
+/** PGLITE_DIR=:memory: keeps the embedded database in memory (tests); unused with DATABASE_URL. */
+function pgliteDirectory(databaseUrl: string | undefined, directory: string | undefined): string | null {
+  if (databaseUrl !== undefined || directory === ":memory:") {
+    return null;
+  }
+  return resolve(REPO_ROOT, directory ?? ".data/pglite");
+}
+
+/** Parses the environment once; throws ConfigError naming the first bad variable. */
+export function parseConfig(env: Env = process.env): AppConfig {
+  // Empty strings count as unset, as a shell's `VAR=` usually means.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? "environment");
+    throw new ConfigError(
+      `Invalid configuration: ${name} ${issue?.message ?? "is invalid"}; got "${present[name] ?? ""}"`,
+    );
+  }
+  const values = parsed.data;
+  const addressesPath = resolve(REPO_ROOT, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE);
+  const addresses = readAddressesFile(addressesPath);
+
+  const programId = new PublicKey(values.PROGRAM_ID ?? VAULT_PROGRAM_ID.toBase58());
+  if (!programId.equals(VAULT_PROGRAM_ID)) {
+    throw new ConfigError(
+      `Invalid configuration: PROGRAM_ID ${programId.toBase58()} is not the program this build's IDL describes (${VAULT_PROGRAM_ID.toBase58()})`,
+    );
+  }
+  const defaultVault = values.DEFAULT_VAULT_ID ?? addresses?.defaultVaultId ?? undefined;
+  if (defaultVault === undefined || defaultVault === null) {
+    throw new ConfigError(
+      `Invalid configuration: DEFAULT_VAULT_ID is not set and ${addressesPath} names no vault (start the localnet first, or set DEFAULT_VAULT_ID)`,
+    );
+  }
+  const assetSymbols = new Map<string, string>();
+  if (addresses?.asset !== undefined) {
+    assetSymbols.set(addresses.asset.mint, values.ASSET_SYMBOL ?? addresses.asset.symbol);
+  }
+  return {
+    rpcUrl: values.RPC_URL ?? addresses?.rpcUrl ?? "http://127.0.0.1:8899",
+    programId,
+    defaultVaultId: new PublicKey(defaultVault),
+    assetSymbols,
+    databaseUrl: values.DATABASE_URL ?? null,
+    pgliteDir: pgliteDirectory(values.DATABASE_URL, values.PGLITE_DIR),
+    redisUrl: values.REDIS_URL ?? null,
+    host: values.HOST,
+    port: values.PORT,
+    trustedProxyCount: values.TRUSTED_PROXY_COUNT,
+    logLevel: values.LOG_LEVEL,
+    rpcTimeoutMs: values.RPC_TIMEOUT_MS,
+    databaseTimeoutMs: values.DATABASE_TIMEOUT_MS,
+    defaultKeyRpm: values.DEFAULT_KEY_RPM,
+    keyCacheSeconds: values.KEY_CACHE_SECONDS,
+    priorityFeeCapMicroLamports: values.PRIORITY_FEE_CAP_MICROLAMPORTS,
+    depositSlippageBps: values.DEPOSIT_SLIPPAGE_BPS,
+    navIntervalSeconds: values.NAV_INTERVAL_SECONDS,
+    stageIntervalSeconds: values.STAGE_INTERVAL_SECONDS,
+    slotMs: values.SLOT_MS,
+  };
+}
