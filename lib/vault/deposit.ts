@@ -1,0 +1,207 @@
+// Preparing a deposit: checks the vault, the wallet's asset balance and SOL, estimates the shares and
+// builds the unsigned transaction (idempotent share-account creation, then deposit with a slippage
+// floor). Reads go through the account cache; a refusal is only made on freshly read data.
+import type { PublicKey } from "@solana/web3.js";
+
+import type { ChainAccount } from "../chain/accounts";
+import type { ReadMode } from "../chain/vault-chain";
+import {
+  TOKEN_ACCOUNT_SIZE,
+  buildCreateAssociatedTokenAccountIdempotentInstruction,
+  decodeTokenAccount,
+  findAssociatedTokenAddress,
+} from "../chain/spl-token";
+import { DomainError } from "./domain-error";
+import { buildDepositInstruction } from "./instructions";
+import { lessBasisPointsRoundDown, sharePrice, sharesForAssetsRoundDown } from "./share-math";
+import { formatHuman, parseUiAmount, tokenAmount, type TokenAmount } from "./token-amount";
+import { buildUnsignedTransaction, maximumFee } from "./transaction";
+import { loadVault, rentExemptMinimum, type LoadedVault, type VaultDeps } from "./vault-state";
+
+/** Raw units, or a human amount converted with the asset's decimals once the vault is read. */
+export type DepositAmount = { raw: bigint } | { ui: number };
+
+export interface DepositRequest {
+  vault: PublicKey;
+  wallet: PublicKey;
+  amount: DepositAmount;
+}
+
+export interface DepositSettings {
+  /** Tolerated drop of the share price between preparation and execution, in basis points. */
+  slippageBps: number;
+}
+
+export interface DepositDetails {
+  vaultId: string;
+  vaultName: string;
+  depositAmount: TokenAmount;
+  depositAmountHuman: string;
+  assetDecimals: number;
+  estimatedSharesReceived: TokenAmount;
+  currentSharePrice: number;
+}
+
+export interface PreparedDeposit {
+  transaction: string;
+  message: string;
+  details: DepositDetails;
+  lastValidBlockHeight: number;
+  expiresAt: string;
+}
+
+interface WalletAccounts {
+  wallet: ChainAccount | null;
+  assetAccount: ChainAccount | null;
+  shareAccount: ChainAccount | null;
+}
+
+async function readWalletAccounts(
+  deps: VaultDeps,
+  vault: LoadedVault,
+  wallet: PublicKey,
+  mode: ReadMode,
+): Promise<WalletAccounts> {
+  const [walletAccount, assetAccount, shareAccount] = await deps.chain.getAccounts(
+    [
+      wallet,
+      findAssociatedTokenAddress(wallet, vault.asset.mint),
+      findAssociatedTokenAddress(wallet, vault.shares.mint),
+    ],
+    mode,
+  );
+  return {
+    wallet: walletAccount ?? null,
+    assetAccount: assetAccount ?? null,
+    shareAccount: shareAccount ?? null,
+  };
+}
+
+function assetBalance(accounts: WalletAccounts): bigint {
+  const account = accounts.assetAccount;
+  return account === null ? 0n : (decodeTokenAccount(account.owner, account.data)?.amount ?? 0n);
+}
+
+/** Lamports the wallet needs: the fee, plus rent when the share account does not exist yet. */
+function lamportsNeeded(accounts: WalletAccounts, priceMicroLamports: number): bigint {
+  const rent = accounts.shareAccount === null ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE) : 0n;
+  return maximumFee("deposit", priceMicroLamports) + rent;
+}
+
+function rawAmount(vault: LoadedVault, amount: DepositAmount): bigint {
+  if ("raw" in amount) {
+    return amount.raw;
+  }
+  const parsed = parseUiAmount(amount.ui, vault.asset.decimals);
+  if (!parsed.ok) {
+    throw new DomainError("INVALID_AMOUNT", `uiAmount ${parsed.reason}`);
+  }
+  return parsed.amount;
+}
+
+function refusal(
+  vault: LoadedVault,
+  amount: bigint,
+  accounts: WalletAccounts,
+  priceMicroLamports: number,
+): DomainError | null {
+  if (vault.state.paused) {
+    return new DomainError(
+      "VAULT_PAUSED",
+      `The vault ${vault.state.name} is paused; deposits are not accepted`,
+    );
+  }
+  const balance = assetBalance(accounts);
+  if (balance < amount) {
+    return new DomainError(
+      "INSUFFICIENT_BALANCE",
+      `The wallet holds ${formatHuman(balance, vault.asset)}, less than the ${formatHuman(amount, vault.asset)} to deposit`,
+      `balance ${balance} < amount ${amount} (raw units of ${vault.asset.mint.toBase58()})`,
+    );
+  }
+  const needed = lamportsNeeded(accounts, priceMicroLamports);
+  const lamports = accounts.wallet?.lamports ?? 0n;
+  if (lamports < needed) {
+    return new DomainError(
+      "INSUFFICIENT_SOL",
+      `The wallet needs ${needed} lamports of SOL for the fee and account rent; it holds ${lamports}`,
+    );
+  }
+  return null;
+}
+
+export async function buildDepositTransaction(
+  deps: VaultDeps,
+  settings: DepositSettings,
+  request: DepositRequest,
+): Promise<PreparedDeposit> {
+  let vault = await loadVault(deps, request.vault, "cached");
+  const [blockhash, price] = await Promise.all([
+    deps.chain.recentBlockhash(),
+    deps.chain.priorityFee([request.vault]),
+  ]);
+  const amount = rawAmount(vault, request.amount);
+  let accounts = await readWalletAccounts(deps, vault, request.wallet, "cached");
+  if (refusal(vault, amount, accounts, price) !== null) {
+    // Cached data may be a few seconds old: refuse only what the chain says now.
+    [vault, accounts] = await Promise.all([
+      loadVault(deps, request.vault, "fresh"),
+      readWalletAccounts(deps, vault, request.wallet, "fresh"),
+    ]);
+    const confirmed = refusal(vault, amount, accounts, price);
+    if (confirmed !== null) {
+      throw confirmed;
+    }
+  }
+  const { state } = vault;
+  const shares = sharesForAssetsRoundDown(amount, state.totalAssets, state.totalShares);
+  if (shares === null || shares === 0n) {
+    throw new DomainError(
+      "AMOUNT_TOO_SMALL",
+      `A deposit of ${formatHuman(amount, vault.asset)} would mint no shares at the current share price`,
+    );
+  }
+  const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
+  const built = buildUnsignedTransaction(
+    request.wallet,
+    "deposit",
+    [
+      buildCreateAssociatedTokenAccountIdempotentInstruction(
+        request.wallet,
+        request.wallet,
+        vault.shares.mint,
+        shareAccount,
+      ),
+      buildDepositInstruction(
+        {
+          depositor: request.wallet,
+          vault: vault.address,
+          authority: state.authority,
+          shareMint: state.shareMint,
+          reserve: state.reserve,
+          depositorAsset: findAssociatedTokenAddress(request.wallet, vault.asset.mint),
+          depositorShares: shareAccount,
+        },
+        { amount, minSharesOut: lessBasisPointsRoundDown(shares, settings.slippageBps) },
+      ),
+    ],
+    blockhash,
+    price,
+  );
+  const human = formatHuman(amount, vault.asset);
+  return {
+    transaction: built.transaction,
+    message: `Deposit ${human} into ${state.name} for about ${formatHuman(shares, vault.shares)}`,
+    details: {
+      vaultId: vault.address.toBase58(),
+      vaultName: state.name,
+      depositAmount: tokenAmount(vault.asset, amount),
+      depositAmountHuman: human,
+      assetDecimals: vault.asset.decimals,
+      estimatedSharesReceived: tokenAmount(vault.shares, shares),
+      currentSharePrice: sharePrice(state.totalAssets, state.totalShares),
+    },
+    lastValidBlockHeight: built.lastValidBlockHeight,
+    expiresAt: built.expiresAt,
+  };
+}

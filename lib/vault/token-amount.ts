@@ -1,0 +1,73 @@
+// Token amounts as the API shows them, { mint, symbol, amount, decimals, uiAmount }, with the raw
+// amount as a decimal string, and the conversions between raw units and human amounts.
+import type { PublicKey } from "@solana/web3.js";
+
+export const U64_MAX = 2n ** 64n - 1n;
+
+export interface TokenInfo {
+  mint: PublicKey;
+  symbol: string;
+  decimals: number;
+}
+
+export interface TokenAmount {
+  mint: string;
+  symbol: string;
+  amount: string;
+  decimals: number;
+  uiAmount: number;
+}
+
+/** The exact decimal string of a raw amount: formatUnits(1500000n, 6) = "1.5". */
+export function formatUnits(amount: bigint, decimals: number): string {
+  const negative = amount < 0n;
+  const digits = (negative ? -amount : amount).toString().padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
+  return `${negative ? "-" : ""}${whole}${fraction === "" ? "" : `.${fraction}`}`;
+}
+
+/** A token as stored (mint as a base58 string) or as read from the chain. */
+export type TokenLabel = Omit<TokenInfo, "mint"> & { mint: PublicKey | string };
+
+export function tokenAmount(token: TokenLabel, amount: bigint): TokenAmount {
+  return {
+    mint: typeof token.mint === "string" ? token.mint : token.mint.toBase58(),
+    symbol: token.symbol,
+    amount: amount.toString(),
+    decimals: token.decimals,
+    uiAmount: Number(formatUnits(amount, token.decimals)),
+  };
+}
+
+/** "250.00 USDC": at least two decimals, more only when the amount has them. */
+export function formatHuman(amount: bigint, token: Pick<TokenInfo, "symbol" | "decimals">): string {
+  const exact = formatUnits(amount, token.decimals);
+  const [whole, fraction = ""] = exact.split(".");
+  return `${whole}.${fraction.padEnd(2, "0")} ${token.symbol}`;
+}
+
+export type UiAmountResult = { ok: true; amount: bigint } | { ok: false; reason: string };
+
+/**
+ * Raw units of a human amount given as a JSON number. Refuses more decimals than the token has (no
+ * silent rounding of money) and exponent forms, which JSON numbers of sane amounts never need.
+ */
+export function parseUiAmount(value: number, decimals: number): UiAmountResult {
+  if (!Number.isFinite(value) || value <= 0) {
+    return { ok: false, reason: "must be a positive number" };
+  }
+  const text = String(value);
+  if (!/^\d+(\.\d+)?$/.test(text)) {
+    return { ok: false, reason: `must be a plain decimal with at most ${decimals} decimals` };
+  }
+  const [whole = "0", fraction = ""] = text.split(".");
+  if (fraction.length > decimals) {
+    return { ok: false, reason: `has more than ${decimals} decimals` };
+  }
+  const amount = BigInt(whole + fraction.padEnd(decimals, "0"));
+  if (amount > U64_MAX) {
+    return { ok: false, reason: "is too large" };
+  }
+  return { ok: true, amount };
+}

@@ -1,0 +1,142 @@
+// Loading a vault for the API: its account decoded, the asset and share tokens named, and the
+// rent and window arithmetic the preparation checks need.
+import { PublicKey } from "@solana/web3.js";
+
+import type { ChainAccount } from "../chain/accounts";
+import type { ReadMode, VaultChain } from "../chain/vault-chain";
+import { decodeVault, type VaultAccount } from "./accounts";
+import { DomainError } from "./domain-error";
+import { VAULT_PROGRAM_ID } from "./idl";
+import type { TokenInfo } from "./token-amount";
+
+/** What domain functions are given: chain access, token names and a clock. */
+export interface VaultDeps {
+  chain: VaultChain;
+  symbolOf(mint: PublicKey): string;
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export interface LoadedVault {
+  address: PublicKey;
+  state: VaultAccount;
+  asset: TokenInfo;
+  shares: TokenInfo;
+}
+
+export function shareSymbol(assetSymbol: string): string {
+  return `v${assetSymbol}`;
+}
+
+/** The vault in an account read from the chain; VAULT_NOT_FOUND for anything else at that address. */
+export function vaultFromAccount(
+  deps: Pick<VaultDeps, "symbolOf">,
+  address: PublicKey,
+  account: ChainAccount | null,
+): LoadedVault {
+  if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
+    throw new DomainError("VAULT_NOT_FOUND", `No vault exists at ${address.toBase58()}`);
+  }
+  let state: VaultAccount;
+  try {
+    state = decodeVault(account.data);
+  } catch {
+    throw new DomainError("VAULT_NOT_FOUND", `The account ${address.toBase58()} is not a vault`);
+  }
+  const assetSymbol = deps.symbolOf(state.assetMint);
+  return {
+    address,
+    state,
+    asset: { mint: state.assetMint, symbol: assetSymbol, decimals: state.assetDecimals },
+    shares: { mint: state.shareMint, symbol: shareSymbol(assetSymbol), decimals: state.assetDecimals },
+  };
+}
+
+export async function loadVault(deps: VaultDeps, address: PublicKey, mode: ReadMode): Promise<LoadedVault> {
+  const [account] = await deps.chain.getAccounts([address], mode);
+  return vaultFromAccount(deps, address, account ?? null);
+}
+
+/** Lamports an account of `size` bytes needs to be rent-exempt (the default rent: 3480 lamports a byte-year, two years). */
+export function rentExemptMinimum(size: number): bigint {
+  return (128n + BigInt(size)) * 3480n * 2n;
+}
+
+/** The base fee per signature. */
+export const LAMPORTS_PER_SIGNATURE = 5_000n;
+
+export interface CapWindow {
+  /** 0 when the vault sets no cap. */
+  cap: bigint;
+  used: bigint;
+  /** Null when there is no cap. */
+  remaining: bigint | null;
+  /** Unix seconds when the window rolls over. */
+  resetsAt: number;
+}
+
+/** A net-withdrawal window as the program will see it at `nowSeconds` (rolled over if its period passed). */
+export function capWindow(
+  cap: bigint,
+  storedStart: bigint,
+  storedUsed: bigint,
+  nowSeconds: number,
+  length: number,
+): CapWindow {
+  const now = BigInt(Math.floor(nowSeconds));
+  const period = BigInt(length);
+  const start = now - (now % period);
+  const used = start > storedStart ? 0n : storedUsed;
+  return {
+    cap,
+    used,
+    remaining: cap === 0n ? null : cap > used ? cap - used : 0n,
+    resetsAt: Number(start + period),
+  };
+}
+
+export const HOUR_SECONDS = 3_600;
+export const DAY_SECONDS = 86_400;
+
+export function withdrawalWindows(
+  state: VaultAccount,
+  nowSeconds: number,
+): { hourly: CapWindow; daily: CapWindow } {
+  return {
+    hourly: capWindow(state.hourlyCap, state.hourlyWindowStart, state.hourlyUsed, nowSeconds, HOUR_SECONDS),
+    daily: capWindow(state.dailyCap, state.dailyWindowStart, state.dailyUsed, nowSeconds, DAY_SECONDS),
+  };
+}
+
+export function isOnCurveWallet(wallet: PublicKey): boolean {
+  return PublicKey.isOnCurve(wallet.toBytes());
+}
+
+export interface VaultLayout {
+  assetMint: PublicKey;
+  shareMint: PublicKey;
+  reserve: PublicKey;
+}
+
+// A vault's mints and reserve never change after initialisation, so knowing them lets a request read
+// the vault together with the wallet's token accounts in a single call.
+const layouts = new Map<string, VaultLayout>();
+
+export function rememberVaultLayout(vault: LoadedVault): void {
+  layouts.set(vault.address.toBase58(), {
+    assetMint: vault.state.assetMint,
+    shareMint: vault.state.shareMint,
+    reserve: vault.state.reserve,
+  });
+}
+
+/** The vault's fixed addresses, reading the vault once if this process has not seen it yet. */
+export async function vaultLayout(deps: VaultDeps, address: PublicKey): Promise<VaultLayout> {
+  const known = layouts.get(address.toBase58());
+  if (known !== undefined) {
+    return known;
+  }
+  const vault = await loadVault(deps, address, "cached");
+  rememberVaultLayout(vault);
+  return { assetMint: vault.state.assetMint, shareMint: vault.state.shareMint, reserve: vault.state.reserve };
+}

@@ -1,0 +1,294 @@
+// Preparing a withdrawal: the action (initiate or claim) is read from the chain unless the caller names
+// it; an action the state does not allow is refused, and so is anything the program would reject
+// (minimum, balance, SOL, cap capacity at this moment). Capacity is checked, never reserved.
+import type { PublicKey } from "@solana/web3.js";
+
+import {
+  TOKEN_ACCOUNT_SIZE,
+  buildCreateAssociatedTokenAccountIdempotentInstruction,
+  findAssociatedTokenAddress,
+} from "../chain/spl-token";
+import { DomainError } from "./domain-error";
+import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
+import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";
+import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "./share-math";
+import { formatHuman, tokenAmount, type TokenAmount } from "./token-amount";
+import { buildUnsignedTransaction, maximumFee, type TransactionAction } from "./transaction";
+import { rentExemptMinimum, withdrawalWindows, type LoadedVault, type VaultDeps } from "./vault-state";
+import {
+  claimAmounts,
+  claimBlockers,
+  readWithdrawalAccounts,
+  withdrawalLimits,
+  withdrawalPolicy,
+  type ScheduleSettings,
+  type WithdrawalAccounts,
+  type WithdrawalLimits,
+  type WithdrawalPolicy,
+} from "./withdrawal";
+
+export type WithdrawAction = "initiate" | "claim";
+
+export interface WithdrawRequest {
+  vault: PublicKey;
+  wallet: PublicKey;
+  sharesAmount?: bigint;
+  action?: WithdrawAction;
+}
+
+export interface WithdrawalEstimate {
+  shares: TokenAmount;
+  gross: TokenAmount;
+  fee: TokenAmount;
+  net: TokenAmount;
+  sharePrice: number;
+}
+
+export interface InitiateDetails {
+  withdrawalPolicy: WithdrawalPolicy;
+  withdrawalLimits: WithdrawalLimits;
+  withdrawalEstimate: WithdrawalEstimate;
+  withdrawalReservation: null;
+}
+
+export interface ClaimDetails {
+  requestId: string;
+  claimAmount: WithdrawalEstimate;
+  withdrawalPolicy: WithdrawalPolicy;
+  withdrawalLimits: WithdrawalLimits;
+  withdrawalEstimate: null;
+  withdrawalReservation: null;
+}
+
+export type PreparedWithdrawal = {
+  transaction: string;
+  message: string;
+  lastValidBlockHeight: number;
+  expiresAt: string;
+} & ({ action: "initiate"; details: InitiateDetails } | { action: "claim"; details: ClaimDetails });
+
+function estimateView(vault: LoadedVault, shares: bigint): WithdrawalEstimate {
+  const { state } = vault;
+  const amounts = withdrawalAmounts(shares, state.totalAssets, state.totalShares, state.feeBps);
+  return {
+    shares: tokenAmount(vault.shares, shares),
+    gross: tokenAmount(vault.asset, amounts.gross),
+    fee: tokenAmount(vault.asset, amounts.fee),
+    net: tokenAmount(vault.asset, amounts.net),
+    sharePrice: sharePrice(state.totalAssets, state.totalShares),
+  };
+}
+
+function requireSol(
+  accounts: WithdrawalAccounts,
+  action: TransactionAction,
+  price: number,
+  rent: bigint,
+): void {
+  const needed = maximumFee(action, price) + rent;
+  if (accounts.walletLamports < needed) {
+    throw new DomainError(
+      "INSUFFICIENT_SOL",
+      `The wallet needs ${needed} lamports of SOL for the fee and account rent; it holds ${accounts.walletLamports}`,
+    );
+  }
+}
+
+function refuseIfPaused(vault: LoadedVault): void {
+  if (vault.state.paused) {
+    throw new DomainError(
+      "VAULT_PAUSED",
+      `The vault ${vault.state.name} is paused; withdrawals are not accepted`,
+    );
+  }
+}
+
+/** Refuses an initiate of `assets` the hourly or daily window cannot take right now (6020/6021 on chain). */
+function checkCapacity(vault: LoadedVault, assets: bigint, nowMs: number): void {
+  const windows = withdrawalWindows(vault.state, nowMs / 1000);
+  for (const [name, window] of [
+    ["hourly", windows.hourly],
+    ["daily", windows.daily],
+  ] as const) {
+    if (window.remaining !== null && assets > window.remaining) {
+      const remaining = window.remaining;
+      throw new DomainError(
+        "CAPACITY_EXCEEDED",
+        `The ${name} net-withdrawal cap leaves ${formatHuman(remaining, vault.asset)}; this withdrawal is worth ${formatHuman(assets, vault.asset)}. Reduce the amount or wait for capacity`,
+        `${name} cap ${window.cap}, used ${window.used}, remaining ${remaining} (raw units); ` +
+          `resets at ${new Date(window.resetsAt * 1000).toISOString()}; ` +
+          `hourly remaining ${windows.hourly.remaining ?? "unlimited"}, daily remaining ${windows.daily.remaining ?? "unlimited"}`,
+      );
+    }
+  }
+}
+
+async function prepareInitiate(
+  deps: VaultDeps,
+  schedule: ScheduleSettings,
+  accounts: WithdrawalAccounts,
+  request: WithdrawRequest,
+): Promise<PreparedWithdrawal> {
+  const { vault } = accounts;
+  const { state } = vault;
+  const shares = request.sharesAmount;
+  if (shares === undefined) {
+    throw new DomainError("INVALID_AMOUNT", "sharesAmount is required when initiating a withdrawal");
+  }
+  refuseIfPaused(vault);
+  if (shares < state.minWithdrawalShares) {
+    throw new DomainError(
+      "BELOW_MINIMUM",
+      `The vault's minimum withdrawal is ${formatHuman(state.minWithdrawalShares, vault.shares)}; ${formatHuman(shares, vault.shares)} requested`,
+    );
+  }
+  if (accounts.walletShares < shares) {
+    throw new DomainError(
+      "INSUFFICIENT_BALANCE",
+      `The wallet holds ${formatHuman(accounts.walletShares, vault.shares)}, less than the ${formatHuman(shares, vault.shares)} to withdraw`,
+      `balance ${accounts.walletShares} < sharesAmount ${shares} (raw units of ${vault.shares.mint.toBase58()})`,
+    );
+  }
+  const nowMs = deps.now();
+  checkCapacity(vault, assetsForSharesRoundDown(shares, state.totalAssets, state.totalShares), nowMs);
+  const [blockhash, price] = await Promise.all([
+    deps.chain.recentBlockhash(),
+    deps.chain.priorityFee([vault.address]),
+  ]);
+  requireSol(accounts, "initiate", price, rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE));
+  const built = buildUnsignedTransaction(
+    request.wallet,
+    "initiate",
+    [
+      buildRequestWithdrawalInstruction(
+        {
+          owner: request.wallet,
+          vault: vault.address,
+          receipt: accounts.receiptAddress,
+          ownerShares: findAssociatedTokenAddress(request.wallet, vault.shares.mint),
+          escrow: state.escrow,
+        },
+        { shares },
+      ),
+    ],
+    blockhash,
+    price,
+  );
+  const estimate = estimateView(vault, shares);
+  return {
+    action: "initiate",
+    transaction: built.transaction,
+    message:
+      `Request a withdrawal of ${formatHuman(shares, vault.shares)} from ${state.name}, worth about ` +
+      `${formatHuman(BigInt(estimate.net.amount), vault.asset)} after the fee at today's share price; ` +
+      `claimable once a new NAV is struck and the queue is funded`,
+    details: {
+      withdrawalPolicy: withdrawalPolicy(vault, schedule),
+      withdrawalLimits: withdrawalLimits(vault, nowMs),
+      withdrawalEstimate: estimate,
+      withdrawalReservation: null,
+    },
+    lastValidBlockHeight: built.lastValidBlockHeight,
+    expiresAt: built.expiresAt,
+  };
+}
+
+async function prepareClaim(
+  deps: VaultDeps,
+  schedule: ScheduleSettings,
+  accounts: WithdrawalAccounts,
+  request: WithdrawRequest,
+): Promise<PreparedWithdrawal> {
+  const { vault, receipt } = accounts;
+  if (receipt === null) {
+    throw new DomainError(
+      "NO_PENDING_WITHDRAWAL",
+      "This wallet has no pending withdrawal in this vault to claim",
+    );
+  }
+  const blockers = claimBlockers(vault.state, receipt, accounts.reserveBalance);
+  if (blockers.length > 0) {
+    throw new DomainError(
+      "WITHDRAWAL_NOT_CLAIMABLE",
+      `The pending withdrawal of ${formatHuman(receipt.shares, vault.shares)} is not claimable yet: ${blockers.join("; ")}`,
+      "GET this endpoint for the withdrawal's progress and estimated arrival",
+    );
+  }
+  const [blockhash, price] = await Promise.all([
+    deps.chain.recentBlockhash(),
+    deps.chain.priorityFee([vault.address]),
+  ]);
+  const assetAccount = findAssociatedTokenAddress(request.wallet, vault.asset.mint);
+  requireSol(
+    accounts,
+    "claim",
+    price,
+    accounts.assetAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE),
+  );
+  const { state } = vault;
+  const built = buildUnsignedTransaction(
+    request.wallet,
+    "claim",
+    [
+      buildCreateAssociatedTokenAccountIdempotentInstruction(
+        request.wallet,
+        request.wallet,
+        vault.asset.mint,
+        assetAccount,
+      ),
+      buildClaimWithdrawalInstruction({
+        owner: request.wallet,
+        vault: vault.address,
+        authority: state.authority,
+        receipt: accounts.receiptAddress,
+        shareMint: state.shareMint,
+        escrow: state.escrow,
+        reserve: state.reserve,
+        ownerAsset: assetAccount,
+      }),
+    ],
+    blockhash,
+    price,
+  );
+  const amounts = claimAmounts(state, receipt);
+  return {
+    action: "claim",
+    transaction: built.transaction,
+    message:
+      `Claim about ${formatHuman(amounts.net, vault.asset)} (${formatHuman(amounts.gross, vault.asset)} less a ` +
+      `${formatHuman(amounts.fee, vault.asset)} fee) for ${formatHuman(receipt.shares, vault.shares)} from ${state.name}`,
+    details: {
+      requestId: receipt.requestId.toString(),
+      claimAmount: estimateView(vault, receipt.shares),
+      withdrawalPolicy: withdrawalPolicy(vault, schedule),
+      withdrawalLimits: withdrawalLimits(vault, deps.now()),
+      withdrawalEstimate: null,
+      withdrawalReservation: null,
+    },
+    lastValidBlockHeight: built.lastValidBlockHeight,
+    expiresAt: built.expiresAt,
+  };
+}
+
+/** The action the chain's state calls for: claim when a withdrawal is pending, else initiate. */
+export function detectWithdrawAction(accounts: Pick<WithdrawalAccounts, "receipt">): WithdrawAction {
+  return accounts.receipt === null ? "initiate" : "claim";
+}
+
+export async function buildWithdrawTransaction(
+  deps: VaultDeps,
+  schedule: ScheduleSettings,
+  request: WithdrawRequest,
+): Promise<PreparedWithdrawal> {
+  const accounts = await readWithdrawalAccounts(deps, request.vault, request.wallet);
+  const action = request.action ?? detectWithdrawAction(accounts);
+  if (action === "initiate" && accounts.receipt !== null) {
+    throw new DomainError(
+      "WITHDRAWAL_PENDING",
+      `This wallet already has a pending withdrawal of ${formatHuman(accounts.receipt.shares, accounts.vault.shares)} in this vault; claim it before initiating another`,
+    );
+  }
+  return action === "initiate"
+    ? prepareInitiate(deps, schedule, accounts, request)
+    : prepareClaim(deps, schedule, accounts, request);
+}

@@ -1,0 +1,231 @@
+// A wallet's withdrawal on a vault: pending shares and their value, whether the receipt is claimable,
+// which condition it waits on with an arrival band, the queue progress, and when it was requested.
+// One fresh read of vault, receipt and reserve; the request time comes from recorded history, else
+// from the receipt's transactions on chain (remembered, as it never changes).
+import type { PublicKey } from "@solana/web3.js";
+
+import type { WithdrawalReceiptAccount, VaultAccount } from "./accounts";
+import { decodeVaultEvents } from "./events";
+import type { StagingPace } from "./staging-pace";
+import { assetsForSharesRoundDown } from "./share-math";
+import { tokenAmount, type TokenAmount } from "./token-amount";
+import type { VaultDeps } from "./vault-state";
+import { claimBlockers, readStatusAccounts, type ScheduleSettings } from "./withdrawal";
+
+export type EstimateKind = "ready" | "nav" | "staging";
+
+export interface ArrivalEstimate {
+  kind: EstimateKind;
+  band: { earliest: string; latest: string } | null;
+}
+
+export interface WithdrawalProgress {
+  stagedShares: string;
+  totalShares: string;
+  sharesAhead: string;
+  fraction: number;
+}
+
+export interface WithdrawalStatus {
+  hasPendingWithdrawal: boolean;
+  pendingShares: string;
+  estimatedUsdcAmount: TokenAmount;
+  canClaimNow: boolean;
+  createdAt: string | null;
+  estimate: ArrivalEstimate | null;
+  progress: WithdrawalProgress | null;
+}
+
+/** Where verified request times come from: recorded history (the store), by request id. */
+export interface RequestTimeSource {
+  initiateBlockTime(vault: string, wallet: string, requestId: bigint): Promise<Date | null>;
+}
+
+export interface StatusSettings extends ScheduleSettings {
+  stagingPace: StagingPace;
+}
+
+export function withdrawalProgress(
+  state: VaultAccount,
+  receipt: WithdrawalReceiptAccount,
+): WithdrawalProgress {
+  const total = receipt.shares;
+  const fundedPastStart = state.queueFunded - receipt.queueStart;
+  const staged = fundedPastStart <= 0n ? 0n : fundedPastStart >= total ? total : fundedPastStart;
+  const ahead = receipt.queueStart > state.queueFunded ? receipt.queueStart - state.queueFunded : 0n;
+  return {
+    stagedShares: staged.toString(),
+    totalShares: total.toString(),
+    sharesAhead: ahead.toString(),
+    fraction: total === 0n ? 1 : Number((staged * 1_000_000n) / total) / 1_000_000,
+  };
+}
+
+interface Window {
+  earliestMs: number;
+  latestMs: number;
+}
+
+/**
+ * The arrival band: for a NAV strike, the next one on the schedule (one interval of slack); for
+ * staging, the shares still to fund at the observed pace (twice that time as the late edge). The
+ * later of the unmet conditions binds. Null band when the pace is not known yet.
+ */
+export function estimateArrival(
+  state: VaultAccount,
+  receipt: WithdrawalReceiptAccount,
+  claimable: boolean,
+  nowMs: number,
+  schedule: ScheduleSettings,
+  sharesPerSecond: number | null,
+): ArrivalEstimate {
+  if (claimable) {
+    return { kind: "ready", band: null };
+  }
+  const candidates: { kind: EstimateKind; window: Window | null }[] = [];
+  if (state.navSequence <= receipt.navFloor) {
+    const intervalMs = schedule.navIntervalSeconds * 1000;
+    const nextMs = Number(state.navUpdatedAt) * 1000 + intervalMs;
+    const earliestMs = Math.max(nowMs, nextMs);
+    candidates.push({ kind: "nav", window: { earliestMs, latestMs: earliestMs + intervalMs } });
+  }
+  if (state.queueFunded < receipt.queueEnd) {
+    const remaining = Number(receipt.queueEnd - state.queueFunded);
+    const window =
+      sharesPerSecond === null || sharesPerSecond <= 0
+        ? null
+        : {
+            earliestMs: nowMs + (remaining / sharesPerSecond) * 1000,
+            latestMs: nowMs + (2 * remaining * 1000) / sharesPerSecond + schedule.stageIntervalSeconds * 1000,
+          };
+    candidates.push({ kind: "staging", window });
+  }
+  if (candidates.length === 0) {
+    // Both conditions met, yet not claimable: paused or the reserve is short. Staging covers liquidity.
+    return { kind: "staging", band: null };
+  }
+  const binding = candidates.reduce((later, candidate) =>
+    (candidate.window?.earliestMs ?? Infinity) > (later.window?.earliestMs ?? Infinity) ? candidate : later,
+  );
+  const unknown = candidates.some((candidate) => candidate.window === null);
+  const latestMs = Math.max(...candidates.map((candidate) => candidate.window?.latestMs ?? 0));
+  return {
+    kind: binding.kind,
+    band:
+      unknown || binding.window === null
+        ? null
+        : {
+            earliest: new Date(Math.ceil(binding.window.earliestMs)).toISOString(),
+            latest: new Date(Math.ceil(latestMs)).toISOString(),
+          },
+  };
+}
+
+const MAX_REMEMBERED_TIMES = 10_000;
+const SIGNATURES_SEARCHED = 10;
+const rememberedRequestTimes = new Map<string, Date>();
+
+/** The block time of the WithdrawalRequested event with this request id among the receipt's transactions. */
+async function requestTimeOnChain(
+  deps: VaultDeps,
+  receiptAddress: PublicKey,
+  requestId: bigint,
+): Promise<Date | null> {
+  const key = `${receiptAddress.toBase58()}:${requestId}`;
+  const remembered = rememberedRequestTimes.get(key);
+  if (remembered !== undefined) {
+    return remembered;
+  }
+  const signatures = await deps.chain.getSignaturesForAddress(receiptAddress, SIGNATURES_SEARCHED);
+  for (const entry of signatures) {
+    if (entry.err !== null) {
+      continue;
+    }
+    const transaction = await deps.chain.getTransaction(entry.signature);
+    if (transaction === null || transaction.err !== null) {
+      continue;
+    }
+    const found = decodeVaultEvents(transaction.logMessages ?? []).some(
+      (event) => event.name === "WithdrawalRequested" && event.data.requestId === requestId,
+    );
+    if (found && transaction.blockTime !== null) {
+      const time = new Date(transaction.blockTime * 1000);
+      if (rememberedRequestTimes.size >= MAX_REMEMBERED_TIMES) {
+        rememberedRequestTimes.clear();
+      }
+      rememberedRequestTimes.set(key, time);
+      return time;
+    }
+  }
+  return null;
+}
+
+async function requestTime(
+  deps: VaultDeps,
+  history: RequestTimeSource,
+  vault: PublicKey,
+  wallet: PublicKey,
+  receiptAddress: PublicKey,
+  requestId: bigint,
+): Promise<string | null> {
+  // Unavailable history is a null createdAt, not a failed status read.
+  const recorded = await history
+    .initiateBlockTime(vault.toBase58(), wallet.toBase58(), requestId)
+    .catch(() => null);
+  const time = recorded ?? (await requestTimeOnChain(deps, receiptAddress, requestId).catch(() => null));
+  return time === null ? null : time.toISOString();
+}
+
+export async function getWithdrawalStatus(
+  deps: VaultDeps,
+  history: RequestTimeSource,
+  settings: StatusSettings,
+  request: { vault: PublicKey; wallet: PublicKey },
+): Promise<WithdrawalStatus> {
+  const { vault, receipt, receiptAddress, reserveBalance } = await readStatusAccounts(
+    deps,
+    request.vault,
+    request.wallet,
+  );
+  const { state } = vault;
+  const nowMs = deps.now();
+  settings.stagingPace.observe(vault.address.toBase58(), nowMs, state.queueFunded);
+  if (receipt === null) {
+    return {
+      hasPendingWithdrawal: false,
+      pendingShares: "0",
+      estimatedUsdcAmount: tokenAmount(vault.asset, 0n),
+      canClaimNow: false,
+      createdAt: null,
+      estimate: null,
+      progress: null,
+    };
+  }
+  const claimable = claimBlockers(state, receipt, reserveBalance).length === 0;
+  return {
+    hasPendingWithdrawal: true,
+    pendingShares: receipt.shares.toString(),
+    estimatedUsdcAmount: tokenAmount(
+      vault.asset,
+      assetsForSharesRoundDown(receipt.shares, state.totalAssets, state.totalShares),
+    ),
+    canClaimNow: claimable,
+    createdAt: await requestTime(
+      deps,
+      history,
+      request.vault,
+      request.wallet,
+      receiptAddress,
+      receipt.requestId,
+    ),
+    estimate: estimateArrival(
+      state,
+      receipt,
+      claimable,
+      nowMs,
+      settings,
+      settings.stagingPace.sharesPerSecond(vault.address.toBase58()),
+    ),
+    progress: withdrawalProgress(state, receipt),
+  };
+}
