@@ -1,0 +1,148 @@
+// The SQL connection: PostgreSQL through a pg pool when DATABASE_URL is set, else embedded PGlite (in
+// memory, or in a directory for `npm run dev`). Both run the same SQL. Connection trouble becomes
+// StoreUnavailableError (the HTTP edge answers 503); pg's timeouts keep every query bounded.
+import pg from "pg";
+import type { PGlite } from "@electric-sql/pglite";
+
+export class StoreUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`The database is unreachable: ${reason}`);
+  }
+}
+
+export interface Queryable {
+  query<Row extends object>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: "postgres" | "pglite";
+  /** The schema the tables live in, when not the default one. */
+  readonly schema?: string;
+  /** Runs `work` in one transaction on one connection. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const CONNECTION_ERROR_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "57014", // query_canceled (statement_timeout)
+  "53300", // too_many_connections
+]);
+
+function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) {
+    return false;
+  }
+  const code = "code" in error && typeof error.code === "string" ? error.code : "";
+  return (
+    CONNECTION_ERROR_CODES.has(code) ||
+    code.startsWith("08") ||
+    /timeout|terminated|Connection|connect/i.test(error.message)
+  );
+}
+
+async function unavailableOnConnectionError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isConnectionError(error)) {
+      throw new StoreUnavailableError(error instanceof Error ? error.message : String(error));
+    }
+    throw error;
+  }
+}
+
+export function quoteIdentifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
+    throw new Error(`Invalid schema name ${name}`);
+  }
+  return `"${name}"`;
+}
+
+export interface PostgresOptions {
+  url: string;
+  timeoutMs: number;
+  /** Tables live in this schema (created if missing); tests use one schema per run. */
+  schema?: string;
+  maxConnections?: number;
+}
+
+/** A pool; nothing connects until the first query, so this never fails on a database that is down. */
+export function openPostgres(options: PostgresOptions): Database {
+  const schema = options.schema;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.timeoutMs,
+    query_timeout: options.timeoutMs,
+    statement_timeout: options.timeoutMs,
+    idleTimeoutMillis: 30_000,
+    options: schema === undefined ? undefined : `-c search_path=${quoteIdentifier(schema)}`,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  const query = async <Row extends object>(
+    client: pg.Pool | pg.PoolClient,
+    sql: string,
+    params: readonly unknown[] = [],
+  ): Promise<Row[]> => (await client.query<Row>(sql, [...params])).rows;
+  return {
+    kind: "postgres",
+    schema,
+    query: (sql, params) => unavailableOnConnectionError(() => query(pool, sql, params)),
+    transaction: (work) =>
+      unavailableOnConnectionError(async () => {
+        const client = await pool.connect();
+        try {
+          await client.query("BEGIN");
+          const result = await work({ query: (sql, params) => query(client, sql, params) });
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      }),
+    close: () => pool.end(),
+  };
+}
+
+/** PGlite in `directory`, or in memory when null. */
+export async function openPglite(directory: string | null): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db: PGlite = await PGlite.create(directory ?? undefined);
+  const query = async <Row extends object>(
+    target: Pick<PGlite, "query">,
+    sql: string,
+    params: readonly unknown[] = [],
+  ): Promise<Row[]> => (await target.query<Row>(sql, [...params])).rows;
+  return {
+    kind: "pglite",
+    query: (sql, params) => query(db, sql, params),
+    transaction: (work) => db.transaction((tx) => work({ query: (sql, params) => query(tx, sql, params) })),
+    close: () => db.close(),
+  };
+}
+
+/** Drops a schema made for a test run. */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

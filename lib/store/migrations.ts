@@ -1,0 +1,82 @@
+// The schema, as ordered SQL migrations. Each runs once, in a transaction, under an advisory lock so
+// instances booting together do not race; applied ids are kept in schema_migrations.
+import { quoteIdentifier, type Database } from "./db";
+
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: "0001_api_keys",
+    sql: `
+      CREATE TABLE api_keys (
+        id            text PRIMARY KEY,
+        name          text NOT NULL,
+        key_prefix    text NOT NULL,
+        key_hash      text NOT NULL UNIQUE,
+        scope         text NOT NULL CHECK (scope IN ('read', 'write')),
+        vaults        text[],
+        wallet        text,
+        rpm           integer NOT NULL CHECK (rpm > 0),
+        created_at    timestamptz NOT NULL DEFAULT now(),
+        revoked_at    timestamptz,
+        last_used_at  timestamptz
+      );
+    `,
+  },
+  {
+    id: "0002_history",
+    sql: `
+      CREATE TABLE history (
+        signature    text PRIMARY KEY,
+        wallet       text NOT NULL,
+        vault        text NOT NULL,
+        kind         text NOT NULL CHECK (kind IN ('deposit', 'initiate', 'claim')),
+        request_id   numeric(20, 0),
+        assets       numeric(20, 0) NOT NULL,
+        shares       numeric(20, 0) NOT NULL,
+        fee          numeric(20, 0),
+        asset_mint   text NOT NULL,
+        share_mint   text NOT NULL,
+        decimals     integer NOT NULL,
+        slot         bigint NOT NULL,
+        block_time   timestamptz,
+        recorded_at  timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX history_wallet_vault ON history (vault, wallet, slot DESC);
+      CREATE INDEX history_initiates ON history (vault, wallet, request_id) WHERE kind = 'initiate';
+    `,
+  },
+];
+
+const LOCK_ID = 726_351_001;
+
+export async function migrate(db: Database): Promise<string[]> {
+  if (db.schema !== undefined) {
+    await db.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(db.schema)}`);
+  }
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [LOCK_ID]);
+    await tx.query(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
+    const applied = new Set(
+      (await tx.query<{ id: string }>("SELECT id FROM schema_migrations")).map((row) => row.id),
+    );
+    const ran: string[] = [];
+    for (const migration of MIGRATIONS) {
+      if (!applied.has(migration.id)) {
+        for (const statement of migration.sql.split(/;\s*$/m).map((part) => part.trim())) {
+          if (statement !== "") {
+            await tx.query(statement);
+          }
+        }
+        await tx.query("INSERT INTO schema_migrations (id) VALUES ($1)", [migration.id]);
+        ran.push(migration.id);
+      }
+    }
+    return ran;
+  });
+}
