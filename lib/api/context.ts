@@ -1,0 +1,108 @@
+// Everything a handler needs, built once from the config: chain access, the store, rate limits, key
+// resolution, logging, and the credential sources partner routes accept. Nothing connects at
+// construction; the first request that needs a service opens it.
+import { PublicKey } from "@solana/web3.js";
+import { Redis } from "ioredis";
+
+import type { AppConfig } from "../config";
+import { createRpcClient, type RpcClient } from "../chain/rpc";
+import { RpcVaultChain, type VaultChain } from "../chain/vault-chain";
+import { Store } from "../store/store";
+import { StagingPace } from "../vault/staging-pace";
+import type { VaultDeps } from "../vault/vault-state";
+import { bearerKeySource, type CredentialSource } from "./credentials";
+import { KeyResolver } from "./keys";
+import { createLogger, type Logger } from "./logger";
+import { createRateLimiter, type RateLimiter } from "./rate-limit";
+import { SingleFlightCache } from "./single-flight-cache";
+
+export interface ApiContext {
+  config: AppConfig;
+  rpc: RpcClient;
+  chain: VaultChain;
+  deps: VaultDeps;
+  store: Store;
+  redis: Redis | null;
+  limiter: RateLimiter;
+  keys: KeyResolver;
+  log: Logger;
+  credentialSources: CredentialSource[];
+  stagingPace: StagingPace;
+  /** Keyless reads (share price, supply), cached ~10 s per vault. */
+  publicReads: SingleFlightCache<number>;
+  close(): Promise<void>;
+}
+
+export interface ContextOverrides {
+  /** Store schema (tests isolate their rows in one). */
+  schema?: string;
+  /** Prefix of rate-limit keys in Redis. */
+  rateLimitPrefix?: string;
+  logger?: Logger;
+  now?: () => number;
+}
+
+function shortMint(mint: string): string {
+  return `${mint.slice(0, 4)}…${mint.slice(-4)}`;
+}
+
+export function createRedis(url: string): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1_000,
+    commandTimeout: 500,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+  // Connection errors surface through commands (and the limiter's in-process stand-in); don't crash.
+  redis.on("error", () => undefined);
+  return redis;
+}
+
+export function createApiContext(config: AppConfig, overrides: ContextOverrides = {}): ApiContext {
+  const log = overrides.logger ?? createLogger(config.logLevel);
+  const rpc = createRpcClient(config.rpcUrl, config.rpcTimeoutMs);
+  const chain = new RpcVaultChain(rpc, {
+    slotMs: config.slotMs,
+    priorityFeeCapMicroLamports: config.priorityFeeCapMicroLamports,
+  });
+  const store = new Store({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.pgliteDir,
+    timeoutMs: config.databaseTimeoutMs,
+    schema: overrides.schema,
+  });
+  const redis = config.redisUrl === null ? null : createRedis(config.redisUrl);
+  const deps: VaultDeps = {
+    chain,
+    symbolOf: (mint: PublicKey) => config.assetSymbols.get(mint.toBase58()) ?? shortMint(mint.toBase58()),
+    now: overrides.now ?? Date.now,
+  };
+  const keys = new KeyResolver(store.keys, config.keyCacheSeconds, (error) =>
+    log.log("warn", "recording a key's last use failed", { error: String(error) }),
+  );
+  return {
+    config,
+    rpc,
+    chain,
+    deps,
+    store,
+    redis,
+    limiter: createRateLimiter({ redis, keyPrefix: overrides.rateLimitPrefix ?? "vault-gateway:rl" }),
+    keys,
+    log,
+    credentialSources: [bearerKeySource],
+    stagingPace: new StagingPace(),
+    publicReads: new SingleFlightCache<number>(10_000),
+    async close() {
+      chain.stop();
+      redis?.disconnect();
+      await store.close();
+    },
+  };
+}
+
+export function symbolOfMint(context: ApiContext, mint: string): string {
+  return context.deps.symbolOf(new PublicKey(mint));
+}

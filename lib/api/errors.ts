@@ -1,0 +1,109 @@
+// The one error table: every code the API answers with, its HTTP status, and the function that turns
+// anything thrown into the spec's envelope. Unknown errors become a generic 500 that reveals nothing.
+import { ChainUnavailableError } from "../chain/rpc";
+import { StoreUnavailableError } from "../store/db";
+import { DomainError, type DomainErrorCode } from "../vault/domain-error";
+
+export type EdgeErrorCode =
+  | "INVALID_REQUEST"
+  | "INVALID_JSON"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "RATE_LIMITED"
+  | "CHAIN_UNAVAILABLE"
+  | "STORE_UNAVAILABLE"
+  | "INTERNAL_ERROR";
+
+export type ErrorCode = EdgeErrorCode | DomainErrorCode;
+
+export const CODE_TO_STATUS: Readonly<Record<ErrorCode, number>> = {
+  INVALID_REQUEST: 400,
+  INVALID_JSON: 400,
+  INVALID_AMOUNT: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  VAULT_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  VAULT_PAUSED: 409,
+  WITHDRAWAL_PENDING: 409,
+  NO_PENDING_WITHDRAWAL: 409,
+  WITHDRAWAL_NOT_CLAIMABLE: 409,
+  INITIATE_NOT_RECORDED: 409,
+  SIGNATURE_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INSUFFICIENT_BALANCE: 422,
+  INSUFFICIENT_SOL: 422,
+  BELOW_MINIMUM: 422,
+  AMOUNT_TOO_SMALL: 422,
+  CAPACITY_EXCEEDED: 422,
+  TRANSACTION_NOT_CONFIRMED: 422,
+  TRANSACTION_FAILED: 422,
+  NOT_A_VAULT_TRANSACTION: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  CHAIN_UNAVAILABLE: 503,
+  STORE_UNAVAILABLE: 503,
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  get status(): number {
+    return CODE_TO_STATUS[this.code];
+  }
+}
+
+/** Whatever was thrown, as an ApiError; `internal` is true for bugs (logged, never shown). */
+export function toApiError(thrown: unknown): { error: ApiError; internal: boolean } {
+  if (thrown instanceof ApiError) {
+    return { error: thrown, internal: false };
+  }
+  if (thrown instanceof DomainError) {
+    return { error: new ApiError(thrown.code, thrown.message, thrown.details), internal: false };
+  }
+  if (thrown instanceof ChainUnavailableError) {
+    return {
+      error: new ApiError("CHAIN_UNAVAILABLE", "The blockchain node is unreachable; try again shortly"),
+      internal: false,
+    };
+  }
+  if (thrown instanceof StoreUnavailableError) {
+    return {
+      error: new ApiError("STORE_UNAVAILABLE", "The database is unreachable; try again shortly"),
+      internal: false,
+    };
+  }
+  return { error: new ApiError("INTERNAL_ERROR", "Internal error"), internal: true };
+}
+
+export interface ErrorBody {
+  success: false;
+  error: string;
+  details?: string;
+  code: ErrorCode;
+  requestId: string;
+}
+
+export function errorBody(error: ApiError, requestId: string): ErrorBody {
+  return {
+    success: false,
+    error: error.message,
+    ...(error.details === undefined ? {} : { details: error.details }),
+    code: error.code,
+    requestId,
+  };
+}

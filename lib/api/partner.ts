@@ -1,0 +1,138 @@
+// withPartnerKey: the wrapper of every partner route, one small step each: authenticate → rate-limit
+// by key id → check scope → parse input → check the key's vault and wallet → run the handler → answer
+// in the envelope, with X-RateLimit-* on every response, success or error.
+import type { PublicKey } from "@solana/web3.js";
+import { z } from "zod";
+
+import type { KeyScope } from "../store/api-keys";
+import { clientAddress } from "./client-address";
+import type { ApiContext } from "./context";
+import { authenticate, type Principal } from "./credentials";
+import { ApiError, toApiError } from "./errors";
+import type { ApiHandler, RequestMeta } from "./handler";
+import { rateLimitHeaders, type RateLimitDecision } from "./rate-limit";
+import { parseInput, readJsonBody, readQuery } from "./request-input";
+import { envelope, envelopeError } from "./responses";
+
+/** Failed authentications per client IP per minute before 429. */
+const AUTH_FAILURES_PER_MINUTE = 30;
+
+export interface PartnerCall<Input, Params> {
+  input: Input;
+  params: Params;
+  principal: Principal;
+  context: ApiContext;
+  request: Request;
+  meta: RequestMeta;
+}
+
+export interface PartnerOptions<S extends z.ZodType, P extends z.ZodType> {
+  scope: KeyScope;
+  input: { from: "body" | "query"; schema: S };
+  params?: P;
+  /** The vault and wallet the request acts on, checked against the key's restrictions. */
+  target(input: z.output<S>, params: z.output<P>): { vault: PublicKey; wallet: PublicKey };
+}
+
+const noParams = z.object({});
+
+function rateLimited(decision: RateLimitDecision, what: string): ApiError {
+  return new ApiError(
+    "RATE_LIMITED",
+    `Rate limit exceeded: ${decision.limit} requests per ${what}; retry after ${decision.retryAfter} s`,
+  );
+}
+
+async function authenticateOrLimit(
+  request: Request,
+  context: ApiContext,
+): Promise<{ principal: Principal } | { failure: ApiError; decision: RateLimitDecision }> {
+  try {
+    return { principal: await authenticate(request, context) };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "UNAUTHORIZED") {
+      throw error;
+    }
+    const decision = await context.limiter.consume(
+      { bucket: "auth-failure", limit: AUTH_FAILURES_PER_MINUTE, windowSeconds: 60 },
+      clientAddress(request, context.config.trustedProxyCount),
+    );
+    return {
+      failure: decision.allowed ? error : rateLimited(decision, "minute from this address"),
+      decision,
+    };
+  }
+}
+
+function requireScope(principal: Principal, scope: KeyScope): void {
+  if (scope === "write" && principal.scope !== "write") {
+    throw new ApiError("FORBIDDEN", "This API key has read scope; this endpoint needs a write-scope key");
+  }
+}
+
+function requireTarget(principal: Principal, target: { vault: PublicKey; wallet: PublicKey }): void {
+  const vault = target.vault.toBase58();
+  if (principal.vaults !== null && !principal.vaults.includes(vault)) {
+    throw new ApiError(
+      "FORBIDDEN",
+      `This API key is restricted to other vaults; it may not act on vault ${vault}`,
+    );
+  }
+  const wallet = target.wallet.toBase58();
+  if (principal.wallet !== null && principal.wallet !== wallet) {
+    throw new ApiError(
+      "FORBIDDEN",
+      `This API key is restricted to another wallet; it may not act for ${wallet}`,
+    );
+  }
+}
+
+async function readInput<S extends z.ZodType>(
+  request: Request,
+  input: { from: "body" | "query"; schema: S },
+) {
+  const raw = input.from === "body" ? await readJsonBody(request) : readQuery(request);
+  return parseInput(input.schema, raw);
+}
+
+export function withPartnerKey<S extends z.ZodType, P extends z.ZodType = typeof noParams>(
+  handler: (call: PartnerCall<z.output<S>, z.output<P>>) => Promise<unknown>,
+  options: PartnerOptions<S, P>,
+): ApiHandler {
+  return async (request, context, meta) => {
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const authenticated = await authenticateOrLimit(request, context);
+      if ("failure" in authenticated) {
+        limitHeaders = rateLimitHeaders(authenticated.decision);
+        throw authenticated.failure;
+      }
+      const { principal } = authenticated;
+      meta.keyId = principal.keyId;
+      const decision = await context.limiter.consume(
+        { bucket: "partner", limit: principal.rpm, windowSeconds: 60 },
+        principal.keyId,
+      );
+      limitHeaders = rateLimitHeaders(decision);
+      if (!decision.allowed) {
+        throw rateLimited(decision, "minute for this key");
+      }
+      requireScope(principal, options.scope);
+      const params = parseInput(options.params ?? noParams, meta.params) as z.output<P>;
+      const input = await readInput(request, options.input);
+      requireTarget(principal, options.target(input, params));
+      const data = await handler({ input, params, principal, context, request, meta });
+      return envelope(data, limitHeaders);
+    } catch (thrown) {
+      const { error, internal } = toApiError(thrown);
+      if (internal) {
+        context.log.log("error", "unhandled error", {
+          requestId: meta.requestId,
+          error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+        });
+      }
+      meta.errorCode = error.code;
+      return envelopeError(error, meta.requestId, limitHeaders);
+    }
+  };
+}

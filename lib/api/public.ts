@@ -1,0 +1,66 @@
+// withPublic: the wrapper of the keyless routes: rate-limit per client IP → parse the query → run the
+// handler → a bare body, edge-cacheable for 60 s, open to any origin. Errors are bare too, not cached.
+import type { z } from "zod";
+
+import { clientAddress } from "./client-address";
+import type { ApiContext } from "./context";
+import { ApiError, toApiError } from "./errors";
+import type { ApiHandler, RequestMeta } from "./handler";
+import { rateLimitHeaders } from "./rate-limit";
+import { parseInput, readQuery } from "./request-input";
+import { bareError, json } from "./responses";
+
+export const PUBLIC_LIMIT = { limit: 20, windowSeconds: 5 } as const;
+
+export const PUBLIC_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+};
+
+const CACHEABLE = { "Cache-Control": "public, s-maxage=60" };
+const NOT_CACHEABLE = { "Cache-Control": "no-store" };
+
+export interface PublicCall<Query> {
+  query: Query;
+  context: ApiContext;
+  meta: RequestMeta;
+}
+
+export interface PublicOptions<S extends z.ZodType> {
+  limit: { limit: number; windowSeconds: number };
+  query: S;
+}
+
+export function withPublic<S extends z.ZodType>(
+  handler: (call: PublicCall<z.output<S>>) => Promise<object>,
+  options: PublicOptions<S>,
+): ApiHandler {
+  return async (request, context, meta) => {
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const decision = await context.limiter.consume(
+        { bucket: "public", ...options.limit },
+        clientAddress(request, context.config.trustedProxyCount),
+      );
+      if (!decision.allowed) {
+        limitHeaders = rateLimitHeaders(decision);
+        throw new ApiError(
+          "RATE_LIMITED",
+          `Rate limit exceeded: ${decision.limit} requests per ${options.limit.windowSeconds} s from this address; retry after ${decision.retryAfter} s`,
+        );
+      }
+      const query = parseInput(options.query, readQuery(request));
+      const body = await handler({ query, context, meta });
+      return json(200, body, { ...PUBLIC_HEADERS, ...CACHEABLE });
+    } catch (thrown) {
+      const { error, internal } = toApiError(thrown);
+      if (internal) {
+        context.log.log("error", "unhandled error", {
+          requestId: meta.requestId,
+          error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+        });
+      }
+      meta.errorCode = error.code;
+      return bareError(error, meta.requestId, { ...PUBLIC_HEADERS, ...NOT_CACHEABLE, ...limitHeaders });
+    }
+  };
+}

@@ -1,0 +1,24 @@
+// GET /api/circulating-supply[?vault=] — keyless: the share token's supply in human units (total
+// supply equals circulating supply: no locked tokens), cached ~10 s in process.
+import { decodeMint } from "../../chain/spl-token";
+import { formatUnits } from "../../vault/token-amount";
+import { vaultLayout } from "../../vault/vault-state";
+import { publicVaultQuery } from "../schemas/public";
+import { PUBLIC_LIMIT, withPublic } from "../public";
+
+export const getCirculatingSupply = withPublic(
+  async ({ query, context }) => {
+    const vault = query.vault ?? context.config.defaultVaultId;
+    const supply = await context.publicReads.get(`supply:${vault.toBase58()}`, async () => {
+      const layout = await vaultLayout(context.deps, vault);
+      const [account] = await context.deps.chain.getAccounts([layout.shareMint], "fresh");
+      const mint = account === null || account === undefined ? null : decodeMint(account.owner, account.data);
+      if (mint === null) {
+        throw new Error(`The share mint ${layout.shareMint.toBase58()} is not a mint`);
+      }
+      return Number(formatUnits(mint.supply, mint.decimals));
+    });
+    return { circulatingSupply: supply };
+  },
+  { limit: PUBLIC_LIMIT, query: publicVaultQuery },
+);

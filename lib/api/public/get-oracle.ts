@@ -1,0 +1,18 @@
+// GET /api/oracle[?vault=] — keyless: the share price (NAV per share) of the default vault, cached
+// ~10 s in process with one chain read per expiry however many callers wait.
+import { loadVault } from "../../vault/vault-state";
+import { sharePrice } from "../../vault/share-math";
+import { publicVaultQuery } from "../schemas/public";
+import { PUBLIC_LIMIT, withPublic } from "../public";
+
+export const getOracle = withPublic(
+  async ({ query, context }) => {
+    const vault = query.vault ?? context.config.defaultVaultId;
+    const price = await context.publicReads.get(`price:${vault.toBase58()}`, async () => {
+      const { state } = await loadVault(context.deps, vault, "fresh");
+      return sharePrice(state.totalAssets, state.totalShares);
+    });
+    return { sharePrice: price };
+  },
+  { limit: PUBLIC_LIMIT, query: publicVaultQuery },
+);

@@ -1,0 +1,106 @@
+// Untyped input parsed once at the edge: the JSON body (content type, size, syntax), the query string
+// and path parameters, each through its zod schema; every failure is a 4xx naming the field.
+import type { z } from "zod";
+
+import { ApiError } from "./errors";
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+function tooLarge(): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_BODY_BYTES} bytes`);
+}
+
+async function readLimited(request: Request): Promise<string> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > MAX_BODY_BYTES)) {
+    throw tooLarge();
+  }
+  if (request.body === null) {
+    return "";
+  }
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
+  }
+  let text: string;
+  try {
+    text = await readLimited(request);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      throw error;
+    }
+    throw new ApiError("INVALID_JSON", "The body is not valid UTF-8 JSON");
+  }
+  if (text.trim() === "") {
+    throw new ApiError("INVALID_JSON", "The body is empty; send a JSON object");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("INVALID_JSON", "The body is not valid JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ApiError("INVALID_REQUEST", "body: must be a JSON object");
+  }
+  return value;
+}
+
+/** The query string as an object; a parameter given twice is refused rather than guessed at. */
+export function readQuery(request: Request): Record<string, string> {
+  const params = new URL(request.url).searchParams;
+  const query: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (Object.hasOwn(query, name)) {
+      throw new ApiError("INVALID_REQUEST", `${name}: must be given once`);
+    }
+    query[name] = value;
+  }
+  return query;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) {
+      return undefined;
+    }
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** Parses with the schema; the first issue becomes a 400 naming its field. */
+export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const result = schema.safeParse(input);
+  if (result.success) {
+    return result.data;
+  }
+  const issue = result.error.issues[0];
+  const path = issue?.path ?? [];
+  const field = path.length === 0 ? "body" : path.map(String).join(".");
+  const missing = path.length > 0 && valueAt(input, path) === undefined && issue?.code === "invalid_type";
+  throw new ApiError(
+    "INVALID_REQUEST",
+    `${field}: ${missing ? "is required" : (issue?.message ?? "is invalid")}`,
+  );
+}

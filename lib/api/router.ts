@@ -1,0 +1,165 @@
+// Routing by path pattern and method, shared by both hosts: Next.js route files (one route each) and
+// the node:http host (the whole table). Every response gets X-Request-Id and one JSON log line;
+// unknown paths are 404 and other methods 405 with Allow, in the route's body style.
+import type { ApiContext } from "./context";
+import { ApiError, toApiError } from "./errors";
+import type { ApiHandler, RequestMeta } from "./handler";
+import { newRequestId } from "./logger";
+import { PUBLIC_HEADERS } from "./public";
+import { bareError, envelopeError, withHeaders } from "./responses";
+
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface RouteDefinition {
+  /** e.g. "/api/vault/:vault_id/deposit" */
+  pattern: string;
+  /** Keyless routes answer with bare bodies and allow any origin; partner routes use the envelope. */
+  audience: "partner" | "public";
+  methods: Partial<Record<HttpMethod, ApiHandler>>;
+}
+
+export interface RouteMatch {
+  route: RouteDefinition;
+  params: Record<string, string>;
+}
+
+export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
+  const patternParts = pattern.split("/");
+  const pathParts = pathname.replace(/\/+$/, "").split("/");
+  if (patternParts.length !== pathParts.length) {
+    return null;
+  }
+  const params: Record<string, string> = {};
+  for (const [index, part] of patternParts.entries()) {
+    const actual = pathParts[index] ?? "";
+    if (part.startsWith(":")) {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(actual);
+      } catch {
+        return null;
+      }
+      if (decoded === "") {
+        return null;
+      }
+      params[part.slice(1)] = decoded;
+    } else if (part !== actual) {
+      return null;
+    }
+  }
+  return params;
+}
+
+export function matchRoute(routes: readonly RouteDefinition[], pathname: string): RouteMatch | null {
+  for (const route of routes) {
+    const params = matchPath(route.pattern, pathname);
+    if (params !== null) {
+      return { route, params };
+    }
+  }
+  return null;
+}
+
+function allowed(route: RouteDefinition): string {
+  const methods = Object.keys(route.methods);
+  if (methods.includes("GET")) {
+    methods.push("HEAD");
+  }
+  return [...new Set([...methods, "OPTIONS"])].join(", ");
+}
+
+function errorResponse(route: RouteDefinition | null, error: ApiError, requestId: string): Response {
+  return route?.audience === "public"
+    ? bareError(error, requestId, { ...PUBLIC_HEADERS, "Cache-Control": "no-store" })
+    : envelopeError(error, requestId);
+}
+
+async function dispatch(
+  route: RouteDefinition,
+  method: string,
+  request: Request,
+  context: ApiContext,
+  meta: RequestMeta,
+): Promise<Response> {
+  if (method === "OPTIONS") {
+    const headers: Record<string, string> = { Allow: allowed(route) };
+    if (route.audience === "public") {
+      Object.assign(headers, PUBLIC_HEADERS, {
+        "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+        "Access-Control-Max-Age": "86400",
+      });
+    }
+    return new Response(null, { status: 204, headers });
+  }
+  const handler = route.methods[(method === "HEAD" ? "GET" : method) as HttpMethod];
+  if (handler === undefined) {
+    meta.errorCode = "METHOD_NOT_ALLOWED";
+    return withHeaders(
+      errorResponse(
+        route,
+        new ApiError("METHOD_NOT_ALLOWED", `Method ${method} is not allowed here`),
+        meta.requestId,
+      ),
+      { Allow: allowed(route) },
+    );
+  }
+  const response = await handler(request, context, meta);
+  return method === "HEAD"
+    ? new Response(null, { status: response.status, headers: response.headers })
+    : response;
+}
+
+/** Runs one route for a request: the whole edge around a handler. */
+export async function runRoute(
+  route: RouteDefinition | null,
+  params: Record<string, string>,
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  const startedAt = performance.now();
+  const meta: RequestMeta = { requestId: newRequestId(), params };
+  const method = request.method.toUpperCase();
+  let response: Response;
+  try {
+    response =
+      route === null
+        ? errorResponse(null, new ApiError("NOT_FOUND", "No such endpoint"), meta.requestId)
+        : await dispatch(route, method, request, context, meta);
+  } catch (thrown) {
+    const { error } = toApiError(thrown);
+    context.log.log("error", "unhandled error", {
+      requestId: meta.requestId,
+      error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+    });
+    response = errorResponse(route, error, meta.requestId);
+  }
+  response.headers.set("X-Request-Id", meta.requestId);
+  context.log.log(response.status >= 500 ? "warn" : "info", "request", {
+    requestId: meta.requestId,
+    method,
+    path: new URL(request.url).pathname,
+    status: response.status,
+    durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+    ...(meta.keyId === undefined ? {} : { keyId: meta.keyId }),
+    ...(meta.errorCode === undefined ? {} : { code: meta.errorCode }),
+  });
+  return response;
+}
+
+/** The whole table behind one function (the node:http host, tests). */
+export function createApiHandler(
+  routes: readonly RouteDefinition[],
+  context: ApiContext,
+): (request: Request) => Promise<Response> {
+  return (request) => {
+    let pathname: string;
+    try {
+      pathname = new URL(request.url).pathname;
+    } catch {
+      pathname = "/";
+    }
+    const match = matchRoute(routes, pathname);
+    return runRoute(match?.route ?? null, match?.params ?? {}, request, context);
+  };
+}

@@ -1,0 +1,117 @@
+// Shared pieces of the request and response schemas: public keys, raw integer amounts, token amounts
+// and the envelope. Request schemas transform to domain types; their input side is what OpenAPI shows.
+import { PublicKey } from "@solana/web3.js";
+import { z } from "zod";
+
+import { U64_MAX } from "../../vault/token-amount";
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+
+function toPublicKey(value: string): PublicKey | null {
+  if (value.length < 32 || value.length > 44 || !BASE58.test(value)) {
+    return null;
+  }
+  try {
+    const key = new PublicKey(value);
+    return key.toBase58() === value ? key : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Any base58 account address (vaults). */
+export const addressInput = z
+  .string({ error: "must be a string" })
+  .transform((value, context) => {
+    const key = toPublicKey(value);
+    if (key === null) {
+      context.addIssue({ code: "custom", message: "must be a base58 public key" });
+      return z.NEVER;
+    }
+    return key;
+  })
+  .meta({ description: "Base58 account address", example: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS" });
+
+/** A wallet: a base58 public key on the ed25519 curve (a program address cannot sign). */
+export const walletInput = z
+  .string({ error: "must be a string" })
+  .transform((value, context) => {
+    const key = toPublicKey(value);
+    if (key === null) {
+      context.addIssue({ code: "custom", message: "must be a base58 public key" });
+      return z.NEVER;
+    }
+    if (!PublicKey.isOnCurve(key.toBytes())) {
+      context.addIssue({ code: "custom", message: "must be a wallet's public key, not a program address" });
+      return z.NEVER;
+    }
+    return key;
+  })
+  .meta({
+    description: "Wallet public key (base58)",
+    example: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+  });
+
+/** A positive raw amount (u64) as a JSON integer or a string of digits. */
+export const rawAmountInput = z
+  .union([z.string(), z.number()], { error: "must be an integer or a string of digits" })
+  .transform((value, context) => {
+    if (typeof value === "number") {
+      if (!Number.isInteger(value)) {
+        context.addIssue({ code: "custom", message: "must be an integer in raw units" });
+        return z.NEVER;
+      }
+      if (!Number.isSafeInteger(value)) {
+        context.addIssue({ code: "custom", message: "above 2^53 must be sent as a string of digits" });
+        return z.NEVER;
+      }
+    } else if (!/^\d{1,20}$/.test(value)) {
+      context.addIssue({ code: "custom", message: "must be a string of decimal digits" });
+      return z.NEVER;
+    }
+    const amount = BigInt(value);
+    if (amount <= 0n || amount > U64_MAX) {
+      context.addIssue({ code: "custom", message: "must be a positive integer that fits in a u64" });
+      return z.NEVER;
+    }
+    return amount;
+  })
+  .meta({
+    description: "Raw integer amount (smallest units): an integer or a string of digits",
+    example: "250000000",
+  });
+
+export const vaultPathParams = z.object({ vault_id: addressInput });
+
+export const tokenAmountSchema = z
+  .object({
+    mint: z.string(),
+    symbol: z.string(),
+    amount: z.string().meta({ description: "Raw smallest units, decimal digits" }),
+    decimals: z.number().int(),
+    uiAmount: z.number(),
+  })
+  .meta({ id: "TokenAmount" });
+
+export const errorEnvelopeSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.string(),
+    details: z.string().optional(),
+    code: z.string(),
+    requestId: z.string(),
+  })
+  .meta({ id: "ErrorEnvelope" });
+
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data });
+}
+
+export const transactionFields = {
+  transaction: z
+    .string()
+    .meta({ description: "Base64 unsigned VersionedTransaction (v0); the wallet is fee payer" }),
+  message: z.string(),
+  lastValidBlockHeight: z.number().int(),
+  expiresAt: z.string().meta({ description: "ISO 8601: when the blockhash is expected to expire" }),
+};

@@ -1,0 +1,57 @@
+// POST and GET /api/history: request validation and the response shapes.
+import { z } from "zod";
+
+import { addressInput, successEnvelope, tokenAmountSchema, walletInput } from "./common";
+
+export const historyRequest = z
+  .object({
+    wallet: walletInput,
+    vault_id: addressInput,
+    signature: z
+      .string({ error: "must be a string" })
+      .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, "must be a base58 transaction signature")
+      .meta({ description: "Signature of the confirmed transaction" }),
+    withdrawal_reservation_id: z
+      .string({ error: "must be a string" })
+      .max(200, "is too long")
+      .optional()
+      .meta({ description: "Deprecated; ignored", deprecated: true }),
+  })
+  .meta({ id: "HistoryRequest" });
+
+export const historyQuery = z
+  .object({
+    wallet: walletInput,
+    vault_id: addressInput,
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, "must be an integer from 1 to 100")
+      .transform(Number)
+      .refine((value) => value >= 1 && value <= 100, "must be an integer from 1 to 100")
+      .optional(),
+  })
+  .meta({ id: "HistoryQuery" });
+
+export const activitySchema = z
+  .object({
+    signature: z.string(),
+    wallet: z.string(),
+    vaultId: z.string(),
+    kind: z.enum(["deposit", "initiate", "claim"]),
+    requestId: z.string().nullable(),
+    assets: tokenAmountSchema,
+    shares: tokenAmountSchema,
+    fee: tokenAmountSchema.nullable(),
+    slot: z.number().int(),
+    blockTime: z.string().nullable(),
+    recordedAt: z.string(),
+  })
+  .meta({ id: "Activity" });
+
+export const historyRecordResponse = successEnvelope(
+  z.object({ duplicate: z.boolean(), activity: activitySchema }),
+).meta({ id: "HistoryRecordResponse" });
+
+export const historyFeedResponse = successEnvelope(z.object({ activity: z.array(activitySchema) })).meta({
+  id: "HistoryFeedResponse",
+});

@@ -1,0 +1,104 @@
+// GET, POST and PUT /api/vault/{vault_id}/withdraw: request validation and the response shapes.
+import { z } from "zod";
+
+import { rawAmountInput, successEnvelope, tokenAmountSchema, transactionFields, walletInput } from "./common";
+
+export const withdrawStatusQuery = z.object({ wallet: walletInput }).meta({ id: "WithdrawStatusQuery" });
+
+export const withdrawRequest = z
+  .object({
+    wallet: walletInput,
+    sharesAmount: rawAmountInput
+      .optional()
+      .meta({ description: "Raw share units; required when initiating" }),
+    action: z
+      .enum(["initiate", "claim"], { error: "must be initiate or claim" })
+      .optional()
+      .meta({ description: "Omitted: detected from on-chain state (claim when a withdrawal is pending)" }),
+  })
+  .meta({ id: "WithdrawRequest" });
+
+export type WithdrawRequestBody = z.output<typeof withdrawRequest>;
+
+const band = z.object({ earliest: z.string(), latest: z.string() });
+
+export const withdrawalStatusData = z
+  .object({
+    hasPendingWithdrawal: z.boolean(),
+    pendingShares: z.string(),
+    estimatedUsdcAmount: tokenAmountSchema,
+    canClaimNow: z.boolean(),
+    createdAt: z.string().nullable(),
+    estimate: z.object({ kind: z.enum(["ready", "nav", "staging"]), band: band.nullable() }).nullable(),
+    progress: z
+      .object({
+        stagedShares: z.string(),
+        totalShares: z.string(),
+        sharesAhead: z.string(),
+        fraction: z.number(),
+      })
+      .nullable(),
+  })
+  .meta({ id: "WithdrawalStatus" });
+
+export const withdrawalStatusResponse = successEnvelope(withdrawalStatusData).meta({
+  id: "WithdrawalStatusResponse",
+});
+
+const capWindow = z.object({
+  cap: tokenAmountSchema.nullable(),
+  used: tokenAmountSchema,
+  remaining: tokenAmountSchema.nullable(),
+  resetsAt: z.string(),
+});
+
+const policy = z.object({
+  feeBps: z.number().int(),
+  minimumShares: tokenAmountSchema,
+  queueOrder: z.literal("fifo"),
+  capsEnforcedAt: z.literal("execution"),
+  navSchedule: z.object({
+    intervalSeconds: z.number(),
+    lastNavAt: z.string().nullable(),
+    nextNavAt: z.string().nullable(),
+  }),
+});
+
+const limits = z.object({ hourly: capWindow, daily: capWindow });
+
+const estimate = z.object({
+  shares: tokenAmountSchema,
+  gross: tokenAmountSchema,
+  fee: tokenAmountSchema,
+  net: tokenAmountSchema,
+  sharePrice: z.number(),
+});
+
+export const withdrawData = z
+  .discriminatedUnion("action", [
+    z.object({
+      ...transactionFields,
+      action: z.literal("initiate"),
+      details: z.object({
+        withdrawalPolicy: policy,
+        withdrawalLimits: limits,
+        withdrawalEstimate: estimate,
+        withdrawalReservation: z.null().meta({ description: "Deprecated; always null" }),
+      }),
+    }),
+    z.object({
+      ...transactionFields,
+      action: z.literal("claim"),
+      details: z.object({
+        requestId: z.string(),
+        claimAmount: estimate,
+        withdrawalPolicy: policy,
+        withdrawalLimits: limits,
+        withdrawalEstimate: z.null(),
+        withdrawalReservation: z.null(),
+      }),
+    }),
+  ])
+  .meta({ id: "WithdrawData" });
+
+export const withdrawResponse = successEnvelope(withdrawData).meta({ id: "WithdrawResponse" });

@@ -1,0 +1,36 @@
+// A small TTL cache whose misses are loaded once however many callers ask at the same time.
+export class SingleFlightCache<V> {
+  private readonly values = new Map<string, { value: V; at: number }>();
+  private readonly loading = new Map<string, Promise<V>>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 1_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const cached = this.values.get(key);
+    if (cached !== undefined && this.now() - cached.at < this.ttlMs) {
+      return cached.value;
+    }
+    let pending = this.loading.get(key);
+    if (pending === undefined) {
+      pending = load()
+        .then((value) => {
+          if (this.values.size >= this.maxEntries) {
+            this.values.clear();
+          }
+          this.values.set(key, { value, at: this.now() });
+          return value;
+        })
+        .finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  delete(key: string): void {
+    this.values.delete(key);
+  }
+}

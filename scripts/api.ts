@@ -1,0 +1,44 @@
+// npm run api: the partner API alone on the lean node:http host (no Next.js), from the same handlers.
+// Variables: see lib/config.ts (HOST, PORT, RPC_URL, DATABASE_URL, REDIS_URL, …). SIGTERM/SIGINT
+// finish in-flight requests before exiting.
+import { ConfigError, parseConfig } from "../lib/config";
+import { createApiContext } from "../lib/api/context";
+import { startNodeHost } from "../lib/api/node-host";
+import { createApiHandler } from "../lib/api/router";
+import { ROUTE_TABLE } from "../lib/api/routes";
+
+async function main(): Promise<void> {
+  const config = parseConfig(process.env);
+  const context = createApiContext(config);
+  const host = await startNodeHost(createApiHandler(ROUTE_TABLE, context), {
+    host: config.host,
+    port: config.port,
+  });
+  context.log.log("info", "api listening", {
+    url: host.url,
+    store: context.store.kind,
+    redis: config.redisUrl !== null,
+  });
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    context.log.log("info", "api stopping", { signal });
+    host
+      .close()
+      .then(() => context.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
