@@ -1,0 +1,193 @@
+// The API under test: an in-process localnet, a context on a fresh store (a PGlite in memory, or a
+// per-run schema of the PostgreSQL at DATABASE_URL), rate limits in process (or in the Redis at
+// REDIS_URL under a per-run prefix), and the node:http host on a free port.
+import { randomBytes } from "node:crypto";
+
+import { Keypair, VersionedTransaction, type Connection, type PublicKey } from "@solana/web3.js";
+
+import { parseConfig, type AppConfig } from "../../lib/config";
+import { createApiContext, type ApiContext } from "../../lib/api/context";
+import { createLogger } from "../../lib/api/logger";
+import { startNodeHost, type NodeHost } from "../../lib/api/node-host";
+import { createApiHandler } from "../../lib/api/router";
+import { ROUTE_TABLE } from "../../lib/api/routes";
+import type { KeyScope } from "../../lib/store/api-keys";
+import { dropPostgresSchema } from "../../lib/store/db";
+import type { LocalnetHandle } from "../../localnet/localnet";
+import {
+  closeConnection,
+  connect,
+  startTestLocalnet,
+  type TestLocalnetOptions,
+} from "../../localnet/testing";
+
+export const DATABASE_URL = process.env.DATABASE_URL ?? null;
+export const REDIS_URL = process.env.REDIS_URL ?? null;
+
+export const USDC = 1_000_000n;
+
+export function uniqueSuffix(): string {
+  return randomBytes(6).toString("hex");
+}
+
+export interface KeyOptions {
+  scope?: KeyScope;
+  vaults?: string[] | null;
+  wallet?: string | null;
+  rpm?: number;
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiHarness {
+  localnet: LocalnetHandle;
+  config: AppConfig;
+  context: ApiContext;
+  host: NodeHost;
+  url: string;
+  connection: Connection;
+  vaultId: string;
+  /** The demo vault without caps or fee. */
+  flexVaultId: string;
+  schema: string;
+  rateLimitPrefix: string;
+  createKey(options?: KeyOptions): Promise<{ secret: string; id: string }>;
+  /** A new wallet with SOL and `usdc` raw units of the asset in its token account. */
+  fundedWallet(usdc?: bigint): Promise<Keypair>;
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
+  /** Signs a built transaction with the wallet, sends it and waits for confirmation; returns the signature. */
+  signAndSend(base64: string, wallet: Keypair): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  localnet?: TestLocalnetOptions;
+  /** Reuse a running localnet (a second app instance). */
+  sharedLocalnet?: LocalnetHandle;
+  env?: Record<string, string>;
+  schema?: string;
+  rateLimitPrefix?: string;
+}
+
+export async function startApiHarness(options: HarnessOptions = {}): Promise<ApiHarness> {
+  const localnet = options.sharedLocalnet ?? (await startTestLocalnet(options.localnet));
+  const schema = options.schema ?? `api_test_${uniqueSuffix()}`;
+  const rateLimitPrefix = options.rateLimitPrefix ?? `test:${uniqueSuffix()}`;
+  const config = parseConfig({
+    RPC_URL: localnet.rpcUrl,
+    LOCALNET_ADDRESSES_FILE: localnet.config.addressesFile,
+    PGLITE_DIR: ":memory:",
+    LOG_LEVEL: "silent",
+    SLOT_MS: String(localnet.config.slotMs),
+    ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
+    ...(REDIS_URL === null ? {} : { REDIS_URL }),
+    ...options.env,
+  });
+  const context = createApiContext(config, {
+    schema: config.databaseUrl === null ? undefined : schema,
+    rateLimitPrefix,
+    logger: createLogger("silent"),
+  });
+  await context.store.ready();
+  const host = await startNodeHost(createApiHandler(ROUTE_TABLE, context), { host: "127.0.0.1", port: 0 });
+  const connection = connect(localnet);
+  const [prime, flex] = localnet.addresses.vaults;
+  if (prime === undefined || flex === undefined) {
+    throw new Error("The localnet has no demo vaults (is programs/vault/vault.so built?)");
+  }
+
+  return {
+    localnet,
+    config,
+    context,
+    host,
+    url: host.url,
+    connection,
+    vaultId: prime.vault.toBase58(),
+    flexVaultId: flex.vault.toBase58(),
+    schema,
+    rateLimitPrefix,
+    async createKey(keyOptions = {}) {
+      const { secret, record } = await context.store.keys.create({
+        name: `test ${uniqueSuffix()}`,
+        scope: keyOptions.scope ?? "write",
+        vaults: keyOptions.vaults ?? null,
+        wallet: keyOptions.wallet ?? null,
+        rpm: keyOptions.rpm ?? 100_000,
+        environment: "test",
+      });
+      return { secret, id: record.id };
+    },
+    async fundedWallet(usdc = 1_000n * USDC) {
+      const wallet = Keypair.generate();
+      localnet.faucet.dispenseUsdc(wallet.publicKey, usdc);
+      return wallet;
+    },
+    async request(method, path, requestOptions = {}) {
+      const headers: Record<string, string> = { ...requestOptions.headers };
+      if (requestOptions.key !== undefined) {
+        headers.Authorization = `Bearer ${requestOptions.key}`;
+      }
+      let body: string | undefined = requestOptions.rawBody;
+      if (requestOptions.body !== undefined) {
+        body = JSON.stringify(requestOptions.body);
+        headers["Content-Type"] ??= "application/json";
+      }
+      const response = await fetch(`${host.url}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = null;
+      try {
+        parsed = text === "" ? null : JSON.parse(text);
+      } catch {
+        parsed = null;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async signAndSend(base64, wallet) {
+      const transaction = VersionedTransaction.deserialize(Buffer.from(base64, "base64"));
+      transaction.sign([wallet]);
+      const signature = await connection.sendTransaction(transaction);
+      const latest = await connection.getLatestBlockhash();
+      const result = await connection.confirmTransaction({ signature, ...latest }, "confirmed");
+      if (result.value.err !== null) {
+        throw new Error(`Transaction ${signature} failed: ${JSON.stringify(result.value.err)}`);
+      }
+      return signature;
+    },
+    async close() {
+      closeConnection(connection);
+      await host.close(1_000);
+      await context.close();
+      if (config.databaseUrl !== null) {
+        await dropPostgresSchema(config.databaseUrl, schema);
+      }
+      if (options.sharedLocalnet === undefined) {
+        await localnet.stop();
+      }
+    },
+  };
+}
+
+export function dataOf(result: HttpResult): Record<string, unknown> {
+  const body = result.body as { success?: boolean; data?: Record<string, unknown> } | null;
+  if (body?.success !== true || body.data === undefined) {
+    throw new Error(`Expected a success envelope, got ${result.status} ${result.text}`);
+  }
+  return body.data;
+}
+
+export function addressOf(key: PublicKey): string {
+  return key.toBase58();
+}
