@@ -3,7 +3,15 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", ".next/", "programs/vault/target/", "programs/toolchain/.cache/", "coverage/"],
+    ignores: [
+      "node_modules/",
+      ".next/",
+      ".data/",
+      "next-env.d.ts",
+      "programs/vault/target/",
+      "programs/toolchain/.cache/",
+      "coverage/",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -1,0 +1,2 @@
+// GET /api/circulating-supply (keyless)
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/endpoints/circulating-supply";

@@ -1,0 +1,8 @@
+// Next.js calls register() once when a server starts: parse the config there, so a bad variable stops
+// the server at boot with a message naming it instead of failing the first request.
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { parseConfig } = await import("./lib/config");
+    parseConfig(process.env);
+  }
+}
