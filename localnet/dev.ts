@@ -1,6 +1,6 @@
 // npm run dev: starts each service as a child process, in order, waiting until one is ready before
-// starting the next; prefixes their output; stops them all on Ctrl-C or when any of them exits. Today
-// the only service is the local chain; the web app joins `SERVICES` as a second entry once it exists.
+// starting the next; prefixes their output; stops them all on Ctrl-C or when any of them exits: the
+// local chain first, then the web app (Next.js dev server, pages and /api) pointed at it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
@@ -39,6 +39,33 @@ function localnetService(config: LocalnetConfig, argv: readonly string[]): Servi
         });
         const body: unknown = await response.json();
         return typeof body === "object" && body !== null && "result" in body && body.result === "ok";
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+const nextCli = createRequire(import.meta.url).resolve("next/dist/bin/next");
+
+/** The Next.js dev server on APP_PORT (default 3000), reading the chain's addresses file. */
+function webAppService(config: LocalnetConfig): Service {
+  const port = process.env.APP_PORT ?? "3000";
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  return {
+    name: "app",
+    command: process.execPath,
+    args: [nextCli, "dev", "--port", port, "--hostname", config.host],
+    env: {
+      RPC_URL: process.env.RPC_URL ?? `http://${host}:${config.rpcPort}`,
+      LOCALNET_ADDRESSES_FILE: config.addressesFile,
+    },
+    readyTimeoutMs: 120_000,
+    async isReady() {
+      try {
+        // Any answer (503 included, e.g. while a store starts) means the server is up.
+        await fetch(`http://${host}:${port}/api/health`, { signal: AbortSignal.timeout(30_000) });
+        return true;
       } catch {
         return false;
       }
@@ -115,7 +142,7 @@ class Supervisor {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const config = parseLocalnetConfig(argv, process.env);
-  const services: Service[] = [localnetService(config, argv)];
+  const services: Service[] = [localnetService(config, argv), webAppService(config)];
   const supervisor = new Supervisor();
   process.on("SIGINT", () => void supervisor.stopAll(0));
   process.on("SIGTERM", () => void supervisor.stopAll(0));

@@ -98,21 +98,21 @@ export class Keeper {
       state.navUpdatedAt > 0n ? this.now() - state.navUpdatedAt : BigInt(config.navIntervalSeconds);
     const seconds = sinceLast < 0n ? 0n : sinceLast > MAX_ACCRUAL_SECONDS ? MAX_ACCRUAL_SECONDS : sinceLast;
     const gain = accruedYield(state.totalAssets, config.apyBps, seconds);
-    const instructions = [
-      buildUpdateNavInstruction({ manager: roles.manager.publicKey, vault: vault.vault }, { gain, loss: 0n }),
-    ];
-    if (gain > 0n) {
-      instructions.unshift(
-        buildMintToInstruction(usdcMint, vault.reserve, roles.mintAuthority.publicKey, gain),
-      );
-    }
-    const record = submitLocalTransaction(
-      chain,
-      `keeper: NAV strike for ${vault.spec.name}`,
-      instructions,
-      roles.manager,
-      [roles.mintAuthority],
+    const strike = buildUpdateNavInstruction(
+      { manager: roles.manager.publicKey, vault: vault.vault },
+      { gain, loss: 0n },
     );
+    // The yield is minted into the reserve in the same transaction, so the NAV is always backed.
+    const record =
+      gain > 0n
+        ? submitLocalTransaction(
+            chain,
+            `keeper: NAV strike for ${vault.spec.name}`,
+            [buildMintToInstruction(usdcMint, vault.reserve, roles.mintAuthority.publicKey, gain), strike],
+            roles.manager,
+            [roles.mintAuthority],
+          )
+        : submitLocalTransaction(chain, `keeper: NAV strike for ${vault.spec.name}`, [strike], roles.manager);
     this.log(
       `keeper: ${vault.spec.name} NAV #${state.navSequence + 1n}: +${gain} on ${state.totalAssets} (${record.signature})`,
     );

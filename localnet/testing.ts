@@ -25,6 +25,8 @@ export interface TestLocalnetOptions {
   stateDir?: string;
   keeper?: Partial<KeeperConfig>;
   faucet?: Partial<FaucetConfig>;
+  /** Receives the localnet's log lines (the keeper's among them); silent by default. */
+  log?: (line: string) => void;
 }
 
 /** A localnet on OS-assigned ports with fast slots and, unless asked for, no keeper. */
@@ -42,7 +44,7 @@ export async function startTestLocalnet(options: TestLocalnetOptions = {}): Prom
     keeper: { ...base.keeper, enabled: false, ...options.keeper },
     faucet: { ...base.faucet, ...options.faucet },
   };
-  return startLocalnet(config, () => undefined);
+  return startLocalnet(config, options.log ?? (() => undefined));
 }
 
 export function connect(localnet: LocalnetHandle, commitment: Commitment = "confirmed"): Connection {

@@ -45,6 +45,7 @@ const HOURLY_CAP_EXCEEDED = 6020;
 let localnet: LocalnetHandle;
 let connection: Connection;
 let prime: LocalnetVault;
+const logLines: string[] = [];
 
 interface Member {
   wallet: Keypair;
@@ -132,6 +133,7 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
     localnet = await startTestLocalnet({
       keeper: { enabled: true, navIntervalSeconds: 1, stageIntervalSeconds: 1 },
       faucet: { requestsPerMinute: 1_000 },
+      log: (line) => logLines.push(line),
     });
     connection = connect(localnet);
     const vault = localnet.addresses.vaults.find((candidate) => candidate.spec.name === "USDC Prime");
@@ -323,5 +325,13 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
     // The keeper mints each strike's yield into the reserve, so the reserve always covers the NAV.
     const state = await vaultState();
     expect(await tokenAmount(prime.reserve)).toBeGreaterThanOrEqual(state.totalAssets);
+  });
+
+  it("strikes NAVs on every demo vault, empty ones included, without a failure", () => {
+    const strikes = logLines.filter((line) => / NAV #\d+: /.test(line));
+    for (const vault of localnet.addresses.vaults) {
+      expect(strikes.some((line) => line.startsWith(`keeper: ${vault.spec.name} NAV #`))).toBe(true);
+    }
+    expect(logLines.filter((line) => line.includes("failed"))).toEqual([]);
   });
 });
