@@ -246,4 +246,40 @@ describe("raw PubSub", () => {
     expect(byId(null)).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null });
     socket.close();
   });
+
+  it("tells a signature subscriber it was received, then that it reached its commitment", async () => {
+    const payer = await fundedWallet(connection, LAMPORTS_PER_SOL);
+    const latest = await connection.getLatestBlockhash();
+    const transaction = new Transaction({ feePayer: payer.publicKey, recentBlockhash: latest.blockhash }).add(
+      SystemProgram.transfer({
+        fromPubkey: payer.publicKey,
+        toPubkey: Keypair.generate().publicKey,
+        lamports: 1_000_000,
+      }),
+    );
+    transaction.sign(payer);
+    const signature = bs58.encode(transaction.signature ?? Buffer.alloc(0));
+    const socket = new WebSocket(localnet.wsUrl);
+    const notifications: unknown[] = [];
+    socket.on("message", (data) => {
+      const message: unknown = JSON.parse(String(data));
+      if ((message as { method?: string }).method === "signatureNotification") {
+        notifications.push((message as { params: { result: { value: unknown } } }).params.result.value);
+      }
+    });
+    await new Promise((resolve) => socket.once("open", resolve));
+    socket.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "signatureSubscribe",
+        params: [signature, { commitment: "confirmed", enableReceivedNotification: true }],
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await connection.sendRawTransaction(transaction.serialize());
+    await waitFor(() => (notifications.length >= 2 ? true : undefined));
+    expect(notifications).toEqual(["receivedSignature", { err: null }]);
+    socket.close();
+  });
 });

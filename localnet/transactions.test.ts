@@ -2,6 +2,7 @@
 // and by polling, commitment levels, getTransaction's metadata, expired blockhashes, duplicates, bad
 // signatures, failed transactions, simulation, history queries, subscriptions and the faucet.
 import {
+  ComputeBudgetProgram,
   Keypair,
   LAMPORTS_PER_SOL,
   PublicKey,
@@ -158,6 +159,34 @@ describe("getTransaction", () => {
       maxSupportedTransactionVersion: 0,
     });
     expect(found?.version).toBe(0);
+  });
+});
+
+describe("fees", () => {
+  it("charges 5000 lamports a signature plus the prioritization fee, and reports it in meta", async () => {
+    const latest = await connection.getLatestBlockhash();
+    const transaction = new Transaction({ feePayer: payer.publicKey, recentBlockhash: latest.blockhash }).add(
+      ComputeBudgetProgram.setComputeUnitLimit({ units: 50_000 }),
+      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1_000 }),
+      SystemProgram.transfer({
+        fromPubkey: payer.publicKey,
+        toPubkey: Keypair.generate().publicKey,
+        lamports: 1_000_000,
+      }),
+    );
+    transaction.sign(payer);
+    const signature = await connection.sendRawTransaction(transaction.serialize());
+    await connection.confirmTransaction({ signature, ...latest });
+    const meta = (
+      await connection.getTransaction(signature, {
+        commitment: "confirmed",
+        maxSupportedTransactionVersion: 0,
+      })
+    )?.meta;
+    expect(meta?.fee).toBe(5050);
+    expect((meta?.preBalances[0] ?? 0) - (meta?.postBalances[0] ?? 0)).toBe(1_000_000 + 5050);
+    const fees = await connection.getRecentPrioritizationFees({ lockedWritableAccounts: [payer.publicKey] });
+    expect(fees.some((fee) => fee.prioritizationFee === 1_000)).toBe(true);
   });
 });
 

@@ -7,7 +7,7 @@ import type { Commitment } from "../chain";
 import { invalidParams } from "./errors";
 
 /** Deprecated commitment names still accepted by validators, mapped to the current three. */
-const commitmentSchema = z
+export const commitmentSchema = z
   .enum(["processed", "confirmed", "finalized", "recent", "single", "singleGossip", "root", "max"])
   .transform((value): Commitment => {
     switch (value) {

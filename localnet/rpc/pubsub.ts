@@ -15,6 +15,7 @@ import { encodeAccount } from "./encoding";
 import { RpcError, internalError, invalidParams, invalidRequest, methodNotFound, parseError } from "./errors";
 import {
   accountEncoding,
+  commitmentSchema,
   dataSlice,
   parseParams,
   parsePubkey,
@@ -24,15 +25,6 @@ import {
 import type { RpcContext } from "./methods";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
-
-const commitmentSchema = z
-  .enum(["processed", "confirmed", "finalized", "recent", "single", "singleGossip", "root", "max"])
-  .transform((value): Commitment => {
-    if (value === "recent") return "processed";
-    if (value === "single" || value === "singleGossip") return "confirmed";
-    if (value === "root" || value === "max") return "finalized";
-    return value;
-  });
 
 const accountSubscribeConfig = z
   .object({
@@ -72,7 +64,7 @@ type Subscription =
       slice: z.infer<typeof dataSlice> | null;
       filters: z.infer<typeof programAccountsFilter>[];
     }
-  | { kind: "signature"; signature: string; commitment: Commitment }
+  | { kind: "signature"; signature: string; commitment: Commitment; notifyReceived: boolean }
   | { kind: "logs"; mentions: string | null; commitment: Commitment }
   | { kind: "slot" }
   | { kind: "root"; lastRoot: bigint | null };
@@ -199,9 +191,15 @@ export function attachPubsub(server: Server, context: RpcContext): PubsubServer 
   ): void {
     switch (subscription.kind) {
       case "signature":
-        if (subscription.commitment === commitment && subscription.signature === record.signature) {
+        if (subscription.signature !== record.signature) {
+          return;
+        }
+        if (subscription.commitment === commitment) {
           notify(connection, id, subscription, withContext(record.slot, { err: record.err }));
           connection.subscriptions.delete(id);
+        } else if (commitment === "processed" && subscription.notifyReceived) {
+          // The leader has it; the subscription's own level comes later.
+          notify(connection, id, subscription, withContext(record.slot, "receivedSignature"));
         }
         return;
       case "logs":
@@ -322,6 +320,7 @@ export function attachPubsub(server: Server, context: RpcContext): PubsubServer 
           kind: "signature",
           signature,
           commitment: config?.commitment ?? "finalized",
+          notifyReceived: config?.enableReceivedNotification === true,
         };
         const id = subscribe(connection, subscription);
         const status = chain.statusOf(signature);
@@ -334,8 +333,8 @@ export function attachPubsub(server: Server, context: RpcContext): PubsubServer 
           ) {
             notify(connection, id, subscription, withContext(status.record.slot, { err: status.record.err }));
             connection.subscriptions.delete(id);
-          } else if (config?.enableReceivedNotification === true && status !== null) {
-            notify(connection, id, subscription, withContext(chain.slot, "receivedSignature"));
+          } else if (subscription.notifyReceived && status !== null) {
+            notify(connection, id, subscription, withContext(status.record.slot, "receivedSignature"));
           }
         });
         return id;
