@@ -22,7 +22,7 @@ import type { RpcContext } from "./rpc/methods";
 import { attachPubsub, type PubsubServer } from "./rpc/pubsub";
 import { loadSnapshot, saveSnapshot } from "./state";
 
-/** What getVersion reports: the agave line LiteSVM's runtime comes from. */
+/** What getVersion reports; the runtime behind it is LiteSVM's build of the agave SVM. */
 const NODE_VERSION = { solanaCore: "3.0.0", featureSet: 3_640_012_085 };
 
 export interface LocalnetHandle {
@@ -70,7 +70,14 @@ function close(server: Server): Promise<void> {
   });
 }
 
+/** The host clients should use: a wildcard bind address is reached through loopback. */
 function urlHost(host: string): string {
+  if (host === "0.0.0.0") {
+    return "127.0.0.1";
+  }
+  if (host === "::") {
+    return "[::1]";
+  }
   return host.includes(":") ? `[${host}]` : host;
 }
 
