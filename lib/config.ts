@@ -125,7 +125,10 @@ function readAddressesFile(path: string): z.infer<typeof addressesFileSchema> | 
 }
 
 /** PGLITE_DIR=:memory: keeps the embedded database in memory (tests); unused with DATABASE_URL. */
-function pgliteDirectory(databaseUrl: string | undefined, directory: string | undefined): string | null {
+export function pgliteDirectory(
+  databaseUrl: string | undefined,
+  directory: string | undefined,
+): string | null {
   if (databaseUrl !== undefined || directory === ":memory:") {
     return null;
   }

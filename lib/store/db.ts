@@ -1,6 +1,8 @@
 // The SQL connection: PostgreSQL through a pg pool when DATABASE_URL is set, else embedded PGlite (in
 // memory, or in a directory for `npm run dev`). Both run the same SQL. Connection trouble becomes
 // StoreUnavailableError (the HTTP edge answers 503); pg's timeouts keep every query bounded.
+import { mkdir } from "node:fs/promises";
+
 import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
 
@@ -122,6 +124,9 @@ export function openPostgres(options: PostgresOptions): Database {
 /** PGlite in `directory`, or in memory when null. */
 export async function openPglite(directory: string | null): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
+  if (directory !== null) {
+    await mkdir(directory, { recursive: true });
+  }
   const db: PGlite = await PGlite.create(directory ?? undefined);
   const query = async <Row extends object>(
     target: Pick<PGlite, "query">,
