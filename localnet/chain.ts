@@ -627,7 +627,7 @@ export class Chain {
       };
     }
     this.svm.setSigverify(options.sigVerify);
-    let outcome;
+    let outcome: ReturnType<LiteSvm["simulateLegacyTransaction"]>;
     try {
       outcome =
         transaction.version === "legacy"
