@@ -35,7 +35,10 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): unknown {
   Object.assign(components, $defs ?? {});
   const id = (schema.meta() as { id?: string } | undefined)?.id;
   if (id !== undefined) {
-    components[id] = rest;
+    // A named schema comes back as a reference to its own definition, already moved above.
+    if (components[id] === undefined || rest.$ref === undefined) {
+      components[id] = rest;
+    }
     return { $ref: `#/components/schemas/${id}` };
   }
   return rest;

@@ -12,13 +12,13 @@ import type { RecentBlockhash } from "../chain/blockhash";
 import { LAMPORTS_PER_SIGNATURE } from "./vault-state";
 
 /**
- * Compute units per action, from the consumption measured in lib/vault/transaction-budget.test.ts
+ * Compute units per action, from the consumption measured in tests/api/transaction-budget.test.ts
  * (worst case: associated token accounts created) with headroom; the test fails if one runs over.
  */
 export const COMPUTE_UNIT_BUDGETS = {
-  deposit: 60_000,
-  initiate: 30_000,
-  claim: 60_000,
+  deposit: 40_000,
+  initiate: 20_000,
+  claim: 40_000,
 } as const;
 
 export type TransactionAction = keyof typeof COMPUTE_UNIT_BUDGETS;

@@ -133,7 +133,7 @@ async function prepareInitiate(
   const { state } = vault;
   const shares = request.sharesAmount;
   if (shares === undefined) {
-    throw new DomainError("INVALID_AMOUNT", "sharesAmount is required when initiating a withdrawal");
+    throw new DomainError("INVALID_AMOUNT", "sharesAmount: is required when initiating a withdrawal");
   }
   refuseIfPaused(vault);
   if (shares < state.minWithdrawalShares) {

@@ -1,0 +1,199 @@
+// The HTTP edge's small parts, without a chain: input parsing, client addresses, routing, the error
+// table, rate limits under concurrency and the OpenAPI document.
+import { describe, expect, it } from "vitest";
+
+import { clientAddress, registerSocketAddress } from "./client-address";
+import { ApiError, CODE_TO_STATUS, errorBody, toApiError } from "./errors";
+import { openApiDocument } from "./openapi";
+import { createRateLimiter } from "./rate-limit";
+import { MAX_BODY_BYTES, parseInput, readJsonBody, readQuery } from "./request-input";
+import { matchPath } from "./router";
+import { ROUTE_TABLE } from "./routes";
+import { depositRequest } from "./schemas/deposit";
+import { withdrawRequest } from "./schemas/withdraw";
+import { ChainUnavailableError } from "../chain/rpc";
+import { DOMAIN_ERROR_CODES } from "../vault/domain-error";
+
+const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+
+function post(
+  body: string,
+  headers: Record<string, string> = { "Content-Type": "application/json" },
+): Request {
+  return new Request("http://test/api/x", { method: "POST", body, headers });
+}
+
+async function apiError(work: () => unknown): Promise<ApiError> {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return error;
+    }
+    throw error;
+  }
+  throw new Error("expected an ApiError");
+}
+
+describe("request bodies", () => {
+  it.each([
+    ["text/plain", "{}", 415, "UNSUPPORTED_MEDIA_TYPE"],
+    ["application/json", "", 400, "INVALID_JSON"],
+    ["application/json", "{", 400, "INVALID_JSON"],
+    ["application/json", "[1]", 400, "INVALID_REQUEST"],
+    ["application/json", "null", 400, "INVALID_REQUEST"],
+    ["application/json", `{"a":"${"x".repeat(MAX_BODY_BYTES)}"}`, 413, "PAYLOAD_TOO_LARGE"],
+  ])("%s (%#) → %i", async (contentType, body, status, code) => {
+    const error = await apiError(() => readJsonBody(post(body, { "Content-Type": contentType })));
+    expect([error.status, error.code]).toEqual([status, code]);
+  });
+
+  it("accepts a charset parameter and returns the object", async () => {
+    expect(
+      await readJsonBody(post('{"a":1}', { "Content-Type": "application/json; charset=utf-8" })),
+    ).toEqual({ a: 1 });
+  });
+
+  it("refuses a query parameter given twice", async () => {
+    const error = await apiError(() =>
+      readQuery(new Request(`http://t/x?wallet=${WALLET}&wallet=${WALLET}`)),
+    );
+    expect(error.message).toBe("wallet: must be given once");
+  });
+});
+
+describe("validation names the field", () => {
+  it.each([
+    [{}, "wallet: is required"],
+    [{ wallet: 5 }, "wallet: must be a string"],
+    [{ wallet: "abc" }, "wallet: must be a base58 public key"],
+    [
+      { wallet: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS" },
+      "wallet: must be a wallet's public key, not a program address",
+    ],
+    [{ wallet: WALLET }, "amount: one of amount or uiAmount is required"],
+    [{ wallet: WALLET, amount: 0 }, "amount: must be a positive integer that fits in a u64"],
+    [{ wallet: WALLET, amount: -5 }, "amount: must be a positive integer that fits in a u64"],
+    [{ wallet: WALLET, amount: 1.5 }, "amount: must be an integer in raw units"],
+    [{ wallet: WALLET, amount: 2 ** 60 }, "amount: above 2^53 must be sent as a string of digits"],
+    [
+      { wallet: WALLET, amount: "18446744073709551616" },
+      "amount: must be a positive integer that fits in a u64",
+    ],
+    [{ wallet: WALLET, amount: "1e6" }, "amount: must be a string of decimal digits"],
+    [{ wallet: WALLET, amount: true }, "amount: must be an integer or a string of digits"],
+    [{ wallet: WALLET, uiAmount: "5" }, "uiAmount: must be a number"],
+    [{ wallet: WALLET, uiAmount: -1 }, "uiAmount: must be a positive number"],
+  ])("deposit %j → %s", (body, message) => {
+    const error = (() => {
+      try {
+        parseInput(depositRequest, body);
+      } catch (thrown) {
+        return thrown;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe(message);
+  });
+
+  it("parses amounts to bigint, and the withdraw action", () => {
+    expect(
+      parseInput(depositRequest, { wallet: WALLET, amount: "18446744073709551615", uiAmount: 1 }).amount,
+    ).toBe(18_446_744_073_709_551_615n);
+    expect(parseInput(withdrawRequest, { wallet: WALLET, action: "claim" }).action).toBe("claim");
+    expect(() => parseInput(withdrawRequest, { wallet: WALLET, action: "steal" })).toThrow(
+      "action: must be initiate or claim",
+    );
+  });
+});
+
+describe("client addresses", () => {
+  const request = (forwarded?: string): Request =>
+    new Request("http://t/", forwarded === undefined ? {} : { headers: { "X-Forwarded-For": forwarded } });
+
+  it("use the socket and ignore X-Forwarded-For without trusted proxies", () => {
+    const spoofed = request("6.6.6.6");
+    registerSocketAddress(spoofed, "10.0.0.1");
+    expect(clientAddress(spoofed, 0)).toBe("10.0.0.1");
+  });
+
+  it("believe as many hops as there are trusted proxies", () => {
+    const proxied = request("6.6.6.6, 1.2.3.4");
+    registerSocketAddress(proxied, "10.0.0.1");
+    expect(clientAddress(proxied, 1)).toBe("1.2.3.4");
+    expect(clientAddress(proxied, 2)).toBe("6.6.6.6");
+    expect(clientAddress(request("1.2.3.4"), 0)).toBe("1.2.3.4");
+  });
+});
+
+describe("routing", () => {
+  it("matches patterns and decodes parameters", () => {
+    expect(matchPath("/api/vault/:vault_id/deposit", "/api/vault/abc/deposit")).toEqual({ vault_id: "abc" });
+    expect(matchPath("/api/vault/:vault_id/deposit", "/api/vault/a%2Fb/deposit")).toEqual({
+      vault_id: "a/b",
+    });
+    expect(matchPath("/api/vault/:vault_id/deposit", "/api/vault/%E0%A4%A/deposit")).toBeNull();
+    expect(matchPath("/api/vault/:vault_id/deposit", "/api/vault//deposit")).toBeNull();
+    expect(matchPath("/api/oracle", "/api/oracle/")).toEqual({});
+  });
+});
+
+describe("the error table", () => {
+  it("gives every domain code a 4xx status", () => {
+    for (const code of DOMAIN_ERROR_CODES) {
+      expect(CODE_TO_STATUS[code]).toBeGreaterThanOrEqual(400);
+      expect(CODE_TO_STATUS[code]).toBeLessThan(500);
+    }
+  });
+
+  it("turns unavailability into 503 and anything unknown into a 500 without internals", () => {
+    expect(toApiError(new ChainUnavailableError("x")).error.status).toBe(503);
+    const { error, internal } = toApiError(new TypeError("secret stack detail"));
+    expect(internal).toBe(true);
+    expect(errorBody(error, "req_1")).toEqual({
+      success: false,
+      error: "Internal error",
+      code: "INTERNAL_ERROR",
+      requestId: "req_1",
+    });
+  });
+});
+
+describe("rate limits in process", () => {
+  it("allow exactly the limit under concurrency and say when to retry", async () => {
+    const limiter = createRateLimiter({ redis: null, keyPrefix: "unit" });
+    const rule = { bucket: "unit", limit: 20, windowSeconds: 5 };
+    const decisions = await Promise.all(Array.from({ length: 50 }, () => limiter.consume(rule, "k")));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(20);
+    const denied = decisions.find((decision) => !decision.allowed);
+    expect(denied?.remaining).toBe(0);
+    expect(denied?.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(denied?.retryAfter).toBeLessThanOrEqual(5);
+    expect((await limiter.consume(rule, "other")).remaining).toBe(19);
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("is OpenAPI 3.1, covers every route, and has every referenced component", () => {
+    const text = openApiDocument();
+    const document = JSON.parse(text) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(document.openapi).toBe("3.1.0");
+    for (const route of ROUTE_TABLE) {
+      const path = route.pattern.replace(/:([a-z_]+)/g, "{$1}");
+      expect(Object.keys(document.paths)).toContain(path);
+      for (const method of Object.keys(route.methods)) {
+        expect(document.paths[path]?.[method.toLowerCase()]).toBeDefined();
+      }
+    }
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      expect(document.components.schemas[name ?? ""]).toBeDefined();
+    }
+    expect(JSON.stringify(document.paths["/api/vault/{vault_id}/deposit"])).toContain('"name":"vault_id"');
+    expect(JSON.stringify(document.components.schemas.DepositRequest)).toContain("uiAmount");
+  });
+});

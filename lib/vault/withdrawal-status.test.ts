@@ -1,0 +1,144 @@
+import { PublicKey } from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
+
+import type { VaultAccount, WithdrawalReceiptAccount } from "./accounts";
+import { StagingPace } from "./staging-pace";
+import { capWindow } from "./vault-state";
+import { estimateArrival, withdrawalProgress } from "./withdrawal-status";
+
+const key = PublicKey.default;
+const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
+const schedule = { navIntervalSeconds: 60, stageIntervalSeconds: 20 };
+
+function vault(overrides: Partial<VaultAccount>): VaultAccount {
+  return {
+    manager: key,
+    assetMint: key,
+    shareMint: key,
+    reserve: key,
+    escrow: key,
+    authority: key,
+    index: 0n,
+    bump: 0,
+    authorityBump: 0,
+    shareMintBump: 0,
+    reserveBump: 0,
+    escrowBump: 0,
+    assetDecimals: 6,
+    paused: false,
+    name: "v",
+    totalAssets: 1_000n,
+    totalShares: 1_000n,
+    navSequence: 5n,
+    navUpdatedAt: BigInt(NOW / 1000 - 30),
+    feeBps: 0,
+    minWithdrawalShares: 0n,
+    hourlyCap: 0n,
+    dailyCap: 0n,
+    hourlyWindowStart: 0n,
+    hourlyUsed: 0n,
+    dailyWindowStart: 0n,
+    dailyUsed: 0n,
+    queueTail: 300n,
+    queueFunded: 150n,
+    queueClaimed: 0n,
+    nextRequestId: 3n,
+    pendingRequests: 2n,
+    ...overrides,
+  };
+}
+
+const receipt: WithdrawalReceiptAccount = {
+  vault: key,
+  owner: key,
+  shares: 100n,
+  assetsAtRequest: 100n,
+  navFloor: 5n,
+  requestId: 2n,
+  requestedAt: BigInt(NOW / 1000 - 10),
+  queueStart: 200n,
+  queueEnd: 300n,
+  bump: 0,
+};
+
+describe("withdrawal progress", () => {
+  it("counts staged shares of this request and the shares still ahead of it", () => {
+    expect(withdrawalProgress(vault({ queueFunded: 150n }), receipt)).toEqual({
+      stagedShares: "0",
+      totalShares: "100",
+      sharesAhead: "50",
+      fraction: 0,
+    });
+    expect(withdrawalProgress(vault({ queueFunded: 225n }), receipt)).toMatchObject({
+      stagedShares: "25",
+      sharesAhead: "0",
+      fraction: 0.25,
+    });
+    expect(withdrawalProgress(vault({ queueFunded: 900n }), receipt)).toMatchObject({
+      stagedShares: "100",
+      fraction: 1,
+    });
+  });
+});
+
+describe("arrival estimate", () => {
+  it("is ready without a band when claimable", () => {
+    expect(estimateArrival(vault({}), receipt, true, NOW, schedule, 1)).toEqual({
+      kind: "ready",
+      band: null,
+    });
+  });
+
+  it("waits on the next NAV strike when the queue is funded", () => {
+    const estimate = estimateArrival(vault({ queueFunded: 300n }), receipt, false, NOW, schedule, null);
+    expect(estimate).toEqual({
+      kind: "nav",
+      band: { earliest: new Date(NOW + 30_000).toISOString(), latest: new Date(NOW + 90_000).toISOString() },
+    });
+  });
+
+  it("waits on staging at the observed pace when the NAV has passed the floor", () => {
+    const estimate = estimateArrival(vault({ navSequence: 6n }), receipt, false, NOW, schedule, 10);
+    // 150 shares at 10/s: 15 s; late edge twice that plus one staging interval.
+    expect(estimate).toEqual({
+      kind: "staging",
+      band: { earliest: new Date(NOW + 15_000).toISOString(), latest: new Date(NOW + 50_000).toISOString() },
+    });
+  });
+
+  it("names the later condition and has no band while the pace is unknown", () => {
+    expect(estimateArrival(vault({}), receipt, false, NOW, schedule, null)).toEqual({
+      kind: "staging",
+      band: null,
+    });
+    expect(estimateArrival(vault({}), receipt, false, NOW, schedule, 1)?.kind).toBe("staging");
+    expect(estimateArrival(vault({}), receipt, false, NOW, schedule, 1_000)?.kind).toBe("nav");
+  });
+});
+
+describe("staging pace", () => {
+  it("is funded shares over elapsed time, null without progress", () => {
+    const pace = new StagingPace();
+    pace.observe("v", 0, 100n);
+    expect(pace.sharesPerSecond("v")).toBeNull();
+    pace.observe("v", 10_000, 100n);
+    expect(pace.sharesPerSecond("v")).toBeNull();
+    pace.observe("v", 20_000, 300n);
+    expect(pace.sharesPerSecond("v")).toBe(10);
+  });
+});
+
+describe("cap windows", () => {
+  it("roll over on UTC boundaries and report what remains", () => {
+    const hourStart = BigInt(NOW / 1000);
+    expect(capWindow(100n, hourStart, 40n, NOW / 1000 + 10, 3600)).toEqual({
+      cap: 100n,
+      used: 40n,
+      remaining: 60n,
+      resetsAt: NOW / 1000 + 3600,
+    });
+    expect(capWindow(100n, hourStart - 3600n, 40n, NOW / 1000, 3600).used).toBe(0n);
+    expect(capWindow(0n, 0n, 5n, NOW / 1000, 3600).remaining).toBeNull();
+    expect(capWindow(10n, hourStart, 40n, NOW / 1000, 3600).remaining).toBe(0n);
+  });
+});
