@@ -106,7 +106,7 @@ export class SqlHistoryStore implements HistoryStore, RequestTimeSource {
 
   async list(vault: string, wallet: string, limit: number): Promise<ActivityRecord[]> {
     const rows = await this.db.query<HistoryRow>(
-      `SELECT ${COLUMNS} FROM history WHERE vault = $1 AND wallet = $2 ORDER BY slot DESC, signature LIMIT $3`,
+      `SELECT ${COLUMNS} FROM history WHERE vault = $1 AND wallet = $2 ORDER BY history.slot DESC, history.signature LIMIT $3`,
       [vault, wallet, limit],
     );
     return rows.map(fromRow);
