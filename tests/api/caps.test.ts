@@ -1,0 +1,136 @@
+// The net-withdrawal caps: preparation checks capacity without reserving it, so two withdrawals
+// prepared against the same capacity both build, and the one executed second fails on chain with
+// 6020 (hourly) or 6021 (daily); preparing again then refuses with 422 and the remaining capacity.
+import { VersionedTransaction, type Keypair } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { decodeVault } from "../../lib/vault/accounts";
+import { vaultErrorCode } from "../../lib/vault/errors";
+import { buildUpdateConfigInstruction, type ConfigUpdate } from "../../lib/vault/instructions";
+import { devRoles } from "../../localnet/genesis";
+import { submitLocalTransaction } from "../../localnet/local-transactions";
+import { waitFor } from "../../localnet/testing";
+import { USDC, dataOf, startApiHarness, type ApiHarness } from "./harness";
+
+let harness: ApiHarness;
+let key: string;
+
+beforeAll(async () => {
+  harness = await startApiHarness();
+  key = (await harness.createKey({ scope: "write" })).secret;
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+function flexVault() {
+  const vault = harness.localnet.addresses.vaults[1];
+  if (vault === undefined) {
+    throw new Error("no flex vault");
+  }
+  return vault;
+}
+
+/** The manager sets the flex vault's caps, as update_config through the program. */
+function setCaps(update: ConfigUpdate): void {
+  const { manager } = devRoles();
+  submitLocalTransaction(
+    harness.localnet.chain,
+    "test: set caps",
+    [buildUpdateConfigInstruction({ manager: manager.publicKey, vault: flexVault().vault }, update)],
+    manager,
+  );
+}
+
+function dailyUsed(): bigint {
+  const account = harness.localnet.chain.getAccount(flexVault().vault.toBase58());
+  return account === null ? 0n : decodeVault(account.data).dailyUsed;
+}
+
+async function depositedWallet(amount: bigint): Promise<Keypair> {
+  const wallet = await harness.fundedWallet(amount);
+  const built = dataOf(
+    await harness.request("POST", `/api/vault/${harness.flexVaultId}/deposit`, {
+      key,
+      body: { wallet: wallet.publicKey.toBase58(), amount: amount.toString() },
+    }),
+  );
+  await harness.signAndSend(String(built.transaction), wallet);
+  return wallet;
+}
+
+async function prepareInitiate(wallet: Keypair, shares: bigint) {
+  return harness.request("POST", `/api/vault/${harness.flexVaultId}/withdraw`, {
+    key,
+    body: { wallet: wallet.publicKey.toBase58(), sharesAmount: shares.toString(), action: "initiate" },
+  });
+}
+
+/** Sends without preflight so the program's own refusal lands on chain; returns its custom error code. */
+async function execute(base64: string, wallet: Keypair): Promise<number | null> {
+  const transaction = VersionedTransaction.deserialize(Buffer.from(base64, "base64"));
+  transaction.sign([wallet]);
+  const signature = await harness.connection.sendTransaction(transaction, { skipPreflight: true });
+  const landed = await waitFor(async () => {
+    const found = await harness.connection.getTransaction(signature, {
+      commitment: "confirmed",
+      maxSupportedTransactionVersion: 0,
+    });
+    return found ?? undefined;
+  });
+  const err = landed.meta?.err;
+  if (err === null || err === undefined) {
+    return null;
+  }
+  const instructionError = (err as { InstructionError?: [number, { Custom?: number }] }).InstructionError;
+  return instructionError?.[1].Custom ?? -1;
+}
+
+describe("cap capacity consumed between preparation and execution", () => {
+  it("fails the second initiate on chain with 6020 HourlyWithdrawalCapExceeded, then refuses at preparation", async () => {
+    const [first, second] = await Promise.all([depositedWallet(700n * USDC), depositedWallet(700n * USDC)]);
+    if (first === undefined || second === undefined) {
+      throw new Error("wallets");
+    }
+    setCaps({ hourlyCap: 1_000n * USDC, dailyCap: 0n });
+    const preparedFirst = dataOf(await prepareInitiate(first, 600n * USDC));
+    const preparedSecond = dataOf(await prepareInitiate(second, 600n * USDC));
+    expect(await execute(String(preparedFirst.transaction), first)).toBeNull();
+    expect(await execute(String(preparedSecond.transaction), second)).toBe(
+      vaultErrorCode("HourlyWithdrawalCapExceeded"),
+    );
+    expect(vaultErrorCode("HourlyWithdrawalCapExceeded")).toBe(6020);
+
+    const refused = await prepareInitiate(second, 600n * USDC);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      success: false,
+      code: "CAPACITY_EXCEEDED",
+      error:
+        "The hourly net-withdrawal cap leaves 400.00 USDC; this withdrawal is worth 600.00 USDC. Reduce the amount or wait for capacity",
+    });
+    expect((refused.body as { details: string }).details).toMatch(
+      /^hourly cap 1000000000, used 600000000, remaining 400000000/,
+    );
+    expect(dataOf(await prepareInitiate(second, 400n * USDC)).action).toBe("initiate");
+  });
+
+  it("fails the second initiate on chain with 6021 DailyWithdrawalCapExceeded", async () => {
+    const [first, second] = await Promise.all([depositedWallet(500n * USDC), depositedWallet(500n * USDC)]);
+    if (first === undefined || second === undefined) {
+      throw new Error("wallets");
+    }
+    // Deposits give capacity back to the windows, so the cap is set from what the day has used now.
+    setCaps({ hourlyCap: 0n, dailyCap: dailyUsed() + 700n * USDC });
+    const preparedFirst = dataOf(await prepareInitiate(first, 400n * USDC));
+    const preparedSecond = dataOf(await prepareInitiate(second, 400n * USDC));
+    expect(await execute(String(preparedFirst.transaction), first)).toBeNull();
+    expect(await execute(String(preparedSecond.transaction), second)).toBe(6021);
+    const refused = await prepareInitiate(second, 400n * USDC);
+    expect(refused.body).toMatchObject({
+      code: "CAPACITY_EXCEEDED",
+      error: /^The daily net-withdrawal cap leaves 300\.00 USDC/,
+    });
+  });
+});
