@@ -76,6 +76,25 @@ export async function startNodeHost(
       })
       .finally(finish);
   });
+  // Requests Node cannot parse (oversized headers or URL, bad framing) never reach a handler: answer
+  // them here in the envelope too.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+    const body = JSON.stringify({
+      success: false,
+      error: tooLarge ? "The request's URL or headers are too large" : "Malformed HTTP request",
+      code: "INVALID_REQUEST",
+    });
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  });
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
