@@ -1,0 +1,101 @@
+// When the chain or PostgreSQL is unreachable, requests get a 503 in the envelope within 3 s (never a
+// hang), health says which part is down, and service comes back by itself when they do. The chain
+// and the database sit behind TCP proxies the test cuts. The database part needs DATABASE_URL.
+import { Keypair } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startTestLocalnet } from "../../localnet/testing";
+import type { LocalnetHandle } from "../../localnet/localnet";
+import { DATABASE_URL, startApiHarness, type ApiHarness, type HttpResult } from "./harness";
+import { startTcpProxy, type TcpProxy } from "./tcp-proxy";
+
+let localnet: LocalnetHandle;
+let chainProxy: TcpProxy;
+let databaseProxy: TcpProxy | null = null;
+let harness: ApiHarness;
+let key: string;
+
+beforeAll(async () => {
+  localnet = await startTestLocalnet();
+  chainProxy = await startTcpProxy("127.0.0.1", Number(new URL(localnet.rpcUrl).port));
+  const env: Record<string, string> = {
+    RPC_URL: `http://127.0.0.1:${chainProxy.port}`,
+    KEY_CACHE_SECONDS: "300",
+  };
+  if (DATABASE_URL !== null) {
+    const target = new URL(DATABASE_URL);
+    databaseProxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    target.host = `127.0.0.1:${databaseProxy.port}`;
+    env.DATABASE_URL = target.toString();
+  }
+  harness = await startApiHarness({ sharedLocalnet: localnet, env });
+  key = (await harness.createKey({ scope: "write" })).secret;
+});
+
+afterAll(async () => {
+  chainProxy?.setMode("forward");
+  databaseProxy?.setMode("forward");
+  await harness?.close();
+  await chainProxy?.close();
+  await databaseProxy?.close();
+  await localnet?.stop();
+});
+
+async function timed(work: () => Promise<HttpResult>): Promise<{ result: HttpResult; ms: number }> {
+  const startedAt = performance.now();
+  const result = await work();
+  return { result, ms: performance.now() - startedAt };
+}
+
+const statusPath = (): string =>
+  `/api/vault/${harness.vaultId}/withdraw?wallet=${Keypair.generate().publicKey.toBase58()}`;
+
+describe("the chain unreachable", () => {
+  it.each(["blackhole", "refuse"] as const)(
+    "answers 503 within 3 s while it is a %s, and recovers",
+    async (mode) => {
+      expect((await harness.request("GET", statusPath(), { key })).status).toBe(200);
+      chainProxy.setMode(mode);
+      const { result, ms } = await timed(() => harness.request("GET", statusPath(), { key }));
+      expect(result.status).toBe(503);
+      expect(result.body).toMatchObject({
+        success: false,
+        code: "CHAIN_UNAVAILABLE",
+        error: "The blockchain node is unreachable; try again shortly",
+      });
+      expect(ms).toBeLessThan(3_000);
+      const health = await harness.request("GET", "/api/health");
+      expect(health.status).toBe(503);
+      expect(health.body).toMatchObject({
+        success: false,
+        data: { chain: { ok: false }, store: { ok: true } },
+      });
+
+      chainProxy.setMode("forward");
+      expect((await harness.request("GET", statusPath(), { key })).status).toBe(200);
+      expect((await harness.request("GET", "/api/health")).status).toBe(200);
+    },
+  );
+});
+
+describe.skipIf(DATABASE_URL === null)("PostgreSQL unreachable", () => {
+  it.each(["blackhole", "refuse"] as const)(
+    "answers 503 within 3 s while it is a %s, and recovers",
+    async (mode) => {
+      const proxy = databaseProxy;
+      if (proxy === null) {
+        return;
+      }
+      const feed = `/api/history?wallet=${Keypair.generate().publicKey.toBase58()}&vault_id=${harness.vaultId}`;
+      expect((await harness.request("GET", feed, { key })).status).toBe(200);
+      proxy.setMode(mode);
+      const { result, ms } = await timed(() => harness.request("GET", feed, { key }));
+      expect(result.status).toBe(503);
+      expect(result.body).toMatchObject({ success: false, code: "STORE_UNAVAILABLE" });
+      expect(ms).toBeLessThan(3_000);
+
+      proxy.setMode("forward");
+      expect((await harness.request("GET", feed, { key })).status).toBe(200);
+    },
+  );
+});
