@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { WebConfigError, defaultWebSocketUrl, parseSessionSettings, parseWebConfig } from "./server-config";
+
+const directory = mkdtempSync(join(tmpdir(), "web-config-"));
+const addressesFile = join(directory, "addresses.json");
+writeFileSync(
+  addressesFile,
+  JSON.stringify({
+    rpcUrl: "http://127.0.0.1:8899",
+    wsUrl: "ws://127.0.0.1:8900",
+    faucetUrl: "http://127.0.0.1:8899/faucet",
+    asset: { mint: "EPW1hKi3ZEw172GQeDr6kpzp4DZuF15JxB9JHUdjaAnC", symbol: "USDC", decimals: 6 },
+    defaultVaultId: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS",
+  }),
+);
+const local = { LOCALNET_ADDRESSES_FILE: addressesFile };
+
+describe("the browser's view of the deployment", () => {
+  it("on the local chain: its endpoints, faucet and asset from the addresses file", () => {
+    const config = parseWebConfig(local, directory);
+    expect(config.client).toEqual({
+      cluster: "localnet",
+      rpcUrl: "http://127.0.0.1:8899",
+      wsUrl: "ws://127.0.0.1:8900",
+      faucetUrl: "http://127.0.0.1:8899/faucet",
+      programId: "4eZ1RNBKAGZY9ptCQh1TqcCAnxHW7CHL4xF99J6MWpVB",
+      defaultVaultId: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS",
+      assets: [{ mint: "EPW1hKi3ZEw172GQeDr6kpzp4DZuF15JxB9JHUdjaAnC", symbol: "USDC", decimals: 6 }],
+    });
+    expect(config.frameAncestors).toEqual(["'self'"]);
+  });
+
+  it("never hands the browser the server's RPC URL when it may carry a key", () => {
+    expect(() =>
+      parseWebConfig({ ...local, RPC_URL: "https://rpc.provider.example/?api-key=secret" }),
+    ).toThrow(/PUBLIC_RPC_URL is required/);
+    expect(() => parseWebConfig({ ...local, RPC_URL: "http://127.0.0.1:8899/?api-key=secret" })).toThrow(
+      WebConfigError,
+    );
+    const config = parseWebConfig({
+      ...local,
+      RPC_URL: "https://rpc.provider.example/?api-key=secret",
+      PUBLIC_RPC_URL: "https://api.devnet.solana.com",
+      CLUSTER: "devnet",
+    });
+    expect(JSON.stringify(config.client)).not.toContain("secret");
+    expect(config.client).toMatchObject({
+      cluster: "devnet",
+      rpcUrl: "https://api.devnet.solana.com",
+      wsUrl: "wss://api.devnet.solana.com",
+      faucetUrl: null,
+    });
+  });
+
+  it("names the bad variable", () => {
+    expect(() => parseWebConfig({ ...local, FRAME_ANCESTORS: "'self'; script-src *" })).toThrow(
+      /FRAME_ANCESTORS has an invalid source/,
+    );
+    expect(() => parseWebConfig({ ...local, PUBLIC_RPC_URL: "ftp://x" })).toThrow(
+      /PUBLIC_RPC_URL must be a URL/,
+    );
+    expect(() => parseSessionSettings({ SESSION_SECRET: "short" })).toThrow(
+      /SESSION_SECRET must be at least 32/,
+    );
+    expect(() => parseSessionSettings({ FIRST_PARTY_API_KEY: "nope" })).toThrow(/FIRST_PARTY_API_KEY/);
+  });
+
+  it("parses frame ancestors and the first-party limits", () => {
+    expect(
+      parseWebConfig({ ...local, FRAME_ANCESTORS: "'self' https://partner.example" }).frameAncestors,
+    ).toEqual(["'self'", "https://partner.example"]);
+    expect(parseSessionSettings({})).toEqual({
+      sessionSecret: null,
+      firstPartyApiKey: null,
+      firstPartyRpm: 300,
+    });
+    expect(parseSessionSettings({ FIRST_PARTY_RPM: "60" }).firstPartyRpm).toBe(60);
+  });
+
+  it("derives the PubSub endpoint as web3.js does", () => {
+    expect(defaultWebSocketUrl("http://127.0.0.1:8899")).toBe("ws://127.0.0.1:8900");
+    expect(defaultWebSocketUrl("https://rpc.example")).toBe("wss://rpc.example");
+  });
+});

@@ -1,0 +1,257 @@
+// The web app's own settings, parsed with zod from the environment (a bad value fails naming the
+// variable), plus the public view of the deployment the browser gets. RPC_URL is the server's node and
+// may carry a provider key: it reaches the browser only when it is a bare loopback URL (the local
+// chain); otherwise the deployment names its public endpoint in PUBLIC_RPC_URL.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+
+import { z } from "zod";
+
+import idlJson from "../../programs/vault/idl.json";
+import { API_KEY_PATTERN } from "../store/api-keys";
+import type { AssetLabel, ClientConfig, ClusterName } from "./client-config";
+import { parseFrameAncestors } from "./csp";
+
+export class WebConfigError extends Error {}
+
+const DEFAULT_ADDRESSES_FILE = "localnet/.state/addresses.json";
+const LOCALNET_RPC_URL = "http://127.0.0.1:8899";
+
+function urlWith(protocols: readonly string[]) {
+  return z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL (${protocols.join(" or ")})`,
+  );
+}
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `must be an integer from ${min} to ${max}`);
+
+const webEnvSchema = z.object({
+  RPC_URL: z.string().optional(),
+  PUBLIC_RPC_URL: urlWith(["http:", "https:"]).optional(),
+  PUBLIC_WS_URL: urlWith(["ws:", "wss:"]).optional(),
+  FAUCET_URL: urlWith(["http:", "https:"]).optional(),
+  CLUSTER: z.enum(["localnet", "devnet", "testnet", "mainnet-beta", "custom"]).optional(),
+  LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
+  DEFAULT_VAULT_ID: z.string().optional(),
+  FRAME_ANCESTORS: z
+    .string()
+    .transform((value, context) => {
+      const parsed = parseFrameAncestors(value);
+      if (!parsed.ok) {
+        context.addIssue({ code: "custom", message: parsed.reason });
+        return z.NEVER;
+      }
+      return parsed.sources;
+    })
+    .optional(),
+});
+
+const sessionEnvSchema = z.object({
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  FIRST_PARTY_API_KEY: z
+    .string()
+    .regex(API_KEY_PATTERN, "must be an API key (vk_live_… or vk_test_…)")
+    .optional(),
+  FIRST_PARTY_RPM: integer(1, 1_000_000).default(300),
+});
+
+const addressesFileSchema = z.object({
+  rpcUrl: z.string().optional(),
+  wsUrl: z.string().optional(),
+  faucetUrl: z.string().optional(),
+  programId: z.string().optional(),
+  asset: z.object({ mint: z.string(), symbol: z.string(), decimals: z.number() }).optional(),
+  defaultVaultId: z.string().nullable().optional(),
+});
+
+type AddressesFile = z.infer<typeof addressesFileSchema>;
+
+/** The first-party session's settings (the API's credential source and the pages' proxy share them). */
+export interface SessionSettings {
+  /** SESSION_SECRET; null: derived (lib/web/session-token.ts sessionSecret). */
+  sessionSecret: string | null;
+  /** The server-held write key the pages are served under; null: provisioned in the store. */
+  firstPartyApiKey: string | null;
+  /** Requests per minute per client IP for the pages. */
+  firstPartyRpm: number;
+}
+
+export interface WebConfig {
+  client: ClientConfig;
+  /** CSP frame-ancestors sources for the embeddable pages. */
+  frameAncestors: string[];
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+function presentValues(env: Env): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "",
+    ),
+  );
+}
+
+function failure(error: z.ZodError): WebConfigError {
+  const issue = error.issues[0];
+  const name = String(issue?.path[0] ?? "environment");
+  return new WebConfigError(`Invalid configuration: ${name} ${issue?.message ?? "is invalid"}`);
+}
+
+export function parseSessionSettings(env: Env = process.env): SessionSettings {
+  const parsed = sessionEnvSchema.safeParse(presentValues(env));
+  if (!parsed.success) {
+    throw failure(parsed.error);
+  }
+  return {
+    sessionSecret: parsed.data.SESSION_SECRET ?? null,
+    firstPartyApiKey: parsed.data.FIRST_PARTY_API_KEY ?? null,
+    firstPartyRpm: parsed.data.FIRST_PARTY_RPM,
+  };
+}
+
+function readAddressesFile(path: string): AddressesFile | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = addressesFileSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+export function isLoopbackUrl(value: string): boolean {
+  try {
+    return LOOPBACK_HOSTS.has(new URL(value).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** A loopback URL with nothing secret-looking in it (no credentials, query or path): the local chain. */
+export function isShareableLocalUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      LOOPBACK_HOSTS.has(url.hostname) &&
+      url.username === "" &&
+      url.password === "" &&
+      url.search === "" &&
+      (url.pathname === "/" || url.pathname === "")
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** web3.js's default: the PubSub endpoint is the RPC port + 1 over ws(s). */
+export function defaultWebSocketUrl(rpcUrl: string): string {
+  const url = new URL(rpcUrl);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  if (url.port !== "") {
+    url.port = String(Number(url.port) + 1);
+  }
+  return url.toString().replace(/\/$/, "");
+}
+
+function sameEndpoint(left: string | undefined, right: string): boolean {
+  if (left === undefined) {
+    return false;
+  }
+  try {
+    return new URL(left).href === new URL(right).href;
+  } catch {
+    return false;
+  }
+}
+
+/** Parses the pages' settings; throws WebConfigError naming the first bad variable. */
+export function parseWebConfig(env: Env = process.env, root: string = process.cwd()): WebConfig {
+  const parsed = webEnvSchema.safeParse(presentValues(env));
+  if (!parsed.success) {
+    throw failure(parsed.error);
+  }
+  const values = parsed.data;
+  const addresses = readAddressesFile(
+    resolve(root, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE),
+  );
+
+  let rpcUrl: string;
+  if (values.PUBLIC_RPC_URL !== undefined) {
+    rpcUrl = values.PUBLIC_RPC_URL;
+  } else if (values.RPC_URL === undefined) {
+    rpcUrl = addresses?.rpcUrl ?? LOCALNET_RPC_URL;
+  } else if (isShareableLocalUrl(values.RPC_URL)) {
+    rpcUrl = values.RPC_URL;
+  } else {
+    throw new WebConfigError(
+      "Invalid configuration: PUBLIC_RPC_URL is required when RPC_URL is a remote node or carries a " +
+        "path, query or credentials (RPC_URL is the server's and may hold a provider key; the browser " +
+        "submits through PUBLIC_RPC_URL)",
+    );
+  }
+  // The localnet's own endpoints come from its addresses file when the browser talks to that chain.
+  const isLocalnet = sameEndpoint(addresses?.rpcUrl, rpcUrl);
+  const wsUrl =
+    values.PUBLIC_WS_URL ??
+    (isLocalnet && addresses?.wsUrl !== undefined ? addresses.wsUrl : defaultWebSocketUrl(rpcUrl));
+  const faucetUrl = values.FAUCET_URL ?? (isLocalnet ? (addresses?.faucetUrl ?? null) : null);
+  const cluster: ClusterName =
+    values.CLUSTER ?? (isLocalnet || isLoopbackUrl(rpcUrl) ? "localnet" : "custom");
+  const assets: AssetLabel[] = addresses?.asset === undefined ? [] : [addresses.asset];
+
+  return {
+    client: {
+      cluster,
+      rpcUrl,
+      wsUrl,
+      faucetUrl,
+      programId: idlJson.address,
+      defaultVaultId: values.DEFAULT_VAULT_ID ?? addresses?.defaultVaultId ?? null,
+      assets,
+    },
+    frameAncestors: values.FRAME_ANCESTORS ?? ["'self'"],
+  };
+}
+
+const CACHE_MS = 5_000;
+let cached: { config: WebConfig; atMs: number } | null = null;
+
+/**
+ * The process's web settings. Re-read every few seconds, so a localnet restarted on other ports (its
+ * addresses file rewritten) is picked up by a running dev server.
+ */
+export function webConfig(): WebConfig {
+  const now = Date.now();
+  if (cached === null || now - cached.atMs > CACHE_MS) {
+    cached = { config: parseWebConfig(process.env), atMs: now };
+  }
+  return cached.config;
+}
+
+let sessionSettingsCache: SessionSettings | null = null;
+
+/** The session settings, parsed once per process. */
+export function sessionSettings(): SessionSettings {
+  sessionSettingsCache ??= parseSessionSettings(process.env);
+  return sessionSettingsCache;
+}
