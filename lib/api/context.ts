@@ -11,6 +11,7 @@ import { Store } from "../store/store";
 import { StagingPace } from "../vault/staging-pace";
 import type { VaultDeps } from "../vault/vault-state";
 import { bearerKeySource, type CredentialSource } from "./credentials";
+import { firstPartySessionSource } from "./first-party-session";
 import { KeyResolver } from "./keys";
 import { createLogger, type Logger } from "./logger";
 import { createRateLimiter, type RateLimiter } from "./rate-limit";
@@ -92,7 +93,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     limiter: createRateLimiter({ redis, keyPrefix: overrides.rateLimitPrefix ?? "vault-gateway:rl" }),
     keys,
     log,
-    credentialSources: [bearerKeySource],
+    credentialSources: [bearerKeySource, firstPartySessionSource],
     stagingPace: new StagingPace(),
     publicReads: new SingleFlightCache<number>(10_000),
     async close() {

@@ -1,0 +1,123 @@
+// The pages' credential source (PRODUCT.md, "The browser never holds a key"): a same-origin request
+// carrying the app's httpOnly session cookie is served under the server-held write key, with its own
+// per-minute limit per client IP. The key is FIRST_PARTY_API_KEY when set (resolved like a bearer key,
+// so revoking it stops the pages), else the store's "first-party pages" key, created on first use.
+import type { ApiKeyRecord } from "../store/api-keys";
+import { parseSessionSettings, type SessionSettings } from "../web/server-config";
+import { SESSION_COOKIE, readCookie, sessionSecret, verifySessionToken } from "../web/session-token";
+import { clientAddress } from "./client-address";
+import type { ApiContext } from "./context";
+import type { CredentialSource, Principal } from "./credentials";
+import { ApiError } from "./errors";
+import { SingleFlightCache } from "./single-flight-cache";
+
+export const FIRST_PARTY_KEY_NAME = "first-party pages";
+
+function unauthorized(message: string): ApiError {
+  return new ApiError("UNAUTHORIZED", message, undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
+}
+
+/**
+ * A request from one of the app's own pages: the browser says so (Sec-Fetch-Site), or, for browsers
+ * without fetch metadata, the Origin it sends matches the host it asked.
+ */
+export function isSameOriginRequest(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) {
+    return site === "same-origin";
+  }
+  const origin = request.headers.get("origin");
+  const host = request.headers.get("host");
+  if (origin === null || host === null) {
+    return false;
+  }
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+export interface FirstPartySourceOptions {
+  /** Defaults to the environment (SESSION_SECRET, FIRST_PARTY_API_KEY, FIRST_PARTY_RPM). */
+  settings?: SessionSettings;
+  now?: () => number;
+}
+
+export function createFirstPartySessionSource(options: FirstPartySourceOptions = {}): CredentialSource {
+  let settings = options.settings ?? null;
+  const now = options.now ?? Date.now;
+  // Per context: each has its own store (tests run several side by side).
+  const provisioned = new WeakMap<ApiContext, SingleFlightCache<ApiKeyRecord | null>>();
+
+  function current(): SessionSettings {
+    settings ??= parseSessionSettings(process.env);
+    return settings;
+  }
+
+  async function provisionedKey(context: ApiContext): Promise<ApiKeyRecord | null> {
+    let cache = provisioned.get(context);
+    if (cache === undefined) {
+      cache = new SingleFlightCache<ApiKeyRecord | null>(5_000, 1, now);
+      provisioned.set(context, cache);
+    }
+    return cache.get("key", async () => {
+      const named = (await context.store.keys.list()).filter((key) => key.name === FIRST_PARTY_KEY_NAME);
+      const newest = named.at(-1);
+      if (newest !== undefined) {
+        // A revoked newest key is an operator's decision to stop the pages: not replaced here.
+        return newest.revokedAt === null ? newest : null;
+      }
+      const { record } = await context.store.keys.create({
+        name: FIRST_PARTY_KEY_NAME,
+        scope: "write",
+        rpm: current().firstPartyRpm,
+      });
+      context.log.log("info", "provisioned the first-party pages key", { keyId: record.id });
+      return record;
+    });
+  }
+
+  async function serverKey(context: ApiContext): Promise<ApiKeyRecord | null> {
+    const { firstPartyApiKey } = current();
+    if (firstPartyApiKey === null) {
+      return provisionedKey(context);
+    }
+    const key = await context.keys.resolve(firstPartyApiKey);
+    return key === null || key.revokedAt !== null ? null : key;
+  }
+
+  return {
+    name: "first-party",
+    async authenticate(request, context): Promise<Principal | null> {
+      const token = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+      // Partners' bearer keys are another source; a cookie sent along by another site's request is
+      // not a first-party call (SameSite=None cookies travel cross-site).
+      if (token === null || request.headers.has("authorization") || !isSameOriginRequest(request)) {
+        return null;
+      }
+      const { sessionSecret: configured, firstPartyApiKey, firstPartyRpm } = current();
+      const check = verifySessionToken(sessionSecret(configured, firstPartyApiKey), token, now());
+      if (!check.valid) {
+        throw unauthorized("Your session with this app has expired; reload the page");
+      }
+      const key = await serverKey(context);
+      if (key === null) {
+        throw unauthorized("The app's own pages are switched off (their API key is missing or revoked)");
+      }
+      context.keys.noteUse(key);
+      const address = clientAddress(request, context.config.trustedProxyCount);
+      return {
+        // Limits are per key id: one id per client address makes the pages' limit per IP.
+        keyId: `${key.id}@${address}`,
+        scope: key.scope,
+        vaults: key.vaults,
+        wallet: key.wallet,
+        rpm: firstPartyRpm,
+        source: "first-party",
+      };
+    },
+  };
+}
+
+export const firstPartySessionSource: CredentialSource = createFirstPartySessionSource();
