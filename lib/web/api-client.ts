@@ -1,0 +1,131 @@
+// The pages' client of the partner API: same-origin fetches that the first-party session cookie
+// authenticates (no key in the browser), every answer checked against the API's own zod schemas.
+// Loaded on demand with the rest of the transaction code.
+import type { z } from "zod";
+
+import { depositData } from "../api/schemas/deposit";
+import { activitySchema, historyFeedResponse, historyRecordResponse } from "../api/schemas/history";
+import { withdrawData, withdrawalStatusData } from "../api/schemas/withdraw";
+import { ApiRequestError, AppUnreachableError } from "./errors";
+
+export type DepositData = z.output<typeof depositData>;
+export type WithdrawData = z.output<typeof withdrawData>;
+export type WithdrawalStatusData = z.output<typeof withdrawalStatusData>;
+export type ActivityData = z.output<typeof activitySchema>;
+
+interface Envelope {
+  success?: unknown;
+  data?: unknown;
+  error?: unknown;
+  details?: unknown;
+  code?: unknown;
+}
+
+async function call<S extends z.ZodType>(
+  path: string,
+  init: { method: "GET" | "POST"; body?: unknown },
+  schema: S,
+): Promise<z.output<S>> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method,
+      credentials: "same-origin",
+      headers: init.body === undefined ? {} : { "Content-Type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      cache: "no-store",
+    });
+  } catch (error) {
+    throw new AppUnreachableError(error instanceof Error ? error.message : String(error));
+  }
+  let body: Envelope;
+  try {
+    body = (await response.json()) as Envelope;
+  } catch {
+    throw new ApiRequestError(
+      response.status,
+      "INVALID_RESPONSE",
+      `The app answered HTTP ${response.status}`,
+    );
+  }
+  if (body.success !== true) {
+    const retryAfter = Number(response.headers.get("retry-after"));
+    throw new ApiRequestError(
+      response.status,
+      typeof body.code === "string" ? body.code : "UNKNOWN",
+      typeof body.error === "string" ? body.error : `The app answered HTTP ${response.status}`,
+      typeof body.details === "string" ? body.details : null,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    );
+  }
+  const parsed = schema.safeParse(body.data);
+  if (!parsed.success) {
+    throw new ApiRequestError(response.status, "INVALID_RESPONSE", "The app answered in an unexpected shape");
+  }
+  return parsed.data;
+}
+
+function vaultPath(vaultId: string, action: "deposit" | "withdraw"): string {
+  return `/api/vault/${encodeURIComponent(vaultId)}/${action}`;
+}
+
+/** GET /api/vault/{id}/withdraw?wallet= */
+export function getWithdrawalStatus(vaultId: string, wallet: string): Promise<WithdrawalStatusData> {
+  return call(
+    `${vaultPath(vaultId, "withdraw")}?wallet=${encodeURIComponent(wallet)}`,
+    { method: "GET" },
+    withdrawalStatusData,
+  );
+}
+
+/** POST /api/vault/{id}/deposit with raw units (as a string: amounts stay exact). */
+export function buildDeposit(vaultId: string, wallet: string, amount: bigint): Promise<DepositData> {
+  return call(
+    vaultPath(vaultId, "deposit"),
+    { method: "POST", body: { wallet, amount: amount.toString() } },
+    depositData,
+  );
+}
+
+/**
+ * POST /api/vault/{id}/withdraw. No `action`: the API detects it from the chain (initiate when nothing
+ * is pending, claim otherwise), as the spec's clients do; the caller checks it got what it meant.
+ */
+export function buildWithdraw(
+  vaultId: string,
+  wallet: string,
+  sharesAmount: bigint | null,
+): Promise<WithdrawData> {
+  return call(
+    vaultPath(vaultId, "withdraw"),
+    {
+      method: "POST",
+      body: sharesAmount === null ? { wallet } : { wallet, sharesAmount: sharesAmount.toString() },
+    },
+    withdrawData,
+  );
+}
+
+/** POST /api/history: records a confirmed signature (a duplicate counts as success). */
+export async function recordHistory(
+  vaultId: string,
+  wallet: string,
+  signature: string,
+): Promise<ActivityData> {
+  const data = await call(
+    "/api/history",
+    { method: "POST", body: { wallet, vault_id: vaultId, signature } },
+    historyRecordResponse.shape.data,
+  );
+  return data.activity;
+}
+
+/** GET /api/history?wallet=&vault_id= */
+export async function getHistory(vaultId: string, wallet: string, limit = 50): Promise<ActivityData[]> {
+  const data = await call(
+    `/api/history?wallet=${encodeURIComponent(wallet)}&vault_id=${encodeURIComponent(vaultId)}&limit=${limit}`,
+    { method: "GET" },
+    historyFeedResponse.shape.data,
+  );
+  return data.activity;
+}

@@ -1,0 +1,308 @@
+// Reads the pages make straight from the chain with @solana/web3.js and lib/vault's decoders, standing
+// in for the directory / portfolio / NAV read endpoints until they exist (each function maps to one
+// endpoint: readVaults → GET /api/vaults, readVault → GET /api/vault/{id}, readNavHistory → /nav,
+// readPortfolio → GET /api/portfolio). Loaded on demand, so web3.js and the Borsh coder stay out of
+// the pages' first JavaScript.
+import { Buffer } from "buffer";
+import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
+
+import { decodeTokenAccount, findAssociatedTokenAddress } from "../chain/spl-token";
+import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
+import { findReceipt } from "../vault/addresses";
+import { decodeVaultEvents } from "../vault/events";
+import { VAULT_ACCOUNT_SIZE, VAULT_PROGRAM_ID } from "../vault/idl";
+import { sharePrice } from "../vault/share-math";
+import { DAY_SECONDS, HOUR_SECONDS, shareSymbol } from "../vault/vault-state";
+import { symbolOf, type ClientConfig } from "./client-config";
+import { ChainUnreachableError } from "./errors";
+import type { NavPoint } from "./nav-history";
+import type { VaultView } from "./vault-view";
+
+// lib/vault's decoders hand Buffers to the Borsh coder; browsers have no global Buffer.
+const scope = globalThis as { Buffer?: typeof Buffer };
+scope.Buffer ??= Buffer;
+
+const connections = new Map<string, Connection>();
+
+/** One Connection per endpoint for the page's lifetime. */
+export function connectionFor(config: Pick<ClientConfig, "rpcUrl" | "wsUrl">): Connection {
+  const key = `${config.rpcUrl} ${config.wsUrl}`;
+  let connection = connections.get(key);
+  if (connection === undefined) {
+    connection = new Connection(config.rpcUrl, {
+      commitment: "confirmed",
+      wsEndpoint: config.wsUrl,
+      disableRetryOnRateLimit: true,
+    });
+    connections.set(key, connection);
+  }
+  return connection;
+}
+
+/** Network failures of a read become ChainUnreachableError; anything else is left as it is. */
+async function read<T>(what: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
+    if (/fetch|network|ECONNREFUSED|timed? ?out|socket|502|503|504/i.test(text)) {
+      throw new ChainUnreachableError(`${what}: ${text}`);
+    }
+    throw error;
+  }
+}
+
+export class VaultNotFoundError extends Error {
+  constructor(readonly vaultId: string) {
+    super(`No vault exists at ${vaultId}`);
+    this.name = "VaultNotFoundError";
+  }
+}
+
+function viewOf(config: Pick<ClientConfig, "assets">, id: string, state: VaultAccount): VaultView {
+  const assetSymbol = symbolOf(config, state.assetMint.toBase58());
+  return {
+    id,
+    name: state.name,
+    assetMint: state.assetMint.toBase58(),
+    shareMint: state.shareMint.toBase58(),
+    decimals: state.assetDecimals,
+    assetSymbol,
+    shareSymbol: shareSymbol(assetSymbol),
+    totalAssets: state.totalAssets,
+    totalShares: state.totalShares,
+    sharePrice: sharePrice(state.totalAssets, state.totalShares),
+    navSequence: state.navSequence,
+    navUpdatedAt: state.navUpdatedAt,
+    feeBps: state.feeBps,
+    minWithdrawalShares: state.minWithdrawalShares,
+    hourly: {
+      cap: state.hourlyCap,
+      used: state.hourlyUsed,
+      windowStart: state.hourlyWindowStart,
+      length: HOUR_SECONDS,
+    },
+    daily: {
+      cap: state.dailyCap,
+      used: state.dailyUsed,
+      windowStart: state.dailyWindowStart,
+      length: DAY_SECONDS,
+    },
+    paused: state.paused,
+    queueTail: state.queueTail,
+    queueFunded: state.queueFunded,
+    queueClaimed: state.queueClaimed,
+    pendingRequests: state.pendingRequests,
+  };
+}
+
+function vaultFrom(
+  config: Pick<ClientConfig, "assets">,
+  id: string,
+  account: AccountInfo<Buffer> | null,
+): VaultView | null {
+  if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
+    return null;
+  }
+  try {
+    return viewOf(config, id, decodeVault(account.data));
+  } catch {
+    return null;
+  }
+}
+
+/** Every vault of the program, largest first (stands in for GET /api/vaults). */
+export async function readVaults(connection: Connection, config: ClientConfig): Promise<VaultView[]> {
+  const accounts = await read("listing the vaults", () =>
+    connection.getProgramAccounts(new PublicKey(config.programId), {
+      filters: [{ dataSize: VAULT_ACCOUNT_SIZE }],
+    }),
+  );
+  return accounts
+    .map(({ pubkey, account }) => vaultFrom(config, pubkey.toBase58(), account))
+    .filter((vault): vault is VaultView => vault !== null)
+    .sort((left, right) =>
+      left.totalAssets === right.totalAssets
+        ? left.name.localeCompare(right.name)
+        : left.totalAssets > right.totalAssets
+          ? -1
+          : 1,
+    );
+}
+
+function publicKeyOrNull(value: string): PublicKey | null {
+  try {
+    return new PublicKey(value);
+  } catch {
+    return null;
+  }
+}
+
+/** One vault (stands in for GET /api/vault/{id}); VaultNotFoundError for anything else. */
+export async function readVault(
+  connection: Connection,
+  config: ClientConfig,
+  id: string,
+): Promise<VaultView> {
+  const address = publicKeyOrNull(id);
+  if (address === null) {
+    throw new VaultNotFoundError(id);
+  }
+  const account = await read("reading the vault", () => connection.getAccountInfo(address));
+  const vault = vaultFrom(config, id, account);
+  if (vault === null) {
+    throw new VaultNotFoundError(id);
+  }
+  return vault;
+}
+
+export interface PendingReceipt {
+  shares: bigint;
+  requestId: bigint;
+  /** Unix seconds. */
+  requestedAt: bigint;
+  queueStart: bigint;
+  queueEnd: bigint;
+  navFloor: bigint;
+}
+
+export interface WalletPosition {
+  lamports: bigint;
+  assetBalance: bigint;
+  shareBalance: bigint;
+  receipt: PendingReceipt | null;
+}
+
+function tokenAmountOf(account: AccountInfo<Buffer> | null | undefined): bigint {
+  return account === null || account === undefined
+    ? 0n
+    : (decodeTokenAccount(account.owner, account.data)?.amount ?? 0n);
+}
+
+function receiptOf(account: AccountInfo<Buffer> | null | undefined): PendingReceipt | null {
+  if (account === null || account === undefined || !account.owner.equals(VAULT_PROGRAM_ID)) {
+    return null;
+  }
+  const receipt = decodeReceipt(account.data);
+  return {
+    shares: receipt.shares,
+    requestId: receipt.requestId,
+    requestedAt: receipt.requestedAt,
+    queueStart: receipt.queueStart,
+    queueEnd: receipt.queueEnd,
+    navFloor: receipt.navFloor,
+  };
+}
+
+/** The wallet's SOL, asset and share balances and pending receipt on one vault, in one call. */
+export async function readWalletPosition(
+  connection: Connection,
+  vault: Pick<VaultView, "id" | "assetMint" | "shareMint">,
+  wallet: string,
+): Promise<WalletPosition> {
+  const owner = new PublicKey(wallet);
+  const vaultAddress = new PublicKey(vault.id);
+  const [walletAccount, assetAccount, shareAccount, receiptAccount] = await read("reading the wallet", () =>
+    connection.getMultipleAccountsInfo([
+      owner,
+      findAssociatedTokenAddress(owner, new PublicKey(vault.assetMint)),
+      findAssociatedTokenAddress(owner, new PublicKey(vault.shareMint)),
+      findReceipt(vaultAddress, owner),
+    ]),
+  );
+  return {
+    lamports: BigInt(walletAccount?.lamports ?? 0),
+    assetBalance: tokenAmountOf(assetAccount),
+    shareBalance: tokenAmountOf(shareAccount),
+    receipt: receiptOf(receiptAccount),
+  };
+}
+
+export interface PortfolioEntry {
+  vault: VaultView;
+  shares: bigint;
+  receipt: PendingReceipt | null;
+}
+
+export interface Portfolio {
+  lamports: bigint;
+  /** Asset balances by mint (base58). */
+  assetBalances: Record<string, bigint>;
+  positions: PortfolioEntry[];
+}
+
+/** The wallet across every vault (stands in for GET /api/portfolio?wallet=). */
+export async function readPortfolio(
+  connection: Connection,
+  vaults: readonly VaultView[],
+  wallet: string,
+): Promise<Portfolio> {
+  const owner = new PublicKey(wallet);
+  const assetMints = [...new Set(vaults.map((vault) => vault.assetMint))];
+  const addresses = [
+    owner,
+    ...assetMints.map((mint) => findAssociatedTokenAddress(owner, new PublicKey(mint))),
+    ...vaults.flatMap((vault) => [
+      findAssociatedTokenAddress(owner, new PublicKey(vault.shareMint)),
+      findReceipt(new PublicKey(vault.id), owner),
+    ]),
+  ];
+  const accounts = await read("reading the portfolio", () => connection.getMultipleAccountsInfo(addresses));
+  const assetBalances: Record<string, bigint> = {};
+  assetMints.forEach((mint, index) => {
+    assetBalances[mint] = tokenAmountOf(accounts[1 + index]);
+  });
+  const base = 1 + assetMints.length;
+  const positions = vaults.map((vault, index) => ({
+    vault,
+    shares: tokenAmountOf(accounts[base + 2 * index]),
+    receipt: receiptOf(accounts[base + 2 * index + 1]),
+  }));
+  return { lamports: BigInt(accounts[0]?.lamports ?? 0), assetBalances, positions };
+}
+
+const BATCH = 100;
+
+/**
+ * The share price at each NAV strike among the vault's latest transactions, oldest first (stands in
+ * for GET /api/vault/{id}/nav): NavUpdated events decoded from the transactions' logs.
+ */
+export async function readNavHistory(
+  connection: Connection,
+  vaultId: string,
+  signatureLimit = 300,
+): Promise<NavPoint[]> {
+  const address = publicKeyOrNull(vaultId);
+  if (address === null) {
+    throw new VaultNotFoundError(vaultId);
+  }
+  const signatures = await read("reading the vault's history", () =>
+    connection.getSignaturesForAddress(address, { limit: signatureLimit }, "confirmed"),
+  );
+  const succeeded = signatures.filter((entry) => entry.err === null).map((entry) => entry.signature);
+  const points: NavPoint[] = [];
+  for (let start = 0; start < succeeded.length; start += BATCH) {
+    const batch = succeeded.slice(start, start + BATCH);
+    const transactions = await read("reading the vault's history", () =>
+      connection.getTransactions(batch, { commitment: "confirmed", maxSupportedTransactionVersion: 0 }),
+    );
+    for (const transaction of transactions) {
+      let events;
+      try {
+        events = decodeVaultEvents(transaction?.meta?.logMessages ?? []);
+      } catch {
+        continue;
+      }
+      for (const event of events) {
+        if (event.name === "NavUpdated" && event.data.vault.equals(address)) {
+          points.push({
+            time: Number(event.data.timestamp),
+            sharePrice: sharePrice(event.data.totalAssets, event.data.totalShares),
+            totalAssets: event.data.totalAssets,
+          });
+        }
+      }
+    }
+  }
+  return points.sort((left, right) => left.time - right.time);
+}

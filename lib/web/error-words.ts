@@ -1,0 +1,301 @@
+// Whatever went wrong, in words a person understands, with what to do next. Used by every form's
+// onError; nothing here hides an error (unknown ones still say something true and generic).
+import { formatAmount } from "./amounts";
+import {
+  ApiRequestError,
+  AppUnreachableError,
+  BlockhashExpiredError,
+  ChainUnreachableError,
+  RecordingFailedError,
+  TransactionRefusedError,
+  UnexpectedActionError,
+  WalletUnavailableError,
+  isBlockhashNotFoundText,
+  isInsufficientSolText,
+  programErrorCodeIn,
+} from "./errors";
+import { formatClock, type ClockOptions } from "./time";
+import { capacityAt, type VaultView } from "./vault-view";
+
+export type ErrorKind =
+  | "wallet-rejected"
+  | "insufficient-sol"
+  | "cap-reached"
+  | "blockhash-expired"
+  | "chain-unreachable"
+  | "app-unreachable"
+  | "session-expired"
+  | "rate-limited"
+  | "refused"
+  | "recorded-late"
+  | "unknown";
+
+export interface ErrorWords {
+  kind: ErrorKind;
+  title: string;
+  message: string;
+}
+
+export interface ErrorContext {
+  /** The vault the action was on, for cap reset times of on-chain refusals. */
+  vault?: VaultView | null;
+  /** A faucet exists (localnet): say where test SOL comes from. */
+  hasFaucet?: boolean;
+  nowMs?: number;
+  clock?: ClockOptions;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const cause: unknown = "cause" in error ? error.cause : undefined;
+    const causeText = cause instanceof Error ? ` ${cause.message}` : "";
+    return `${error.message}${causeText}`;
+  }
+  return typeof error === "string" ? error : "";
+}
+
+function nameOf(error: unknown): string {
+  return error instanceof Error ? error.name : "";
+}
+
+const REJECTION = /reject|denied|declined|cancell?ed|user closed|approval/i;
+
+function isWalletRejection(error: unknown): boolean {
+  const name = nameOf(error);
+  const message = messageOf(error);
+  const code =
+    typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : null;
+  const inner = error instanceof Error && "error" in error ? (error as { error: unknown }).error : undefined;
+  const innerCode =
+    typeof inner === "object" && inner !== null && "code" in inner ? (inner as { code: unknown }).code : null;
+  if (code === 4001 || innerCode === 4001) {
+    return true;
+  }
+  return name.startsWith("Wallet") && REJECTION.test(message);
+}
+
+function solAdvice(context: ErrorContext): string {
+  return context.hasFaucet === true
+    ? "Use “Get test funds” to add SOL, then try again."
+    : "Add a little SOL to this wallet, then try again.";
+}
+
+function capWords(
+  window: "hourly" | "daily",
+  remainingText: string | null,
+  resetsAt: number | null,
+  context: ErrorContext,
+): ErrorWords {
+  const left = remainingText === null ? "" : ` It has ${remainingText} left right now.`;
+  const wait =
+    resetsAt === null ? "wait for capacity" : `wait until ${formatClock(resetsAt, context.clock ?? {})}`;
+  return {
+    kind: "cap-reached",
+    title: `The vault's ${window} withdrawal cap is reached`,
+    message: `Cap reached — try a smaller amount or ${wait}.${left}`,
+  };
+}
+
+function capFromApi(error: ApiRequestError, context: ErrorContext): ErrorWords {
+  const window = /\bdaily\b/i.test(error.message) ? "daily" : "hourly";
+  const resets = /resets at (\S+?);/.exec(error.details ?? "");
+  const resetsAt = resets?.[1] === undefined ? null : Date.parse(resets[1]);
+  const leaves = /leaves ([\d,.]+ \S+?);/.exec(error.message);
+  return capWords(
+    window,
+    leaves?.[1] ?? null,
+    resetsAt !== null && Number.isFinite(resetsAt) ? resetsAt : null,
+    context,
+  );
+}
+
+function capFromChain(code: number, context: ErrorContext): ErrorWords {
+  const window = code === 6021 ? "daily" : "hourly";
+  const vault = context.vault ?? null;
+  if (vault === null) {
+    return capWords(window, null, null, context);
+  }
+  const capacity = capacityAt(
+    window === "daily" ? vault.daily : vault.hourly,
+    (context.nowMs ?? Date.now()) / 1000,
+  );
+  const remaining =
+    capacity.remaining === null
+      ? null
+      : `${formatAmount(capacity.remaining, vault.decimals)} ${vault.assetSymbol}`;
+  return capWords(window, remaining, capacity.resetsAt * 1000, context);
+}
+
+const PROGRAM_ERROR_WORDS: Readonly<Record<number, string>> = {
+  6001: "The amount is too small to give any shares or assets at today's price.",
+  6002: "The vault is paused; deposits and withdrawals are stopped for now.",
+  6012: "This wallet already has a withdrawal pending in this vault; claim it first.",
+  6013: "This wallet has no pending withdrawal in this vault.",
+  6014: "Not claimable yet: the vault has not struck a new NAV since your request.",
+  6015: "Not claimable yet: the withdrawal queue has not been funded up to your request.",
+  6016: "The vault's reserve does not hold enough idle assets yet; try again after the next staging.",
+  6017: "The amount is below the vault's minimum withdrawal.",
+  6019: "The share price moved while you were signing; try again for a fresh quote.",
+};
+
+function chainRefusal(code: number | null, context: ErrorContext): ErrorWords {
+  if (code === 6020 || code === 6021) {
+    return capFromChain(code, context);
+  }
+  const words = code === null ? undefined : PROGRAM_ERROR_WORDS[code];
+  return {
+    kind: "refused",
+    title: "The vault refused the transaction",
+    message:
+      words ??
+      (code === null
+        ? "The transaction failed on chain; nothing was changed. Try again."
+        : `The vault program refused it (error ${code}); nothing was changed.`),
+  };
+}
+
+const API_CODE_TITLES: Readonly<Record<string, string>> = {
+  INSUFFICIENT_BALANCE: "Not enough in this wallet",
+  BELOW_MINIMUM: "Below the vault's minimum",
+  AMOUNT_TOO_SMALL: "Amount too small",
+  VAULT_PAUSED: "The vault is paused",
+  WITHDRAWAL_PENDING: "A withdrawal is already pending",
+  NO_PENDING_WITHDRAWAL: "Nothing to claim",
+  WITHDRAWAL_NOT_CLAIMABLE: "Not claimable yet",
+  INVALID_REQUEST: "Check the amount",
+  INVALID_AMOUNT: "Check the amount",
+  VAULT_NOT_FOUND: "No such vault",
+};
+
+function apiWords(error: ApiRequestError, context: ErrorContext): ErrorWords {
+  switch (error.code) {
+    case "CAPACITY_EXCEEDED":
+      return capFromApi(error, context);
+    case "INSUFFICIENT_SOL":
+      return {
+        kind: "insufficient-sol",
+        title: "Not enough SOL for fees",
+        message: `This wallet does not hold enough SOL to pay the network fee. ${solAdvice(context)}`,
+      };
+    case "CHAIN_UNAVAILABLE":
+      return chainUnreachable();
+    case "STORE_UNAVAILABLE":
+      return {
+        kind: "app-unreachable",
+        title: "The app's database is unavailable",
+        message: "The app cannot reach its database right now. Try again in a moment.",
+      };
+    case "UNAUTHORIZED":
+      return {
+        kind: "session-expired",
+        title: "Your session expired",
+        message: "Your session with this app has expired. Reload the page and try again.",
+      };
+    case "RATE_LIMITED":
+      return {
+        kind: "rate-limited",
+        title: "Too many requests",
+        message: `Too many requests from this network. Wait ${error.retryAfterSeconds ?? "a few"} seconds and try again.`,
+      };
+    default:
+      return {
+        kind: "refused",
+        title: API_CODE_TITLES[error.code] ?? "The request was refused",
+        message:
+          error.status >= 500 ? "Something went wrong on our side. Try again in a moment." : error.message,
+      };
+  }
+}
+
+function chainUnreachable(): ErrorWords {
+  return {
+    kind: "chain-unreachable",
+    title: "The chain is unreachable",
+    message:
+      "The Solana network can't be reached right now. Check your connection and try again in a moment.",
+  };
+}
+
+export function describeError(error: unknown, context: ErrorContext = {}): ErrorWords {
+  if (isWalletRejection(error)) {
+    return {
+      kind: "wallet-rejected",
+      title: "Rejected in your wallet",
+      message: "You rejected the request in your wallet, so nothing was sent. Try again when you're ready.",
+    };
+  }
+  if (error instanceof ApiRequestError) {
+    return apiWords(error, context);
+  }
+  if (error instanceof RecordingFailedError) {
+    return {
+      kind: "recorded-late",
+      title: "Done on chain; activity is behind",
+      message: `The transaction is confirmed (${error.signature.slice(0, 8)}…), but adding it to your activity failed. It is safe; your balances already reflect it.`,
+    };
+  }
+  if (error instanceof BlockhashExpiredError) {
+    return {
+      kind: "blockhash-expired",
+      title: "The transaction expired",
+      message:
+        "The transaction expired before it reached the chain, even after it was rebuilt and signed again. Nothing was sent; try again.",
+    };
+  }
+  if (error instanceof ChainUnreachableError) {
+    return chainUnreachable();
+  }
+  if (error instanceof AppUnreachableError) {
+    return {
+      kind: "app-unreachable",
+      title: "The app's server is unreachable",
+      message: "This app's server did not answer. Check your connection and try again.",
+    };
+  }
+  if (error instanceof UnexpectedActionError) {
+    return {
+      kind: "refused",
+      title: "Your withdrawal changed",
+      message: "The vault's state changed while preparing this; review your withdrawal and try again.",
+    };
+  }
+  if (error instanceof WalletUnavailableError) {
+    return { kind: "refused", title: "Connect a wallet", message: error.message };
+  }
+  if (error instanceof TransactionRefusedError) {
+    if (error.kind === "insufficient-sol") {
+      return {
+        kind: "insufficient-sol",
+        title: "Not enough SOL for fees",
+        message: `This wallet does not hold enough SOL to pay the network fee. ${solAdvice(context)}`,
+      };
+    }
+    return chainRefusal(error.programErrorCode, context);
+  }
+  const text = messageOf(error);
+  if (isInsufficientSolText(text)) {
+    return apiWords(new ApiRequestError(422, "INSUFFICIENT_SOL", text), context);
+  }
+  const code = programErrorCodeIn(text);
+  if (code !== null) {
+    return chainRefusal(code, context);
+  }
+  if (isBlockhashNotFoundText(text)) {
+    return describeError(new BlockhashExpiredError(), context);
+  }
+  if (error instanceof TypeError && /fetch|network|load failed/i.test(text)) {
+    return chainUnreachable();
+  }
+  if (nameOf(error).startsWith("Wallet")) {
+    return {
+      kind: "refused",
+      title: "Your wallet could not do that",
+      message: `Your wallet reported a problem${text === "" ? "" : `: ${text}`}. Try again, or reconnect the wallet.`,
+    };
+  }
+  return {
+    kind: "unknown",
+    title: "Something went wrong",
+    message: "Something unexpected went wrong; nothing is shown as done unless it is confirmed. Try again.",
+  };
+}

@@ -1,0 +1,108 @@
+// Errors the pages' data layer throws, kept free of heavy imports so the words for them
+// (lib/web/error-words.ts) can be loaded with the first page.
+
+/** An /api answer with `success: false` (or a body that is not the envelope). */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: string | null = null,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = "ApiRequestError";
+  }
+}
+
+/** The app's own server did not answer (offline, or the server is down). */
+export class AppUnreachableError extends Error {
+  constructor(reason: string) {
+    super(`The app's server did not answer: ${reason}`);
+    this.name = "AppUnreachableError";
+  }
+}
+
+/** The RPC endpoint did not answer. */
+export class ChainUnreachableError extends Error {
+  constructor(reason: string) {
+    super(`The chain is unreachable: ${reason}`);
+    this.name = "ChainUnreachableError";
+  }
+}
+
+/** A transaction that landed and failed, or that preflight refused, with the program's error code. */
+export class TransactionRefusedError extends Error {
+  constructor(
+    message: string,
+    /** The vault program's custom error (6000+), when the failure carried one. */
+    readonly programErrorCode: number | null,
+    readonly kind: "custom" | "insufficient-sol" | "blockhash" | "other",
+    readonly signature: string | null = null,
+  ) {
+    super(message);
+    this.name = "TransactionRefusedError";
+  }
+}
+
+/** The blockhash expired twice in a row: the transaction was rebuilt once and expired again. */
+export class BlockhashExpiredError extends Error {
+  constructor() {
+    super("The transaction's blockhash expired before it landed, twice");
+    this.name = "BlockhashExpiredError";
+  }
+}
+
+/** The API prepared another action than the one asked for (the chain's state changed meanwhile). */
+export class UnexpectedActionError extends Error {
+  constructor(
+    readonly expected: string,
+    readonly received: string,
+  ) {
+    super(`Expected a ${expected} transaction, the API prepared a ${received}`);
+    this.name = "UnexpectedActionError";
+  }
+}
+
+/** Confirmed on chain, but POST /api/history failed: the action is done, the feed is behind. */
+export class RecordingFailedError extends Error {
+  constructor(
+    readonly signature: string,
+    cause: unknown,
+  ) {
+    super(`Transaction ${signature} is confirmed but could not be recorded`, { cause });
+    this.name = "RecordingFailedError";
+  }
+}
+
+/** The wallet is not connected or cannot sign transactions. */
+export class WalletUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WalletUnavailableError";
+  }
+}
+
+const CUSTOM_ERROR = /custom program error: 0x([0-9a-f]+)/i;
+const CUSTOM_JSON = /"Custom":\s*(\d+)/;
+
+/** The vault program's error code in a message or JSON error, if any. */
+export function programErrorCodeIn(text: string): number | null {
+  const hex = CUSTOM_ERROR.exec(text);
+  if (hex?.[1] !== undefined) {
+    return Number.parseInt(hex[1], 16);
+  }
+  const json = CUSTOM_JSON.exec(text);
+  return json?.[1] === undefined ? null : Number(json[1]);
+}
+
+/** How the RPC and runtime describe "the fee payer cannot pay". */
+export function isInsufficientSolText(text: string): boolean {
+  return /insufficient funds for (fee|rent)|InsufficientFundsForFee|InsufficientFundsForRent|found no record of a prior credit|insufficient lamports/i.test(
+    text,
+  );
+}
+
+export function isBlockhashNotFoundText(text: string): boolean {
+  return /blockhash not found|BlockhashNotFound|block height exceeded|has expired/i.test(text);
+}

@@ -1,0 +1,92 @@
+// The share price over time from the vault's NAV strikes, the APY those strikes show, and the
+// geometry of the chart that draws them.
+
+export interface NavPoint {
+  /** Unix seconds of the strike. */
+  time: number;
+  sharePrice: number;
+  totalAssets: bigint;
+}
+
+const YEAR_SECONDS = 365 * 86_400;
+/** Below this span the annualised figure is noise, so none is given. */
+const MIN_SPAN_SECONDS = 60;
+
+export interface ObservedApy {
+  /** Fraction: 0.0824 is 8.24%. */
+  apy: number;
+  /** The span of strikes the figure rests on, in seconds (at most the window asked for). */
+  spanSeconds: number;
+}
+
+/**
+ * Compounded yearly rate between the first strike inside the window and the latest one. Points must
+ * be in time order; null when they cover less than a minute.
+ */
+export function observedApy(points: readonly NavPoint[], windowSeconds: number): ObservedApy | null {
+  const last = points.at(-1);
+  if (last === undefined) {
+    return null;
+  }
+  const first = points.find((point) => point.time >= last.time - windowSeconds);
+  if (first === undefined || first.sharePrice <= 0) {
+    return null;
+  }
+  const span = last.time - first.time;
+  if (span < MIN_SPAN_SECONDS) {
+    return null;
+  }
+  const growth = last.sharePrice / first.sharePrice;
+  return { apy: Math.pow(growth, YEAR_SECONDS / span) - 1, spanSeconds: span };
+}
+
+/** "7 d", "3 h", "12 min". */
+export function describeSpan(seconds: number): string {
+  if (seconds >= 86_400) {
+    return `${Math.round(seconds / 86_400)} d`;
+  }
+  if (seconds >= 3_600) {
+    return `${Math.round(seconds / 3_600)} h`;
+  }
+  return `${Math.max(1, Math.round(seconds / 60))} min`;
+}
+
+export interface ChartGeometry {
+  /** SVG path of the line, in a width × height box. */
+  line: string;
+  /** The same line closed along the bottom, for the fill under it. */
+  area: string;
+  minPrice: number;
+  maxPrice: number;
+  startTime: number;
+  endTime: number;
+}
+
+export function chartGeometry(
+  points: readonly NavPoint[],
+  width: number,
+  height: number,
+  padding = 4,
+): ChartGeometry | null {
+  const first = points[0];
+  const last = points.at(-1);
+  if (first === undefined || last === undefined || points.length < 2) {
+    return null;
+  }
+  const prices = points.map((point) => point.sharePrice);
+  let minPrice = Math.min(...prices);
+  let maxPrice = Math.max(...prices);
+  if (maxPrice - minPrice < 1e-9) {
+    minPrice -= 1e-6;
+    maxPrice += 1e-6;
+  }
+  const span = Math.max(1, last.time - first.time);
+  const x = (time: number): number => padding + ((time - first.time) / span) * (width - 2 * padding);
+  const y = (price: number): number =>
+    height - padding - ((price - minPrice) / (maxPrice - minPrice)) * (height - 2 * padding);
+  const coordinates = points.map((point) => `${x(point.time).toFixed(2)},${y(point.sharePrice).toFixed(2)}`);
+  const line = `M${coordinates.join("L")}`;
+  const bottom = (height - padding).toFixed(2);
+  const area = `${line}L${x(last.time).toFixed(2)},${bottom}L${x(first.time).toFixed(2)},${bottom}Z`;
+  return { line, area, minPrice, maxPrice, startTime: first.time, endTime: last.time };
+}

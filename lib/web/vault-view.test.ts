@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+
+import {
+  capacityAt,
+  claimNet,
+  positionValue,
+  previewDeposit,
+  previewWithdrawal,
+  sharesForValueRoundUp,
+  type VaultView,
+} from "./vault-view";
+
+const USDC = 1_000_000n;
+const HOUR = 3_600;
+
+function vault(overrides: Partial<VaultView> = {}): VaultView {
+  return {
+    id: "vault",
+    name: "USDC Prime",
+    assetMint: "mint",
+    shareMint: "shares",
+    decimals: 6,
+    assetSymbol: "USDC",
+    shareSymbol: "vUSDC",
+    totalAssets: 1_100n * USDC,
+    totalShares: 1_000n * USDC,
+    sharePrice: 1.1,
+    navSequence: 3n,
+    navUpdatedAt: 0n,
+    feeBps: 10,
+    minWithdrawalShares: USDC,
+    hourly: { cap: 25_000n * USDC, used: 24_950n * USDC, windowStart: 36_000n, length: HOUR },
+    daily: { cap: 100_000n * USDC, used: 30_000n * USDC, windowStart: 0n, length: 86_400 },
+    paused: false,
+    queueTail: 0n,
+    queueFunded: 0n,
+    queueClaimed: 0n,
+    pendingRequests: 0n,
+    ...overrides,
+  };
+}
+
+describe("capacityAt", () => {
+  it("keeps the stored usage inside the window and rolls over after it, as the program does", () => {
+    const window = { cap: 100n, used: 60n, windowStart: 36_000n, length: HOUR };
+    expect(capacityAt(window, 36_000 + 10)).toEqual({
+      cap: 100n,
+      used: 60n,
+      remaining: 40n,
+      resetsAt: 39_600,
+    });
+    expect(capacityAt(window, 39_600)).toEqual({ cap: 100n, used: 0n, remaining: 100n, resetsAt: 43_200 });
+    expect(capacityAt({ ...window, cap: 0n }, 36_010).remaining).toBeNull();
+    expect(capacityAt({ ...window, used: 150n }, 36_010).remaining).toBe(0n);
+  });
+});
+
+describe("previews", () => {
+  it("a deposit mints shares rounded down at the current price", () => {
+    expect(previewDeposit(vault(), 110n * USDC)).toEqual({ shares: 100n * USDC, sharePrice: 1.1 });
+    expect(previewDeposit(vault(), 1n)).toBeNull();
+    expect(previewDeposit(vault({ totalAssets: 0n, totalShares: 0n }), 5n)).toEqual({
+      shares: 5n,
+      sharePrice: 1,
+    });
+  });
+
+  it("a withdrawal shows gross, the fee rounded up and net, with both windows", () => {
+    const preview = previewWithdrawal(vault(), 10n * USDC, 500n * USDC, 36_010);
+    expect(preview.gross).toBe(11n * USDC);
+    expect(preview.fee).toBe(11_000n);
+    expect(preview.net).toBe(11n * USDC - 11_000n);
+    expect(preview.hourly.remaining).toBe(50n * USDC);
+    expect(preview.daily.remaining).toBe(70_000n * USDC);
+    expect(preview.overCap).toBeNull();
+    expect(preview.belowMinimum).toBe(false);
+    expect(preview.exceedsBalance).toBe(false);
+  });
+
+  it("names the first window a withdrawal would overflow, with its reset time", () => {
+    const preview = previewWithdrawal(vault(), 100n * USDC, 500n * USDC, 36_010);
+    expect(preview.overCap).toEqual({ window: "hourly", remaining: 50n * USDC, resetsAt: 39_600 });
+    const nextHour = previewWithdrawal(vault(), 100n * USDC, 500n * USDC, 39_700);
+    expect(nextHour.overCap).toBeNull();
+  });
+
+  it("flags amounts below the minimum or above the balance", () => {
+    const preview = previewWithdrawal(vault(), USDC / 2n, USDC / 4n, 36_010);
+    expect(preview.belowMinimum).toBe(true);
+    expect(preview.exceedsBalance).toBe(true);
+  });
+
+  it("converts a value to shares rounding up, so the gross covers it", () => {
+    const shares = sharesForValueRoundUp(vault(), 11n * USDC + 1n);
+    expect(positionValue(vault(), shares)).toBeGreaterThanOrEqual(11n * USDC + 1n);
+    expect(positionValue(vault(), shares - 1n)).toBeLessThan(11n * USDC + 1n);
+    expect(claimNet(vault(), 10n * USDC)).toBe(11n * USDC - 11_000n);
+  });
+});
