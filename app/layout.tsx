@@ -1,15 +1,35 @@
-// The root layout. The pages themselves come with the web-app issue; /api lives under app/api.
+// The root layout: the deployment's public settings (read on every request, so one build serves any
+// cluster) handed to the client providers. Reading the request also makes every page dynamic, which
+// the per-request CSP nonce set by proxy.ts needs.
+import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 
-export const metadata = {
-  title: "Vault gateway",
+import { AppProviders } from "@/components/providers/app-providers";
+import { webConfig } from "@/lib/web/server-config";
+
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Vault gateway", template: "%s · Vault gateway" },
   description: "Deposit into and withdraw from the vaults; the partner API lives under /api",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+};
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The nonce is applied by Next.js to its scripts from the CSP request header; reading the headers
+  // here keeps the pages out of static prerendering, where no nonce could exist.
+  await headers();
+  const config = webConfig().client;
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <AppProviders config={config}>{children}</AppProviders>
+      </body>
     </html>
   );
 }

@@ -1,0 +1,6 @@
+// / — the vault directory.
+import { VaultDirectoryFeature } from "@/components/vault/vault-feature";
+
+export default function VaultDirectoryPage() {
+  return <VaultDirectoryFeature />;
+}

@@ -1,0 +1,37 @@
+// /embed/vault/{id}?theme=light|dark&accent=<hex> — the vault page for a partner's iframe: no site
+// chrome, the partner's theme and accent, and a link-out when no wallet can be reached in the frame.
+import type { Metadata } from "next";
+import type { CSSProperties } from "react";
+
+import { VaultFeature } from "@/components/vault/vault-feature";
+import { parseEmbedTheme } from "@/lib/web/embed-theme";
+
+export const metadata: Metadata = { title: "Vault", robots: { index: false } };
+
+export default async function EmbedVaultPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const [{ id }, query] = await Promise.all([params, searchParams]);
+  const look = parseEmbedTheme(query);
+  const style: Record<string, string> = {};
+  if (look.accent !== null && look.accentForeground !== null) {
+    style["--accent"] = look.accent;
+    style["--accent-fg"] = look.accentForeground;
+  }
+  return (
+    <div
+      data-theme={look.theme ?? undefined}
+      data-testid="embed-root"
+      style={style as CSSProperties}
+      className="min-h-screen bg-page px-3 py-4 text-fg sm:px-5"
+    >
+      <main id="main" className="mx-auto max-w-5xl">
+        <VaultFeature id={id} variant="embed" />
+      </main>
+    </div>
+  );
+}

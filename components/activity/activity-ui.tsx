@@ -1,0 +1,70 @@
+"use client";
+// A wallet's recorded activity: deposits, withdrawal requests and claims, newest first.
+import type { ActivityData } from "@/lib/web/api-client";
+import { formatAmount } from "@/lib/web/amounts";
+import { formatDateTime } from "@/lib/web/time";
+
+const KIND_WORDS: Record<ActivityData["kind"], string> = {
+  deposit: "Deposit",
+  initiate: "Withdrawal requested",
+  claim: "Withdrawal claimed",
+};
+
+export interface ActivityItem {
+  activity: ActivityData;
+  vaultName: string | null;
+}
+
+function amountOf(token: ActivityData["assets"]): string {
+  return `${formatAmount(BigInt(token.amount), token.decimals)} ${token.symbol}`;
+}
+
+function timeOf(activity: ActivityData): number {
+  return Date.parse(activity.blockTime ?? activity.recordedAt);
+}
+
+export function sortActivity(items: ActivityItem[]): ActivityItem[] {
+  return [...items].sort((left, right) => timeOf(right.activity) - timeOf(left.activity));
+}
+
+export function ActivityList({ items, showVault }: { items: ActivityItem[]; showVault: boolean }) {
+  return (
+    <ol className="divide-y divide-line" data-testid="activity-list">
+      {items.map(({ activity, vaultName }) => (
+        <li
+          key={activity.signature}
+          className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2.5"
+        >
+          <div className="min-w-0">
+            <p className="font-medium" data-kind={activity.kind}>
+              {KIND_WORDS[activity.kind]}
+              {showVault && vaultName !== null ? (
+                <span className="font-normal text-muted"> · {vaultName}</span>
+              ) : null}
+            </p>
+            <p className="text-xs text-muted">
+              <time dateTime={activity.blockTime ?? activity.recordedAt}>
+                {formatDateTime(timeOf(activity))}
+              </time>
+              {" · "}
+              <span className="font-mono" title={activity.signature}>
+                {activity.signature.slice(0, 8)}…
+              </span>
+            </p>
+          </div>
+          <p className="tabular text-right text-sm">
+            {activity.kind === "initiate" ? "" : "+"}
+            {activity.kind === "claim" ? amountOf(activity.assets) : amountOf(activity.shares)}
+            <span className="block text-xs text-muted">
+              {activity.kind === "claim"
+                ? `for ${amountOf(activity.shares)}${activity.fee === null ? "" : `, fee ${amountOf(activity.fee)}`}`
+                : activity.kind === "deposit"
+                  ? `for ${amountOf(activity.assets)}`
+                  : `worth ${amountOf(activity.assets)} at request`}
+            </span>
+          </p>
+        </li>
+      ))}
+    </ol>
+  );
+}

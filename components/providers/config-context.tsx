@@ -1,0 +1,21 @@
+"use client";
+// The deployment's public settings (lib/web/client-config.ts), given by the server on each render.
+import { createContext, useContext } from "react";
+
+import type { ClientConfig } from "@/lib/web/client-config";
+
+export const ConfigContext = createContext<ClientConfig | null>(null);
+
+export function useClientConfig(): ClientConfig {
+  const config = useContext(ConfigContext);
+  if (config === null) {
+    throw new Error("useClientConfig must be used inside <AppProviders>");
+  }
+  return config;
+}
+
+/** The part of every query key that names the chain: data of one cluster never shows on another. */
+export function useClusterKey(): readonly [string, string] {
+  const config = useClientConfig();
+  return [config.cluster, config.rpcUrl] as const;
+}

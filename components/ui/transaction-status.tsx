@@ -1,0 +1,59 @@
+"use client";
+// What a form's transaction is doing, in words: the current step while it runs (announced politely),
+// the rebuilt-blockhash notice, the error in words, or the confirmed result. Nothing reads as done
+// until the chain has confirmed it.
+import type { ReactNode } from "react";
+
+import { describeError, type ErrorContext } from "@/lib/web/error-words";
+import type { FlowStage } from "@/lib/web/transaction-flow";
+import { useClientConfig } from "../providers/config-context";
+import type { TransactionProgress } from "../vault/vault-data-access";
+import { Alert } from "./primitives";
+
+const STAGE_WORDS: Record<FlowStage, string> = {
+  preparing: "Preparing the transaction…",
+  signing: "Approve the transaction in your wallet…",
+  sending: "Sending it to the network…",
+  confirming: "Waiting for the network to confirm it…",
+  recording: "Confirmed. Adding it to your activity…",
+};
+
+export function TransactionStatus({
+  progress,
+  error,
+  errorContext,
+  success,
+  testId,
+}: {
+  progress: TransactionProgress;
+  error: unknown;
+  errorContext?: ErrorContext;
+  /** Shown once the mutation has succeeded (confirmed and recorded). */
+  success: ReactNode;
+  testId: string;
+}) {
+  const config = useClientConfig();
+  const words =
+    error === null || error === undefined
+      ? null
+      : describeError(error, { hasFaucet: config.faucetUrl !== null, ...errorContext });
+  return (
+    <div className="space-y-2" data-testid={testId}>
+      <p role="status" aria-live="polite" className="min-h-5 text-sm text-muted">
+        {progress.stage === null ? "" : STAGE_WORDS[progress.stage]}
+      </p>
+      {progress.rebuilt ? (
+        <Alert tone="info" title="Blockhash expired — rebuilt">
+          The transaction expired before it reached the network, so it was rebuilt and your wallet was asked
+          again.
+        </Alert>
+      ) : null}
+      {words === null ? null : (
+        <Alert tone="error" title={words.title} testId={`${testId}-error`}>
+          {words.message}
+        </Alert>
+      )}
+      {success}
+    </div>
+  );
+}

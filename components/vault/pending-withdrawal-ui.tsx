@@ -1,0 +1,146 @@
+"use client";
+// The pending withdrawal: its value, when it should arrive and which condition binds (a NAV strike or
+// the queue's funding), a live progress bar and the shares ahead in the queue, then the claim.
+import { useId } from "react";
+
+import type { WithdrawalStatusData } from "@/lib/web/api-client";
+import { formatAmount, formatPercent } from "@/lib/web/amounts";
+import { arrivalBandText, formatClock } from "@/lib/web/time";
+import { claimNet, type VaultView } from "@/lib/web/vault-view";
+import { Alert, Button, Card, ProgressBar } from "../ui/primitives";
+import { TransactionStatus } from "../ui/transaction-status";
+import type { useClaimWithdrawal } from "./vault-data-access";
+import { assetText, sharesText } from "./vault-ui";
+
+function bindingText(status: WithdrawalStatusData): string {
+  switch (status.estimate?.kind) {
+    case "ready":
+      return "Ready: a NAV has been struck since your request and the queue is funded up to it.";
+    case "nav":
+      return "Waiting for the NAV: the vault strikes a new net asset value on a schedule; your request becomes claimable after the first one struck after it.";
+    case "staging":
+      return "Waiting for the queue: the manager funds requests in order as idle assets allow; yours is paid once funding reaches it.";
+    default:
+      return "";
+  }
+}
+
+export type ClaimHandle = ReturnType<typeof useClaimWithdrawal>;
+
+/** The claim's success outlives this panel (which goes when nothing is pending): the parent shows it. */
+export function ClaimResult({ vault, claim }: { vault: VaultView; claim: ClaimHandle }) {
+  const { mutation } = claim;
+  if (!mutation.isSuccess) {
+    return null;
+  }
+  const { recorded } = mutation.data;
+  return (
+    <Alert tone="success" title="Withdrawal claimed" testId="claim-success">
+      {assetText(BigInt(recorded.assets.amount), vault)} arrived in your wallet
+      {recorded.fee === null ? "." : ` (after a ${assetText(BigInt(recorded.fee.amount), vault)} fee).`}
+    </Alert>
+  );
+}
+
+export function PendingWithdrawal({
+  vault,
+  status,
+  claim,
+}: {
+  vault: VaultView;
+  status: WithdrawalStatusData;
+  claim: ClaimHandle;
+}) {
+  const titleId = useId();
+  const { mutation, progress } = claim;
+  const shares = BigInt(status.pendingShares);
+  const approximate = claimNet(vault, shares);
+  const staged = status.progress === null ? 0n : BigInt(status.progress.stagedShares);
+  const ahead = status.progress === null ? 0n : BigInt(status.progress.sharesAhead);
+  const fraction = status.progress?.fraction ?? 0;
+  const band = status.estimate?.band ?? null;
+  return (
+    <Card title="Pending withdrawal" titleId={titleId}>
+      <div className="space-y-3" data-testid="pending-withdrawal">
+        <dl className="grid grid-cols-2 gap-3 text-sm">
+          <div>
+            <dt className="text-muted">Requested</dt>
+            <dd className="tabular font-medium">{sharesText(shares, vault)}</dd>
+          </div>
+          <div>
+            <dt className="text-muted">Worth about</dt>
+            <dd className="tabular font-medium">
+              {assetText(BigInt(status.estimatedUsdcAmount.amount), vault)}
+            </dd>
+          </div>
+          {status.createdAt === null ? null : (
+            <div>
+              <dt className="text-muted">Requested at</dt>
+              <dd className="tabular">{formatClock(status.createdAt)}</dd>
+            </div>
+          )}
+          <div>
+            <dt className="text-muted">Queue position</dt>
+            <dd className="tabular" data-testid="queue-position">
+              {ahead === 0n ? "Next in line" : `${sharesText(ahead, vault)} ahead of you`}
+            </dd>
+          </div>
+        </dl>
+
+        {status.canClaimNow ? null : (
+          <p className="text-base font-semibold" data-testid="arrival-band" aria-live="polite">
+            {band === null ? "Estimating when it arrives…" : `Your withdrawal ${arrivalBandText(band)}`}
+          </p>
+        )}
+        <p
+          className="text-sm text-muted"
+          data-testid="binding-condition"
+          data-kind={status.estimate?.kind ?? ""}
+        >
+          {bindingText(status)}
+        </p>
+        <div className="space-y-1">
+          <div className="flex justify-between text-xs text-muted">
+            <span>Queue funding</span>
+            <span className="tabular" data-testid="progress-text">
+              {formatPercent(fraction, 0)} · {formatAmount(staged, vault.decimals)} of{" "}
+              {formatAmount(shares, vault.decimals)} {vault.shareSymbol} staged
+            </span>
+          </div>
+          <ProgressBar
+            fraction={fraction}
+            label="Withdrawal queue funding"
+            valueText={`${formatPercent(fraction, 0)} of your request is funded`}
+            testId="withdrawal-progress"
+          />
+        </div>
+
+        {status.canClaimNow ? (
+          <Alert tone="success" title="Ready to claim">
+            You can claim about {assetText(approximate, vault)} now (after the{" "}
+            {(vault.feeBps / 100).toFixed(2)}% fee, at today&apos;s share price).
+          </Alert>
+        ) : null}
+        <Button
+          className="w-full"
+          onClick={() => mutation.mutate()}
+          disabled={!status.canClaimNow || mutation.isPending}
+          data-testid="claim-button"
+        >
+          {mutation.isPending
+            ? "Claiming…"
+            : status.canClaimNow
+              ? `Claim about ${assetText(approximate, vault)}`
+              : "Claim (not ready yet)"}
+        </Button>
+        <TransactionStatus
+          testId="claim-status"
+          progress={progress}
+          error={mutation.error}
+          errorContext={{ vault }}
+          success={null}
+        />
+      </div>
+    </Card>
+  );
+}

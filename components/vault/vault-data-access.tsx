@@ -1,0 +1,332 @@
+"use client";
+// Data access for the vault pages. Reads: the vaults, one vault, its NAV history, the wallet's
+// position and portfolio come from the chain (lib/web/chain-reader.ts) until the read endpoints exist
+// — each hook's queryFn is the one line to switch; the withdrawal status and activity come from /api.
+// Writes: build via /api → the wallet signs → submit → confirm → POST /api/history → invalidate.
+// Query keys carry the cluster and the wallet.
+import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useState } from "react";
+
+import { UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
+import type { FlowStage } from "@/lib/web/transaction-flow";
+import type { VaultView } from "@/lib/web/vault-view";
+import { useClientConfig, useClusterKey } from "../providers/config-context";
+import { useWalletState, type WalletState } from "../wallet/wallet-data-access";
+
+const loadReader = () => import("@/lib/web/chain-reader");
+const loadApi = () => import("@/lib/web/api-client");
+const loadFlow = () => import("@/lib/web/transaction-flow");
+
+export const vaultKeys = {
+  vaults: (cluster: readonly string[]) => ["vaults", ...cluster] as const,
+  vault: (cluster: readonly string[], id: string) => ["vault", ...cluster, id] as const,
+  navHistory: (cluster: readonly string[], id: string) => ["nav-history", ...cluster, id] as const,
+  position: (cluster: readonly string[], id: string, wallet: string | null) =>
+    ["position", ...cluster, id, wallet] as const,
+  withdrawalStatus: (cluster: readonly string[], id: string, wallet: string | null) =>
+    ["withdrawal-status", ...cluster, id, wallet] as const,
+  activity: (cluster: readonly string[], id: string, wallet: string | null) =>
+    ["activity", ...cluster, id, wallet] as const,
+  portfolio: (cluster: readonly string[], wallet: string | null) =>
+    ["portfolio", ...cluster, wallet] as const,
+};
+
+export function useVaults() {
+  const config = useClientConfig();
+  const cluster = useClusterKey();
+  return useQuery({
+    queryKey: vaultKeys.vaults(cluster),
+    queryFn: async () => {
+      const reader = await loadReader();
+      return reader.readVaults(reader.connectionFor(config), config);
+    },
+    refetchInterval: 15_000,
+  });
+}
+
+export function useVault(id: string) {
+  const config = useClientConfig();
+  const cluster = useClusterKey();
+  return useQuery({
+    queryKey: vaultKeys.vault(cluster, id),
+    queryFn: async () => {
+      const reader = await loadReader();
+      return reader.readVault(reader.connectionFor(config), config, id);
+    },
+    refetchInterval: 4_000,
+  });
+}
+
+export function useNavHistory(id: string) {
+  const config = useClientConfig();
+  const cluster = useClusterKey();
+  return useQuery({
+    queryKey: vaultKeys.navHistory(cluster, id),
+    queryFn: async () => {
+      const reader = await loadReader();
+      return reader.readNavHistory(reader.connectionFor(config), id);
+    },
+    staleTime: 20_000,
+    refetchInterval: 30_000,
+  });
+}
+
+export function useWalletPosition(vault: VaultView | undefined) {
+  const config = useClientConfig();
+  const cluster = useClusterKey();
+  const { publicKey } = useWalletState();
+  return useQuery({
+    queryKey: vaultKeys.position(cluster, vault?.id ?? "", publicKey),
+    queryFn: async () => {
+      const reader = await loadReader();
+      if (vault === undefined || publicKey === null) {
+        throw new WalletUnavailableError("Connect a wallet to see your position");
+      }
+      return reader.readWalletPosition(reader.connectionFor(config), vault, publicKey);
+    },
+    enabled: vault !== undefined && publicKey !== null,
+    refetchInterval: 5_000,
+  });
+}
+
+export function useWithdrawalStatus(vaultId: string) {
+  const cluster = useClusterKey();
+  const { publicKey } = useWalletState();
+  return useQuery({
+    queryKey: vaultKeys.withdrawalStatus(cluster, vaultId, publicKey),
+    queryFn: async () => {
+      const api = await loadApi();
+      if (publicKey === null) {
+        throw new WalletUnavailableError("Connect a wallet to see your withdrawal");
+      }
+      return api.getWithdrawalStatus(vaultId, publicKey);
+    },
+    enabled: publicKey !== null,
+    // Live while something is pending: the band and the queue progress move with the keeper.
+    refetchInterval: (query) => (query.state.data?.hasPendingWithdrawal === true ? 2_000 : 15_000),
+  });
+}
+
+export function useVaultActivity(vaultId: string) {
+  const cluster = useClusterKey();
+  const { publicKey } = useWalletState();
+  return useQuery({
+    queryKey: vaultKeys.activity(cluster, vaultId, publicKey),
+    queryFn: async () => {
+      const api = await loadApi();
+      if (publicKey === null) {
+        throw new WalletUnavailableError("Connect a wallet to see your activity");
+      }
+      return api.getHistory(vaultId, publicKey);
+    },
+    enabled: publicKey !== null,
+  });
+}
+
+/** The wallet's activity on every vault (GET /api/history per vault until a wallet-wide feed exists). */
+export function useActivityAcrossVaults(vaults: readonly VaultView[] | undefined) {
+  const cluster = useClusterKey();
+  const { publicKey } = useWalletState();
+  return useQueries({
+    queries: (vaults ?? []).map((vault) => ({
+      queryKey: vaultKeys.activity(cluster, vault.id, publicKey),
+      queryFn: async () => {
+        const api = await loadApi();
+        if (publicKey === null) {
+          throw new WalletUnavailableError("Connect a wallet to see your activity");
+        }
+        return api.getHistory(vault.id, publicKey);
+      },
+      enabled: publicKey !== null,
+    })),
+  });
+}
+
+export function usePortfolio(vaults: readonly VaultView[] | undefined) {
+  const config = useClientConfig();
+  const cluster = useClusterKey();
+  const { publicKey } = useWalletState();
+  return useQuery({
+    queryKey: [...vaultKeys.portfolio(cluster, publicKey), (vaults ?? []).map((vault) => vault.id).join(",")],
+    queryFn: async () => {
+      const reader = await loadReader();
+      if (publicKey === null || vaults === undefined) {
+        throw new WalletUnavailableError("Connect a wallet to see your portfolio");
+      }
+      return reader.readPortfolio(reader.connectionFor(config), vaults, publicKey);
+    },
+    enabled: publicKey !== null && vaults !== undefined,
+    refetchInterval: 10_000,
+  });
+}
+
+/** The localnet faucet: test SOL and USDC for the connected wallet. */
+export function useFaucet() {
+  const config = useClientConfig();
+  const cluster = useClusterKey();
+  const { publicKey } = useWalletState();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      if (config.faucetUrl === null || publicKey === null) {
+        throw new WalletUnavailableError("Connect a wallet to get test funds");
+      }
+      const response = await fetch(config.faucetUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ wallet: publicKey }),
+      });
+      const body = (await response.json().catch(() => null)) as {
+        signature?: string;
+        error?: unknown;
+      } | null;
+      if (!response.ok || typeof body?.signature !== "string") {
+        const { ApiRequestError } = await import("@/lib/web/errors");
+        const retryAfter = Number(response.headers.get("retry-after"));
+        throw new ApiRequestError(
+          response.status,
+          response.status === 429 ? "RATE_LIMITED" : "FAUCET_FAILED",
+          typeof body?.error === "string" ? body.error : "The faucet refused",
+          null,
+          Number.isFinite(retryAfter) ? retryAfter : null,
+        );
+      }
+      const reader = await loadReader();
+      await reader.connectionFor(config).confirmTransaction(body.signature, "confirmed");
+      return body.signature;
+    },
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: ["position", ...cluster] });
+      void queryClient.invalidateQueries({ queryKey: ["portfolio", ...cluster] });
+    },
+  });
+}
+
+export interface TransactionProgress {
+  stage: FlowStage | null;
+  /** The blockhash expired once: the transaction was rebuilt and the wallet asked again. */
+  rebuilt: boolean;
+}
+
+interface ConnectedWallet {
+  publicKey: string;
+  signTransaction: NonNullable<WalletState["signTransaction"]>;
+}
+
+function requireWallet(wallet: WalletState): ConnectedWallet {
+  if (wallet.publicKey === null || wallet.signTransaction === null) {
+    throw new WalletUnavailableError("Connect a wallet that can sign transactions first.");
+  }
+  return { publicKey: wallet.publicKey, signTransaction: wallet.signTransaction };
+}
+
+/** The flow's stage and rebuild notice for one form, plus the callbacks the flow reports through. */
+function useTransactionProgress() {
+  const [progress, setProgress] = useState<TransactionProgress>({ stage: null, rebuilt: false });
+  const events = {
+    stage: (stage: FlowStage) => setProgress((current) => ({ ...current, stage })),
+    rebuilt: () => setProgress((current) => ({ ...current, rebuilt: true })),
+  };
+  const reset = useCallback(() => setProgress({ stage: null, rebuilt: false }), []);
+  const finish = useCallback(() => setProgress((current) => ({ ...current, stage: null })), []);
+  return { progress, events, reset, finish };
+}
+
+function useInvalidateVault(vaultId: string) {
+  const queryClient = useQueryClient();
+  const cluster = useClusterKey();
+  return () =>
+    Promise.all(
+      [
+        vaultKeys.vault(cluster, vaultId),
+        ["position", ...cluster, vaultId],
+        ["withdrawal-status", ...cluster, vaultId],
+        ["activity", ...cluster, vaultId],
+        ["portfolio", ...cluster],
+        vaultKeys.vaults(cluster),
+      ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
+}
+
+export function useDeposit(vault: VaultView) {
+  const config = useClientConfig();
+  const wallet = useWalletState();
+  const { progress, events, reset, finish } = useTransactionProgress();
+  const invalidate = useInvalidateVault(vault.id);
+  const mutation = useMutation({
+    mutationFn: async ({ amount }: { amount: bigint }) => {
+      const connected = requireWallet(wallet);
+      const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
+      return flow.runVaultTransaction(
+        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
+        () => api.buildDeposit(vault.id, connected.publicKey, amount),
+        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+      );
+    },
+    onMutate: reset,
+    onSettled: async () => {
+      finish();
+      await invalidate();
+    },
+  });
+  return { mutation, progress };
+}
+
+export function useRequestWithdrawal(vault: VaultView) {
+  const config = useClientConfig();
+  const wallet = useWalletState();
+  const { progress, events, reset, finish } = useTransactionProgress();
+  const invalidate = useInvalidateVault(vault.id);
+  const mutation = useMutation({
+    mutationFn: async ({ shares }: { shares: bigint }) => {
+      const connected = requireWallet(wallet);
+      const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
+      return flow.runVaultTransaction(
+        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
+        () => api.buildWithdraw(vault.id, connected.publicKey, shares),
+        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+        (prepared) => {
+          if (prepared.action !== "initiate") {
+            throw new UnexpectedActionError("initiate", prepared.action);
+          }
+        },
+      );
+    },
+    onMutate: reset,
+    onSettled: async () => {
+      finish();
+      await invalidate();
+    },
+  });
+  return { mutation, progress };
+}
+
+export function useClaimWithdrawal(vault: VaultView) {
+  const config = useClientConfig();
+  const wallet = useWalletState();
+  const { progress, events, reset, finish } = useTransactionProgress();
+  const invalidate = useInvalidateVault(vault.id);
+  const mutation = useMutation({
+    mutationFn: async () => {
+      const connected = requireWallet(wallet);
+      const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
+      return flow.runVaultTransaction(
+        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
+        // The spec's auto-detected action: with a withdrawal pending, the API prepares its claim.
+        () => api.buildWithdraw(vault.id, connected.publicKey, null),
+        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+        (prepared) => {
+          if (prepared.action !== "claim") {
+            throw new UnexpectedActionError("claim", prepared.action);
+          }
+        },
+      );
+    },
+    onMutate: reset,
+    onSettled: async () => {
+      finish();
+      await invalidate();
+    },
+  });
+  return { mutation, progress };
+}
