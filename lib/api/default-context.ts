@@ -22,8 +22,9 @@ export type BoundRoute = Record<HttpMethod, (request: Request) => Promise<Respon
 /** One function per HTTP method, each running the route under the default context. */
 export function bindRoute(route: RouteDefinition): BoundRoute {
   const handle = (request: Request): Promise<Response> => {
-    const params = matchPath(route.pattern, new URL(request.url).pathname) ?? {};
-    return runRoute(route, params, request, defaultApiContext());
+    const url = new URL(request.url);
+    const params = matchPath(route.pattern, url.pathname) ?? {};
+    return runRoute(route, params, request, defaultApiContext(), url);
   };
   return Object.fromEntries(HTTP_METHODS.map((method) => [method, handle])) as BoundRoute;
 }

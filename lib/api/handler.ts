@@ -4,6 +4,8 @@ import type { ApiContext } from "./context";
 
 export interface RequestMeta {
   requestId: string;
+  /** The request's URL, parsed once. */
+  url: URL;
   params: Readonly<Record<string, string>>;
   /** Key id, when a partner credential was accepted (for the request log). */
   keyId?: string;

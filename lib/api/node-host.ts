@@ -3,39 +3,73 @@
 // Node response. Shutdown stops accepting, lets in-flight requests finish, then closes connections.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 
 import { registerSocketAddress } from "./client-address";
+import { MAX_BODY_BYTES, registerRawBody } from "./request-input";
+import { bodyTextOf } from "./responses";
+
+/** Bodies past this are not even drained: the connection is closed. */
+const DISCARD_LIMIT_BYTES = 1024 * 1024;
 
 export type WebHandler = (request: Request) => Promise<Response>;
 
-function toRequest(incoming: IncomingMessage, origin: string): Request {
+/** Reads a body up to MAX_BODY_BYTES; past that, stops keeping it and says so. */
+function readBody(incoming: IncomingMessage): Promise<Uint8Array | "too-large"> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    incoming.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+      } else if (size > DISCARD_LIMIT_BYTES) {
+        incoming.destroy();
+        resolve("too-large");
+      }
+    });
+    incoming.on("end", () => resolve(size > MAX_BODY_BYTES ? "too-large" : Buffer.concat(chunks)));
+    incoming.on("error", reject);
+  });
+}
+
+async function toRequest(incoming: IncomingMessage, origin: string): Promise<Request> {
   const headers = new Headers();
-  for (let index = 0; index < incoming.rawHeaders.length; index += 2) {
-    headers.append(incoming.rawHeaders[index] ?? "", incoming.rawHeaders[index + 1] ?? "");
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (typeof value === "string") {
+      headers.set(name, value);
+    } else if (value !== undefined) {
+      for (const item of value) {
+        headers.append(name, item);
+      }
+    }
   }
   const method = incoming.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  const init: RequestInit & { duplex?: "half" } = { method, headers };
-  if (hasBody) {
-    init.body = Readable.toWeb(incoming) as ReadableStream<Uint8Array>;
-    init.duplex = "half";
+  // The body is read here and handed to readJsonBody through registerRawBody, not as a stream.
+  const request = new Request(new URL(incoming.url ?? "/", origin), { method, headers });
+  if (method !== "GET" && method !== "HEAD") {
+    registerRawBody(request, await readBody(incoming));
   }
-  return new Request(new URL(incoming.url ?? "/", origin), init);
+  return request;
 }
 
 async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+  const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  const text = bodyTextOf(response);
+  if (text !== undefined) {
+    // Our own JSON responses: write the text; the unread stream is dropped with the Response.
+    headers["content-length"] = String(Buffer.byteLength(text));
+    outgoing.writeHead(response.status, headers).end(response.status === 204 ? undefined : text);
+    return;
+  }
   outgoing.writeHead(response.status, headers);
   if (response.body === null) {
     outgoing.end();
     return;
   }
-  const body = Buffer.from(await response.arrayBuffer());
-  outgoing.end(body);
+  outgoing.end(Buffer.from(await response.arrayBuffer()));
 }
 
 export interface NodeHost {
@@ -59,14 +93,12 @@ export async function startNodeHost(
         drained?.();
       }
     };
-    let request: Request;
-    try {
-      request = toRequest(incoming, `http://${incoming.headers.host ?? "localhost"}`);
-    } catch {
-      request = new Request(`http://localhost/`, { method: "GET" });
-    }
-    registerSocketAddress(request, incoming.socket.remoteAddress ?? "unknown");
-    handler(request)
+    toRequest(incoming, `http://${incoming.headers.host ?? "localhost"}`)
+      .catch(() => new Request("http://localhost/", { method: "GET" }))
+      .then((request) => {
+        registerSocketAddress(request, incoming.socket.remoteAddress ?? "unknown");
+        return handler(request);
+      })
       .then((response) => writeResponse(response, outgoing))
       .catch(() => {
         if (!outgoing.headersSent) {

@@ -4,6 +4,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
+import { base58Of } from "../chain/bounded-memo";
 import type { KeyScope } from "../store/api-keys";
 import { clientAddress } from "./client-address";
 import type { ApiContext } from "./context";
@@ -71,14 +72,14 @@ function requireScope(principal: Principal, scope: KeyScope): void {
 }
 
 function requireTarget(principal: Principal, target: { vault: PublicKey; wallet: PublicKey }): void {
-  const vault = target.vault.toBase58();
+  const vault = base58Of(target.vault);
   if (principal.vaults !== null && !principal.vaults.includes(vault)) {
     throw new ApiError(
       "FORBIDDEN",
       `This API key is restricted to other vaults; it may not act on vault ${vault}`,
     );
   }
-  const wallet = target.wallet.toBase58();
+  const wallet = base58Of(target.wallet);
   if (principal.wallet !== null && principal.wallet !== wallet) {
     throw new ApiError(
       "FORBIDDEN",
@@ -89,9 +90,10 @@ function requireTarget(principal: Principal, target: { vault: PublicKey; wallet:
 
 async function readInput<S extends z.ZodType>(
   request: Request,
+  url: URL,
   input: { from: "body" | "query"; schema: S },
 ) {
-  const raw = input.from === "body" ? await readJsonBody(request) : readQuery(request);
+  const raw = input.from === "body" ? await readJsonBody(request) : readQuery(request, url);
   return parseInput(input.schema, raw);
 }
 
@@ -119,7 +121,7 @@ export function withPartnerKey<S extends z.ZodType, P extends z.ZodType = typeof
       }
       requireScope(principal, options.scope);
       const params = parseInput(options.params ?? noParams, meta.params) as z.output<P>;
-      const input = await readInput(request, options.input);
+      const input = await readInput(request, meta.url, options.input);
       requireTarget(principal, options.target(input, params));
       const data = await handler({ input, params, principal, context, request, meta });
       return envelope(data, limitHeaders);

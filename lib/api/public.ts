@@ -37,18 +37,19 @@ export function withPublic<S extends z.ZodType>(
   return async (request, context, meta) => {
     let limitHeaders: Record<string, string> = {};
     try {
+      const limit = context.publicLimit ?? options.limit;
       const decision = await context.limiter.consume(
-        { bucket: "public", ...options.limit },
+        { bucket: "public", ...limit },
         clientAddress(request, context.config.trustedProxyCount),
       );
       if (!decision.allowed) {
         limitHeaders = rateLimitHeaders(decision);
         throw new ApiError(
           "RATE_LIMITED",
-          `Rate limit exceeded: ${decision.limit} requests per ${options.limit.windowSeconds} s from this address; retry after ${decision.retryAfter} s`,
+          `Rate limit exceeded: ${decision.limit} requests per ${limit.windowSeconds} s from this address; retry after ${decision.retryAfter} s`,
         );
       }
-      const query = parseInput(options.query, readQuery(request));
+      const query = parseInput(options.query, readQuery(request, meta.url));
       const body = await handler({ query, context, meta });
       return json(200, body, { ...PUBLIC_HEADERS, ...CACHEABLE });
     } catch (thrown) {

@@ -6,11 +6,29 @@ import { ApiError } from "./errors";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 function tooLarge(): ApiError {
   return new ApiError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_BODY_BYTES} bytes`);
 }
 
+// A host that has already read the body (lib/api/node-host.ts) registers the bytes, or the fact that
+// they went over the limit; reading them again through the Request's stream would cost more than
+// the handler.
+const rawBodies = new WeakMap<Request, Uint8Array | "too-large">();
+
+export function registerRawBody(request: Request, body: Uint8Array | "too-large"): void {
+  rawBodies.set(request, body);
+}
+
 async function readLimited(request: Request): Promise<string> {
+  const registered = rawBodies.get(request);
+  if (registered === "too-large") {
+    throw tooLarge();
+  }
+  if (registered !== undefined) {
+    return UTF8.decode(registered);
+  }
   const declared = request.headers.get("content-length");
   if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > MAX_BODY_BYTES)) {
     throw tooLarge();
@@ -33,7 +51,7 @@ async function readLimited(request: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  return UTF8.decode(Buffer.concat(chunks));
 }
 
 export async function readJsonBody(request: Request): Promise<unknown> {
@@ -66,8 +84,8 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 /** The query string as an object; a parameter given twice is refused rather than guessed at. */
-export function readQuery(request: Request): Record<string, string> {
-  const params = new URL(request.url).searchParams;
+export function readQuery(request: Request, url: URL = new URL(request.url)): Record<string, string> {
+  const params = url.searchParams;
   const query: Record<string, string> = {};
   for (const [name, value] of params) {
     if (Object.hasOwn(query, name)) {

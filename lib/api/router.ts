@@ -24,31 +24,47 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
-  const patternParts = pattern.split("/");
-  const pathParts = pathname.replace(/\/+$/, "").split("/");
-  if (patternParts.length !== pathParts.length) {
-    return null;
-  }
-  const params: Record<string, string> = {};
-  for (const [index, part] of patternParts.entries()) {
-    const actual = pathParts[index] ?? "";
-    if (part.startsWith(":")) {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(actual);
-      } catch {
-        return null;
-      }
-      if (decoded === "") {
-        return null;
-      }
-      params[part.slice(1)] = decoded;
-    } else if (part !== actual) {
+/** A pattern split once: literal segments, and `:name` segments that capture. */
+function compilePattern(pattern: string): (pathname: string) => Record<string, string> | null {
+  const parts = pattern.split("/");
+  return (pathname) => {
+    const trimmed = pathname.length > 1 && pathname.endsWith("/") ? pathname.replace(/\/+$/, "") : pathname;
+    const actual = trimmed.split("/");
+    if (actual.length !== parts.length) {
       return null;
     }
+    const params: Record<string, string> = {};
+    for (let index = 0; index < parts.length; index += 1) {
+      const part = parts[index] ?? "";
+      const segment = actual[index] ?? "";
+      if (part.startsWith(":")) {
+        let decoded: string;
+        try {
+          decoded = decodeURIComponent(segment);
+        } catch {
+          return null;
+        }
+        if (decoded === "") {
+          return null;
+        }
+        params[part.slice(1)] = decoded;
+      } else if (part !== segment) {
+        return null;
+      }
+    }
+    return params;
+  };
+}
+
+const compiledPatterns = new Map<string, (pathname: string) => Record<string, string> | null>();
+
+export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
+  let matcher = compiledPatterns.get(pattern);
+  if (matcher === undefined) {
+    matcher = compilePattern(pattern);
+    compiledPatterns.set(pattern, matcher);
   }
-  return params;
+  return matcher(pathname);
 }
 
 export function matchRoute(routes: readonly RouteDefinition[], pathname: string): RouteMatch | null {
@@ -116,9 +132,10 @@ export async function runRoute(
   params: Record<string, string>,
   request: Request,
   context: ApiContext,
+  url: URL = new URL(request.url),
 ): Promise<Response> {
   const startedAt = performance.now();
-  const meta: RequestMeta = { requestId: newRequestId(), params };
+  const meta: RequestMeta = { requestId: newRequestId(), params, url };
   const method = request.method.toUpperCase();
   let response: Response;
   try {
@@ -135,10 +152,14 @@ export async function runRoute(
     response = errorResponse(route, error, meta.requestId);
   }
   response.headers.set("X-Request-Id", meta.requestId);
-  context.log.log(response.status >= 500 ? "warn" : "info", "request", {
+  const level = response.status >= 500 ? "warn" : "info";
+  if (!context.log.enabled(level)) {
+    return response;
+  }
+  context.log.log(level, "request", {
     requestId: meta.requestId,
     method,
-    path: new URL(request.url).pathname,
+    path: url.pathname,
     status: response.status,
     durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
     ...(meta.keyId === undefined ? {} : { keyId: meta.keyId }),
@@ -153,13 +174,8 @@ export function createApiHandler(
   context: ApiContext,
 ): (request: Request) => Promise<Response> {
   return (request) => {
-    let pathname: string;
-    try {
-      pathname = new URL(request.url).pathname;
-    } catch {
-      pathname = "/";
-    }
-    const match = matchRoute(routes, pathname);
-    return runRoute(match?.route ?? null, match?.params ?? {}, request, context);
+    const url = new URL(request.url);
+    const match = matchRoute(routes, url.pathname);
+    return runRoute(match?.route ?? null, match?.params ?? {}, request, context, url);
   };
 }

@@ -4,6 +4,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
+import { base58Of } from "./bounded-memo";
 import { ChainUnavailableError, type RpcClient } from "./rpc";
 
 export interface ChainAccount {
@@ -104,7 +105,7 @@ export class AccountCache {
     const toRead: { index: number; key: string; address: PublicKey }[] = [];
     const toRefresh: PublicKey[] = [];
     addresses.forEach((address, index) => {
-      const key = address.toBase58();
+      const key = base58Of(address);
       const entry = this.entries.get(key);
       const age = entry === undefined ? Infinity : now - entry.fetchedAt;
       if (entry !== undefined && options.fresh !== true && age <= this.options.staleMs) {
@@ -133,7 +134,7 @@ export class AccountCache {
         results[item.index] = single;
       });
     }
-    const unique = toRefresh.filter((address) => !this.inFlight.has(address.toBase58()));
+    const unique = toRefresh.filter((address) => !this.inFlight.has(base58Of(address)));
     if (unique.length > 0) {
       this.refreshInBackground(unique);
     }
@@ -157,7 +158,7 @@ export class AccountCache {
     const { accounts } = await getMultipleAccounts(this.rpc, addresses, { background });
     const fetchedAt = this.now();
     addresses.forEach((address, index) => {
-      this.entries.set(address.toBase58(), { account: accounts[index] ?? null, fetchedAt });
+      this.entries.set(base58Of(address), { account: accounts[index] ?? null, fetchedAt });
     });
     return accounts;
   }
@@ -165,7 +166,7 @@ export class AccountCache {
   private refreshInBackground(addresses: PublicKey[]): void {
     const batch = this.read(addresses, true);
     for (const [position, address] of addresses.entries()) {
-      const key = address.toBase58();
+      const key = base58Of(address);
       const single = batch.then((accounts) => accounts[position] ?? null);
       this.inFlight.set(key, single);
       void single.then(

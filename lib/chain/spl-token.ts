@@ -2,6 +2,8 @@
 // instruction, and the amount and supply fields of token accounts and mints.
 import { PublicKey, SystemProgram, TransactionInstruction } from "@solana/web3.js";
 
+import { base58Of, boundedMemo } from "./bounded-memo";
+
 export const TOKEN_PROGRAM_ID = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 export const ASSOCIATED_TOKEN_PROGRAM_ID = new PublicKey("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
 
@@ -10,12 +12,17 @@ export const MINT_SIZE = 82;
 const CREATE_IDEMPOTENT = 1;
 const INITIALIZED = 1;
 
-export function findAssociatedTokenAddress(owner: PublicKey, mint: PublicKey): PublicKey {
+const associatedAddresses = boundedMemo((key) => {
+  const [owner = "", mint = ""] = key.split(":");
   const [address] = PublicKey.findProgramAddressSync(
-    [owner.toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), mint.toBuffer()],
+    [new PublicKey(owner).toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), new PublicKey(mint).toBuffer()],
     ASSOCIATED_TOKEN_PROGRAM_ID,
   );
   return address;
+});
+
+export function findAssociatedTokenAddress(owner: PublicKey, mint: PublicKey): PublicKey {
+  return associatedAddresses(`${base58Of(owner)}:${base58Of(mint)}`);
 }
 
 export function buildCreateAssociatedTokenAccountIdempotentInstruction(

@@ -5,6 +5,7 @@ import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import { AccountCache, type ChainAccount } from "./accounts";
+import { base58Of } from "./bounded-memo";
 import { BlockhashCache, PriorityFeeCache, type RecentBlockhash } from "./blockhash";
 import { ChainUnavailableError, type RpcClient } from "./rpc";
 
@@ -93,7 +94,7 @@ export class RpcVaultChain implements VaultChain {
   }
 
   priorityFee(writable: readonly PublicKey[]): Promise<number> {
-    return this.fees.get(writable.map((address) => address.toBase58()));
+    return this.fees.get(writable.map((address) => base58Of(address)));
   }
 
   async getTransaction(signature: string): Promise<ConfirmedTransaction | null> {

@@ -4,6 +4,7 @@
 import type { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../chain/accounts";
+import { base58Of } from "../chain/bounded-memo";
 import type { ReadMode } from "../chain/vault-chain";
 import {
   TOKEN_ACCOUNT_SIZE,
@@ -193,7 +194,7 @@ export async function buildDepositTransaction(
     transaction: built.transaction,
     message: `Deposit ${human} into ${state.name} for about ${formatHuman(shares, vault.shares)}`,
     details: {
-      vaultId: vault.address.toBase58(),
+      vaultId: base58Of(vault.address),
       vaultName: state.name,
       depositAmount: tokenAmount(vault.asset, amount),
       depositAmountHuman: human,

@@ -123,8 +123,20 @@ function accountMetasFromIdl(instructionName: VaultInstructionName, accounts: Na
   });
 }
 
+// Account names are converted on every build; there are a dozen of them, so remember each.
+const idlNames = new Map<string, string>();
+
+function idlNameOf(name: string): string {
+  let idlName = idlNames.get(name);
+  if (idlName === undefined) {
+    idlName = camelCaseToIdlName(name);
+    idlNames.set(name, idlName);
+  }
+  return idlName;
+}
+
 function byIdlName(accounts: object): NamedAccounts {
-  return Object.fromEntries(Object.entries(accounts).map(([key, value]) => [camelCaseToIdlName(key), value]));
+  return Object.fromEntries(Object.entries(accounts).map(([key, value]) => [idlNameOf(key), value]));
 }
 
 function buildVaultInstruction(

@@ -2,6 +2,8 @@
 // amount as a decimal string, and the conversions between raw units and human amounts.
 import type { PublicKey } from "@solana/web3.js";
 
+import { base58Of } from "../chain/bounded-memo";
+
 export const U64_MAX = 2n ** 64n - 1n;
 
 export interface TokenInfo {
@@ -32,7 +34,7 @@ export type TokenLabel = Omit<TokenInfo, "mint"> & { mint: PublicKey | string };
 
 export function tokenAmount(token: TokenLabel, amount: bigint): TokenAmount {
   return {
-    mint: typeof token.mint === "string" ? token.mint : token.mint.toBase58(),
+    mint: typeof token.mint === "string" ? token.mint : base58Of(token.mint),
     symbol: token.symbol,
     amount: amount.toString(),
     decimals: token.decimals,

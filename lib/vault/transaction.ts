@@ -1,12 +1,9 @@
 // Assembles an unsigned v0 transaction for a wallet: compute-unit limit and price first, then the
 // action's instructions, the wallet as fee payer and a recent blockhash from the cache.
-import {
-  ComputeBudgetProgram,
-  TransactionMessage,
-  VersionedTransaction,
-  type PublicKey,
-  type TransactionInstruction,
-} from "@solana/web3.js";
+import bs58 from "bs58";
+import { ComputeBudgetProgram, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
+
+import { base58Of, boundedMemo } from "../chain/bounded-memo";
 
 import type { RecentBlockhash } from "../chain/blockhash";
 import { LAMPORTS_PER_SIGNATURE } from "./vault-state";
@@ -32,6 +29,141 @@ export interface BuiltTransaction {
   computeUnitPriceMicroLamports: number;
 }
 
+interface AccountEntry {
+  key: PublicKey;
+  signer: boolean;
+  writable: boolean;
+}
+
+function pushCompactU16(bytes: number[], value: number): void {
+  let rest = value;
+  for (;;) {
+    const low = rest & 0x7f;
+    rest >>= 7;
+    if (rest === 0) {
+      bytes.push(low);
+      return;
+    }
+    bytes.push(low | 0x80);
+  }
+}
+
+// Keys are told apart by their base58 text and written as bytes, both remembered per key object
+// (web3.js keeps keys as big numbers and converts on every call).
+const hexOf = base58Of;
+const keyBytes = new WeakMap<PublicKey, Uint8Array>();
+
+function bytesOf(key: PublicKey): Uint8Array {
+  let bytes = keyBytes.get(key);
+  if (bytes === undefined) {
+    bytes = key.toBytes();
+    keyBytes.set(key, bytes);
+  }
+  return bytes;
+}
+
+const blockhashBytes = boundedMemo((blockhash) => bs58.decode(blockhash), 1_000);
+
+/**
+ * The wire bytes of an unsigned v0 transaction without lookup tables: one zeroed signature per
+ * signer, then the message (accounts ordered writable signers with the payer first, read-only
+ * signers, writable and read-only non-signers). Byte for byte what web3.js's compileToV0Message and
+ * serialize produce (lib/vault/transaction.test.ts checks), without their base58 bookkeeping, which
+ * costs more than the rest of a deposit build.
+ */
+export function serializeUnsignedV0(
+  payer: PublicKey,
+  instructions: readonly TransactionInstruction[],
+  recentBlockhash: string,
+): Uint8Array {
+  const entries = new Map<string, AccountEntry>();
+  const payerId = hexOf(payer);
+  entries.set(payerId, { key: payer, signer: true, writable: true });
+  for (const instruction of instructions) {
+    noteAccount(entries, instruction.programId, false, false);
+    for (const meta of instruction.keys) {
+      noteAccount(entries, meta.pubkey, meta.isSigner, meta.isWritable);
+    }
+  }
+  // Payer first, then writable signers, read-only signers, writable and read-only non-signers.
+  const groups: AccountEntry[][] = [[], [], [], []];
+  for (const [id, entry] of entries) {
+    if (id !== payerId) {
+      groups[(entry.signer ? 0 : 2) + (entry.writable ? 0 : 1)]?.push(entry);
+    }
+  }
+  const [writableSigners = [], readonlySigners = [], writable = [], readonly = []] = groups;
+  const ordered = [entries.get(payerId) ?? { key: payer, signer: true, writable: true }];
+  ordered.push(...writableSigners, ...readonlySigners, ...writable, ...readonly);
+  const index = new Map<string, number>();
+  for (let position = 0; position < ordered.length; position += 1) {
+    const entry = ordered[position];
+    if (entry !== undefined) {
+      index.set(hexOf(entry.key), position);
+    }
+  }
+  const signers = 1 + writableSigners.length + readonlySigners.length;
+
+  const head: number[] = [];
+  pushCompactU16(head, signers);
+  const signatureBytes = Uint8Array.from(head);
+  head.length = 0;
+  head.push(0x80, signers, readonlySigners.length, readonly.length);
+  pushCompactU16(head, ordered.length);
+  const chunks: Uint8Array[] = [signatureBytes, new Uint8Array(64 * signers), Uint8Array.from(head)];
+  for (const entry of ordered) {
+    chunks.push(bytesOf(entry.key));
+  }
+  chunks.push(blockhashBytes(recentBlockhash));
+  const body: number[] = [];
+  pushCompactU16(body, instructions.length);
+  for (const instruction of instructions) {
+    body.push(index.get(hexOf(instruction.programId)) ?? 0);
+    pushCompactU16(body, instruction.keys.length);
+    for (const meta of instruction.keys) {
+      body.push(index.get(hexOf(meta.pubkey)) ?? 0);
+    }
+    pushCompactU16(body, instruction.data.length);
+    chunks.push(Uint8Array.from(body), instruction.data);
+    body.length = 0;
+  }
+  // No address-table lookups.
+  chunks.push(Uint8Array.of(0));
+  return Buffer.concat(chunks);
+}
+
+function noteAccount(
+  entries: Map<string, AccountEntry>,
+  key: PublicKey,
+  signer: boolean,
+  writable: boolean,
+): void {
+  const id = hexOf(key);
+  const entry = entries.get(id);
+  if (entry === undefined) {
+    entries.set(id, { key, signer, writable });
+  } else {
+    entry.signer ||= signer;
+    entry.writable ||= writable;
+  }
+}
+
+const budgetInstructions = boundedMemo((key): TransactionInstruction[] => {
+  const [action = "deposit", price = "0"] = key.split(":");
+  return [
+    ComputeBudgetProgram.setComputeUnitLimit({ units: COMPUTE_UNIT_BUDGETS[action as TransactionAction] }),
+    ComputeBudgetProgram.setComputeUnitPrice({ microLamports: Number(price) }),
+  ];
+}, 1_000);
+
+/** The compute-budget instructions of an action at a price (immutable, so shared between builds). */
+export function computeBudgetInstructions(
+  action: TransactionAction,
+  computeUnitPriceMicroLamports: number,
+): readonly TransactionInstruction[] {
+  return budgetInstructions(`${action}:${computeUnitPriceMicroLamports}`);
+}
+
 export function buildUnsignedTransaction(
   payer: PublicKey,
   action: TransactionAction,
@@ -39,22 +171,16 @@ export function buildUnsignedTransaction(
   blockhash: RecentBlockhash,
   computeUnitPriceMicroLamports: number,
 ): BuiltTransaction {
-  const computeUnitLimit = COMPUTE_UNIT_BUDGETS[action];
-  const message = new TransactionMessage({
-    payerKey: payer,
-    recentBlockhash: blockhash.blockhash,
-    instructions: [
-      ComputeBudgetProgram.setComputeUnitLimit({ units: computeUnitLimit }),
-      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: computeUnitPriceMicroLamports }),
-      ...instructions,
-    ],
-  }).compileToV0Message();
-  const transaction = new VersionedTransaction(message);
+  const bytes = serializeUnsignedV0(
+    payer,
+    [...computeBudgetInstructions(action, computeUnitPriceMicroLamports), ...instructions],
+    blockhash.blockhash,
+  );
   return {
-    transaction: Buffer.from(transaction.serialize()).toString("base64"),
+    transaction: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
     lastValidBlockHeight: blockhash.lastValidBlockHeight,
     expiresAt: new Date(blockhash.expiresAtMs).toISOString(),
-    computeUnitLimit,
+    computeUnitLimit: COMPUTE_UNIT_BUDGETS[action],
     computeUnitPriceMicroLamports,
   };
 }

@@ -28,6 +28,9 @@ export function shareSymbol(assetSymbol: string): string {
   return `v${assetSymbol}`;
 }
 
+// The account cache hands back the same object until it refreshes, so its decoding is kept with it.
+const decodedVaults = new WeakMap<ChainAccount, LoadedVault>();
+
 /** The vault in an account read from the chain; VAULT_NOT_FOUND for anything else at that address. */
 export function vaultFromAccount(
   deps: Pick<VaultDeps, "symbolOf">,
@@ -37,6 +40,10 @@ export function vaultFromAccount(
   if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
     throw new DomainError("VAULT_NOT_FOUND", `No vault exists at ${address.toBase58()}`);
   }
+  const decoded = decodedVaults.get(account);
+  if (decoded !== undefined && decoded.address.equals(address)) {
+    return decoded;
+  }
   let state: VaultAccount;
   try {
     state = decodeVault(account.data);
@@ -44,12 +51,14 @@ export function vaultFromAccount(
     throw new DomainError("VAULT_NOT_FOUND", `The account ${address.toBase58()} is not a vault`);
   }
   const assetSymbol = deps.symbolOf(state.assetMint);
-  return {
+  const vault: LoadedVault = {
     address,
     state,
     asset: { mint: state.assetMint, symbol: assetSymbol, decimals: state.assetDecimals },
     shares: { mint: state.shareMint, symbol: shareSymbol(assetSymbol), decimals: state.assetDecimals },
   };
+  decodedVaults.set(account, vault);
+  return vault;
 }
 
 export async function loadVault(deps: VaultDeps, address: PublicKey, mode: ReadMode): Promise<LoadedVault> {

@@ -1,8 +1,9 @@
 // What the withdraw builder and the withdrawal status share: reading the vault, the wallet's receipt
 // and token accounts in one call, the claim conditions, and the policy and cap-window views.
-import type { PublicKey } from "@solana/web3.js";
+import { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../chain/accounts";
+import { base58Of, boundedMemo } from "../chain/bounded-memo";
 import { decodeTokenAccount, findAssociatedTokenAddress } from "../chain/spl-token";
 import { decodeReceipt, type VaultAccount, type WithdrawalReceiptAccount } from "./accounts";
 import { findReceipt } from "./addresses";
@@ -29,6 +30,16 @@ export interface WithdrawalAccounts {
   assetAccountExists: boolean;
 }
 
+const receiptAddresses = boundedMemo((key) => {
+  const [vault = "", wallet = ""] = key.split(":");
+  return findReceipt(new PublicKey(vault), new PublicKey(wallet));
+});
+
+/** The (vault, wallet) receipt address, derived once per pair. */
+export function receiptAddressOf(vault: PublicKey, wallet: PublicKey): PublicKey {
+  return receiptAddresses(`${base58Of(vault)}:${base58Of(wallet)}`);
+}
+
 function tokenBalance(account: ChainAccount | null | undefined): bigint {
   return account === null || account === undefined
     ? 0n
@@ -49,7 +60,7 @@ export async function readWithdrawalAccounts(
   wallet: PublicKey,
 ): Promise<WithdrawalAccounts> {
   const layout = await vaultLayout(deps, vaultAddress);
-  const receiptAddress = findReceipt(vaultAddress, wallet);
+  const receiptAddress = receiptAddressOf(vaultAddress, wallet);
   const [vaultAccount, receipt, reserve, walletAccount, shareAccount, assetAccount] =
     await deps.chain.getAccounts(
       [
@@ -82,7 +93,7 @@ export async function readStatusAccounts(
   wallet: PublicKey,
 ): Promise<Pick<WithdrawalAccounts, "vault" | "receipt" | "receiptAddress" | "reserveBalance">> {
   const layout = await vaultLayout(deps, vaultAddress);
-  const receiptAddress = findReceipt(vaultAddress, wallet);
+  const receiptAddress = receiptAddressOf(vaultAddress, wallet);
   const [vaultAccount, receipt, reserve] = await deps.chain.getAccounts(
     [vaultAddress, receiptAddress, layout.reserve],
     "fresh",

@@ -1,5 +1,6 @@
 // GET /api/oracle[?vault=] — keyless: the share price (NAV per share) of the default vault, cached
 // ~10 s in process with one chain read per expiry however many callers wait.
+import { base58Of } from "../../chain/bounded-memo";
 import { loadVault } from "../../vault/vault-state";
 import { sharePrice } from "../../vault/share-math";
 import { publicVaultQuery } from "../schemas/public";
@@ -8,7 +9,7 @@ import { PUBLIC_LIMIT, withPublic } from "../public";
 export const getOracle = withPublic(
   async ({ query, context }) => {
     const vault = query.vault ?? context.config.defaultVaultId;
-    const price = await context.publicReads.get(`price:${vault.toBase58()}`, async () => {
+    const price = await context.publicReads.get(`price:${base58Of(vault)}`, async () => {
       const { state } = await loadVault(context.deps, vault, "fresh");
       return sharePrice(state.totalAssets, state.totalShares);
     });
