@@ -31,6 +31,8 @@ export interface ApiContext {
   stagingPace: StagingPace;
   /** Keyless reads (share price, supply), cached ~10 s per vault. */
   publicReads: SingleFlightCache<number>;
+  /** Replaces the keyless per-IP limit (the benchmark raises it so the limiter runs without refusing). */
+  publicLimit: { limit: number; windowSeconds: number } | null;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export interface ContextOverrides {
   rateLimitPrefix?: string;
   logger?: Logger;
   now?: () => number;
+  publicLimit?: { limit: number; windowSeconds: number };
 }
 
 function shortMint(mint: string): string {
@@ -96,6 +99,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     credentialSources: [bearerKeySource, firstPartySessionSource],
     stagingPace: new StagingPace(),
     publicReads: new SingleFlightCache<number>(10_000),
+    publicLimit: overrides.publicLimit ?? null,
     async close() {
       chain.stop();
       redis?.disconnect();
