@@ -261,8 +261,10 @@ describe("raw PubSub", () => {
     const signature = bs58.encode(transaction.signature ?? Buffer.alloc(0));
     const socket = new WebSocket(localnet.wsUrl);
     const notifications: unknown[] = [];
+    let subscribed = false;
     socket.on("message", (data) => {
       const message: unknown = JSON.parse(String(data));
+      if ((message as { id?: number }).id === 1) subscribed = true;
       if ((message as { method?: string }).method === "signatureNotification") {
         notifications.push((message as { params: { result: { value: unknown } } }).params.result.value);
       }
@@ -276,7 +278,7 @@ describe("raw PubSub", () => {
         params: [signature, { commitment: "confirmed", enableReceivedNotification: true }],
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => (subscribed ? true : undefined));
     await connection.sendRawTransaction(transaction.serialize());
     await waitFor(() => (notifications.length >= 2 ? true : undefined));
     expect(notifications).toEqual(["receivedSignature", { err: null }]);

@@ -18,16 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 
 import type { LocalnetHandle } from "./localnet";
 import { findAssociatedTokenAddress } from "./spl-token";
-import {
-  closeConnection,
-  connect,
-  fundedWallet,
-  postRaw,
-  rpc,
-  sleep,
-  startTestLocalnet,
-  waitFor,
-} from "./testing";
+import { closeConnection, connect, fundedWallet, postRaw, rpc, startTestLocalnet, waitFor } from "./testing";
 
 const FINALIZATION_DEPTH = 4;
 
@@ -423,12 +414,13 @@ describe("subscriptions", () => {
         resolve(info.slot);
       });
     });
-    await sleep(200);
+    // The server answers subscriptions in the order they arrive on the socket: once the slot
+    // subscription (sent last) notifies, the account and logs subscriptions are in place.
+    expect(await slot).toBeGreaterThan(0);
     const transaction = await transferTransaction(payer, recipient, 9_999_999);
     await connection.sendRawTransaction(transaction.serialize());
     expect(await account).toBe(9_999_999);
     expect(await logs).toContain("Program 11111111111111111111111111111111 success");
-    expect(await slot).toBeGreaterThan(0);
   });
 });
 
