@@ -139,16 +139,19 @@ export async function runRoute(
   const method = request.method.toUpperCase();
   let response: Response;
   try {
-    response =
-      route === null
-        ? errorResponse(null, new ApiError("NOT_FOUND", "No such endpoint"), meta.requestId)
-        : await dispatch(route, method, request, context, meta);
+    if (route === null) {
+      meta.errorCode = "NOT_FOUND";
+      response = errorResponse(null, new ApiError("NOT_FOUND", "No such endpoint"), meta.requestId);
+    } else {
+      response = await dispatch(route, method, request, context, meta);
+    }
   } catch (thrown) {
     const { error } = toApiError(thrown);
     context.log.log("error", "unhandled error", {
       requestId: meta.requestId,
       error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
     });
+    meta.errorCode = error.code;
     response = errorResponse(route, error, meta.requestId);
   }
   response.headers.set("X-Request-Id", meta.requestId);
