@@ -49,6 +49,58 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX history_initiates ON history (vault, wallet, request_id) WHERE kind = 'initiate';
     `,
   },
+  {
+    // The indexer's tables (lib/indexer): each vault account as last read, NAV/supply/queue snapshots
+    // (scheduled, and one per NavUpdated event so a NAV series survives downtime), every program event
+    // once, and per vault the newest signature whose events are stored.
+    id: "0003_indexer",
+    sql: `
+      CREATE TABLE indexed_vaults (
+        vault           text PRIMARY KEY,
+        slot            bigint NOT NULL,
+        account_data    text NOT NULL,
+        reserve_balance numeric(20, 0) NOT NULL,
+        holders         integer NOT NULL,
+        updated_at      timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE vault_snapshots (
+        vault           text NOT NULL,
+        source          text NOT NULL CHECK (source IN ('schedule', 'event')),
+        slot            bigint NOT NULL,
+        taken_at        timestamptz NOT NULL,
+        nav_sequence    numeric(20, 0) NOT NULL,
+        nav_updated_at  timestamptz,
+        total_assets    numeric(20, 0) NOT NULL,
+        total_shares    numeric(20, 0) NOT NULL,
+        queue_tail      numeric(20, 0),
+        queue_funded    numeric(20, 0),
+        queue_claimed   numeric(20, 0),
+        reserve_balance numeric(20, 0),
+        PRIMARY KEY (vault, source, slot)
+      );
+      CREATE INDEX vault_snapshots_time ON vault_snapshots (vault, taken_at DESC);
+      CREATE TABLE vault_events (
+        signature    text NOT NULL,
+        event_index  integer NOT NULL,
+        vault        text NOT NULL,
+        name         text NOT NULL,
+        owner        text,
+        request_id   numeric(20, 0),
+        slot         bigint NOT NULL,
+        block_time   timestamptz,
+        data         jsonb NOT NULL,
+        PRIMARY KEY (signature, event_index)
+      );
+      CREATE INDEX vault_events_vault ON vault_events (vault, slot DESC);
+      CREATE INDEX vault_events_owner ON vault_events (vault, owner, slot DESC) WHERE owner IS NOT NULL;
+      CREATE TABLE indexer_cursors (
+        vault       text PRIMARY KEY,
+        signature   text NOT NULL,
+        slot        bigint NOT NULL,
+        updated_at  timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

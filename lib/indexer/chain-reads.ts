@@ -1,0 +1,155 @@
+// The indexer's chain reads, as raw JSON-RPC calls counted as background work: every vault account of
+// the program, a token account's balance, holders of a share mint, and an address's signatures newer
+// than a cursor, paged back to it.
+import { PublicKey } from "@solana/web3.js";
+import { z } from "zod";
+
+import { getMultipleAccounts } from "../chain/accounts";
+import { ChainUnavailableError, type RpcClient } from "../chain/rpc";
+import { TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "../chain/spl-token";
+import { VAULT_ACCOUNT_SIZE } from "../vault/idl";
+
+const programAccountsSchema = z.object({
+  context: z.object({ slot: z.number() }),
+  value: z.array(
+    z.object({
+      pubkey: z.string(),
+      account: z.object({ data: z.tuple([z.string(), z.literal("base64")]) }),
+    }),
+  ),
+});
+
+export interface ProgramVaultAccount {
+  address: PublicKey;
+  data: Buffer;
+}
+
+export async function readProgramVaults(
+  rpc: RpcClient,
+  programId: PublicKey,
+): Promise<{ slot: number; vaults: ProgramVaultAccount[] }> {
+  const raw = await rpc.call<unknown>(
+    "getProgramAccounts",
+    [
+      programId.toBase58(),
+      {
+        encoding: "base64",
+        commitment: "confirmed",
+        withContext: true,
+        filters: [{ dataSize: VAULT_ACCOUNT_SIZE }],
+      },
+    ],
+    { background: true },
+  );
+  const parsed = programAccountsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ChainUnavailableError("getProgramAccounts returned an unexpected shape");
+  }
+  return {
+    slot: parsed.data.context.slot,
+    vaults: parsed.data.value.map((entry) => ({
+      address: new PublicKey(entry.pubkey),
+      data: Buffer.from(entry.account.data[0], "base64"),
+    })),
+  };
+}
+
+/** Token accounts' balances (offset 64, u64 LE); 0 for an account that does not exist. */
+export async function readTokenBalances(rpc: RpcClient, accounts: readonly PublicKey[]): Promise<bigint[]> {
+  const balances: bigint[] = [];
+  for (let start = 0; start < accounts.length; start += 100) {
+    const { accounts: read } = await getMultipleAccounts(rpc, accounts.slice(start, start + 100), {
+      background: true,
+    });
+    for (const account of read) {
+      balances.push(account === null || account.data.length < 72 ? 0n : account.data.readBigUInt64LE(64));
+    }
+  }
+  return balances;
+}
+
+/** Token accounts of `mint` holding a positive balance, other than `exclude` (the vault's escrow). */
+export async function countHolders(rpc: RpcClient, mint: PublicKey, exclude: PublicKey): Promise<number> {
+  const raw = await rpc.call<unknown>(
+    "getProgramAccounts",
+    [
+      TOKEN_PROGRAM_ID.toBase58(),
+      {
+        encoding: "base64",
+        commitment: "confirmed",
+        withContext: true,
+        dataSlice: { offset: 32, length: 40 },
+        filters: [{ dataSize: TOKEN_ACCOUNT_SIZE }, { memcmp: { offset: 0, bytes: mint.toBase58() } }],
+      },
+    ],
+    { background: true },
+  );
+  const parsed = programAccountsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ChainUnavailableError("getProgramAccounts returned an unexpected shape");
+  }
+  const excluded = exclude.toBase58();
+  const owners = new Set<string>();
+  for (const entry of parsed.data.value) {
+    const slice = Buffer.from(entry.account.data[0], "base64");
+    if (entry.pubkey !== excluded && slice.length >= 40 && slice.readBigUInt64LE(32) > 0n) {
+      owners.add(new PublicKey(slice.subarray(0, 32)).toBase58());
+    }
+  }
+  return owners.size;
+}
+
+const signaturesSchema = z.array(
+  z.object({ signature: z.string(), slot: z.number(), err: z.unknown(), blockTime: z.number().nullish() }),
+);
+
+export interface HistorySignature {
+  signature: string;
+  slot: number;
+  failed: boolean;
+}
+
+/**
+ * Every signature of `address` newer than `until` (all of them when null), oldest first: pages of
+ * `pageSize` walked backwards from the newest until the cursor is reached.
+ */
+export async function signaturesSince(
+  rpc: RpcClient,
+  address: PublicKey,
+  until: string | null,
+  pageSize = 1_000,
+): Promise<HistorySignature[]> {
+  const collected: HistorySignature[] = [];
+  let before: string | null = null;
+  for (;;) {
+    const raw = await rpc.call<unknown>(
+      "getSignaturesForAddress",
+      [
+        address.toBase58(),
+        {
+          limit: pageSize,
+          commitment: "confirmed",
+          ...(until === null ? {} : { until }),
+          ...(before === null ? {} : { before }),
+        },
+      ],
+      { background: true },
+    );
+    const parsed = signaturesSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new ChainUnavailableError("getSignaturesForAddress returned an unexpected shape");
+    }
+    for (const entry of parsed.data) {
+      collected.push({
+        signature: entry.signature,
+        slot: entry.slot,
+        failed: entry.err !== null && entry.err !== undefined,
+      });
+    }
+    const last = parsed.data.at(-1);
+    if (parsed.data.length < pageSize || last === undefined) {
+      return collected.reverse();
+    }
+    before = last.signature;
+  }
+}

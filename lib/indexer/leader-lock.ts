@@ -1,0 +1,90 @@
+// Exactly one indexer at a time: a session-level Postgres advisory lock held on a connection of its
+// own (a crashed holder's connection closes and the lock passes on). Embedded PGlite is one session
+// that every caller shares, where an advisory lock cannot tell holders apart, so there the claim is on
+// the database object of this process (the only process that opens an embedded database directory).
+import pg from "pg";
+
+/** The advisory lock's first key; the second is the hash of the schema, so test schemas don't collide. */
+const INDEXER_LOCK_CLASS = 726_351_002;
+
+export interface LeaderLock {
+  /** True when this holder has (or just took) the lock. */
+  tryAcquire(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+export function postgresLeaderLock(url: string, schema: string, timeoutMs: number): LeaderLock {
+  let client: pg.Client | null = null;
+  let held = false;
+  const drop = (): void => {
+    held = false;
+    const closing = client;
+    client = null;
+    closing?.end().catch(() => undefined);
+  };
+  return {
+    async tryAcquire() {
+      if (held && client !== null) {
+        return true;
+      }
+      if (client === null) {
+        const fresh = new pg.Client({
+          connectionString: url,
+          connectionTimeoutMillis: timeoutMs,
+          query_timeout: timeoutMs,
+        });
+        // A lost connection loses the lock with it; the next attempt reconnects.
+        fresh.on("error", drop);
+        fresh.on("end", () => {
+          if (client === fresh) {
+            held = false;
+            client = null;
+          }
+        });
+        client = fresh;
+        try {
+          await fresh.connect();
+        } catch (error) {
+          drop();
+          throw error;
+        }
+      }
+      const result = await client.query<{ locked: boolean }>(
+        "SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked",
+        [INDEXER_LOCK_CLASS, schema],
+      );
+      held = result.rows[0]?.locked === true;
+      return held;
+    },
+    async release() {
+      const current = client;
+      if (current !== null && held) {
+        await current
+          .query("SELECT pg_advisory_unlock($1, hashtext($2))", [INDEXER_LOCK_CLASS, schema])
+          .catch(() => undefined);
+      }
+      drop();
+    },
+  };
+}
+
+const embeddedHolders = new WeakMap<object, symbol>();
+
+export function embeddedLeaderLock(database: object): LeaderLock {
+  const token = Symbol("indexer");
+  return {
+    async tryAcquire() {
+      const holder = embeddedHolders.get(database);
+      if (holder === undefined) {
+        embeddedHolders.set(database, token);
+        return true;
+      }
+      return holder === token;
+    },
+    async release() {
+      if (embeddedHolders.get(database) === token) {
+        embeddedHolders.delete(database);
+      }
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// The indexer of an API context: the advisory lock on PostgreSQL (a connection of its own), the
+// in-process claim on embedded PGlite, and the run interval (INDEXER_INTERVAL_SECONDS, default 15;
+// INDEXER=off leaves it to other instances).
+import { z } from "zod";
+
+import type { ApiContext } from "../api/context";
+import { SqlIndexerStore } from "../store/indexer";
+import { Indexer } from "./indexer";
+import { embeddedLeaderLock, postgresLeaderLock } from "./leader-lock";
+
+const indexerEnv = z.object({
+  INDEXER: z.enum(["on", "off"]).default("on"),
+  INDEXER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
+});
+
+export interface IndexerSettings {
+  enabled: boolean;
+  intervalMs: number;
+}
+
+export function parseIndexerSettings(env: Readonly<Record<string, string | undefined>>): IndexerSettings {
+  const parsed = indexerEnv.safeParse({
+    INDEXER: env.INDEXER === "" ? undefined : env.INDEXER,
+    INDEXER_INTERVAL_SECONDS: env.INDEXER_INTERVAL_SECONDS === "" ? undefined : env.INDEXER_INTERVAL_SECONDS,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid configuration: ${String(issue?.path[0] ?? "INDEXER")} ${issue?.message ?? ""}`);
+  }
+  return { enabled: parsed.data.INDEXER === "on", intervalMs: parsed.data.INDEXER_INTERVAL_SECONDS * 1000 };
+}
+
+const stores = new WeakMap<ApiContext, SqlIndexerStore>();
+
+/** The indexer's rows over the context's store (one instance per context). */
+export function indexerStoreOf(context: ApiContext): SqlIndexerStore {
+  let store = stores.get(context);
+  if (store === undefined) {
+    store = new SqlIndexerStore(context.store);
+    stores.set(context, store);
+  }
+  return store;
+}
+
+export function createIndexer(
+  context: ApiContext,
+  options: { intervalMs: number; schema?: string },
+): Indexer {
+  const { config } = context;
+  return new Indexer({
+    rpc: context.rpc,
+    chain: context.chain,
+    store: indexerStoreOf(context),
+    lock:
+      config.databaseUrl === null
+        ? embeddedLeaderLock(context.store)
+        : postgresLeaderLock(config.databaseUrl, options.schema ?? "public", config.databaseTimeoutMs),
+    programId: config.programId,
+    intervalMs: options.intervalMs,
+    onError: (error) =>
+      context.log.log("warn", "indexer run failed", {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  });
+}

@@ -1,0 +1,289 @@
+// The indexer's rows: vault accounts as last read, NAV/supply/queue snapshots, program events and the
+// per-vault cursor. Every write is idempotent (primary keys plus ON CONFLICT DO NOTHING), and a
+// transaction's events are stored together with the cursor that passes it, so a restart at any point
+// neither duplicates nor skips.
+import type { Database, Queryable } from "./db";
+
+export interface IndexedVaultRow {
+  vault: string;
+  slot: number;
+  accountData: Buffer;
+  reserveBalance: bigint;
+  holders: number;
+  updatedAt: Date;
+}
+
+export interface VaultSnapshot {
+  vault: string;
+  source: "schedule" | "event";
+  slot: number;
+  takenAt: Date;
+  navSequence: bigint;
+  navUpdatedAt: Date | null;
+  totalAssets: bigint;
+  totalShares: bigint;
+  queueTail: bigint | null;
+  queueFunded: bigint | null;
+  queueClaimed: bigint | null;
+  reserveBalance: bigint | null;
+}
+
+export interface StoredEvent {
+  signature: string;
+  eventIndex: number;
+  vault: string;
+  name: string;
+  owner: string | null;
+  requestId: bigint | null;
+  slot: number;
+  blockTime: Date | null;
+  /** The event's fields, integers as decimal strings and addresses in base58. */
+  data: Record<string, unknown>;
+}
+
+export interface IndexerCursor {
+  signature: string;
+  slot: number;
+}
+
+interface SnapshotRow {
+  vault: string;
+  source: "schedule" | "event";
+  slot: string;
+  taken_at: Date;
+  nav_sequence: string;
+  nav_updated_at: Date | null;
+  total_assets: string;
+  total_shares: string;
+  queue_tail: string | null;
+  queue_funded: string | null;
+  queue_claimed: string | null;
+  reserve_balance: string | null;
+}
+
+const SNAPSHOT_COLUMNS = `vault, source, slot::text AS slot, taken_at, nav_sequence::text AS nav_sequence,
+  nav_updated_at, total_assets::text AS total_assets, total_shares::text AS total_shares,
+  queue_tail::text AS queue_tail, queue_funded::text AS queue_funded, queue_claimed::text AS queue_claimed,
+  reserve_balance::text AS reserve_balance`;
+
+const optionalBigInt = (value: string | null): bigint | null => (value === null ? null : BigInt(value));
+
+function snapshotFromRow(row: SnapshotRow): VaultSnapshot {
+  return {
+    vault: row.vault,
+    source: row.source,
+    slot: Number(row.slot),
+    takenAt: new Date(row.taken_at),
+    navSequence: BigInt(row.nav_sequence),
+    navUpdatedAt: row.nav_updated_at === null ? null : new Date(row.nav_updated_at),
+    totalAssets: BigInt(row.total_assets),
+    totalShares: BigInt(row.total_shares),
+    queueTail: optionalBigInt(row.queue_tail),
+    queueFunded: optionalBigInt(row.queue_funded),
+    queueClaimed: optionalBigInt(row.queue_claimed),
+    reserveBalance: optionalBigInt(row.reserve_balance),
+  };
+}
+
+interface EventRow {
+  signature: string;
+  event_index: number;
+  vault: string;
+  name: string;
+  owner: string | null;
+  request_id: string | null;
+  slot: string;
+  block_time: Date | null;
+  data: Record<string, unknown> | string;
+}
+
+const EVENT_COLUMNS = `signature, event_index, vault, name, owner, request_id::text AS request_id,
+  slot::text AS slot, block_time, data`;
+
+function eventFromRow(row: EventRow): StoredEvent {
+  return {
+    signature: row.signature,
+    eventIndex: Number(row.event_index),
+    vault: row.vault,
+    name: row.name,
+    owner: row.owner,
+    requestId: optionalBigInt(row.request_id),
+    slot: Number(row.slot),
+    blockTime: row.block_time === null ? null : new Date(row.block_time),
+    data: typeof row.data === "string" ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
+  };
+}
+
+function insertSnapshot(db: Queryable, snapshot: VaultSnapshot): Promise<unknown> {
+  return db.query(
+    `INSERT INTO vault_snapshots (vault, source, slot, taken_at, nav_sequence, nav_updated_at, total_assets,
+       total_shares, queue_tail, queue_funded, queue_claimed, reserve_balance)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     ON CONFLICT (vault, source, slot) DO NOTHING`,
+    [
+      snapshot.vault,
+      snapshot.source,
+      snapshot.slot,
+      snapshot.takenAt,
+      snapshot.navSequence.toString(),
+      snapshot.navUpdatedAt,
+      snapshot.totalAssets.toString(),
+      snapshot.totalShares.toString(),
+      snapshot.queueTail?.toString() ?? null,
+      snapshot.queueFunded?.toString() ?? null,
+      snapshot.queueClaimed?.toString() ?? null,
+      snapshot.reserveBalance?.toString() ?? null,
+    ],
+  );
+}
+
+export interface IndexerDatabase extends Queryable {
+  ready(): Promise<Database>;
+}
+
+export class SqlIndexerStore {
+  constructor(private readonly db: IndexerDatabase) {}
+
+  async upsertVault(row: Omit<IndexedVaultRow, "updatedAt">): Promise<void> {
+    await this.db.query(
+      `INSERT INTO indexed_vaults (vault, slot, account_data, reserve_balance, holders, updated_at)
+       VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT (vault) DO UPDATE SET slot = EXCLUDED.slot, account_data = EXCLUDED.account_data,
+         reserve_balance = EXCLUDED.reserve_balance, holders = EXCLUDED.holders, updated_at = now()
+       WHERE indexed_vaults.slot <= EXCLUDED.slot`,
+      [row.vault, row.slot, row.accountData.toString("base64"), row.reserveBalance.toString(), row.holders],
+    );
+  }
+
+  async vaults(): Promise<IndexedVaultRow[]> {
+    const rows = await this.db.query<{
+      vault: string;
+      slot: string;
+      account_data: string;
+      reserve_balance: string;
+      holders: number;
+      updated_at: Date;
+    }>(
+      `SELECT vault, slot::text AS slot, account_data, reserve_balance::text AS reserve_balance, holders, updated_at
+       FROM indexed_vaults ORDER BY vault`,
+    );
+    return rows.map((row) => ({
+      vault: row.vault,
+      slot: Number(row.slot),
+      accountData: Buffer.from(row.account_data, "base64"),
+      reserveBalance: BigInt(row.reserve_balance),
+      holders: Number(row.holders),
+      updatedAt: new Date(row.updated_at),
+    }));
+  }
+
+  async vault(vault: string): Promise<IndexedVaultRow | null> {
+    return (await this.vaults()).find((row) => row.vault === vault) ?? null;
+  }
+
+  async addSnapshot(snapshot: VaultSnapshot): Promise<void> {
+    await insertSnapshot(this.db, snapshot);
+  }
+
+  /** Snapshots of one source taken at or after `since`, oldest first. */
+  async snapshots(vault: string, source: VaultSnapshot["source"], since: Date): Promise<VaultSnapshot[]> {
+    const rows = await this.db.query<SnapshotRow>(
+      `SELECT ${SNAPSHOT_COLUMNS} FROM vault_snapshots WHERE vault = $1 AND source = $2 AND taken_at >= $3
+       ORDER BY slot`,
+      [vault, source, since],
+    );
+    return rows.map(snapshotFromRow);
+  }
+
+  async latestSnapshot(vault: string, source: VaultSnapshot["source"]): Promise<VaultSnapshot | null> {
+    const [row] = await this.db.query<SnapshotRow>(
+      `SELECT ${SNAPSHOT_COLUMNS} FROM vault_snapshots WHERE vault = $1 AND source = $2 ORDER BY slot DESC LIMIT 1`,
+      [vault, source],
+    );
+    return row === undefined ? null : snapshotFromRow(row);
+  }
+
+  async cursor(vault: string): Promise<IndexerCursor | null> {
+    const [row] = await this.db.query<{ signature: string; slot: string }>(
+      "SELECT signature, slot::text AS slot FROM indexer_cursors WHERE vault = $1",
+      [vault],
+    );
+    return row === undefined ? null : { signature: row.signature, slot: Number(row.slot) };
+  }
+
+  /**
+   * One transaction's events of `vault`, its NAV strikes as event snapshots, and the cursor moved past
+   * it, all in one database transaction.
+   */
+  async recordTransaction(
+    vault: string,
+    cursor: IndexerCursor,
+    events: readonly StoredEvent[],
+  ): Promise<void> {
+    const database = await this.db.ready();
+    await database.transaction(async (tx) => {
+      for (const event of events) {
+        await tx.query(
+          `INSERT INTO vault_events (signature, event_index, vault, name, owner, request_id, slot, block_time, data)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           ON CONFLICT (signature, event_index) DO NOTHING`,
+          [
+            event.signature,
+            event.eventIndex,
+            event.vault,
+            event.name,
+            event.owner,
+            event.requestId?.toString() ?? null,
+            event.slot,
+            event.blockTime,
+            JSON.stringify(event.data),
+          ],
+        );
+        if (event.name === "NavUpdated") {
+          const field = (name: string): bigint => BigInt(String(event.data[name] ?? "0"));
+          const struckAt = new Date(Number(field("timestamp")) * 1000);
+          await insertSnapshot(tx, {
+            vault: event.vault,
+            source: "event",
+            slot: event.slot,
+            takenAt: struckAt,
+            navSequence: field("navSequence"),
+            navUpdatedAt: struckAt,
+            totalAssets: field("totalAssets"),
+            totalShares: field("totalShares"),
+            queueTail: null,
+            queueFunded: null,
+            queueClaimed: null,
+            reserveBalance: null,
+          });
+        }
+      }
+      await tx.query(
+        `INSERT INTO indexer_cursors (vault, signature, slot, updated_at) VALUES ($1, $2, $3, now())
+         ON CONFLICT (vault) DO UPDATE SET signature = EXCLUDED.signature, slot = EXCLUDED.slot, updated_at = now()`,
+        [vault, cursor.signature, cursor.slot],
+      );
+    });
+  }
+
+  async events(
+    vault: string,
+    options: { owner?: string; names?: readonly string[] } = {},
+  ): Promise<StoredEvent[]> {
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM vault_events
+       WHERE vault = $1 AND ($2::text IS NULL OR owner = $2) AND ($3::text[] IS NULL OR name = ANY($3::text[]))
+       ORDER BY slot, signature, event_index`,
+      [vault, options.owner ?? null, options.names === undefined ? null : [...options.names]],
+    );
+    return rows.map(eventFromRow);
+  }
+
+  async countEvents(vault: string): Promise<number> {
+    const [row] = await this.db.query<{ count: string }>(
+      "SELECT count(*)::text AS count FROM vault_events WHERE vault = $1",
+      [vault],
+    );
+    return Number(row?.count ?? 0);
+  }
+}

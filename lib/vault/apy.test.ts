@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+
+import { annualizedYield, trailingApy, type NavPoint } from "./apy";
+
+const YEAR = 365 * 24 * 3600 * 1000;
+
+function point(ms: number, assets: bigint, shares: bigint): NavPoint {
+  return { at: new Date(ms), totalAssets: assets, totalShares: shares };
+}
+
+describe("annualizedYield", () => {
+  it("is the price growth over a year when the points are a year apart", () => {
+    expect(annualizedYield(point(0, 100n, 100n), point(YEAR, 110n, 100n))).toBeCloseTo(0.1, 12);
+  });
+
+  it("compounds a shorter period to a year", () => {
+    const day = 24 * 3600 * 1000;
+    const apy = annualizedYield(point(0, 1_000_000n, 1_000_000n), point(day, 1_000_261n, 1_000_000n));
+    expect(apy).toBeCloseTo(1.000261 ** 365 - 1, 9);
+  });
+
+  it("ignores deposits that keep the share price", () => {
+    expect(annualizedYield(point(0, 100n, 100n), point(YEAR, 220n, 200n))).toBeCloseTo(0.1, 12);
+  });
+
+  it("is null without time, assets or shares", () => {
+    expect(annualizedYield(point(0, 100n, 100n), point(0, 110n, 100n))).toBeNull();
+    expect(annualizedYield(point(0, 0n, 0n), point(YEAR, 110n, 100n))).toBeNull();
+  });
+});
+
+describe("trailingApy", () => {
+  it("starts at the oldest point inside the window", () => {
+    const points = [point(0, 100n, 100n), point(YEAR / 2, 200n, 100n), point(YEAR, 210n, 100n)];
+    expect(trailingApy(points, YEAR / 1000 / 2)).toBeCloseTo(0.05 * 2 + 0.05 ** 2, 9);
+    expect(trailingApy(points, YEAR / 1000)).toBeCloseTo(1.1, 9);
+  });
+
+  it("is null with fewer than two points", () => {
+    expect(trailingApy([], 60)).toBeNull();
+    expect(trailingApy([point(0, 1n, 1n)], 60)).toBeNull();
+  });
+});
