@@ -189,7 +189,7 @@ export class SqlIndexerStore {
   async snapshots(vault: string, source: VaultSnapshot["source"], since: Date): Promise<VaultSnapshot[]> {
     const rows = await this.db.query<SnapshotRow>(
       `SELECT ${SNAPSHOT_COLUMNS} FROM vault_snapshots WHERE vault = $1 AND source = $2 AND taken_at >= $3
-       ORDER BY slot`,
+       ORDER BY vault_snapshots.slot`,
       [vault, source, since],
     );
     return rows.map(snapshotFromRow);
@@ -197,7 +197,7 @@ export class SqlIndexerStore {
 
   async latestSnapshot(vault: string, source: VaultSnapshot["source"]): Promise<VaultSnapshot | null> {
     const [row] = await this.db.query<SnapshotRow>(
-      `SELECT ${SNAPSHOT_COLUMNS} FROM vault_snapshots WHERE vault = $1 AND source = $2 ORDER BY slot DESC LIMIT 1`,
+      `SELECT ${SNAPSHOT_COLUMNS} FROM vault_snapshots WHERE vault = $1 AND source = $2 ORDER BY vault_snapshots.slot DESC LIMIT 1`,
       [vault, source],
     );
     return row === undefined ? null : snapshotFromRow(row);
@@ -273,7 +273,7 @@ export class SqlIndexerStore {
     const rows = await this.db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM vault_events
        WHERE vault = $1 AND ($2::text IS NULL OR owner = $2) AND ($3::text[] IS NULL OR name = ANY($3::text[]))
-       ORDER BY slot, signature, event_index`,
+       ORDER BY vault_events.slot, vault_events.signature, vault_events.event_index`,
       [vault, options.owner ?? null, options.names === undefined ? null : [...options.names]],
     );
     return rows.map(eventFromRow);
