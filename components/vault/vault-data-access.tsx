@@ -31,7 +31,8 @@ export const vaultKeys = {
     ["portfolio", ...cluster, wallet] as const,
 };
 
-export function useVaults() {
+/** `initial`: what the server read while rendering the page (lib/web/server-reads.ts), if anything. */
+export function useVaults(initial?: VaultView[] | null) {
   const config = useClientConfig();
   const cluster = useClusterKey();
   return useQuery({
@@ -40,11 +41,12 @@ export function useVaults() {
       const reader = await loadReader();
       return reader.readVaults(reader.connectionFor(config), config);
     },
+    initialData: initial ?? undefined,
     refetchInterval: 15_000,
   });
 }
 
-export function useVault(id: string) {
+export function useVault(id: string, initial?: VaultView | null) {
   const config = useClientConfig();
   const cluster = useClusterKey();
   return useQuery({
@@ -53,6 +55,7 @@ export function useVault(id: string) {
       const reader = await loadReader();
       return reader.readVault(reader.connectionFor(config), config, id);
     },
+    initialData: initial ?? undefined,
     refetchInterval: 4_000,
   });
 }

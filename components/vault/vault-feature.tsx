@@ -226,8 +226,16 @@ function VaultSkeleton() {
   );
 }
 
-export function VaultFeature({ id, variant }: { id: string; variant: "site" | "embed" }) {
-  const vault = useVault(id);
+export function VaultFeature({
+  id,
+  variant,
+  initialVault = null,
+}: {
+  id: string;
+  variant: "site" | "embed";
+  initialVault?: VaultView | null;
+}) {
+  const vault = useVault(id, initialVault);
   const history = useNavHistory(id);
   const position = useWalletPosition(vault.data);
   const nowMs = useNow(15_000);
@@ -287,7 +295,8 @@ export function VaultFeature({ id, variant }: { id: string; variant: "site" | "e
           <CapsCard vault={data} nowMs={nowMs} />
           {embed ? null : <VaultActivity vault={data} />}
         </div>
-        <div className="lg:col-span-2">
+        {/* On a phone the actions come first, right under the numbers. */}
+        <div className="order-first lg:order-none lg:col-span-2">
           <VaultActions vault={data} embed={embed} />
         </div>
       </div>
@@ -331,8 +340,8 @@ function VaultRow({ vault }: { vault: VaultView }) {
   );
 }
 
-export function VaultDirectoryFeature() {
-  const vaults = useVaults();
+export function VaultDirectoryFeature({ initialVaults = null }: { initialVaults?: VaultView[] | null }) {
+  const vaults = useVaults(initialVaults);
   return (
     <div className="space-y-6">
       <div>

@@ -5,9 +5,10 @@ import { useId } from "react";
 
 import { formatAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts";
 import { chartGeometry, describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
-import { formatClock, formatDateTime } from "@/lib/web/time";
+import { formatDateTime } from "@/lib/web/time";
 import { capacityAt, positionValue, type CapWindowView, type VaultView } from "@/lib/web/vault-view";
 import type { WalletPosition } from "@/lib/web/chain-reader";
+import { LocalTime } from "../ui/local-time";
 import { Card, ProgressBar, Skeleton, Stat } from "../ui/primitives";
 
 const WEEK = 7 * 86_400;
@@ -170,7 +171,9 @@ function CapRow({
         valueText={`${formatPercent(usedFraction, 0)} used; ${left} left`}
         tone={usedFraction >= 0.9 ? "bad" : usedFraction >= 0.7 ? "warn" : "accent"}
       />
-      <p className="text-xs text-muted">Resets at {formatClock(capacity.resetsAt * 1000)}</p>
+      <p className="text-xs text-muted">
+        Resets at <LocalTime time={capacity.resetsAt * 1000} />
+      </p>
     </div>
   );
 }

@@ -90,6 +90,8 @@ export interface SessionSettings {
 
 export interface WebConfig {
   client: ClientConfig;
+  /** The server's own RPC endpoint (RPC_URL): for server-rendered reads, never sent to a browser. */
+  serverRpcUrl: string;
   /** CSP frame-ancestors sources for the embeddable pages. */
   frameAncestors: string[];
 }
@@ -229,6 +231,7 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
       defaultVaultId: values.DEFAULT_VAULT_ID ?? addresses?.defaultVaultId ?? null,
       assets,
     },
+    serverRpcUrl: values.RPC_URL ?? rpcUrl,
     frameAncestors: values.FRAME_ANCESTORS ?? ["'self'"],
   };
 }

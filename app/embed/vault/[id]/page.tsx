@@ -5,6 +5,7 @@ import type { CSSProperties } from "react";
 
 import { VaultFeature } from "@/components/vault/vault-feature";
 import { parseEmbedTheme } from "@/lib/web/embed-theme";
+import { readVaultOnServer } from "@/lib/web/server-reads";
 
 export const metadata: Metadata = { title: "Vault", robots: { index: false } };
 
@@ -17,6 +18,7 @@ export default async function EmbedVaultPage({
 }) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const look = parseEmbedTheme(query);
+  const initialVault = await readVaultOnServer(id);
   const style: Record<string, string> = {};
   if (look.accent !== null && look.accentForeground !== null) {
     style["--accent"] = look.accent;
@@ -30,7 +32,7 @@ export default async function EmbedVaultPage({
       className="min-h-screen bg-page px-3 py-4 text-fg sm:px-5"
     >
       <main id="main" className="mx-auto max-w-5xl">
-        <VaultFeature id={id} variant="embed" />
+        <VaultFeature id={id} variant="embed" initialVault={initialVault} />
       </main>
     </div>
   );

@@ -1,0 +1,44 @@
+// Reads the server makes while rendering a page, so its HTML already shows the vault (the page's
+// largest content paints with the HTML instead of after the chain reader loads in the browser). Same
+// chain reader as the browser, through the server's own RPC_URL; bounded, and a miss (slow or
+// unreachable chain) just leaves the browser to read it.
+import { cache } from "react";
+
+import type { VaultView } from "./vault-view";
+import { webConfig } from "./server-config";
+
+const READ_TIMEOUT_MS = 600;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(null);
+      },
+    );
+  });
+}
+
+async function reader() {
+  const config = webConfig();
+  const module = await import("./chain-reader");
+  const connection = module.connectionFor({ rpcUrl: config.serverRpcUrl, wsUrl: config.client.wsUrl });
+  return { module, connection, config };
+}
+
+/** The vault for this render (one read per request however many components ask), or null. */
+export const readVaultOnServer = cache(async (id: string): Promise<VaultView | null> => {
+  const { module, connection, config } = await reader();
+  return withTimeout(module.readVault(connection, config.client, id), READ_TIMEOUT_MS);
+});
+
+export const readVaultsOnServer = cache(async (): Promise<VaultView[] | null> => {
+  const { module, connection, config } = await reader();
+  return withTimeout(module.readVaults(connection, config.client), READ_TIMEOUT_MS);
+});
