@@ -63,12 +63,13 @@ describe("the first-party session", () => {
   });
 
   it("ignores the cookie on another site's request, and without any credential answers 401", async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { "Sec-Fetch-Site": "cross-site", Cookie: cookie() },
       { Origin: "https://evil.example", Cookie: cookie() },
       { Cookie: cookie() },
       { ...sameOrigin },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const result = await status(headers);
       expect(result.status).toBe(401);
       expect(result.body).toMatchObject({ success: false, code: "UNAUTHORIZED" });

@@ -43,7 +43,7 @@ describe("errors in words", () => {
     expect(words.kind).toBe("cap-reached");
     expect(words.title).toBe("The vault's hourly withdrawal cap is reached");
     expect(words.message).toBe(
-      "Cap reached — try a smaller amount or wait until 15:00. It has 1000.00 USDC left right now.",
+      "Cap reached — try a smaller amount or wait until 15:00. It has 1,000.00 USDC left right now.",
     );
   });
 

@@ -101,9 +101,11 @@ function capFromApi(error: ApiRequestError, context: ErrorContext): ErrorWords {
   const resets = /resets at (\S+?);/.exec(error.details ?? "");
   const resetsAt = resets?.[1] === undefined ? null : Date.parse(resets[1]);
   const leaves = /leaves ([\d,.]+ \S+?);/.exec(error.message);
+  // The API writes "25000.00 USDC"; the pages group thousands.
+  const remaining = leaves?.[1]?.replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ",")) ?? null;
   return capWords(
     window,
-    leaves?.[1] ?? null,
+    remaining,
     resetsAt !== null && Number.isFinite(resetsAt) ? resetsAt : null,
     context,
   );
