@@ -1,0 +1,130 @@
+// The embed inside a partner's iframe on another origin: the partner's theme and accent, no site
+// chrome, a wallet and the first-party session working in the frame, a link-out when no wallet can be
+// reached there, and framing refused where FRAME_ANCESTORS does not allow it.
+import type { Browser, Frame, Page } from "playwright";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+import { launchChromium, openSession, screenshot } from "./support/browser";
+import "./support/environment";
+
+const env = inject("e2e");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser.close();
+});
+
+async function vaultFrame(page: Page): Promise<Frame> {
+  const handle = await page.waitForSelector("iframe#vault");
+  const frame = await handle.contentFrame();
+  if (frame === null) {
+    throw new Error("The iframe has no frame");
+  }
+  return frame;
+}
+
+describe("the embed in a partner's iframe", () => {
+  it("shows the vault in the partner's theme, and a wallet in the frame can deposit", async () => {
+    const { page, context } = await openSession(browser);
+    try {
+      await page.goto(env.partnerUrl);
+      expect(new URL(page.url()).origin).not.toBe(new URL(env.appUrl).origin);
+      const frame = await vaultFrame(page);
+      await frame.getByTestId("vault-name").waitFor({ timeout: 30_000 });
+      expect(await frame.getByTestId("vault-name").innerText()).toBe("USDC Prime");
+
+      const root = frame.getByTestId("embed-root");
+      expect(await root.getAttribute("data-theme")).toBe("dark");
+      const look = await root.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return { accent: style.getPropertyValue("--accent").trim(), background: style.backgroundColor };
+      });
+      expect(look.accent).toBe("#ea580c");
+      expect(look.background).toBe("rgb(11, 15, 23)");
+      expect(await frame.getByRole("navigation", { name: "Main" }).count()).toBe(0);
+      const linkOut = frame.getByRole("link", { name: "Open in app ↗" });
+      expect(await linkOut.getAttribute("href")).toBe(`/vault/${env.primeVaultId}`);
+      expect(await linkOut.getAttribute("target")).toBe("_blank");
+
+      // The wallet and the app's session cookie work inside the third-party frame.
+      await frame.getByRole("button", { name: "Connect wallet" }).first().click();
+      await frame
+        .getByRole("dialog", { name: "Connect a wallet" })
+        .getByRole("button", { name: /E2E Test Wallet/ })
+        .click();
+      await frame.getByTestId("wallet-address").first().waitFor({ timeout: 15_000 });
+      await frame.getByRole("button", { name: "Get test funds" }).click();
+      await frame.getByText("Balance: 10,000.00 USDC").waitFor({ timeout: 30_000 });
+      await frame.getByLabel("Amount to deposit").fill("5");
+      await frame.getByRole("button", { name: "Deposit", exact: true }).click();
+      await frame.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
+      const cookies = await context.cookies(env.appUrl);
+      expect(cookies.find((cookie) => cookie.name === "vg_session")).toMatchObject({
+        httpOnly: true,
+        secure: true,
+        sameSite: "None",
+      });
+      await screenshot(page, "15-embed-partner-dark");
+    } catch (error) {
+      await screenshot(page, "failure-embed");
+      throw error;
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("links out to the full app when no wallet can be reached inside the frame", async () => {
+    const { page, context } = await openSession(browser, { wallet: false });
+    try {
+      await page.goto(env.partnerUrl);
+      const frame = await vaultFrame(page);
+      const notice = frame.getByTestId("embed-link-out");
+      await notice.waitFor({ timeout: 30_000 });
+      expect(await notice.innerText()).toContain("No wallet can be reached inside this frame");
+      const link = notice.getByRole("link", { name: "Open this vault in a new tab ↗" });
+      expect(await link.getAttribute("href")).toBe(`${env.appUrl}/vault/${env.primeVaultId}`);
+      expect(await link.getAttribute("target")).toBe("_blank");
+      await screenshot(page, "16-embed-link-out");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("is refused by the browser where FRAME_ANCESTORS does not allow it, and site pages are never framed", async () => {
+    const { page, context } = await openSession(browser, { wallet: false });
+    try {
+      for (const url of [env.strangerUrl, `${env.partnerUrl}/site`]) {
+        const blocked = page.waitForEvent("console", {
+          predicate: (message) => /frame-ancestors/.test(message.text()),
+          timeout: 30_000,
+        });
+        await page.goto(url);
+        await blocked;
+        const frame = await vaultFrame(page);
+        expect(await frame.getByTestId("vault-name").count()).toBe(0);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("the embed's own page", () => {
+  it("follows theme=light and ignores an accent that is not a colour", async () => {
+    const { page, context } = await openSession(browser, { wallet: false });
+    try {
+      await page.goto(`${env.appUrl}/embed/vault/${env.primeVaultId}?theme=light&accent=red;x:url(y)`);
+      const root = page.getByTestId("embed-root");
+      await page.getByTestId("vault-name").waitFor({ timeout: 30_000 });
+      expect(await root.getAttribute("data-theme")).toBe("light");
+      expect(await root.getAttribute("style")).toBeNull();
+      await screenshot(page, "17-embed-light");
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,167 @@
+// What goes wrong, shown in words: the withdrawal cap, a refusal in the wallet, no SOL for fees, an
+// expired blockhash (rebuilt and asked again), and an unreachable chain. Nothing reads as done.
+import type { Browser, Page } from "playwright";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+import {
+  connectWallet,
+  launchChromium,
+  openSession,
+  screenshot,
+  type WalletSession,
+} from "./support/browser";
+import { USDC, drainSol, fundFromFaucet } from "./support/chain";
+import "./support/environment";
+
+const env = inject("e2e");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser.close();
+});
+
+async function textOf(page: Page, testId: string): Promise<string> {
+  return (await page.getByTestId(testId).first().innerText()).replace(/\s+/g, " ");
+}
+
+/** A session whose wallet holds `usdc`, on the Prime vault's page, connected. */
+async function fundedSession(usdc: bigint): Promise<WalletSession & { address: string }> {
+  const session = await openSession(browser);
+  const address = session.wallet?.address ?? "";
+  await fundFromFaucet(env.faucetUrl, env.rpcUrl, address, usdc);
+  await session.page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
+  await connectWallet(session.page);
+  return { ...session, address };
+}
+
+async function deposit(page: Page, amount: string): Promise<void> {
+  await page.getByRole("tab", { name: "deposit" }).click();
+  await page.getByLabel("Amount to deposit").fill(amount);
+  await page.getByRole("button", { name: "Deposit", exact: true }).click();
+}
+
+async function withScreenshotOnFailure(session: WalletSession, name: string, body: () => Promise<void>) {
+  try {
+    await body();
+  } catch (error) {
+    await screenshot(session.page, `failure-${name}`);
+    throw error;
+  } finally {
+    await session.context.close();
+  }
+}
+
+describe("errors in words", () => {
+  it("the withdrawal cap: try a smaller amount or wait until HH:MM, before and after asking the API", async () => {
+    const session = await fundedSession(40_000n * USDC);
+    const { page } = session;
+    await withScreenshotOnFailure(session, "cap", async () => {
+      await page.getByText("Balance: 40,000.00 USDC").waitFor({ timeout: 15_000 });
+      await deposit(page, "30000");
+      await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
+      await page.getByRole("tab", { name: "withdraw" }).click();
+      await page.getByLabel("Shares to withdraw").fill("26000");
+      expect(await textOf(page, "cap-warning")).toMatch(
+        /^Cap reached — the hourly cap has [\d,.]+ USDC left\. Try a smaller amount or wait until \d\d:\d\d\.$/,
+      );
+      await page.getByRole("button", { name: "Request withdrawal" }).click();
+      const error = page.getByTestId("withdraw-status-error");
+      await error.waitFor({ timeout: 20_000 });
+      const words = (await error.innerText()).replace(/\s+/g, " ");
+      expect(words).toContain("The vault's hourly withdrawal cap is reached");
+      expect(words).toMatch(/Cap reached — try a smaller amount or wait until \d\d:\d\d\./);
+      expect(await page.getByTestId("withdraw-success").count()).toBe(0);
+      await screenshot(page, "10-error-cap-reached");
+    });
+  });
+
+  it("a refusal in the wallet: nothing is sent, and the next try works", async () => {
+    const session = await fundedSession(100n * USDC);
+    const { page, wallet } = session;
+    await withScreenshotOnFailure(session, "rejection", async () => {
+      await page.getByText("Balance: 100.00 USDC").waitFor({ timeout: 15_000 });
+      if (wallet === null) {
+        throw new Error("no wallet");
+      }
+      wallet.mode = "reject";
+      await deposit(page, "10");
+      const error = page.getByTestId("deposit-status-error");
+      await error.waitFor({ timeout: 20_000 });
+      expect((await error.innerText()).replace(/\s+/g, " ")).toBe(
+        "Rejected in your wallet You rejected the request in your wallet, so nothing was sent. Try again when you're ready.",
+      );
+      expect(wallet.rejections).toBe(1);
+      expect(await page.getByTestId("deposit-success").count()).toBe(0);
+      await screenshot(page, "11-error-wallet-rejected");
+
+      wallet.mode = "approve";
+      await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
+      expect(await page.getByTestId("deposit-status-error").count()).toBe(0);
+    });
+  });
+
+  it("not enough SOL for fees", async () => {
+    const session = await openSession(browser);
+    const { page, wallet } = session;
+    await withScreenshotOnFailure(session, "sol", async () => {
+      if (wallet === null) {
+        throw new Error("no wallet");
+      }
+      await fundFromFaucet(env.faucetUrl, env.rpcUrl, wallet.address, 50n * USDC);
+      await drainSol(env.rpcUrl, wallet.keypair);
+      await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
+      await connectWallet(page);
+      await page.getByText("Balance: 50.00 USDC").waitFor({ timeout: 15_000 });
+      await deposit(page, "10");
+      const error = page.getByTestId("deposit-status-error");
+      await error.waitFor({ timeout: 20_000 });
+      const words = (await error.innerText()).replace(/\s+/g, " ");
+      expect(words).toContain("Not enough SOL for fees");
+      expect(words).toContain("does not hold enough SOL to pay the network fee");
+      expect(wallet.signatures).toBe(0);
+      await screenshot(page, "12-error-no-sol");
+    });
+  });
+
+  it("an expired blockhash: rebuilt, signed again, then confirmed", async () => {
+    const session = await fundedSession(100n * USDC);
+    const { page, wallet } = session;
+    await withScreenshotOnFailure(session, "blockhash", async () => {
+      if (wallet === null) {
+        throw new Error("no wallet");
+      }
+      await page.getByText("Balance: 100.00 USDC").waitFor({ timeout: 15_000 });
+      // Past the blockhash's 150 slots before the wallet answers.
+      wallet.delayNextMs = 150 * env.slotMs + 2_000;
+      await deposit(page, "5");
+      await page.getByText("Blockhash expired — rebuilt").waitFor({ timeout: 60_000 });
+      await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
+      expect(wallet.signatures).toBe(2);
+      await screenshot(page, "13-blockhash-rebuilt");
+    });
+  }, 150_000);
+
+  it("the chain unreachable", async () => {
+    const session = await openSession(browser, { wallet: false });
+    const { page, context } = session;
+    await withScreenshotOnFailure(session, "chain", async () => {
+      const rpcOrigin = new URL(env.rpcUrl).origin;
+      await context.route(
+        (url) => url.origin === rpcOrigin,
+        (route) => route.abort("connectionrefused"),
+      );
+      await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
+      const alert = page.getByRole("alert").filter({ hasText: "The chain is unreachable" });
+      await alert.waitFor({ timeout: 30_000 });
+      expect((await alert.innerText()).replace(/\s+/g, " ")).toContain(
+        "The Solana network can't be reached right now.",
+      );
+      await screenshot(page, "14-error-chain-unreachable");
+    });
+  });
+});

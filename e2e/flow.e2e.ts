@@ -1,0 +1,138 @@
+// The whole journey in a real browser with a fresh wallet: connect, faucet, deposit, position,
+// request a withdrawal, watch its band and progress move as the keeper works, claim, see it all in
+// activity and the portfolio.
+import type { Browser, Page } from "playwright";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+import { connectWallet, launchChromium, openSession, screenshot } from "./support/browser";
+import "./support/environment";
+
+const env = inject("e2e");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser.close();
+});
+
+async function textOf(page: Page, testId: string): Promise<string> {
+  return (await page.getByTestId(testId).first().innerText()).replace(/\s+/g, " ");
+}
+
+describe("a fresh wallet from connecting to a claimed withdrawal", () => {
+  it("deposits, requests, watches the queue, claims and sees its activity", async () => {
+    const { page, wallet, problems } = await openSession(browser);
+    try {
+      await journey(page, wallet?.address ?? "");
+    } catch (error) {
+      await screenshot(page, "failure-flow");
+      throw error;
+    }
+    expect(problems.filter((problem) => problem.startsWith("pageerror"))).toEqual([]);
+  });
+});
+
+async function journey(page: Page, address: string): Promise<void> {
+  {
+    await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
+    await page.getByTestId("vault-name").waitFor();
+    expect(await textOf(page, "vault-name")).toBe("USDC Prime");
+    await screenshot(page, "01-vault-page");
+
+    await connectWallet(page);
+    expect(await textOf(page, "wallet-address")).toContain(address.slice(0, 4));
+
+    await page.getByRole("button", { name: "Get test funds" }).click();
+    await page.getByText("Test USDC and SOL arrived in your wallet.").waitFor({ timeout: 30_000 });
+    await page.getByText("Balance: 10,000.00 USDC").waitFor({ timeout: 15_000 });
+    await screenshot(page, "02-connected-funded");
+
+    // Deposit 1,000 USDC: a preview first, then the wallet signs, then it is confirmed and recorded.
+    await page.getByLabel("Amount to deposit").fill("1000");
+    expect(await textOf(page, "deposit-preview")).toMatch(/You receive about [\d,.]+ vUSDC/);
+    await page.getByRole("button", { name: "Deposit", exact: true }).click();
+    await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
+    expect(await textOf(page, "deposit-success")).toMatch(
+      /Deposited 1,000\.00 USDC and received [\d,.]+ vUSDC/,
+    );
+    await page.waitForFunction(() =>
+      /USDC/.test(document.querySelector('[data-testid="position-value"]')?.textContent ?? ""),
+    );
+    expect(await textOf(page, "position-value")).toMatch(/^(999|1,000)\.\d\d USDC$/);
+    await screenshot(page, "03-deposited");
+
+    // Request a withdrawal of 100 shares with the fee/gross/net breakdown and the caps shown first.
+    await page.getByRole("tab", { name: "withdraw" }).click();
+    await page.getByLabel("Shares to withdraw").fill("100");
+    const preview = await textOf(page, "withdraw-preview");
+    expect(preview).toMatch(/Gross value [\d,.]+ USDC/);
+    expect(preview).toMatch(/Fee \(0\.10%\) − 0\.1\d USDC/);
+    expect(preview).toMatch(/You receive about 99\.\d\d USDC/);
+    expect(await textOf(page, "withdraw-capacity")).toMatch(
+      /Hourly cap [\d,.]+ USDC left \(resets \d\d:\d\d\)/,
+    );
+    await screenshot(page, "04-withdraw-preview");
+    await page.getByRole("button", { name: "Request withdrawal" }).click();
+    await page.getByTestId("withdraw-success").waitFor({ timeout: 45_000 });
+    await page.getByTestId("pending-withdrawal").waitFor({ timeout: 15_000 });
+
+    // Watch it: the arrival band and the binding condition, the progress bar moving as the keeper
+    // stages the queue, until the claim is possible.
+    const progress = new Set<number>();
+    const kinds = new Set<string>();
+    let band: string | null = null;
+    const claim = page.getByTestId("claim-button");
+    const deadline = Date.now() + (env.navIntervalSeconds * 3 + 30) * 1000;
+    while (Date.now() < deadline) {
+      const value = await page.getByTestId("withdrawal-progress").getAttribute("aria-valuenow");
+      progress.add(Number(value));
+      const kind = await page.getByTestId("binding-condition").getAttribute("data-kind");
+      kinds.add(kind ?? "");
+      const bandLocator = page.getByTestId("arrival-band");
+      if (band === null && (await bandLocator.count()) > 0) {
+        const text = await bandLocator.innerText();
+        if (/arrives between \d\d:\d\d and \d\d:\d\d/.test(text)) {
+          band = text;
+          await screenshot(page, "05-pending-band");
+        }
+      }
+      if (await claim.isEnabled()) {
+        break;
+      }
+      await page.waitForTimeout(500);
+    }
+    expect(band, "an arrival band was shown").toMatch(
+      /^Your withdrawal arrives between \d\d:\d\d and \d\d:\d\d$/,
+    );
+    expect([...progress].length, `progress moved: ${[...progress].join(", ")}`).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...progress)).toBe(100);
+    expect([...kinds].some((kind) => kind === "nav" || kind === "staging")).toBe(true);
+    expect(await claim.isEnabled()).toBe(true);
+    expect(await textOf(page, "queue-position")).toBe("Next in line");
+    await screenshot(page, "06-claimable");
+
+    await claim.click();
+    await page.getByTestId("claim-success").waitFor({ timeout: 45_000 });
+    expect(await textOf(page, "claim-success")).toMatch(
+      /99\.\d\d USDC arrived in your wallet \(after a 0\.1\d USDC fee\)/,
+    );
+    await page.getByTestId("pending-withdrawal").waitFor({ state: "detached", timeout: 15_000 });
+    await screenshot(page, "07-claimed");
+
+    await page.getByRole("link", { name: "Activity" }).click();
+    await page.getByTestId("activity-list").waitFor({ timeout: 20_000 });
+    const activity = await textOf(page, "activity-list");
+    expect(activity).toContain("Deposit");
+    expect(activity).toContain("Withdrawal requested");
+    expect(activity).toContain("Withdrawal claimed");
+    await screenshot(page, "08-activity");
+
+    await page.getByRole("link", { name: "Portfolio" }).click();
+    await page.getByTestId("portfolio-positions").waitFor({ timeout: 20_000 });
+    expect(await textOf(page, "portfolio-positions")).toContain("USDC Prime");
+    await screenshot(page, "09-portfolio");
+  }
+}

@@ -1,0 +1,73 @@
+// Debian's Chromium driven by Playwright (no downloaded browsers), a context per test with the test
+// wallet injected, and screenshots saved under e2e/artifacts/.
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
+
+import { TestWallet } from "./test-wallet";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const CHROMIUM = "/usr/bin/chromium";
+export const ARTIFACTS = join(REPO_ROOT, "e2e/artifacts");
+
+export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export interface WalletSession {
+  context: BrowserContext;
+  page: Page;
+  wallet: TestWallet | null;
+  /** Console errors and page errors seen, for assertions and for debugging a failure. */
+  problems: string[];
+}
+
+export async function openSession(
+  browser: Browser,
+  options: { wallet?: boolean; viewport?: { width: number; height: number } } = {},
+): Promise<WalletSession> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const wallet = options.wallet === false ? null : new TestWallet();
+  if (wallet !== null) {
+    await wallet.install(context);
+  }
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") {
+      problems.push(`console: ${message.text()}`);
+    }
+  });
+  return { context, page, wallet, problems };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Opens the wallet dialog (the first "Connect wallet" button on the page) and picks the test wallet. */
+export async function connectWallet(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Connect wallet" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Connect a wallet" });
+  await dialog.getByRole("button", { name: /E2E Test Wallet/ }).click();
+  await page.getByTestId("wallet-address").first().waitFor({ timeout: 15_000 });
+}

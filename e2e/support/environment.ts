@@ -1,0 +1,28 @@
+// What the global setup hands the browser tests: where the app, the chain and the partner's page are.
+export interface E2eEnvironment {
+  /** The app (pages and /api), e.g. http://localhost:41234. */
+  appUrl: string;
+  /** A partner's page on another origin that frames the embed (its origin is in FRAME_ANCESTORS). */
+  partnerUrl: string;
+  /** A page on an origin that is not allowed to frame the app. */
+  strangerUrl: string;
+  /** The public RPC endpoint the browser uses. */
+  rpcUrl: string;
+  faucetUrl: string;
+  primeVaultId: string;
+  flexVaultId: string;
+  /** Seconds between the keeper's NAV strikes. */
+  navIntervalSeconds: number;
+  /** The localnet's slot length: a blockhash lives 150 slots. */
+  slotMs: number;
+  /** Values that must never reach a browser: the server's private RPC URL, the session secret. */
+  secrets: string[];
+  /** The build directory whose static output was scanned. */
+  distDir: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    e2e: E2eEnvironment;
+  }
+}

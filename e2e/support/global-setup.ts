@@ -1,0 +1,137 @@
+// The browser tests' world, as `npm run dev` builds it but on free ports: a local chain with a fast
+// keeper, the app (a production build served by `next start`, or `next dev` with E2E_SERVER=dev)
+// pointed at it, and two pages on other origins: a partner allowed to frame the embed, and a
+// stranger who is not. The server's RPC URL carries a fake provider key and the session secret is
+// set, so the tests can check neither reaches a browser.
+import { randomBytes } from "node:crypto";
+import { createWriteStream, mkdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { join } from "node:path";
+
+import type { TestProject } from "vitest/node";
+
+import type { E2eEnvironment } from "./environment";
+import {
+  REPO_ROOT,
+  appEnv,
+  buildApp,
+  freePort,
+  listen,
+  startApp,
+  startLocalnet,
+  stop,
+  type AppMode,
+} from "./world";
+
+const ARTIFACTS_DIR = join(REPO_ROOT, "e2e/artifacts");
+const NAV_INTERVAL_SECONDS = 20;
+const STAGE_INTERVAL_SECONDS = 3;
+/** 150 slots of 100 ms: a blockhash expires 15 s after it was issued. */
+const SLOT_MS = 100;
+
+function framingPage(title: string, frameUrl: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
+<body style="margin:0;font-family:sans-serif;background:#fafaf9">
+<header style="padding:12px 16px;background:#1c1917;color:#fff">${title}</header>
+<iframe id="vault" title="Vault" src="${frameUrl}" style="width:100%;height:1200px;border:0"></iframe>
+</body></html>`;
+}
+
+/** A tiny site on another origin: `/` frames the embed, `/site` frames a site page (refused). */
+function partnerSite(title: string, appUrl: string, vaultId: string): Server {
+  return createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://partner").pathname;
+    const frame =
+      path === "/site"
+        ? `${appUrl}/vault/${vaultId}`
+        : `${appUrl}/embed/vault/${vaultId}?theme=dark&accent=%23ea580c`;
+    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(framingPage(title, frame));
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((done) => server.close(() => done()));
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const chainLog = createWriteStream(join(ARTIFACTS_DIR, "localnet.log"));
+  const appLog = createWriteStream(join(ARTIFACTS_DIR, "app.log"));
+  const localnet = await startLocalnet({
+    slotMs: SLOT_MS,
+    navIntervalSeconds: NAV_INTERVAL_SECONDS,
+    stageIntervalSeconds: STAGE_INTERVAL_SECONDS,
+    // 30 shares a step: a 100-share request is funded over four steps, so its progress visibly moves.
+    stageMaxShares: 30_000_000n,
+    log: chainLog,
+  });
+  const [prime, flex] = localnet.vaults;
+  if (prime === undefined || flex === undefined) {
+    await stop(localnet.child);
+    throw new Error("The localnet has no demo vaults (is programs/vault/vault.so built?)");
+  }
+
+  // The app on "localhost", the partner pages on "127.0.0.1": different sites, as in production.
+  const appPort = await freePort();
+  const appUrl = `http://localhost:${appPort}`;
+  const partner = partnerSite("Partner site", appUrl, prime.id);
+  const stranger = partnerSite("Stranger site", appUrl, prime.id);
+  const partnerUrl = `http://127.0.0.1:${await listen(partner, "127.0.0.1")}`;
+  const strangerUrl = `http://127.0.0.1:${await listen(stranger, "127.0.0.1")}`;
+
+  const privateRpcUrl = `${localnet.rpcUrl}/?api-key=e2e-private-${randomBytes(8).toString("hex")}`;
+  const sessionSecret = `e2e-session-${randomBytes(24).toString("hex")}`;
+  const mode: AppMode = process.env.E2E_SERVER === "dev" ? "dev" : "start";
+  const env = appEnv(mode, {
+    RPC_URL: privateRpcUrl,
+    PUBLIC_RPC_URL: localnet.rpcUrl,
+    LOCALNET_ADDRESSES_FILE: localnet.addressesFile,
+    // The embedded store in memory and in-process limits, whatever CI exports for other suites.
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    PGLITE_DIR: ":memory:",
+    NAV_INTERVAL_SECONDS: String(NAV_INTERVAL_SECONDS),
+    STAGE_INTERVAL_SECONDS: String(STAGE_INTERVAL_SECONDS),
+    SLOT_MS: String(SLOT_MS),
+    FRAME_ANCESTORS: `'self' ${partnerUrl}`,
+    SESSION_SECRET: sessionSecret,
+    FIRST_PARTY_RPM: "5000",
+    LOG_LEVEL: "warn",
+  });
+
+  let app;
+  try {
+    if (mode === "start" && process.env.E2E_SKIP_BUILD !== "1") {
+      console.log("e2e: building the app (next build); E2E_SKIP_BUILD=1 reuses the last build");
+      buildApp(env);
+    }
+    app = await startApp(mode, appPort, env, appLog);
+  } catch (error) {
+    await stop(localnet.child);
+    await Promise.all([close(partner), close(stranger)]);
+    throw error;
+  }
+
+  const environment: E2eEnvironment = {
+    appUrl,
+    partnerUrl,
+    strangerUrl,
+    rpcUrl: localnet.rpcUrl,
+    faucetUrl: localnet.faucetUrl,
+    primeVaultId: prime.id,
+    flexVaultId: flex.id,
+    navIntervalSeconds: NAV_INTERVAL_SECONDS,
+    slotMs: SLOT_MS,
+    secrets: [privateRpcUrl, new URL(privateRpcUrl).search.slice(1), sessionSecret],
+    distDir: join(REPO_ROOT, ".next"),
+  };
+  project.provide("e2e", environment);
+
+  return async () => {
+    await stop(app);
+    await Promise.all([close(partner), close(stranger)]);
+    await stop(localnet.child);
+    chainLog.end();
+    appLog.end();
+  };
+}

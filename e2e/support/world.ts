@@ -1,0 +1,171 @@
+// Starting what `npm run dev` starts, on free ports: the local chain (`npm run localnet` with flags)
+// and the app (`next start` on a build, or `next dev`). Used by the browser tests' global setup and
+// by `npm run bench:web`.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+const require = createRequire(import.meta.url);
+const nextBin = require.resolve("next/dist/bin/next");
+const tsxCli = require.resolve("tsx/cli");
+
+export function listen(server: Server, host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => resolvePort((server.address() as AddressInfo).port));
+  });
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  const port = await listen(server, "127.0.0.1");
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+export function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve();
+  }
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      done();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+export interface LocalnetOptions {
+  slotMs: number;
+  navIntervalSeconds: number;
+  stageIntervalSeconds: number;
+  /** Raw share units funded per staging step. */
+  stageMaxShares: bigint;
+  log: NodeJS.WritableStream;
+}
+
+export interface LocalnetProcess {
+  child: ChildProcess;
+  rpcUrl: string;
+  faucetUrl: string;
+  addressesFile: string;
+  vaults: { id: string; name: string }[];
+}
+
+/** The chain as `npm run localnet` runs it, on free ports, with its own addresses file. */
+export async function startLocalnet(options: LocalnetOptions): Promise<LocalnetProcess> {
+  const rpcPort = await freePort();
+  const wsPort = await freePort();
+  const addressesFile = join(mkdtempSync(join(tmpdir(), "vault-web-")), "addresses.json");
+  const child = spawn(
+    process.execPath,
+    [
+      tsxCli,
+      "localnet/main.ts",
+      `--rpc-port=${rpcPort}`,
+      `--ws-port=${wsPort}`,
+      `--addresses-file=${addressesFile}`,
+      `--slot-ms=${options.slotMs}`,
+      `--keeper-nav-interval=${options.navIntervalSeconds}`,
+      `--keeper-stage-interval=${options.stageIntervalSeconds}`,
+      `--keeper-stage-max-shares=${options.stageMaxShares}`,
+      "--faucet-requests-per-minute=10000",
+    ],
+    { cwd: REPO_ROOT, env: { ...process.env, LOCALNET_STATE_DIR: "" }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  child.stdout?.pipe(options.log);
+  child.stderr?.pipe(options.log);
+  const rpcUrl = `http://127.0.0.1:${rpcPort}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`The localnet exited (code ${child.exitCode}) before it was ready`);
+    }
+    try {
+      const response = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getHealth" }),
+        signal: AbortSignal.timeout(1_000),
+      });
+      const body = (await response.json()) as { result?: unknown };
+      if (body.result === "ok") {
+        const addresses = JSON.parse(readFileSync(addressesFile, "utf8")) as {
+          faucetUrl: string;
+          vaults: { id: string; name: string }[];
+        };
+        return { child, rpcUrl, faucetUrl: addresses.faucetUrl, addressesFile, vaults: addresses.vaults };
+      }
+    } catch {
+      // Not up yet.
+    }
+    await sleep(250);
+  }
+  await stop(child);
+  throw new Error("The localnet was not ready after 60 s");
+}
+
+export type AppMode = "start" | "dev";
+
+/** Environment for a Next.js command: NODE_ENV as Next.js expects it for the mode. */
+export function appEnv(mode: AppMode, values: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: mode === "dev" ? "development" : "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...values,
+  };
+}
+
+export function buildApp(env: NodeJS.ProcessEnv): void {
+  const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: REPO_ROOT, env, stdio: "inherit" });
+  if (build.status !== 0) {
+    throw new Error(`next build failed (exit ${build.status ?? "signal"})`);
+  }
+}
+
+/** `next start` (or `next dev`) on `port`, resolved once /api/health answers. */
+export async function startApp(
+  mode: AppMode,
+  port: number,
+  env: NodeJS.ProcessEnv,
+  log: NodeJS.WritableStream,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [nextBin, mode, "--port", String(port), "--hostname", "127.0.0.1"], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const deadline = Date.now() + (mode === "dev" ? 180_000 : 60_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`The app exited (code ${child.exitCode}) before it was ready`);
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`, {
+        signal: AbortSignal.timeout(30_000),
+      });
+      await response.body?.cancel();
+      return child;
+    } catch {
+      await sleep(250);
+    }
+  }
+  await stop(child);
+  throw new Error("The app was not ready in time");
+}
