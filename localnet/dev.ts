@@ -15,6 +15,8 @@ interface Service {
   /** Resolves true once the service answers; polled until `readyTimeoutMs`. */
   isReady(): Promise<boolean>;
   readyTimeoutMs: number;
+  /** Where a person opens it, printed once everything is up. */
+  url?: string;
 }
 
 const POLL_INTERVAL_MS = 250;
@@ -54,6 +56,7 @@ function webAppService(config: LocalnetConfig): Service {
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   return {
     name: "app",
+    url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`,
     command: process.execPath,
     args: [nextCli, "dev", "--port", port, "--hostname", config.host],
     env: {
@@ -156,7 +159,10 @@ async function main(): Promise<void> {
     }
     console.log(`dev: ${service.name} is ready`);
   }
-  console.log("dev: everything is up; Ctrl-C stops it");
+  const url = services.find((service) => service.url !== undefined)?.url;
+  console.log(
+    `dev: everything is up${url === undefined ? "" : `; open ${url} in a browser`}; Ctrl-C stops it`,
+  );
 }
 
 main().catch((error: unknown) => {
