@@ -4,5 +4,9 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { parseConfig } = await import("./lib/config");
     parseConfig(process.env);
+    // The pages' settings: public RPC endpoint, frame ancestors, first-party session.
+    const { parseSessionSettings, parseWebConfig } = await import("./lib/web/server-config");
+    parseWebConfig(process.env);
+    parseSessionSettings(process.env);
   }
 }
