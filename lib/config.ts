@@ -2,15 +2,19 @@
 // message naming the variable. Defaults point at the local chain: its RPC port, the program id of
 // lib/vault, and the vault addresses the localnet writes to its addresses file.
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import { VAULT_PROGRAM_ID } from "./vault/idl";
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/**
+ * Relative paths (the addresses file, the PGlite directory) are resolved against the working
+ * directory: npm scripts and Next.js both run from the repository root, and a bundled server's
+ * module URL points into its build output, not the repository.
+ */
+export const APP_ROOT = process.cwd();
 const DEFAULT_ADDRESSES_FILE = "localnet/.state/addresses.json";
 
 export class ConfigError extends Error {}
@@ -132,7 +136,7 @@ export function pgliteDirectory(
   if (databaseUrl !== undefined || directory === ":memory:") {
     return null;
   }
-  return resolve(REPO_ROOT, directory ?? ".data/pglite");
+  return resolve(APP_ROOT, directory ?? ".data/pglite");
 }
 
 /** Parses the environment once; throws ConfigError naming the first bad variable. */
@@ -148,7 +152,7 @@ export function parseConfig(env: Env = process.env): AppConfig {
     );
   }
   const values = parsed.data;
-  const addressesPath = resolve(REPO_ROOT, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE);
+  const addressesPath = resolve(APP_ROOT, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE);
   const addresses = readAddressesFile(addressesPath);
 
   const programId = new PublicKey(values.PROGRAM_ID ?? VAULT_PROGRAM_ID.toBase58());

@@ -45,7 +45,7 @@ async function toRequest(incoming: IncomingMessage, origin: string): Promise<Req
   }
   const method = incoming.method ?? "GET";
   // The body is read here and handed to readJsonBody through registerRawBody, not as a stream.
-  const request = new Request(new URL(incoming.url ?? "/", origin), { method, headers });
+  const request = new Request(`${origin}${incoming.url ?? "/"}`, { method, headers });
   if (method !== "GET" && method !== "HEAD") {
     registerRawBody(request, await readBody(incoming));
   }
