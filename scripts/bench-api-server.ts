@@ -1,8 +1,14 @@
 // The server side of `npm run bench:api`, in its own process so the load generator does not share
-// its CPU: a localnet, the API on the lean node:http host (PGlite in memory, in-process limits, logs
-// off) and a bare node:http server answering a constant JSON body. Reports over IPC.
+// its CPU: the API on the lean node:http host (PGlite in memory, in-process limits, logs off) and a
+// bare node:http server answering a constant JSON body, with a localnet in a further process.
+// Reports over IPC.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { createServer } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 import { parseConfig } from "../lib/config";
 import { createApiContext } from "../lib/api/context";
@@ -10,7 +16,8 @@ import { createLogger } from "../lib/api/logger";
 import { startNodeHost } from "../lib/api/node-host";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
-import { startTestLocalnet } from "../localnet/testing";
+
+const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
 
 export interface BenchServerReady {
   type: "ready";
@@ -27,13 +34,68 @@ export interface BenchServerCounts {
   type: "counts";
   request: number;
   background: number;
+  /** CPU time this process has used, user + system, in microseconds. */
+  cpuMicros: number;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The localnet in its own process, so its slot production does not stall the API's event loop. */
+async function startLocalnetProcess(): Promise<{
+  child: ChildProcess;
+  rpcUrl: string;
+  addressesFile: string;
+}> {
+  const rpcPort = await freePort();
+  const wsPort = await freePort();
+  const addressesFile = join(await mkdtemp(join(tmpdir(), "bench-api-")), "addresses.json");
+  const child = spawn(
+    process.execPath,
+    [tsxCli, "localnet/main.ts", "--rpc-port", String(rpcPort), "--ws-port", String(wsPort)],
+    {
+      env: { ...process.env, LOCALNET_ADDRESSES_FILE: addressesFile, LOCALNET_KEEPER: "false" },
+      stdio: "ignore",
+    },
+  );
+  const rpcUrl = `http://127.0.0.1:${rpcPort}`;
+  for (let attempt = 0; attempt < 240; attempt += 1) {
+    try {
+      const response = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getHealth" }),
+      });
+      // The addresses file is written just after the RPC port opens.
+      if (response.ok && (await readFile(addressesFile, "utf8").catch(() => "")) !== "") {
+        return { child, rpcUrl, addressesFile };
+      }
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill();
+  throw new Error("the localnet did not start");
+}
+
+interface LocalnetAddresses {
+  wsUrl: string;
+  faucetUrl: string;
+  defaultVaultId: string;
 }
 
 async function main(): Promise<void> {
-  const localnet = await startTestLocalnet({ slotMs: 400 });
+  const localnet = await startLocalnetProcess();
+  const addresses = JSON.parse(await readFile(localnet.addressesFile, "utf8")) as LocalnetAddresses;
   const config = parseConfig({
     RPC_URL: localnet.rpcUrl,
-    LOCALNET_ADDRESSES_FILE: localnet.config.addressesFile,
+    LOCALNET_ADDRESSES_FILE: localnet.addressesFile,
     PGLITE_DIR: ":memory:",
     LOG_LEVEL: "silent",
   });
@@ -54,25 +116,31 @@ async function main(): Promise<void> {
 
   process.on("message", (message: { type?: string }) => {
     if (message.type === "counts") {
-      process.send?.({ type: "counts", ...context.rpc.counts } satisfies BenchServerCounts);
+      const cpu = process.cpuUsage();
+      process.send?.({
+        type: "counts",
+        ...context.rpc.counts,
+        cpuMicros: cpu.user + cpu.system,
+      } satisfies BenchServerCounts);
     } else if (message.type === "stop") {
       bare.close();
       void api
         .close(1_000)
         .then(() => context.close())
-        .then(() => localnet.stop())
-        .finally(() => process.exit(0));
+        .finally(() => {
+          localnet.child.kill("SIGTERM");
+          process.exit(0);
+        });
     }
   });
-  const vault = localnet.addresses.vaults[0];
   process.send?.({
     type: "ready",
     bareUrl: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`,
     apiUrl: api.url,
     rpcUrl: localnet.rpcUrl,
-    wsUrl: localnet.wsUrl,
-    faucetUrl: localnet.faucetUrl,
-    vaultId: vault?.vault.toBase58() ?? "",
+    wsUrl: addresses.wsUrl,
+    faucetUrl: addresses.faucetUrl,
+    vaultId: addresses.defaultVaultId,
     apiKey: secret,
   } satisfies BenchServerReady);
 }

@@ -6,6 +6,7 @@
 // The servers run in a child process (scripts/bench-api-server.ts); autocannon runs here.
 import { fork } from "node:child_process";
 import { createRequire } from "node:module";
+import { cpus, loadavg } from "node:os";
 
 import autocannon from "autocannon";
 import { Connection, Keypair, VersionedTransaction } from "@solana/web3.js";
@@ -100,8 +101,11 @@ async function main(): Promise<void> {
     `bench:api — ${DURATION_SECONDS} s per run, ${CONNECTIONS} connections, servers in a child process\n`,
   );
 
+  const beforeBare = await counts();
   const bare = await run({ url: ready.bareUrl });
+  const afterBare = await counts();
   const oracle = await run({ url: `${ready.apiUrl}/api/oracle` });
+  const afterOracle = await counts();
 
   const depositBody = JSON.stringify({ wallet: address, amount: "1000000" });
   const authorization = { authorization: `Bearer ${ready.apiKey}`, "content-type": "application/json" };
@@ -137,6 +141,15 @@ async function main(): Promise<void> {
   const depositCalls = perRequest(beforeDeposit, afterDeposit, deposits);
   const statusCalls = perRequest(beforeStatus, afterStatus, statuses);
   const share = oracle.requests.average / bare.requests.average;
+  // Server CPU per request: unlike req/s, barely moved by other load on the machine.
+  const cpuPerRequest = (before: BenchServerCounts, after: BenchServerCounts, result: Result): number =>
+    (after.cpuMicros - before.cpuMicros) / Math.max(1, result.requests.total);
+  const cpu = {
+    bare: cpuPerRequest(beforeBare, afterBare, bare),
+    oracle: cpuPerRequest(afterBare, afterOracle, oracle),
+    deposit: cpuPerRequest(beforeDeposit, afterDeposit, deposits),
+    status: cpuPerRequest(beforeStatus, afterStatus, statuses),
+  };
 
   const rows = [
     [
@@ -178,6 +191,16 @@ async function main(): Promise<void> {
     0,
   );
   console.log(`\nnon-2xx or errors across the runs: ${errors}`);
+  console.log(
+    `server CPU per request: bare ${fixed(cpu.bare, 0)} µs, oracle ${fixed(cpu.oracle, 0)} µs ` +
+      `(bare/oracle ${fixed((cpu.bare / cpu.oracle) * 100)}%), deposit build ${fixed(cpu.deposit, 0)} µs, ` +
+      `status ${fixed(cpu.status, 0)} µs`,
+  );
+  console.log(
+    `load average during the run: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(", ")} (${cpus().length} CPUs)`,
+  );
 
   child.send({ type: "stop" });
   await new Promise((resolve) => child.once("exit", resolve));
