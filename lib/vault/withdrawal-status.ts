@@ -125,6 +125,13 @@ const MAX_REMEMBERED_TIMES = 10_000;
 const SIGNATURES_SEARCHED = 10;
 const rememberedRequestTimes = new Map<string, Date>();
 
+function rememberRequestTime(key: string, time: Date): void {
+  if (rememberedRequestTimes.size >= MAX_REMEMBERED_TIMES) {
+    rememberedRequestTimes.clear();
+  }
+  rememberedRequestTimes.set(key, time);
+}
+
 /** The block time of the WithdrawalRequested event with this request id among the receipt's transactions. */
 async function requestTimeOnChain(
   deps: VaultDeps,
@@ -150,10 +157,7 @@ async function requestTimeOnChain(
     );
     if (found && transaction.blockTime !== null) {
       const time = new Date(transaction.blockTime * 1000);
-      if (rememberedRequestTimes.size >= MAX_REMEMBERED_TIMES) {
-        rememberedRequestTimes.clear();
-      }
-      rememberedRequestTimes.set(key, time);
+      rememberRequestTime(key, time);
       return time;
     }
   }
@@ -168,12 +172,22 @@ async function requestTime(
   receiptAddress: PublicKey,
   requestId: bigint,
 ): Promise<string | null> {
+  // A request's block time never changes: once known, no store or chain read is needed again.
+  const key = `${receiptAddress.toBase58()}:${requestId}`;
+  const remembered = rememberedRequestTimes.get(key);
+  if (remembered !== undefined) {
+    return remembered.toISOString();
+  }
   // Unavailable history is a null createdAt, not a failed status read.
   const recorded = await history
     .initiateBlockTime(vault.toBase58(), wallet.toBase58(), requestId)
     .catch(() => null);
   const time = recorded ?? (await requestTimeOnChain(deps, receiptAddress, requestId).catch(() => null));
-  return time === null ? null : time.toISOString();
+  if (time === null) {
+    return null;
+  }
+  rememberRequestTime(key, time);
+  return time.toISOString();
 }
 
 export async function getWithdrawalStatus(
