@@ -104,6 +104,18 @@ export interface ConfigUpdate {
 
 type NamedAccounts = Readonly<Partial<Record<string, PublicKey>>>;
 
+// Program accounts with a fixed address in the IDL, made into keys once rather than on every build.
+const fixedAddresses = new Map<string, PublicKey>();
+
+function fixedAddress(address: string): PublicKey {
+  let key = fixedAddresses.get(address);
+  if (key === undefined) {
+    key = new PublicKey(address);
+    fixedAddresses.set(address, key);
+  }
+  return key;
+}
+
 function accountMetasFromIdl(instructionName: VaultInstructionName, accounts: NamedAccounts): AccountMeta[] {
   const definitions = findIdlInstruction(instructionName).accounts;
   const unknownName = Object.keys(accounts).find(
@@ -115,7 +127,7 @@ function accountMetasFromIdl(instructionName: VaultInstructionName, accounts: Na
   return definitions.map((definition) => {
     const pubkey =
       accounts[definition.name] ??
-      (definition.address === undefined ? undefined : new PublicKey(definition.address));
+      (definition.address === undefined ? undefined : fixedAddress(definition.address));
     if (pubkey === undefined) {
       throw new Error(`${instructionName} needs the account ${definition.name}`);
     }
