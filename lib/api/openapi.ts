@@ -12,6 +12,7 @@ import {
   oracleBody,
   publicVaultQuery,
 } from "./schemas/public";
+import { navResponse, statsResponse, vaultResponse, vaultsResponse } from "./schemas/vaults";
 import {
   withdrawRequest,
   withdrawResponse,
@@ -186,6 +187,41 @@ function buildDocument(): JsonObject {
         scope: "read",
         query: historyQuery,
         response: historyFeedResponse,
+        errors: [400, 404],
+      }),
+    },
+    "/api/vaults": {
+      get: partnerOperation({
+        summary: "Every vault of the program: tokens, share price, TVL, APY, caps, paused",
+        scope: "read",
+        response: vaultsResponse,
+        errors: [],
+      }),
+    },
+    "/api/vault/{vault_id}": {
+      get: partnerOperation({
+        summary: "One vault in full, with its withdrawal policy and current limits",
+        scope: "read",
+        params: vaultPathParams,
+        response: vaultResponse,
+        errors: [400, 404],
+      }),
+    },
+    "/api/vault/{vault_id}/nav": {
+      get: partnerOperation({
+        summary: "Share price, total assets and shares, NAV sequence and when it was struck",
+        scope: "read",
+        params: vaultPathParams,
+        response: navResponse,
+        errors: [400, 404],
+      }),
+    },
+    "/api/vault/{vault_id}/stats": {
+      get: partnerOperation({
+        summary: "TVL, depositors, APY over 7 and 30 days (fractions), queue and staging, time to claimable",
+        scope: "read",
+        params: vaultPathParams,
+        response: statsResponse,
         errors: [400, 404],
       }),
     },

@@ -31,8 +31,16 @@ export interface PartnerOptions<S extends z.ZodType, P extends z.ZodType> {
   scope: KeyScope;
   input: { from: "body" | "query"; schema: S };
   params?: P;
-  /** The vault and wallet the request acts on, checked against the key's restrictions. */
-  target(input: z.output<S>, params: z.output<P>): { vault: PublicKey; wallet: PublicKey };
+  /**
+   * The vault and wallet the request acts on, checked against the key's restrictions; null when the
+   * request names none (a directory read, a portfolio across vaults).
+   */
+  target(input: z.output<S>, params: z.output<P>): RequestTarget;
+}
+
+export interface RequestTarget {
+  vault: PublicKey | null;
+  wallet: PublicKey | null;
 }
 
 const noParams = z.object({});
@@ -71,16 +79,16 @@ function requireScope(principal: Principal, scope: KeyScope): void {
   }
 }
 
-function requireTarget(principal: Principal, target: { vault: PublicKey; wallet: PublicKey }): void {
-  const vault = base58Of(target.vault);
-  if (principal.vaults !== null && !principal.vaults.includes(vault)) {
+function requireTarget(principal: Principal, target: RequestTarget): void {
+  const vault = target.vault === null ? null : base58Of(target.vault);
+  if (vault !== null && principal.vaults !== null && !principal.vaults.includes(vault)) {
     throw new ApiError(
       "FORBIDDEN",
       `This API key is restricted to other vaults; it may not act on vault ${vault}`,
     );
   }
-  const wallet = base58Of(target.wallet);
-  if (principal.wallet !== null && principal.wallet !== wallet) {
+  const wallet = target.wallet === null ? null : base58Of(target.wallet);
+  if (wallet !== null && principal.wallet !== null && principal.wallet !== wallet) {
     throw new ApiError(
       "FORBIDDEN",
       `This API key is restricted to another wallet; it may not act for ${wallet}`,

@@ -10,6 +10,10 @@ import type { RouteDefinition } from "./router";
 import { getWithdraw } from "./vault/get-withdraw";
 import { postDeposit } from "./vault/post-deposit";
 import { postWithdraw } from "./vault/post-withdraw";
+import { getNav } from "./vaults/get-nav";
+import { getStats } from "./vaults/get-stats";
+import { getVault } from "./vaults/get-vault";
+import { getVaults } from "./vaults/get-vaults";
 
 export const ROUTES = {
   deposit: { pattern: "/api/vault/:vault_id/deposit", audience: "partner", methods: { POST: postDeposit } },
@@ -19,6 +23,10 @@ export const ROUTES = {
     methods: { GET: getWithdraw, POST: postWithdraw, PUT: postWithdraw },
   },
   history: { pattern: "/api/history", audience: "partner", methods: { GET: getHistory, POST: postHistory } },
+  vaults: { pattern: "/api/vaults", audience: "partner", methods: { GET: getVaults } },
+  vault: { pattern: "/api/vault/:vault_id", audience: "partner", methods: { GET: getVault } },
+  nav: { pattern: "/api/vault/:vault_id/nav", audience: "partner", methods: { GET: getNav } },
+  stats: { pattern: "/api/vault/:vault_id/stats", audience: "partner", methods: { GET: getStats } },
   circulatingSupply: {
     pattern: "/api/circulating-supply",
     audience: "public",

@@ -203,6 +203,21 @@ export class SqlIndexerStore {
     return row === undefined ? null : snapshotFromRow(row);
   }
 
+  /** The oldest snapshot of a source at or after `since` with shares outstanding (an APY window's start). */
+  async firstSnapshotSince(
+    vault: string,
+    source: VaultSnapshot["source"],
+    since: Date,
+  ): Promise<VaultSnapshot | null> {
+    const [row] = await this.db.query<SnapshotRow>(
+      `SELECT ${SNAPSHOT_COLUMNS} FROM vault_snapshots
+       WHERE vault = $1 AND source = $2 AND taken_at >= $3 AND vault_snapshots.total_shares > 0
+       ORDER BY vault_snapshots.slot LIMIT 1`,
+      [vault, source, since],
+    );
+    return row === undefined ? null : snapshotFromRow(row);
+  }
+
   async cursor(vault: string): Promise<IndexerCursor | null> {
     const [row] = await this.db.query<{ signature: string; slot: string }>(
       "SELECT signature, slot::text AS slot FROM indexer_cursors WHERE vault = $1",
@@ -268,13 +283,19 @@ export class SqlIndexerStore {
 
   async events(
     vault: string,
-    options: { owner?: string; names?: readonly string[] } = {},
+    options: { owner?: string; names?: readonly string[]; since?: Date } = {},
   ): Promise<StoredEvent[]> {
     const rows = await this.db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM vault_events
        WHERE vault = $1 AND ($2::text IS NULL OR owner = $2) AND ($3::text[] IS NULL OR name = ANY($3::text[]))
+         AND ($4::timestamptz IS NULL OR vault_events.block_time >= $4)
        ORDER BY vault_events.slot, vault_events.signature, vault_events.event_index`,
-      [vault, options.owner ?? null, options.names === undefined ? null : [...options.names]],
+      [
+        vault,
+        options.owner ?? null,
+        options.names === undefined ? null : [...options.names],
+        options.since ?? null,
+      ],
     );
     return rows.map(eventFromRow);
   }

@@ -81,6 +81,7 @@ describe("indexer", () => {
       return events.find((event) => event.name === "Deposited");
     });
     expect(deposited.data).toMatchObject({ assets: (1_000_000n * USDC).toString() });
+    await waitFor(() => (indexer.runs > 0 ? true : undefined));
     const vaults = await store.vaults();
     expect(vaults.map((row) => row.vault)).toEqual(
       expect.arrayContaining([harness.vaultId, harness.flexVaultId]),

@@ -24,6 +24,8 @@ interface PartnerRoute {
   name: string;
   method: string;
   scope: "read" | "write";
+  /** What the request names, checked against a key's restrictions (default: a vault and a wallet). */
+  names?: "vault" | "nothing";
   /** A request that passes validation, for this vault and wallet. */
   build(vault: string, wallet: string): { path: string; body?: unknown };
 }
@@ -72,6 +74,34 @@ const PARTNER_ROUTES: PartnerRoute[] = [
     method: "GET",
     scope: "read",
     build: (vault, wallet) => ({ path: `/api/history?wallet=${wallet}&vault_id=${vault}` }),
+  },
+  {
+    name: "GET vaults",
+    method: "GET",
+    scope: "read",
+    names: "nothing",
+    build: () => ({ path: "/api/vaults" }),
+  },
+  {
+    name: "GET vault",
+    method: "GET",
+    scope: "read",
+    names: "vault",
+    build: (vault) => ({ path: `/api/vault/${vault}` }),
+  },
+  {
+    name: "GET nav",
+    method: "GET",
+    scope: "read",
+    names: "vault",
+    build: (vault) => ({ path: `/api/vault/${vault}/nav` }),
+  },
+  {
+    name: "GET stats",
+    method: "GET",
+    scope: "read",
+    names: "vault",
+    build: (vault) => ({ path: `/api/vault/${vault}/stats` }),
   },
 ];
 
@@ -170,31 +200,58 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     }
   });
 
-  it("refuses a key restricted to other vaults with 403, and lets its own vault through", async () => {
-    const restricted = await key({ scope: "write", vaults: [harness.flexVaultId] });
-    expectRefusal(
-      await call(route, { authorization: `Bearer ${restricted}` }),
-      403,
-      "FORBIDDEN",
-      `This API key is restricted to other vaults; it may not act on vault ${harness.vaultId}`,
-    );
-    const own = await call(route, { authorization: `Bearer ${restricted}`, vault: harness.flexVaultId });
-    expect([401, 403]).not.toContain(own.status);
+  it.runIf(route.names === "nothing")("serves a vault-restricted key (a read naming no vault)", async () => {
+    const restricted = await key({ scope: "read", vaults: [harness.flexVaultId] });
+    expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
   });
 
-  it("refuses a key restricted to another wallet with 403, and lets its own wallet through", async () => {
-    const wallet = Keypair.generate().publicKey.toBase58();
-    const other = Keypair.generate().publicKey.toBase58();
-    const restricted = await key({ scope: "write", wallet });
-    expectRefusal(
-      await call(route, { authorization: `Bearer ${restricted}`, wallet: other }),
-      403,
-      "FORBIDDEN",
-      `This API key is restricted to another wallet; it may not act for ${other}`,
-    );
-    const own = await call(route, { authorization: `Bearer ${restricted}`, wallet });
-    expect([401, 403]).not.toContain(own.status);
-  });
+  it.runIf(route.names !== "vault" && route.names !== undefined)(
+    "serves a wallet-restricted key (a read naming no wallet)",
+    async () => {
+      const restricted = await key({ scope: "read", wallet: Keypair.generate().publicKey.toBase58() });
+      expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
+    },
+  );
+
+  it.runIf(route.names === "vault")(
+    "serves a wallet-restricted key on its vault (no wallet named)",
+    async () => {
+      const restricted = await key({ scope: "read", wallet: Keypair.generate().publicKey.toBase58() });
+      expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
+    },
+  );
+
+  it.runIf(route.names !== "nothing")(
+    "refuses a key restricted to other vaults with 403, and lets its own vault through",
+    async () => {
+      const restricted = await key({ scope: "write", vaults: [harness.flexVaultId] });
+      expectRefusal(
+        await call(route, { authorization: `Bearer ${restricted}` }),
+        403,
+        "FORBIDDEN",
+        `This API key is restricted to other vaults; it may not act on vault ${harness.vaultId}`,
+      );
+      const own = await call(route, { authorization: `Bearer ${restricted}`, vault: harness.flexVaultId });
+      expect([401, 403]).not.toContain(own.status);
+    },
+  );
+
+  it.runIf(route.names === undefined)(
+    "refuses a key restricted to another wallet with 403, and lets its own wallet through",
+    async () => {
+      const wallet = Keypair.generate().publicKey.toBase58();
+      const other = Keypair.generate().publicKey.toBase58();
+      const restricted = await key({ scope: "write", wallet });
+      expectRefusal(
+        await call(route, { authorization: `Bearer ${restricted}`, wallet: other }),
+        403,
+        "FORBIDDEN",
+        `This API key is restricted to another wallet; it may not act for ${other}`,
+      );
+      const own = await call(route, { authorization: `Bearer ${restricted}`, wallet });
+      expect([401, 403]).not.toContain(own.status);
+    },
+  );
 
   it("limits a key to its RPM, keyed by key id, with the headers on success and 429", async () => {
     const limited = await key({ scope: "write", rpm: 3 });

@@ -1,0 +1,2 @@
+// GET /api/vaults
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/endpoints/vaults";

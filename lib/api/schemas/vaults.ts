@@ -1,0 +1,87 @@
+// The vault directory's requests and responses: GET /api/vaults, /api/vault/{id}, /nav, /stats.
+import { z } from "zod";
+
+import { successEnvelope, tokenAmountSchema } from "./common";
+
+export const noQuery = z.object({});
+
+const tokenSchema = z.object({ mint: z.string(), symbol: z.string(), decimals: z.number().int() });
+const apyFields = {
+  apy7d: z
+    .number()
+    .nullable()
+    .meta({ description: "Fraction (0.0824 = 8.24%) from NAV snapshots; null without history" }),
+  apy30d: z
+    .number()
+    .nullable()
+    .meta({ description: "Fraction, over the trailing 30 days (or the history there is)" }),
+};
+
+export const vaultSummarySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    asset: tokenSchema,
+    shares: tokenSchema,
+    sharePrice: z.number(),
+    tvl: tokenAmountSchema,
+    ...apyFields,
+    caps: z.object({ hourly: tokenAmountSchema.nullable(), daily: tokenAmountSchema.nullable() }),
+    paused: z.boolean(),
+    indexedAt: z.string().meta({ description: "ISO 8601: when the indexer last read the vault" }),
+  })
+  .meta({ id: "VaultSummary" });
+
+const capWindowSchema = z.object({
+  cap: tokenAmountSchema.nullable(),
+  used: tokenAmountSchema,
+  remaining: tokenAmountSchema.nullable(),
+  resetsAt: z.string(),
+});
+
+export const vaultDetailSchema = vaultSummarySchema
+  .extend({
+    totalShares: tokenAmountSchema,
+    navSequence: z.string(),
+    navUpdatedAt: z.string().nullable(),
+    withdrawalPolicy: z.object({
+      feeBps: z.number().int(),
+      minimumShares: tokenAmountSchema,
+      queueOrder: z.literal("fifo"),
+      capsEnforcedAt: z.literal("execution"),
+      navSchedule: z.object({
+        intervalSeconds: z.number().int(),
+        lastNavAt: z.string().nullable(),
+        nextNavAt: z.string().nullable(),
+      }),
+    }),
+    withdrawalLimits: z.object({ hourly: capWindowSchema, daily: capWindowSchema }),
+  })
+  .meta({ id: "VaultDetail" });
+
+export const vaultNavSchema = z
+  .object({
+    sharePrice: z.number(),
+    totalAssets: tokenAmountSchema,
+    totalShares: tokenAmountSchema,
+    navSequence: z.string(),
+    struckAt: z.string().nullable(),
+  })
+  .meta({ id: "VaultNav" });
+
+export const vaultStatsSchema = z
+  .object({
+    tvl: tokenAmountSchema,
+    depositors: z.number().int(),
+    ...apyFields,
+    queuedShares: tokenAmountSchema,
+    queuedAssets: tokenAmountSchema,
+    stagedShares: tokenAmountSchema,
+    averageSecondsToClaimable30d: z.number().nullable(),
+  })
+  .meta({ id: "VaultStats" });
+
+export const vaultsResponse = successEnvelope(z.object({ vaults: z.array(vaultSummarySchema) }));
+export const vaultResponse = successEnvelope(z.object({ vault: vaultDetailSchema }));
+export const navResponse = successEnvelope(vaultNavSchema);
+export const statsResponse = successEnvelope(vaultStatsSchema);

@@ -1,0 +1,76 @@
+// The directory's reads from the indexer's rows, cached a couple of seconds per context with
+// single-flight loading, so a burst of dashboard reads costs one set of store queries.
+import type { PublicKey } from "@solana/web3.js";
+
+import { indexerStoreOf } from "../../indexer/start";
+import type { IndexedVaultRow } from "../../store/indexer";
+import { annualizedYield } from "../../vault/apy";
+import { navPoints, vaultOfRow, type VaultApy } from "../../vault/directory";
+import type { LoadedVault } from "../../vault/vault-state";
+import { loadVault } from "../../vault/vault-state";
+import type { ApiContext } from "../context";
+import { ApiError } from "../errors";
+import { SingleFlightCache } from "../single-flight-cache";
+
+const CACHE_MS = 2_000;
+const DAY_MS = 86_400_000;
+
+export interface IndexedVault {
+  row: IndexedVaultRow;
+  vault: LoadedVault;
+  apy: VaultApy;
+}
+
+const caches = new WeakMap<ApiContext, SingleFlightCache<IndexedVault[]>>();
+
+async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
+  const store = indexerStoreOf(context);
+  const latest = await store.latestSnapshot(vault, "event");
+  if (latest === null) {
+    return { apy7d: null, apy30d: null };
+  }
+  const end = latest.navUpdatedAt ?? latest.takenAt;
+  const over = async (days: number): Promise<number | null> => {
+    const start = await store.firstSnapshotSince(vault, "event", new Date(end.getTime() - days * DAY_MS));
+    if (start === null || start.slot === latest.slot) {
+      return null;
+    }
+    const [from, to] = navPoints([start, latest]);
+    return from === undefined || to === undefined ? null : annualizedYield(from, to);
+  };
+  return { apy7d: await over(7), apy30d: await over(30) };
+}
+
+/** Every indexed vault of the program, with its APY. */
+export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
+  let cache = caches.get(context);
+  if (cache === undefined) {
+    cache = new SingleFlightCache<IndexedVault[]>(CACHE_MS);
+    caches.set(context, cache);
+  }
+  return cache.get("all", async () => {
+    const rows = await indexerStoreOf(context).vaults();
+    return Promise.all(
+      rows.map(async (row) => ({
+        row,
+        vault: vaultOfRow(context.deps, row),
+        apy: await apyOf(context, row.vault),
+      })),
+    );
+  });
+}
+
+/** One indexed vault; 404 for an address that is no vault, 503 for a vault the indexer has not reached yet. */
+export async function indexedVault(context: ApiContext, address: PublicKey): Promise<IndexedVault> {
+  const id = address.toBase58();
+  const found = (await indexedVaults(context)).find((entry) => entry.row.vault === id);
+  if (found !== undefined) {
+    return found;
+  }
+  await loadVault(context.deps, address, "cached");
+  throw new ApiError("STORE_UNAVAILABLE", `Vault ${id} is not indexed yet; retry in a few seconds`);
+}
+
+export function keyAllowsVault(vaults: readonly string[] | null, vault: string): boolean {
+  return vaults === null || vaults.includes(vault);
+}

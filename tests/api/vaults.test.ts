@@ -1,0 +1,158 @@
+// GET /api/vaults, /api/vault/{id}, /nav and /stats over HTTP, served from the indexer's rows while
+// the keeper strikes a NAV and stages the queue every second: happy paths and errors.
+import { Keypair } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { Indexer } from "../../lib/indexer/indexer";
+import { createIndexer } from "../../lib/indexer/start";
+import { decodeVault } from "../../lib/vault/accounts";
+import { sleep } from "../../localnet/testing";
+import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
+
+let harness: ApiHarness;
+let readKey: string;
+let indexer: Indexer;
+
+beforeAll(async () => {
+  harness = await startApiHarness({
+    localnet: { keeper: { enabled: true, navIntervalSeconds: 1, apyBps: 1_000, stageIntervalSeconds: 1 } },
+  });
+  const writeKey = (await harness.createKey({ scope: "write" })).secret;
+  readKey = (await harness.createKey({ scope: "read" })).secret;
+  const wallet = await harness.fundedWallet(100_000n * USDC);
+  const deposit = dataOf(
+    await harness.request("POST", `/api/vault/${harness.vaultId}/deposit`, {
+      key: writeKey,
+      body: { wallet: wallet.publicKey.toBase58(), amount: (100_000n * USDC).toString() },
+    }),
+  );
+  await harness.signAndSend(String(deposit.transaction), wallet);
+  const initiate = dataOf(
+    await harness.request("POST", `/api/vault/${harness.vaultId}/withdraw`, {
+      key: writeKey,
+      body: { wallet: wallet.publicKey.toBase58(), sharesAmount: (100n * USDC).toString() },
+    }),
+  );
+  await harness.signAndSend(String(initiate.transaction), wallet);
+  indexer = createIndexer(harness.context, { intervalMs: 200, schema: harness.schema });
+  indexer.start();
+  // A few NAV strikes and a staging step after the request, then a cache period for the reads.
+  await sleep(5_000);
+});
+
+afterAll(async () => {
+  await indexer?.stop();
+  await harness?.close();
+});
+
+function get(path: string, key = readKey) {
+  return harness.request("GET", path, { key });
+}
+
+describe("GET /api/vaults", () => {
+  it("lists every vault of the program with tokens, price, TVL, APY from NAV snapshots, caps and paused", async () => {
+    const result = await get("/api/vaults");
+    expect(result.status).toBe(200);
+    const { vaults } = dataOf(result) as { vaults: Record<string, unknown>[] };
+    expect(vaults.map((vault) => vault.id).sort()).toEqual([harness.vaultId, harness.flexVaultId].sort());
+    const prime = vaults.find((vault) => vault.id === harness.vaultId);
+    expect(prime).toMatchObject({
+      name: "USDC Prime",
+      asset: { symbol: "USDC", decimals: 6 },
+      shares: { symbol: "vUSDC", decimals: 6 },
+      paused: false,
+      caps: {
+        hourly: { amount: (25_000n * USDC).toString() },
+        daily: { amount: (100_000n * USDC).toString() },
+      },
+    });
+    expect(prime?.sharePrice).toBeGreaterThan(1);
+    expect(Number((prime?.tvl as { amount: string }).amount)).toBeGreaterThan(99_000 * 1e6);
+    // The keeper's 10 % a year accrued each second compounds to e^0.1 − 1.
+    expect(prime?.apy7d).toBeCloseTo(Math.expm1(0.1), 1);
+    expect(prime?.apy30d).toBe(prime?.apy7d);
+  });
+
+  it("shows a vault-restricted key only its vaults", async () => {
+    const { secret } = await harness.createKey({ scope: "read", vaults: [harness.flexVaultId] });
+    const { vaults } = dataOf(await get("/api/vaults", secret)) as { vaults: { id: string }[] };
+    expect(vaults.map((vault) => vault.id)).toEqual([harness.flexVaultId]);
+  });
+
+  it("answers 405 to other methods", async () => {
+    const result = await harness.request("POST", "/api/vaults", { key: readKey, body: {} });
+    expect(result.status).toBe(405);
+    expect(result.body).toMatchObject({ success: false });
+  });
+});
+
+describe("GET /api/vault/{id}, /nav, /stats", () => {
+  it("gives one vault in full with its withdrawal policy and current limits", async () => {
+    const { vault } = dataOf(await get(`/api/vault/${harness.vaultId}`)) as {
+      vault: Record<string, unknown>;
+    };
+    expect(vault).toMatchObject({
+      id: harness.vaultId,
+      name: "USDC Prime",
+      withdrawalPolicy: {
+        feeBps: 10,
+        queueOrder: "fifo",
+        navSchedule: { intervalSeconds: expect.any(Number) },
+      },
+      withdrawalLimits: {
+        hourly: { cap: { amount: (25_000n * USDC).toString() }, used: { symbol: "USDC" } },
+        daily: { cap: { amount: (100_000n * USDC).toString() } },
+      },
+    });
+    expect(Number(vault.navSequence)).toBeGreaterThan(1);
+  });
+
+  it("gives the NAV as the indexer last read it", async () => {
+    const nav = dataOf(await get(`/api/vault/${harness.vaultId}/nav`));
+    const row = (
+      await harness.context.store.query<{ account_data: string }>(
+        "SELECT account_data FROM indexed_vaults WHERE vault = $1",
+        [harness.vaultId],
+      )
+    )[0];
+    const state = decodeVault(Buffer.from(row?.account_data ?? "", "base64"));
+    // The cache may hold the read before the last one; both are NAVs the chain had.
+    expect(BigInt(String(nav.navSequence))).toBeLessThanOrEqual(state.navSequence);
+    expect(nav).toMatchObject({
+      totalAssets: { symbol: "USDC", decimals: 6 },
+      totalShares: { symbol: "vUSDC" },
+      struckAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(nav.sharePrice).toBeGreaterThan(1);
+  });
+
+  it("gives TVL, depositors, APY, the queue, staging and the time from request to claimable", async () => {
+    const stats = dataOf(await get(`/api/vault/${harness.vaultId}/stats`));
+    expect(stats).toMatchObject({
+      depositors: 1,
+      queuedShares: { amount: (100n * USDC).toString() },
+      stagedShares: { amount: (100n * USDC).toString() },
+    });
+    expect(Number((stats.queuedAssets as { amount: string }).amount)).toBeGreaterThanOrEqual(100 * 1e6);
+    expect(stats.apy7d).toBeCloseTo(Math.expm1(0.1), 1);
+    expect(stats.averageSecondsToClaimable30d).toEqual(expect.any(Number));
+    expect(stats.averageSecondsToClaimable30d).toBeLessThan(5);
+  });
+
+  it.each([
+    ["", "vault"],
+    ["/nav", "nav"],
+    ["/stats", "stats"],
+  ])(
+    "answers 404 for an address that is no vault (%s) and 400 for one that is no address",
+    async (suffix) => {
+      const unknown = Keypair.generate().publicKey.toBase58();
+      const missing = await get(`/api/vault/${unknown}${suffix}`);
+      expect(missing.status).toBe(404);
+      expect(missing.body).toMatchObject({ success: false, code: "VAULT_NOT_FOUND" });
+      const malformed = await get(`/api/vault/not-an-address${suffix}`);
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toMatchObject({ success: false, error: expect.stringMatching(/vault_id/) });
+    },
+  );
+});
