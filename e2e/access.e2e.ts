@@ -89,6 +89,25 @@ describe("keyboard, screen readers and small screens", () => {
     }
   });
 
+  it("hydrates the server-rendered pages without mismatches, in a reader's own time zone", async () => {
+    const { page, context, problems } = await openSession(browser, {
+      wallet: false,
+      timezoneId: "Asia/Tokyo",
+    });
+    try {
+      for (const path of ["/", `/vault/${env.primeVaultId}`, `/embed/vault/${env.primeVaultId}`]) {
+        await page.goto(`${env.appUrl}${path}`);
+        await page.getByRole("heading", { level: 1 }).first().waitFor();
+        await page.waitForTimeout(1_000);
+      }
+      // The cap windows' reset times are said in the reader's zone (UTC+9: whole hours, minutes :00).
+      expect(await page.getByText(/^Resets at \d\d:00$/).count()).toBe(2);
+      expect(problems.filter((problem) => /hydrat|did not match|pageerror/i.test(problem))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("shows empty states to a wallet with nothing yet", async () => {
     const { page, context } = await openSession(browser);
     try {

@@ -39,9 +39,12 @@ export interface WalletSession {
 
 export async function openSession(
   browser: Browser,
-  options: { wallet?: boolean; viewport?: { width: number; height: number } } = {},
+  options: { wallet?: boolean; viewport?: { width: number; height: number }; timezoneId?: string } = {},
 ): Promise<WalletSession> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    timezoneId: options.timezoneId,
+  });
   const wallet = options.wallet === false ? null : new TestWallet();
   if (wallet !== null) {
     await wallet.install(context);
