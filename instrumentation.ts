@@ -8,5 +8,8 @@ export async function register(): Promise<void> {
     const { parseSessionSettings, parseWebConfig } = await import("./lib/web/server-config");
     parseWebConfig(process.env);
     parseSessionSettings(process.env);
+    // The indexer (snapshots and events the read endpoints serve); one instance indexes at a time.
+    const { startDefaultIndexer } = await import("./lib/indexer/default-indexer");
+    startDefaultIndexer(process.env);
   }
 }

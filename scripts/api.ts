@@ -6,10 +6,17 @@ import { createApiContext } from "../lib/api/context";
 import { startNodeHost } from "../lib/api/node-host";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
+import { createIndexer, parseIndexerSettings } from "../lib/indexer/start";
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const context = createApiContext(config);
+  const indexerSettings = parseIndexerSettings(process.env);
+  // Every instance may start one; the advisory lock lets exactly one of them index at a time.
+  const indexer = indexerSettings.enabled
+    ? createIndexer(context, { intervalMs: indexerSettings.intervalMs })
+    : null;
+  indexer?.start();
   const host = await startNodeHost(createApiHandler(ROUTE_TABLE, context), {
     host: config.host,
     port: config.port,
@@ -28,6 +35,7 @@ async function main(): Promise<void> {
     context.log.log("info", "api stopping", { signal });
     host
       .close()
+      .then(() => indexer?.stop())
       .then(() => context.close())
       .then(
         () => process.exit(0),
