@@ -12,6 +12,7 @@ import {
   oracleBody,
   publicVaultQuery,
 } from "./schemas/public";
+import { allocationsResponse, portfolioQuery, portfolioResponse } from "./schemas/portfolio";
 import { navResponse, statsResponse, vaultResponse, vaultsResponse } from "./schemas/vaults";
 import {
   withdrawRequest,
@@ -223,6 +224,24 @@ function buildDocument(): JsonObject {
         params: vaultPathParams,
         response: statsResponse,
         errors: [400, 404],
+      }),
+    },
+    "/api/vault/{vault_id}/allocations": {
+      get: partnerOperation({
+        summary: "Where the NAV sits: idle reserve, funded for the queue, deployed (amounts and fractions)",
+        scope: "read",
+        params: vaultPathParams,
+        response: allocationsResponse,
+        errors: [400, 404],
+      }),
+    },
+    "/api/portfolio": {
+      get: partnerOperation({
+        summary: "The wallet's positions: shares, value, cost basis, PnL (fractions), pending withdrawal",
+        scope: "read",
+        query: portfolioQuery,
+        response: portfolioResponse,
+        errors: [400],
       }),
     },
     "/api/circulating-supply": {

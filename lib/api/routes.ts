@@ -10,7 +10,9 @@ import type { RouteDefinition } from "./router";
 import { getWithdraw } from "./vault/get-withdraw";
 import { postDeposit } from "./vault/post-deposit";
 import { postWithdraw } from "./vault/post-withdraw";
+import { getAllocations } from "./vaults/get-allocations";
 import { getNav } from "./vaults/get-nav";
+import { getPortfolio } from "./vaults/get-portfolio";
 import { getStats } from "./vaults/get-stats";
 import { getVault } from "./vaults/get-vault";
 import { getVaults } from "./vaults/get-vaults";
@@ -27,6 +29,12 @@ export const ROUTES = {
   vault: { pattern: "/api/vault/:vault_id", audience: "partner", methods: { GET: getVault } },
   nav: { pattern: "/api/vault/:vault_id/nav", audience: "partner", methods: { GET: getNav } },
   stats: { pattern: "/api/vault/:vault_id/stats", audience: "partner", methods: { GET: getStats } },
+  allocations: {
+    pattern: "/api/vault/:vault_id/allocations",
+    audience: "partner",
+    methods: { GET: getAllocations },
+  },
+  portfolio: { pattern: "/api/portfolio", audience: "partner", methods: { GET: getPortfolio } },
   circulatingSupply: {
     pattern: "/api/circulating-supply",
     audience: "public",

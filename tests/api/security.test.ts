@@ -25,7 +25,7 @@ interface PartnerRoute {
   method: string;
   scope: "read" | "write";
   /** What the request names, checked against a key's restrictions (default: a vault and a wallet). */
-  names?: "vault" | "nothing";
+  names?: "vault" | "wallet" | "nothing";
   /** A request that passes validation, for this vault and wallet. */
   build(vault: string, wallet: string): { path: string; body?: unknown };
 }
@@ -95,6 +95,20 @@ const PARTNER_ROUTES: PartnerRoute[] = [
     scope: "read",
     names: "vault",
     build: (vault) => ({ path: `/api/vault/${vault}/nav` }),
+  },
+  {
+    name: "GET allocations",
+    method: "GET",
+    scope: "read",
+    names: "vault",
+    build: (vault) => ({ path: `/api/vault/${vault}/allocations` }),
+  },
+  {
+    name: "GET portfolio",
+    method: "GET",
+    scope: "read",
+    names: "wallet",
+    build: (_vault, wallet) => ({ path: `/api/portfolio?wallet=${wallet}` }),
   },
   {
     name: "GET stats",
@@ -200,12 +214,15 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     }
   });
 
-  it.runIf(route.names === "nothing")("serves a vault-restricted key (a read naming no vault)", async () => {
-    const restricted = await key({ scope: "read", vaults: [harness.flexVaultId] });
-    expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
-  });
+  it.runIf(route.names === "nothing" || route.names === "wallet")(
+    "serves a vault-restricted key (a read naming no vault)",
+    async () => {
+      const restricted = await key({ scope: "read", vaults: [harness.flexVaultId] });
+      expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
+    },
+  );
 
-  it.runIf(route.names !== "vault" && route.names !== undefined)(
+  it.runIf(route.names === "nothing")(
     "serves a wallet-restricted key (a read naming no wallet)",
     async () => {
       const restricted = await key({ scope: "read", wallet: Keypair.generate().publicKey.toBase58() });
@@ -221,7 +238,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     },
   );
 
-  it.runIf(route.names !== "nothing")(
+  it.runIf(route.names === undefined || route.names === "vault")(
     "refuses a key restricted to other vaults with 403, and lets its own vault through",
     async () => {
       const restricted = await key({ scope: "write", vaults: [harness.flexVaultId] });
@@ -236,7 +253,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     },
   );
 
-  it.runIf(route.names === undefined)(
+  it.runIf(route.names === undefined || route.names === "wallet")(
     "refuses a key restricted to another wallet with 403, and lets its own wallet through",
     async () => {
       const wallet = Keypair.generate().publicKey.toBase58();

@@ -12,6 +12,7 @@ import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 let harness: ApiHarness;
 let readKey: string;
 let indexer: Indexer;
+let investor: Keypair;
 
 beforeAll(async () => {
   harness = await startApiHarness({
@@ -20,6 +21,7 @@ beforeAll(async () => {
   const writeKey = (await harness.createKey({ scope: "write" })).secret;
   readKey = (await harness.createKey({ scope: "read" })).secret;
   const wallet = await harness.fundedWallet(100_000n * USDC);
+  investor = wallet;
   const deposit = dataOf(
     await harness.request("POST", `/api/vault/${harness.vaultId}/deposit`, {
       key: writeKey,
@@ -155,4 +157,49 @@ describe("GET /api/vault/{id}, /nav, /stats", () => {
       expect(malformed.body).toMatchObject({ success: false, error: expect.stringMatching(/vault_id/) });
     },
   );
+});
+
+describe("GET /api/vault/{id}/allocations", () => {
+  it("splits the NAV into idle reserve, funded for the queue and deployed", async () => {
+    const allocations = dataOf(await get(`/api/vault/${harness.vaultId}/allocations`));
+    const amount = (part: unknown) => BigInt((part as { amount: { amount: string } }).amount.amount);
+    const total = BigInt((allocations.totalAssets as { amount: string }).amount);
+    // The keeper mints the yield into the reserve, so nothing is deployed on the local chain.
+    expect(amount(allocations.deployed)).toBe(0n);
+    expect(amount(allocations.fundedForQueue)).toBeGreaterThanOrEqual(100n * USDC);
+    expect(amount(allocations.idleReserve) + amount(allocations.fundedForQueue)).toBeGreaterThanOrEqual(
+      total,
+    );
+    expect(allocations.strategies).toEqual([]);
+  });
+});
+
+describe("GET /api/portfolio", () => {
+  it("gives the wallet's position: shares, value, cost basis, PnL as a fraction, pending withdrawal", async () => {
+    const result = await get(`/api/portfolio?wallet=${investor.publicKey.toBase58()}`);
+    expect(result.status).toBe(200);
+    const { positions } = dataOf(result) as { positions: Record<string, unknown>[] };
+    expect(positions).toHaveLength(1);
+    const [position] = positions;
+    expect(position).toMatchObject({
+      vaultId: harness.vaultId,
+      shares: { amount: (99_900n * USDC).toString(), symbol: "vUSDC" },
+      costBasis: { amount: (100_000n * USDC).toString() },
+      pendingWithdrawal: { shares: { amount: (100n * USDC).toString() } },
+    });
+    const pnl = position?.pnl as { amount: string; fraction: number };
+    expect(BigInt(pnl.amount)).toBeGreaterThan(0n);
+    expect(pnl.fraction).toBeGreaterThan(0);
+    expect(pnl.fraction).toBeLessThan(0.001);
+  });
+
+  it("is empty for a wallet without positions, and refuses a wallet that is no address", async () => {
+    const fresh = dataOf(await get(`/api/portfolio?wallet=${Keypair.generate().publicKey.toBase58()}`));
+    expect(fresh.positions).toEqual([]);
+    const bad = await get("/api/portfolio?wallet=nope");
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ success: false, error: expect.stringMatching(/wallet/) });
+    const missing = await get("/api/portfolio");
+    expect(missing.status).toBe(400);
+  });
 });

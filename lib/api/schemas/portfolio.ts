@@ -1,0 +1,50 @@
+// GET /api/portfolio?wallet= and GET /api/vault/{id}/allocations.
+import { z } from "zod";
+
+import { successEnvelope, tokenAmountSchema, walletInput } from "./common";
+
+export const portfolioQuery = z.object({ wallet: walletInput });
+
+const signedAmountSchema = z.object({
+  amount: z.string().meta({ description: "Raw units, may be negative" }),
+  uiAmount: z.number(),
+});
+
+export const positionSchema = z
+  .object({
+    vaultId: z.string(),
+    vaultName: z.string(),
+    shares: tokenAmountSchema,
+    value: tokenAmountSchema,
+    costBasis: tokenAmountSchema,
+    pnl: signedAmountSchema.extend({
+      fraction: z.number().nullable().meta({ description: "PnL over cost basis (0.0824 = 8.24%)" }),
+    }),
+    realizedPnl: signedAmountSchema,
+    pendingWithdrawal: z.object({ shares: tokenAmountSchema, value: tokenAmountSchema }).nullable(),
+    sharePrice: z.number(),
+  })
+  .meta({ id: "PortfolioPosition" });
+
+export const portfolioResponse = successEnvelope(
+  z.object({
+    wallet: z.string(),
+    positions: z.array(positionSchema),
+    totalValue: z.array(tokenAmountSchema),
+  }),
+);
+
+const partSchema = z.object({ amount: tokenAmountSchema, fraction: z.number().nullable() });
+
+export const allocationsResponse = successEnvelope(
+  z
+    .object({
+      totalAssets: tokenAmountSchema,
+      idleReserve: partSchema,
+      fundedForQueue: partSchema,
+      deployed: partSchema,
+      strategies: z.array(partSchema.extend({ name: z.string() })),
+      asOf: z.string(),
+    })
+    .meta({ id: "VaultAllocations" }),
+);

@@ -1,0 +1,134 @@
+// A wallet's position in a vault and where a vault's NAV sits, from the indexer's rows plus the
+// wallet's share balance. Cost basis is average cost over the wallet's deposits on chain (from the
+// program's events): a claim takes out its shares' share of the basis. PnL and its fraction compare
+// the position's value (held + pending shares) with the basis still in it.
+import type { IndexedVaultRow, StoredEvent } from "../store/indexer";
+import { assetsForSharesRoundDown, sharePrice } from "./share-math";
+import { tokenAmount, type TokenAmount } from "./token-amount";
+import type { LoadedVault } from "./vault-state";
+
+function field(event: StoredEvent, name: string): bigint {
+  return BigInt(String(event.data[name] ?? "0"));
+}
+
+export interface CostBasis {
+  /** Shares bought by deposits and not yet claimed. */
+  shares: bigint;
+  /** Assets paid for those shares. */
+  basis: bigint;
+  /** Shares escrowed by a request not yet claimed. */
+  pendingShares: bigint;
+  realizedPnl: bigint;
+}
+
+/** Average-cost basis over the wallet's events in one vault, oldest first. */
+export function costBasis(events: readonly StoredEvent[]): CostBasis {
+  let shares = 0n;
+  let basis = 0n;
+  let pendingShares = 0n;
+  let realizedPnl = 0n;
+  for (const event of events) {
+    if (event.name === "Deposited") {
+      shares += field(event, "shares");
+      basis += field(event, "assets");
+    } else if (event.name === "WithdrawalRequested") {
+      pendingShares += field(event, "shares");
+    } else if (event.name === "WithdrawalClaimed") {
+      const claimed = field(event, "shares");
+      const released = shares === 0n ? 0n : (basis * (claimed < shares ? claimed : shares)) / shares;
+      realizedPnl += field(event, "net") - released;
+      basis -= released;
+      shares = shares > claimed ? shares - claimed : 0n;
+      pendingShares = pendingShares > claimed ? pendingShares - claimed : 0n;
+    }
+  }
+  return { shares, basis, pendingShares, realizedPnl };
+}
+
+export interface PortfolioPosition {
+  vaultId: string;
+  vaultName: string;
+  shares: TokenAmount;
+  value: TokenAmount;
+  costBasis: TokenAmount;
+  pnl: { amount: string; uiAmount: number; fraction: number | null };
+  realizedPnl: { amount: string; uiAmount: number };
+  pendingWithdrawal: { shares: TokenAmount; value: TokenAmount } | null;
+  sharePrice: number;
+}
+
+function signedAmount(amount: bigint, decimals: number): { amount: string; uiAmount: number } {
+  return { amount: amount.toString(), uiAmount: Number(amount) / 10 ** decimals };
+}
+
+export function portfolioPosition(
+  vault: LoadedVault,
+  heldShares: bigint,
+  events: readonly StoredEvent[],
+): PortfolioPosition {
+  const { state } = vault;
+  const basis = costBasis(events);
+  const valueOf = (shares: bigint): bigint =>
+    state.totalShares === 0n ? 0n : assetsForSharesRoundDown(shares, state.totalAssets, state.totalShares);
+  const value = valueOf(heldShares + basis.pendingShares);
+  const pnl = value - basis.basis;
+  const decimals = vault.asset.decimals;
+  return {
+    vaultId: vault.address.toBase58(),
+    vaultName: state.name,
+    shares: tokenAmount(vault.shares, heldShares),
+    value: tokenAmount(vault.asset, value),
+    costBasis: tokenAmount(vault.asset, basis.basis),
+    pnl: {
+      ...signedAmount(pnl, decimals),
+      fraction: basis.basis === 0n ? null : Number(pnl) / Number(basis.basis),
+    },
+    realizedPnl: signedAmount(basis.realizedPnl, decimals),
+    pendingWithdrawal:
+      basis.pendingShares === 0n
+        ? null
+        : {
+            shares: tokenAmount(vault.shares, basis.pendingShares),
+            value: tokenAmount(vault.asset, valueOf(basis.pendingShares)),
+          },
+    sharePrice: sharePrice(state.totalAssets, state.totalShares),
+  };
+}
+
+export interface VaultAllocations {
+  totalAssets: TokenAmount;
+  idleReserve: { amount: TokenAmount; fraction: number | null };
+  fundedForQueue: { amount: TokenAmount; fraction: number | null };
+  deployed: { amount: TokenAmount; fraction: number | null };
+  strategies: { name: string; amount: TokenAmount; fraction: number | null }[];
+  asOf: string;
+}
+
+/**
+ * Where the NAV sits: the reserve's assets owed to the funded queue (rounded up, as the program does),
+ * the rest of the reserve idle, and what the NAV counts beyond the reserve deployed.
+ */
+export function vaultAllocations(vault: LoadedVault, row: IndexedVaultRow): VaultAllocations {
+  const { state } = vault;
+  const fundedShares = state.queueFunded - state.queueClaimed;
+  const owed =
+    state.totalShares === 0n
+      ? 0n
+      : (fundedShares * state.totalAssets + state.totalShares - 1n) / state.totalShares;
+  const funded = owed < row.reserveBalance ? owed : row.reserveBalance;
+  const idle = row.reserveBalance - funded;
+  const inReserve = row.reserveBalance < state.totalAssets ? row.reserveBalance : state.totalAssets;
+  const deployed = state.totalAssets - inReserve;
+  const part = (amount: bigint) => ({
+    amount: tokenAmount(vault.asset, amount),
+    fraction: state.totalAssets === 0n ? null : Number(amount) / Number(state.totalAssets),
+  });
+  return {
+    totalAssets: tokenAmount(vault.asset, state.totalAssets),
+    idleReserve: part(idle),
+    fundedForQueue: part(funded),
+    deployed: part(deployed),
+    strategies: [],
+    asOf: row.updatedAt.toISOString(),
+  };
+}
