@@ -104,10 +104,18 @@ export class SqlHistoryStore implements HistoryStore, RequestTimeSource {
     return { inserted: false, record: existing };
   }
 
-  async list(vault: string, wallet: string, limit: number): Promise<ActivityRecord[]> {
+  async list(
+    vault: string,
+    wallet: string,
+    limit: number,
+    before?: { slot: number; signature: string },
+  ): Promise<ActivityRecord[]> {
+    // The feed's order is (slot DESC, signature ASC); a cursor resumes strictly after its entry.
     const rows = await this.db.query<HistoryRow>(
-      `SELECT ${COLUMNS} FROM history WHERE vault = $1 AND wallet = $2 ORDER BY history.slot DESC, history.signature LIMIT $3`,
-      [vault, wallet, limit],
+      `SELECT ${COLUMNS} FROM history WHERE vault = $1 AND wallet = $2
+         AND ($4::bigint IS NULL OR history.slot < $4 OR (history.slot = $4 AND history.signature > $5))
+       ORDER BY history.slot DESC, history.signature LIMIT $3`,
+      [vault, wallet, limit, before?.slot ?? null, before?.signature ?? null],
     );
     return rows.map(fromRow);
   }

@@ -37,7 +37,13 @@ export interface HistoryStore {
   hasInitiate(vault: string, wallet: string, requestId: bigint): Promise<boolean>;
   /** Inserts unless the signature exists; returns the stored row and whether this call inserted it. */
   insertOnce(record: NewActivityRecord): Promise<{ inserted: boolean; record: ActivityRecord }>;
-  list(vault: string, wallet: string, limit: number): Promise<ActivityRecord[]>;
+  /** Newest first; `before` continues after that entry (a cursor). */
+  list(
+    vault: string,
+    wallet: string,
+    limit: number,
+    before?: { slot: number; signature: string },
+  ): Promise<ActivityRecord[]>;
 }
 
 export interface Activity {

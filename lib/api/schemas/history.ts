@@ -29,8 +29,28 @@ export const historyQuery = z
       .transform(Number)
       .refine((value) => value >= 1 && value <= 100, "must be an integer from 1 to 100")
       .optional(),
+    cursor: z
+      .string()
+      .max(200)
+      .transform((value, context) => {
+        const decoded = /^(\d{1,19}):([1-9A-HJ-NP-Za-km-z]{32,100})$/.exec(
+          Buffer.from(value, "base64url").toString("utf8"),
+        );
+        if (decoded === null) {
+          context.addIssue({ code: "custom", message: "must be a nextCursor this endpoint returned" });
+          return z.NEVER;
+        }
+        return { slot: Number(decoded[1]), signature: decoded[2] ?? "" };
+      })
+      .optional()
+      .meta({ description: "nextCursor of the previous page (the feed is newest first)" }),
   })
   .meta({ id: "HistoryQuery" });
+
+/** The opaque cursor of the page after `record`. */
+export function historyCursor(record: { slot: number; signature: string }): string {
+  return Buffer.from(`${record.slot}:${record.signature}`, "utf8").toString("base64url");
+}
 
 export const activitySchema = z
   .object({
@@ -52,6 +72,14 @@ export const historyRecordResponse = successEnvelope(
   z.object({ duplicate: z.boolean(), activity: activitySchema }),
 ).meta({ id: "HistoryRecordResponse" });
 
-export const historyFeedResponse = successEnvelope(z.object({ activity: z.array(activitySchema) })).meta({
+export const historyFeedResponse = successEnvelope(
+  z.object({
+    activity: z.array(activitySchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as cursor for older entries; null on the last page" }),
+  }),
+).meta({
   id: "HistoryFeedResponse",
 });
