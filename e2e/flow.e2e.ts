@@ -78,6 +78,7 @@ async function journey(page: Page, address: string): Promise<void> {
     await page.getByRole("button", { name: "Request withdrawal" }).click();
     await page.getByTestId("withdraw-success").waitFor({ timeout: 45_000 });
     await page.getByTestId("pending-withdrawal").waitFor({ timeout: 15_000 });
+    await page.getByText(/^Withdrawal queue: [\d,.]+ vUSDC requested/).waitFor({ timeout: 15_000 });
 
     // Watch it: the arrival band and the binding condition, the progress bar moving as the keeper
     // stages the queue, until the claim is possible.

@@ -4,14 +4,14 @@ import Link from "next/link";
 
 import { describeError } from "@/lib/web/error-words";
 import { Alert, Card, Skeleton } from "../ui/primitives";
-import { useActivityAcrossVaults, useVaults } from "../vault/vault-data-access";
+import { useActivityAcrossVaults, useVaultDirectory } from "../vault/vault-data-access";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";
 import { ActivityList, sortActivity, type ActivityItem } from "./activity-ui";
 
 export function ActivityFeature() {
   const wallet = useWalletState();
-  const vaults = useVaults();
+  const vaults = useVaultDirectory();
   const feeds = useActivityAcrossVaults(vaults.data);
 
   if (wallet.publicKey === null) {

@@ -8,7 +8,7 @@ import { describeError } from "@/lib/web/error-words";
 import { positionValue } from "@/lib/web/vault-view";
 import { useClientConfig } from "../providers/config-context";
 import { Alert, Card, Skeleton, Stat } from "../ui/primitives";
-import { usePortfolio, useVaults } from "../vault/vault-data-access";
+import { useChainVaults, usePortfolio } from "../vault/vault-data-access";
 import { FaucetButton } from "../vault/vault-forms";
 import { assetText, sharesText } from "../vault/vault-ui";
 import { WalletButton } from "../wallet/wallet-ui";
@@ -17,7 +17,7 @@ import { useWalletState } from "../wallet/wallet-data-access";
 export function PortfolioFeature() {
   const config = useClientConfig();
   const wallet = useWalletState();
-  const vaults = useVaults();
+  const vaults = useChainVaults();
   const portfolio = usePortfolio(vaults.data);
   const titleId = useId();
 

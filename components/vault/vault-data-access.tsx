@@ -1,9 +1,11 @@
 "use client";
-// Data access for the vault pages. Reads: the vaults, one vault, its NAV history, the wallet's
-// position and portfolio come from the chain (lib/web/chain-reader.ts) until the read endpoints exist
-// — each hook's queryFn is the one line to switch; the withdrawal status and activity come from /api.
-// Writes: build via /api → the wallet signs → submit → confirm → POST /api/history → invalidate.
-// Query keys carry the cluster and the wallet.
+// Data access for the vault pages. From /api: the directory (GET /api/vaults), the vault's statistics
+// and APY (GET /api/vault/{id}/stats), the withdrawal status and the activity. From the chain through
+// lib/web/chain-reader.ts: the vault's live state (the indexer behind the read endpoints trails the
+// chain by up to INDEXER_INTERVAL_SECONDS, and the forms quote against what the program will see), its
+// NAV history for the chart (no endpoint serves a series), and the portfolio (no GET /api/portfolio
+// yet) — each queryFn is the one line to switch. Writes: build via /api → the wallet signs → submit →
+// confirm → POST /api/history → invalidate. Query keys carry the cluster and the wallet.
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 
@@ -18,6 +20,8 @@ const loadApi = () => import("@/lib/web/api-client");
 const loadFlow = () => import("@/lib/web/transaction-flow");
 
 export const vaultKeys = {
+  directory: (cluster: readonly string[]) => ["directory", ...cluster] as const,
+  stats: (cluster: readonly string[], id: string) => ["stats", ...cluster, id] as const,
   vaults: (cluster: readonly string[]) => ["vaults", ...cluster] as const,
   vault: (cluster: readonly string[], id: string) => ["vault", ...cluster, id] as const,
   navHistory: (cluster: readonly string[], id: string) => ["nav-history", ...cluster, id] as const,
@@ -31,8 +35,29 @@ export const vaultKeys = {
     ["portfolio", ...cluster, wallet] as const,
 };
 
-/** `initial`: what the server read while rendering the page (lib/web/server-reads.ts), if anything. */
-export function useVaults(initial?: VaultView[] | null) {
+/** The directory: GET /api/vaults. */
+export function useVaultDirectory() {
+  const cluster = useClusterKey();
+  return useQuery({
+    queryKey: vaultKeys.directory(cluster),
+    queryFn: async () => (await loadApi()).getVaults(),
+    refetchInterval: 15_000,
+  });
+}
+
+/** TVL, depositors, APY 7d/30d and the withdrawal queue: GET /api/vault/{id}/stats. */
+export function useVaultStats(id: string) {
+  const cluster = useClusterKey();
+  return useQuery({
+    queryKey: vaultKeys.stats(cluster, id),
+    queryFn: async () => (await loadApi()).getVaultStats(id),
+    refetchInterval: 15_000,
+    retry: 1,
+  });
+}
+
+/** Every vault's live state from the chain: what the portfolio values positions with. */
+export function useChainVaults() {
   const config = useClientConfig();
   const cluster = useClusterKey();
   return useQuery({
@@ -41,11 +66,11 @@ export function useVaults(initial?: VaultView[] | null) {
       const reader = await loadReader();
       return reader.readVaults(reader.connectionFor(config), config);
     },
-    initialData: initial ?? undefined,
     refetchInterval: 15_000,
   });
 }
 
+/** `initial`: what the server read while rendering the page (lib/web/server-reads.ts), if anything. */
 export function useVault(id: string, initial?: VaultView | null) {
   const config = useClientConfig();
   const cluster = useClusterKey();
@@ -127,7 +152,7 @@ export function useVaultActivity(vaultId: string) {
 }
 
 /** The wallet's activity on every vault (GET /api/history per vault until a wallet-wide feed exists). */
-export function useActivityAcrossVaults(vaults: readonly VaultView[] | undefined) {
+export function useActivityAcrossVaults(vaults: readonly { id: string }[] | undefined) {
   const cluster = useClusterKey();
   const { publicKey } = useWalletState();
   return useQueries({
@@ -247,6 +272,7 @@ function useInvalidateVault(vaultId: string) {
         ["activity", ...cluster, vaultId],
         ["portfolio", ...cluster],
         vaultKeys.vaults(cluster),
+        vaultKeys.stats(cluster, vaultId),
       ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
 }

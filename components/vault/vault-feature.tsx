@@ -4,7 +4,8 @@
 import Link from "next/link";
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
-import { formatSharePrice } from "@/lib/web/amounts";
+import type { VaultSummaryData } from "@/lib/web/api-client";
+import { formatAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts";
 import { shortAddress } from "@/lib/web/client-config";
 import { describeError } from "@/lib/web/error-words";
 import type { VaultView } from "@/lib/web/vault-view";
@@ -21,12 +22,13 @@ import {
   useRequestWithdrawal,
   useVault,
   useVaultActivity,
-  useVaults,
+  useVaultDirectory,
+  useVaultStats,
   useWalletPosition,
   useWithdrawalStatus,
 } from "./vault-data-access";
 import { DepositForm, FaucetButton, RequestResult, WithdrawForm } from "./vault-forms";
-import { CapsCard, SharePriceChart, VaultStats, apyFigures, assetText } from "./vault-ui";
+import { CapsCard, SharePriceChart, VaultStats } from "./vault-ui";
 
 function ReadError({ error, onRetry }: { error: unknown; onRetry(): void }) {
   const config = useClientConfig();
@@ -237,6 +239,7 @@ export function VaultFeature({
 }) {
   const vault = useVault(id, initialVault);
   const history = useNavHistory(id);
+  const stats = useVaultStats(id);
   const position = useWalletPosition(vault.data);
   const nowMs = useNow(15_000);
   const embed = variant === "embed";
@@ -288,11 +291,11 @@ export function VaultFeature({
           </div>
         ) : null}
       </header>
-      <VaultStats vault={data} history={history.data} position={position.data} />
+      <VaultStats vault={data} stats={stats.data} history={history.data} position={position.data} />
       <div className="grid gap-6 lg:grid-cols-5">
         <div className="space-y-6 lg:col-span-3">
           <SharePriceChart vault={data} history={history.data} loading={history.isPending} />
-          <CapsCard vault={data} nowMs={nowMs} />
+          <CapsCard vault={data} stats={stats.data} nowMs={nowMs} />
           {embed ? null : <VaultActivity vault={data} />}
         </div>
         {/* On a phone the actions come first, right under the numbers. */}
@@ -304,9 +307,11 @@ export function VaultFeature({
   );
 }
 
-function VaultRow({ vault }: { vault: VaultView }) {
-  const history = useNavHistory(vault.id);
-  const apy = apyFigures(history.data);
+function tokenText(token: { amount: string; decimals: number; symbol: string }): string {
+  return `${formatAmount(BigInt(token.amount), token.decimals)} ${token.symbol}`;
+}
+
+function VaultRow({ vault }: { vault: VaultSummaryData }) {
   return (
     <li>
       <Link
@@ -316,8 +321,10 @@ function VaultRow({ vault }: { vault: VaultView }) {
         <span className="col-span-2 min-w-0 sm:col-span-2">
           <span className="block truncate text-lg font-semibold">{vault.name}</span>
           <span className="block text-xs text-muted">
-            Fee {(vault.feeBps / 100).toFixed(2)}% ·{" "}
-            {vault.hourly.cap === 0n ? "no caps" : `caps ${assetText(vault.hourly.cap, vault)}/h`}
+            {vault.caps.hourly === null
+              ? "No withdrawal caps"
+              : `Caps ${tokenText(vault.caps.hourly)} an hour`}
+            {vault.caps.daily === null ? "" : `, ${tokenText(vault.caps.daily)} a day`}
             {vault.paused ? " · paused" : ""}
           </span>
         </span>
@@ -327,21 +334,19 @@ function VaultRow({ vault }: { vault: VaultView }) {
         </span>
         <span>
           <span className="block text-xs text-muted">TVL</span>
-          <span className="tabular font-medium">{assetText(vault.totalAssets, vault)}</span>
+          <span className="tabular font-medium">{tokenText(vault.tvl)}</span>
         </span>
         <span>
-          <span className="block text-xs text-muted">APY</span>
-          <span className="tabular font-medium" title={apy.hint}>
-            {apy.week}
-          </span>
+          <span className="block text-xs text-muted">APY (7 d)</span>
+          <span className="tabular font-medium">{formatPercent(vault.apy7d)}</span>
         </span>
       </Link>
     </li>
   );
 }
 
-export function VaultDirectoryFeature({ initialVaults = null }: { initialVaults?: VaultView[] | null }) {
-  const vaults = useVaults(initialVaults);
+export function VaultDirectoryFeature() {
+  const vaults = useVaultDirectory();
   return (
     <div className="space-y-6">
       <div>

@@ -7,12 +7,12 @@ import { formatAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts
 import { chartGeometry, describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
 import { formatDateTime } from "@/lib/web/time";
 import { capacityAt, positionValue, type CapWindowView, type VaultView } from "@/lib/web/vault-view";
+import type { VaultStatsData } from "@/lib/web/api-client";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import { LocalTime } from "../ui/local-time";
 import { Card, ProgressBar, Skeleton, Stat } from "../ui/primitives";
 
 const WEEK = 7 * 86_400;
-const MONTH = 30 * 86_400;
 
 export function assetText(raw: bigint, vault: Pick<VaultView, "decimals" | "assetSymbol">): string {
   return `${formatAmount(raw, vault.decimals)} ${vault.assetSymbol}`;
@@ -22,37 +22,45 @@ export function sharesText(raw: bigint, vault: Pick<VaultView, "decimals" | "sha
   return `${formatAmount(raw, vault.decimals)} ${vault.shareSymbol}`;
 }
 
-/** "8.24%" with the span it rests on: 7-day when the strikes cover a week, else what they cover. */
-export function apyFigures(points: readonly NavPoint[] | undefined): {
-  week: string;
-  month: string;
-  hint: string;
-} {
+/**
+ * The APY: the API's 7-day figure from the indexer's NAV snapshots; until it has one, what the NAV
+ * strikes read from the chain show, with the span they cover.
+ */
+export function apyFigure(
+  stats: VaultStatsData | undefined,
+  points: readonly NavPoint[] | undefined,
+): { value: string; hint: string } {
+  if (stats !== undefined && stats.apy7d !== null) {
+    return {
+      value: formatPercent(stats.apy7d),
+      hint:
+        stats.apy30d === null ? "7-day, from NAV history" : `7-day; 30-day ${formatPercent(stats.apy30d)}`,
+    };
+  }
   if (points === undefined) {
-    return { week: "…", month: "…", hint: "" };
+    return { value: "…", hint: "" };
   }
-  const week = observedApy(points, WEEK);
-  const month = observedApy(points, MONTH);
-  if (week === null) {
-    return { week: "—", month: "—", hint: "Not enough NAV history yet" };
-  }
-  const hint =
-    week.spanSeconds >= WEEK - 3600
-      ? "Over the last 7 days"
-      : `Observed over ${describeSpan(week.spanSeconds)} of NAV strikes`;
-  return { week: formatPercent(week.apy), month: formatPercent(month?.apy ?? null), hint };
+  const observed = observedApy(points, WEEK);
+  return observed === null
+    ? { value: "—", hint: "Not enough NAV history yet" }
+    : {
+        value: formatPercent(observed.apy),
+        hint: `Observed over ${describeSpan(observed.spanSeconds)} of NAV strikes`,
+      };
 }
 
 export function VaultStats({
   vault,
+  stats,
   history,
   position,
 }: {
   vault: VaultView;
+  stats: VaultStatsData | undefined;
   history: readonly NavPoint[] | undefined;
   position: WalletPosition | undefined;
 }) {
-  const apy = apyFigures(history);
+  const apy = apyFigure(stats, history);
   return (
     <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
       <Stat
@@ -61,8 +69,17 @@ export function VaultStats({
         hint={`${vault.assetSymbol} per ${vault.shareSymbol}`}
         testId="share-price"
       />
-      <Stat label="TVL" value={assetText(vault.totalAssets, vault)} hint="Net asset value" testId="tvl" />
-      <Stat label="APY" value={apy.week} hint={apy.hint} testId="apy" />
+      <Stat
+        label="TVL"
+        value={assetText(vault.totalAssets, vault)}
+        hint={
+          stats === undefined
+            ? "Net asset value"
+            : `${stats.depositors} depositor${stats.depositors === 1 ? "" : "s"}`
+        }
+        testId="tvl"
+      />
+      <Stat label="APY" value={apy.value} hint={apy.hint} testId="apy" />
       <Stat
         label="Your position"
         value={position === undefined ? "—" : assetText(positionValue(vault, position.shareBalance), vault)}
@@ -178,13 +195,38 @@ function CapRow({
   );
 }
 
-export function CapsCard({ vault, nowMs }: { vault: VaultView; nowMs: number }) {
+/** The queue from the vault's live state; the indexer's statistics add how long requests took. */
+function QueueRow({ vault, stats }: { vault: VaultView; stats: VaultStatsData | undefined }) {
+  const queued = vault.queueTail - vault.queueClaimed;
+  const funded = vault.queueFunded - vault.queueClaimed;
+  const average = stats?.averageSecondsToClaimable30d ?? null;
+  return (
+    <p className="text-sm" data-testid="queue-stats">
+      <span className="font-medium">Withdrawal queue:</span>{" "}
+      {queued === 0n
+        ? "empty"
+        : `${sharesText(queued, vault)} requested, ${sharesText(funded, vault)} funded`}
+      {average === null ? "" : `; requests became claimable in ${describeSpan(average)} on average`}
+    </p>
+  );
+}
+
+export function CapsCard({
+  vault,
+  stats,
+  nowMs,
+}: {
+  vault: VaultView;
+  stats: VaultStatsData | undefined;
+  nowMs: number;
+}) {
   const titleId = useId();
   return (
     <Card title="Withdrawal caps" titleId={titleId}>
       <div className="space-y-4">
         <CapRow label="Hourly" window={vault.hourly} vault={vault} nowMs={nowMs} />
         <CapRow label="Daily" window={vault.daily} vault={vault} nowMs={nowMs} />
+        <QueueRow vault={vault} stats={stats} />
         <p className="text-xs text-muted">
           Caps limit net withdrawals (requests minus deposits) per UTC hour and day. Fee{" "}
           {(vault.feeBps / 100).toFixed(2)}%, minimum {sharesText(vault.minWithdrawalShares, vault)}, paid in

@@ -1,10 +1,11 @@
 // The pages' client of the partner API: same-origin fetches that the first-party session cookie
 // authenticates (no key in the browser), every answer checked against the API's own zod schemas.
-// Loaded on demand with the rest of the transaction code.
+// Loaded on demand, after the first paint.
 import type { z } from "zod";
 
 import { depositData } from "../api/schemas/deposit";
 import { activitySchema, historyFeedResponse, historyRecordResponse } from "../api/schemas/history";
+import { vaultStatsSchema, vaultSummarySchema, vaultsResponse } from "../api/schemas/vaults";
 import { withdrawData, withdrawalStatusData } from "../api/schemas/withdraw";
 import { ApiRequestError, AppUnreachableError } from "./errors";
 
@@ -12,6 +13,8 @@ export type DepositData = z.output<typeof depositData>;
 export type WithdrawData = z.output<typeof withdrawData>;
 export type WithdrawalStatusData = z.output<typeof withdrawalStatusData>;
 export type ActivityData = z.output<typeof activitySchema>;
+export type VaultSummaryData = z.output<typeof vaultSummarySchema>;
+export type VaultStatsData = z.output<typeof vaultStatsSchema>;
 
 interface Envelope {
   success?: unknown;
@@ -128,4 +131,15 @@ export async function getHistory(vaultId: string, wallet: string, limit = 50): P
     historyFeedResponse.shape.data,
   );
   return data.activity;
+}
+
+/** GET /api/vaults: the directory, from the indexer (APY 7d/30d from NAV snapshots). */
+export async function getVaults(): Promise<VaultSummaryData[]> {
+  const data = await call("/api/vaults", { method: "GET" }, vaultsResponse.shape.data);
+  return data.vaults;
+}
+
+/** GET /api/vault/{id}/stats: TVL, depositors, APY, the withdrawal queue. */
+export function getVaultStats(vaultId: string): Promise<VaultStatsData> {
+  return call(`/api/vault/${encodeURIComponent(vaultId)}/stats`, { method: "GET" }, vaultStatsSchema);
 }

@@ -37,8 +37,3 @@ export const readVaultOnServer = cache(async (id: string): Promise<VaultView | n
   const { module, connection, config } = await reader();
   return withTimeout(module.readVault(connection, config.client, id), READ_TIMEOUT_MS);
 });
-
-export const readVaultsOnServer = cache(async (): Promise<VaultView[] | null> => {
-  const { module, connection, config } = await reader();
-  return withTimeout(module.readVaults(connection, config.client), READ_TIMEOUT_MS);
-});
