@@ -14,6 +14,7 @@ import { parseConfig } from "../lib/config";
 import { createApiContext } from "../lib/api/context";
 import { createLogger } from "../lib/api/logger";
 import { startNodeHost } from "../lib/api/node-host";
+import { createIndexer } from "../lib/indexer/start";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
 
@@ -107,6 +108,9 @@ async function main(): Promise<void> {
   await context.store.ready();
   const { secret } = await context.store.keys.create({ name: "bench", scope: "write", rpm: 100_000_000 });
   const api = await startNodeHost(createApiHandler(ROUTE_TABLE, context), { host: "127.0.0.1", port: 0 });
+  // The directory and portfolio reads are served from the indexer's rows (its RPC calls count as background).
+  const indexer = createIndexer(context, { intervalMs: 1_000 });
+  indexer.start();
 
   const constant = JSON.stringify({ sharePrice: 1.0123 });
   const bare = createServer((_request, response) => {
@@ -126,6 +130,7 @@ async function main(): Promise<void> {
       bare.close();
       void api
         .close(1_000)
+        .then(() => indexer.stop())
         .then(() => context.close())
         .finally(() => {
           localnet.child.kill("SIGTERM");

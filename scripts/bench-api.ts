@@ -97,6 +97,18 @@ async function main(): Promise<void> {
     ready.apiKey,
   );
 
+  // The indexer has read the vaults and the deposit once the portfolio shows the position.
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const response = await fetch(`${ready.apiUrl}/api/portfolio?wallet=${address}`, {
+      headers: { authorization: `Bearer ${ready.apiKey}` },
+    });
+    const body = (await response.json()) as { data?: { positions?: unknown[] } };
+    if (response.ok && (body.data?.positions?.length ?? 0) > 0) {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
   console.log(
     `bench:api — ${DURATION_SECONDS} s per run, ${CONNECTIONS} connections, servers in a child process\n`,
   );
@@ -133,6 +145,11 @@ async function main(): Promise<void> {
     connections: STATUS_CONNECTIONS,
   });
   const afterStatus = await counts();
+  const directory = await run({ url: `${ready.apiUrl}/api/vaults`, headers: authorization });
+  const portfolio = await run({
+    url: `${ready.apiUrl}/api/portfolio?wallet=${address}`,
+    headers: authorization,
+  });
 
   const perRequest = (before: BenchServerCounts, after: BenchServerCounts, result: Result) => ({
     request: (after.request - before.request) / Math.max(1, result.requests.total),
@@ -176,6 +193,18 @@ async function main(): Promise<void> {
       `p50 ${statuses.latency.p50} ms, p99 ${statuses.latency.p99} ms`,
       `RPC calls/request ${fixed(statusCalls.request, 3)} (target ${TARGETS.statusRpcCalls}) (+${fixed(statusCalls.background, 4)} background)`,
     ],
+    [
+      "GET /api/vaults (directory)",
+      `${fixed(directory.requests.average, 0)} req/s`,
+      `p50 ${directory.latency.p50} ms, p99 ${directory.latency.p99} ms`,
+      "from the indexer's rows, cached 2 s",
+    ],
+    [
+      "GET /api/portfolio",
+      `${fixed(portfolio.requests.average, 0)} req/s`,
+      `p50 ${portfolio.latency.p50} ms, p99 ${portfolio.latency.p99} ms`,
+      "indexer's rows + cached share balances",
+    ],
   ];
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
   for (const row of rows) {
@@ -186,7 +215,7 @@ async function main(): Promise<void> {
         .trimEnd(),
     );
   }
-  const errors = [bare, oracle, deposits, statuses].reduce(
+  const errors = [bare, oracle, deposits, statuses, directory, portfolio].reduce(
     (sum, result) => sum + result.non2xx + result.errors,
     0,
   );
