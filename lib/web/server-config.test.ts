@@ -49,6 +49,7 @@ describe("the browser's view of the deployment", () => {
       CLUSTER: "devnet",
     });
     expect(JSON.stringify(config.client)).not.toContain("secret");
+    expect(config.serverRpcUrl).toBe("https://rpc.provider.example/?api-key=secret");
     expect(config.client).toMatchObject({
       cluster: "devnet",
       rpcUrl: "https://api.devnet.solana.com",
