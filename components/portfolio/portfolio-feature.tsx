@@ -1,24 +1,65 @@
 "use client";
-// The wallet across every vault: what each position is worth, pending withdrawals, idle balances.
+// The wallet across every vault (GET /api/portfolio): each position's value, cost basis and PnL, its
+// pending withdrawal, the totals; and the wallet's own SOL and asset balances from the chain.
 import Link from "next/link";
 import { useId } from "react";
 
-import { formatAmount, formatSol } from "@/lib/web/amounts";
+import type { PortfolioData } from "@/lib/web/api-client";
+import { formatAmount, formatPercent, formatSol } from "@/lib/web/amounts";
 import { describeError } from "@/lib/web/error-words";
-import { positionValue } from "@/lib/web/vault-view";
 import { useClientConfig } from "../providers/config-context";
 import { Alert, Card, Skeleton, Stat } from "../ui/primitives";
-import { useChainVaults, usePortfolio } from "../vault/vault-data-access";
+import { usePortfolio, useWalletBalances } from "../vault/vault-data-access";
 import { FaucetButton } from "../vault/vault-forms";
-import { assetText, sharesText } from "../vault/vault-ui";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";
+
+type Token = { amount: string; decimals: number; symbol: string };
+type Position = PortfolioData["positions"][number];
+
+function tokenText(token: Token): string {
+  return `${formatAmount(BigInt(token.amount), token.decimals)} ${token.symbol}`;
+}
+
+function pnlText(position: Position): string {
+  const amount = BigInt(position.pnl.amount);
+  const sign = amount > 0n ? "+" : amount < 0n ? "−" : "";
+  const magnitude = formatAmount(amount < 0n ? -amount : amount, position.value.decimals);
+  const fraction =
+    position.pnl.fraction === null ? "" : ` (${formatPercent(Math.abs(position.pnl.fraction))})`;
+  return `${sign}${magnitude} ${position.value.symbol}${fraction}`;
+}
+
+function PositionRow({ position }: { position: Position }) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-3">
+      <div>
+        <Link href={`/vault/${position.vaultId}`} className="font-semibold text-accent underline">
+          {position.vaultName}
+        </Link>
+        <p className="text-xs text-muted">
+          {tokenText(position.shares)} · cost {tokenText(position.costBasis)}
+        </p>
+      </div>
+      <div className="tabular text-right text-sm">
+        <p className="font-medium">{tokenText(position.value)}</p>
+        <p className="text-xs text-muted">PnL {pnlText(position)}</p>
+        {position.pendingWithdrawal === null ? null : (
+          <p className="text-xs text-warn">
+            {tokenText(position.pendingWithdrawal.shares)} withdrawing (about{" "}
+            {tokenText(position.pendingWithdrawal.value)})
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}
 
 export function PortfolioFeature() {
   const config = useClientConfig();
   const wallet = useWalletState();
-  const vaults = useChainVaults();
-  const portfolio = usePortfolio(vaults.data);
+  const portfolio = usePortfolio();
+  const balances = useWalletBalances();
   const titleId = useId();
 
   if (wallet.publicKey === null) {
@@ -32,30 +73,21 @@ export function PortfolioFeature() {
       </div>
     );
   }
-  const error = vaults.error ?? portfolio.error;
+  const error = portfolio.error ?? balances.error;
   const data = portfolio.data;
-  const held = data?.positions.filter((entry) => entry.shares > 0n || entry.receipt !== null) ?? [];
   const asset = config.assets[0];
-  const totals = new Map<string, { raw: bigint; decimals: number; symbol: string }>();
-  for (const entry of held) {
-    const value = positionValue(entry.vault, entry.shares + (entry.receipt?.shares ?? 0n));
-    const total = totals.get(entry.vault.assetMint) ?? {
-      raw: 0n,
-      decimals: entry.vault.decimals,
-      symbol: entry.vault.assetSymbol,
-    };
-    totals.set(entry.vault.assetMint, { ...total, raw: total.raw + value });
-  }
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold sm:text-3xl">Portfolio</h1>
-      {error !== null ? (
+      {error === null ? null : (
         <Alert tone="error" title={describeError(error).title}>
           {describeError(error).message}
         </Alert>
-      ) : null}
+      )}
       {data === undefined ? (
-        <Skeleton className="h-24 w-full" label="Loading your portfolio" />
+        portfolio.isPending ? (
+          <Skeleton className="h-24 w-full" label="Loading your portfolio" />
+        ) : null
       ) : (
         <>
           <Card>
@@ -63,32 +95,26 @@ export function PortfolioFeature() {
               <Stat
                 label="In vaults"
                 testId="portfolio-total"
-                value={
-                  totals.size === 0
-                    ? "0.00"
-                    : [...totals.values()]
-                        .map((total) => `${formatAmount(total.raw, total.decimals)} ${total.symbol}`)
-                        .join(" + ")
-                }
+                value={data.totalValue.length === 0 ? "0.00" : data.totalValue.map(tokenText).join(" + ")}
               />
               <Stat
                 label="Wallet"
                 value={
-                  asset === undefined
+                  asset === undefined || balances.data === undefined
                     ? "—"
-                    : `${formatAmount(data.assetBalances[asset.mint] ?? 0n, asset.decimals)} ${asset.symbol}`
+                    : `${formatAmount(balances.data.assets[asset.mint] ?? 0n, asset.decimals)} ${asset.symbol}`
                 }
-                hint={`${formatSol(data.lamports)} SOL`}
+                hint={balances.data === undefined ? undefined : `${formatSol(balances.data.lamports)} SOL`}
               />
             </dl>
-            {held.length === 0 ? (
+            {data.positions.length === 0 ? (
               <div className="mt-4">
                 <FaucetButton />
               </div>
             ) : null}
           </Card>
           <Card title="Positions" titleId={titleId}>
-            {held.length === 0 ? (
+            {data.positions.length === 0 ? (
               <p className="text-sm text-muted">
                 No positions yet.{" "}
                 <Link href="/" className="text-accent underline">
@@ -98,26 +124,8 @@ export function PortfolioFeature() {
               </p>
             ) : (
               <ul className="divide-y divide-line" data-testid="portfolio-positions">
-                {held.map((entry) => (
-                  <li key={entry.vault.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-                    <div>
-                      <Link href={`/vault/${entry.vault.id}`} className="font-semibold text-accent underline">
-                        {entry.vault.name}
-                      </Link>
-                      <p className="text-xs text-muted">{sharesText(entry.shares, entry.vault)}</p>
-                    </div>
-                    <div className="tabular text-right text-sm">
-                      <p className="font-medium">
-                        {assetText(positionValue(entry.vault, entry.shares), entry.vault)}
-                      </p>
-                      {entry.receipt === null ? null : (
-                        <p className="text-xs text-warn">
-                          + {sharesText(entry.receipt.shares, entry.vault)} withdrawing (about{" "}
-                          {assetText(positionValue(entry.vault, entry.receipt.shares), entry.vault)})
-                        </p>
-                      )}
-                    </div>
-                  </li>
+                {data.positions.map((position) => (
+                  <PositionRow key={position.vaultId} position={position} />
                 ))}
               </ul>
             )}

@@ -1,10 +1,10 @@
 "use client";
 // Data access for the vault pages. From /api: the directory (GET /api/vaults), the vault's statistics
-// and APY (GET /api/vault/{id}/stats), the withdrawal status and the activity. From the chain through
-// lib/web/chain-reader.ts: the vault's live state (the indexer behind the read endpoints trails the
-// chain by up to INDEXER_INTERVAL_SECONDS, and the forms quote against what the program will see), its
-// NAV history for the chart (no endpoint serves a series), and the portfolio (no GET /api/portfolio
-// yet) — each queryFn is the one line to switch. Writes: build via /api → the wallet signs → submit →
+// and APY (GET /api/vault/{id}/stats), the portfolio (GET /api/portfolio), the withdrawal status and
+// the activity. From the chain through lib/web/chain-reader.ts: the vault's live state (the indexer
+// behind the read endpoints trails the chain by up to INDEXER_INTERVAL_SECONDS, and the forms quote
+// against what the program will see), its NAV history for the chart (no endpoint serves a series), and
+// the wallet's own balances — each queryFn is the one line to switch. Writes: build via /api → the wallet signs → submit →
 // confirm → POST /api/history → invalidate. Query keys carry the cluster and the wallet.
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
@@ -22,7 +22,6 @@ const loadFlow = () => import("@/lib/web/transaction-flow");
 export const vaultKeys = {
   directory: (cluster: readonly string[]) => ["directory", ...cluster] as const,
   stats: (cluster: readonly string[], id: string) => ["stats", ...cluster, id] as const,
-  vaults: (cluster: readonly string[]) => ["vaults", ...cluster] as const,
   vault: (cluster: readonly string[], id: string) => ["vault", ...cluster, id] as const,
   navHistory: (cluster: readonly string[], id: string) => ["nav-history", ...cluster, id] as const,
   position: (cluster: readonly string[], id: string, wallet: string | null) =>
@@ -53,20 +52,6 @@ export function useVaultStats(id: string) {
     queryFn: async () => (await loadApi()).getVaultStats(id),
     refetchInterval: 15_000,
     retry: 1,
-  });
-}
-
-/** Every vault's live state from the chain: what the portfolio values positions with. */
-export function useChainVaults() {
-  const config = useClientConfig();
-  const cluster = useClusterKey();
-  return useQuery({
-    queryKey: vaultKeys.vaults(cluster),
-    queryFn: async () => {
-      const reader = await loadReader();
-      return reader.readVaults(reader.connectionFor(config), config);
-    },
-    refetchInterval: 15_000,
   });
 }
 
@@ -170,20 +155,43 @@ export function useActivityAcrossVaults(vaults: readonly { id: string }[] | unde
   });
 }
 
-export function usePortfolio(vaults: readonly VaultView[] | undefined) {
+/** The wallet's positions, cost basis and PnL across the vaults: GET /api/portfolio?wallet=. */
+export function usePortfolio() {
+  const cluster = useClusterKey();
+  const { publicKey } = useWalletState();
+  return useQuery({
+    queryKey: vaultKeys.portfolio(cluster, publicKey),
+    queryFn: async () => {
+      const api = await loadApi();
+      if (publicKey === null) {
+        throw new WalletUnavailableError("Connect a wallet to see your portfolio");
+      }
+      return api.getPortfolio(publicKey);
+    },
+    enabled: publicKey !== null,
+    refetchInterval: 10_000,
+  });
+}
+
+/** The wallet's SOL and asset balances, from the chain. */
+export function useWalletBalances() {
   const config = useClientConfig();
   const cluster = useClusterKey();
   const { publicKey } = useWalletState();
   return useQuery({
-    queryKey: [...vaultKeys.portfolio(cluster, publicKey), (vaults ?? []).map((vault) => vault.id).join(",")],
+    queryKey: ["balances", ...cluster, publicKey],
     queryFn: async () => {
       const reader = await loadReader();
-      if (publicKey === null || vaults === undefined) {
-        throw new WalletUnavailableError("Connect a wallet to see your portfolio");
+      if (publicKey === null) {
+        throw new WalletUnavailableError("Connect a wallet to see its balances");
       }
-      return reader.readPortfolio(reader.connectionFor(config), vaults, publicKey);
+      return reader.readWalletBalances(
+        reader.connectionFor(config),
+        publicKey,
+        config.assets.map((asset) => asset.mint),
+      );
     },
-    enabled: publicKey !== null && vaults !== undefined,
+    enabled: publicKey !== null,
     refetchInterval: 10_000,
   });
 }
@@ -225,7 +233,7 @@ export function useFaucet() {
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: ["position", ...cluster] });
-      void queryClient.invalidateQueries({ queryKey: ["portfolio", ...cluster] });
+      void queryClient.invalidateQueries({ queryKey: ["balances", ...cluster] });
     },
   });
 }
@@ -271,7 +279,8 @@ function useInvalidateVault(vaultId: string) {
         ["withdrawal-status", ...cluster, vaultId],
         ["activity", ...cluster, vaultId],
         ["portfolio", ...cluster],
-        vaultKeys.vaults(cluster),
+        ["balances", ...cluster],
+        vaultKeys.directory(cluster),
         vaultKeys.stats(cluster, vaultId),
       ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );

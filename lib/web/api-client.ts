@@ -5,6 +5,7 @@ import type { z } from "zod";
 
 import { depositData } from "../api/schemas/deposit";
 import { activitySchema, historyFeedResponse, historyRecordResponse } from "../api/schemas/history";
+import { portfolioResponse } from "../api/schemas/portfolio";
 import { vaultStatsSchema, vaultSummarySchema, vaultsResponse } from "../api/schemas/vaults";
 import { withdrawData, withdrawalStatusData } from "../api/schemas/withdraw";
 import { ApiRequestError, AppUnreachableError } from "./errors";
@@ -15,6 +16,7 @@ export type WithdrawalStatusData = z.output<typeof withdrawalStatusData>;
 export type ActivityData = z.output<typeof activitySchema>;
 export type VaultSummaryData = z.output<typeof vaultSummarySchema>;
 export type VaultStatsData = z.output<typeof vaultStatsSchema>;
+export type PortfolioData = z.output<typeof portfolioResponse.shape.data>;
 
 interface Envelope {
   success?: unknown;
@@ -142,4 +144,13 @@ export async function getVaults(): Promise<VaultSummaryData[]> {
 /** GET /api/vault/{id}/stats: TVL, depositors, APY, the withdrawal queue. */
 export function getVaultStats(vaultId: string): Promise<VaultStatsData> {
   return call(`/api/vault/${encodeURIComponent(vaultId)}/stats`, { method: "GET" }, vaultStatsSchema);
+}
+
+/** GET /api/portfolio?wallet=: positions with value, cost basis, PnL and pending withdrawals. */
+export function getPortfolio(wallet: string): Promise<PortfolioData> {
+  return call(
+    `/api/portfolio?wallet=${encodeURIComponent(wallet)}`,
+    { method: "GET" },
+    portfolioResponse.shape.data,
+  );
 }

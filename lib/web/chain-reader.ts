@@ -1,8 +1,8 @@
-// Reads the pages make straight from the chain with @solana/web3.js and lib/vault's decoders, standing
-// in for the directory / portfolio / NAV read endpoints until they exist (each function maps to one
-// endpoint: readVaults → GET /api/vaults, readVault → GET /api/vault/{id}, readNavHistory → /nav,
-// readPortfolio → GET /api/portfolio). Loaded on demand, so web3.js and the Borsh coder stay out of
-// the pages' first JavaScript.
+// Reads the pages make straight from the chain with @solana/web3.js and lib/vault's decoders, where
+// the chain is the better source than /api: the vault's live state (the read endpoints serve an
+// indexer's rows, seconds behind; readVault mirrors GET /api/vault/{id}), the share price series (no
+// endpoint serves one), and the wallet's own balances. Loaded on demand, so web3.js and the Borsh
+// coder stay out of the pages' first JavaScript.
 import { Buffer } from "buffer";
 import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 
@@ -218,47 +218,30 @@ export async function readWalletPosition(
   };
 }
 
-export interface PortfolioEntry {
-  vault: VaultView;
-  shares: bigint;
-  receipt: PendingReceipt | null;
-}
-
-export interface Portfolio {
+export interface WalletBalances {
   lamports: bigint;
-  /** Asset balances by mint (base58). */
-  assetBalances: Record<string, bigint>;
-  positions: PortfolioEntry[];
+  /** Raw balances by asset mint (base58). */
+  assets: Record<string, bigint>;
 }
 
-/** The wallet across every vault (stands in for GET /api/portfolio?wallet=). */
-export async function readPortfolio(
+/** The wallet's SOL and asset balances (what GET /api/portfolio does not carry), in one call. */
+export async function readWalletBalances(
   connection: Connection,
-  vaults: readonly VaultView[],
   wallet: string,
-): Promise<Portfolio> {
+  assetMints: readonly string[],
+): Promise<WalletBalances> {
   const owner = new PublicKey(wallet);
-  const assetMints = [...new Set(vaults.map((vault) => vault.assetMint))];
-  const addresses = [
-    owner,
-    ...assetMints.map((mint) => findAssociatedTokenAddress(owner, new PublicKey(mint))),
-    ...vaults.flatMap((vault) => [
-      findAssociatedTokenAddress(owner, new PublicKey(vault.shareMint)),
-      findReceipt(new PublicKey(vault.id), owner),
+  const accounts = await read("reading the wallet", () =>
+    connection.getMultipleAccountsInfo([
+      owner,
+      ...assetMints.map((mint) => findAssociatedTokenAddress(owner, new PublicKey(mint))),
     ]),
-  ];
-  const accounts = await read("reading the portfolio", () => connection.getMultipleAccountsInfo(addresses));
-  const assetBalances: Record<string, bigint> = {};
+  );
+  const assets: Record<string, bigint> = {};
   assetMints.forEach((mint, index) => {
-    assetBalances[mint] = tokenAmountOf(accounts[1 + index]);
+    assets[mint] = tokenAmountOf(accounts[1 + index]);
   });
-  const base = 1 + assetMints.length;
-  const positions = vaults.map((vault, index) => ({
-    vault,
-    shares: tokenAmountOf(accounts[base + 2 * index]),
-    receipt: receiptOf(accounts[base + 2 * index + 1]),
-  }));
-  return { lamports: BigInt(accounts[0]?.lamports ?? 0), assetBalances, positions };
+  return { lamports: BigInt(accounts[0]?.lamports ?? 0), assets };
 }
 
 const BATCH = 100;
