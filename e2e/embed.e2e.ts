@@ -68,7 +68,7 @@ describe("the embed in a partner's iframe", () => {
         secure: true,
         sameSite: "None",
       });
-      await screenshot(page, "15-embed-partner-dark");
+      await screenshot(page, "15-embed-partner-dark", { fullPage: false });
     } catch (error) {
       await screenshot(page, "failure-embed");
       throw error;
@@ -88,7 +88,7 @@ describe("the embed in a partner's iframe", () => {
       const link = notice.getByRole("link", { name: "Open this vault in a new tab ↗" });
       expect(await link.getAttribute("href")).toBe(`${env.appUrl}/vault/${env.primeVaultId}`);
       expect(await link.getAttribute("target")).toBe("_blank");
-      await screenshot(page, "16-embed-link-out");
+      await screenshot(page, "16-embed-link-out", { fullPage: false });
     } finally {
       await context.close();
     }

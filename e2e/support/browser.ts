@@ -60,10 +60,18 @@ export async function openSession(
   return { context, page, wallet, problems };
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * A PNG of the page in e2e/artifacts. `fullPage: false` for pages with a cross-origin iframe: resizing
+ * the viewport to the full page leaves an out-of-process frame unpainted in the capture.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }
 
