@@ -136,7 +136,7 @@ export function pgliteDirectory(
   if (databaseUrl !== undefined || directory === ":memory:") {
     return null;
   }
-  return resolve(APP_ROOT, directory ?? ".data/pglite");
+  return resolve(/*turbopackIgnore: true*/ APP_ROOT, directory ?? ".data/pglite");
 }
 
 /** Parses the environment once; throws ConfigError naming the first bad variable. */
@@ -152,7 +152,10 @@ export function parseConfig(env: Env = process.env): AppConfig {
     );
   }
   const values = parsed.data;
-  const addressesPath = resolve(APP_ROOT, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE);
+  const addressesPath = resolve(
+    /*turbopackIgnore: true*/ APP_ROOT,
+    values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE,
+  );
   const addresses = readAddressesFile(addressesPath);
 
   const programId = new PublicKey(values.PROGRAM_ID ?? VAULT_PROGRAM_ID.toBase58());
