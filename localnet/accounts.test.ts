@@ -15,7 +15,7 @@ import WebSocket from "ws";
 import { VAULT_ACCOUNT_SIZE } from "../lib/vault/idl";
 import type { LocalnetHandle } from "./localnet";
 import { STATUS_CACHE_SLOTS } from "./ledger";
-import { TOKEN_PROGRAM_ID, findAssociatedTokenAddress } from "./spl-token";
+import { TOKEN_PROGRAM_ID, findAssociatedTokenAddress } from "../lib/chain/spl-token";
 import {
   closeConnection,
   connect,

@@ -14,7 +14,7 @@ import bs58 from "bs58";
 import { PublicKey } from "@solana/web3.js";
 
 import { Ledger, type InnerInstructions, type TokenBalance, type TransactionRecord } from "./ledger";
-import { decodeMint, decodeTokenAccount } from "./spl-token";
+import { decodeMint, decodeTokenAccount } from "../lib/chain/spl-token";
 import {
   computeBudgetOf,
   feeOf,

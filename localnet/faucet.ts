@@ -14,7 +14,7 @@ import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   buildMintToInstruction,
   findAssociatedTokenAddress,
-} from "./spl-token";
+} from "../lib/chain/spl-token";
 import { decodeTransaction } from "./transaction";
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;

@@ -14,7 +14,7 @@ import type { Chain } from "./chain";
 import { stringifyJson } from "./json";
 import { devHash, devKeypair } from "./keys";
 import { submitLocalTransaction } from "./local-transactions";
-import { MINT_SIZE, TOKEN_PROGRAM_ID, buildInitializeMint2Instruction } from "./spl-token";
+import { MINT_SIZE, TOKEN_PROGRAM_ID, buildInitializeMint2Instruction } from "../lib/chain/spl-token";
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;
 const USDC = 1_000_000n;

@@ -11,7 +11,7 @@ import type { KeeperConfig } from "./config";
 import type { DevRoles, LocalnetVault } from "./genesis";
 import type { TransactionRecord } from "./ledger";
 import { LocalTransactionError, customErrorCode, submitLocalTransaction } from "./local-transactions";
-import { buildMintToInstruction } from "./spl-token";
+import { buildMintToInstruction } from "../lib/chain/spl-token";
 
 const SECONDS_PER_YEAR = 365n * 24n * 3600n;
 const BPS = 10_000n;

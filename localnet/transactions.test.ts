@@ -17,7 +17,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 
 import type { LocalnetHandle } from "./localnet";
-import { findAssociatedTokenAddress } from "./spl-token";
+import { findAssociatedTokenAddress } from "../lib/chain/spl-token";
 import { closeConnection, connect, fundedWallet, postRaw, rpc, startTestLocalnet, waitFor } from "./testing";
 
 const FINALIZATION_DEPTH = 4;

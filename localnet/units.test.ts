@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { SlidingWindowLimiter } from "./faucet";
 import { stringifyJson } from "./json";
 import { accruedYield } from "./keeper";
-import { formatTokenAmount, uiTokenAmount } from "./spl-token";
+import { uiTokenAmount } from "./ui-token-amount";
 import {
   TransactionDecodeError,
   decodeTransaction,
@@ -56,7 +56,7 @@ describe("token amounts", () => {
     [10_000_000_000n, 6, "10000"],
     [18446744073709551615n, 0, "18446744073709551615"],
   ])("formats %s with %i decimals as %s", (amount, decimals, expected) => {
-    expect(formatTokenAmount(amount, decimals)).toBe(expected);
+    expect(uiTokenAmount(amount, decimals).uiAmountString).toBe(expected);
   });
 
   it("builds the account decoder's UiTokenAmount", () => {

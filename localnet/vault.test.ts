@@ -28,7 +28,7 @@ import type { LocalnetHandle } from "./localnet";
 import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   findAssociatedTokenAddress,
-} from "./spl-token";
+} from "../lib/chain/spl-token";
 import {
   closeConnection,
   connect,

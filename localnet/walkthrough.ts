@@ -26,7 +26,7 @@ import { REPO_ROOT } from "./config";
 import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   findAssociatedTokenAddress,
-} from "./spl-token";
+} from "../lib/chain/spl-token";
 
 const addressesSchema = z.object({
   rpcUrl: z.string(),

@@ -10,11 +10,10 @@ import {
   decodeMint,
   decodeTokenAccount,
   isTokenProgram,
-  uiTokenAmount,
-  type UiTokenAmount,
-} from "../spl-token";
+} from "../../lib/chain/spl-token";
 import { decodeTransaction } from "../transaction";
 import type { TransactionErrorJson } from "../transaction-error";
+import { uiTokenAmount, type UiTokenAmount } from "../ui-token-amount";
 import { invalidParams, invalidRequest } from "./errors";
 import type { AccountEncoding, DataSlice, TransactionEncoding } from "./params";
 
@@ -60,7 +59,7 @@ function parseTokenData(chain: Chain, account: ChainAccount): UiAccount["data"] 
         info: {
           decimals: mint.decimals,
           freezeAuthority: mint.freezeAuthority?.toBase58() ?? null,
-          isInitialized: mint.isInitialized,
+          isInitialized: true,
           mintAuthority: mint.mintAuthority?.toBase58() ?? null,
           supply: mint.supply.toString(),
         },

@@ -19,8 +19,8 @@ import {
   decodeMint,
   decodeTokenAccount,
   isTokenProgram,
-  uiTokenAmount,
-} from "../spl-token";
+} from "../../lib/chain/spl-token";
+import { uiTokenAmount } from "../ui-token-amount";
 import {
   TransactionDecodeError,
   decodeTransaction,

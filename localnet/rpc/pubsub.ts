@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { Commitment } from "../chain";
 import { stringifyJson } from "../json";
 import type { TransactionRecord } from "../ledger";
-import { decodeTokenAccount } from "../spl-token";
+import { decodeTokenAccount } from "../../lib/chain/spl-token";
 import { encodeAccount } from "./encoding";
 import { RpcError, internalError, invalidParams, invalidRequest, methodNotFound, parseError } from "./errors";
 import {

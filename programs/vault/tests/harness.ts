@@ -19,14 +19,14 @@ import {
   MINT_SIZE,
   TOKEN_ACCOUNT_SIZE,
   TOKEN_PROGRAM_ID,
-  createAssociatedTokenAccountIdempotentInstruction,
+  buildCreateAssociatedTokenAccountIdempotentInstruction,
   decodeMint,
   decodeTokenAccount,
   findAssociatedTokenAddress,
-  initializeMintInstruction,
-  initializeTokenAccountInstruction,
-  mintToInstruction,
-} from "./spl-token";
+  buildInitializeMint2Instruction,
+  buildInitializeAccount3Instruction,
+  buildMintToInstruction,
+} from "../../../lib/chain/spl-token";
 
 export const ASSET_DECIMALS = 6;
 
@@ -199,7 +199,7 @@ export class TestChain {
           space: MINT_SIZE,
           programId: TOKEN_PROGRAM_ID,
         }),
-        initializeMintInstruction(mint.publicKey, decimals, mintAuthority),
+        buildInitializeMint2Instruction(mint.publicKey, decimals, mintAuthority),
       ],
       [mint],
     );
@@ -207,7 +207,9 @@ export class TestChain {
   }
 
   createAssociatedTokenAccount(owner: PublicKey, mint: PublicKey): PublicKey {
-    this.sendOrThrow([createAssociatedTokenAccountIdempotentInstruction(this.payer.publicKey, owner, mint)]);
+    this.sendOrThrow([
+      buildCreateAssociatedTokenAccountIdempotentInstruction(this.payer.publicKey, owner, mint),
+    ]);
     return findAssociatedTokenAddress(owner, mint);
   }
 
@@ -223,7 +225,7 @@ export class TestChain {
           space: TOKEN_ACCOUNT_SIZE,
           programId: TOKEN_PROGRAM_ID,
         }),
-        initializeTokenAccountInstruction(account.publicKey, mint, owner),
+        buildInitializeAccount3Instruction(account.publicKey, mint, owner),
       ],
       [account],
     );
@@ -232,7 +234,7 @@ export class TestChain {
 
   mintAssets(destination: PublicKey, amount: bigint): void {
     this.sendOrThrow(
-      [mintToInstruction(this.assetMint, destination, this.mintAuthority.publicKey, amount)],
+      [buildMintToInstruction(this.assetMint, destination, this.mintAuthority.publicKey, amount)],
       [this.mintAuthority],
     );
   }
@@ -276,7 +278,11 @@ export class TestChain {
     if (account === null) {
       throw new Error(`No token account at ${tokenAccount.toBase58()}`);
     }
-    return decodeTokenAccount(account.data).amount;
+    const token = decodeTokenAccount(account.owner, account.data);
+    if (token === null) {
+      throw new Error(`${tokenAccount.toBase58()} is not a token account`);
+    }
+    return token.amount;
   }
 
   mintSupply(mint: PublicKey): bigint {
@@ -284,7 +290,11 @@ export class TestChain {
     if (account === null) {
       throw new Error(`No mint at ${mint.toBase58()}`);
     }
-    return decodeMint(account.data).supply;
+    const state = decodeMint(account.owner, account.data);
+    if (state === null) {
+      throw new Error(`${mint.toBase58()} is not a mint`);
+    }
+    return state.supply;
   }
 
   readVault(vault: PublicKey): VaultAccount {

@@ -8,7 +8,7 @@ import { decodeVaultEvents, type VaultEvent } from "../../../lib/vault/events";
 import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
 import { ASSET_DECIMALS, DEFAULT_START_TIME, TestChain, type TransactionOutcome } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
-import { decodeMint, decodeTokenAccount, TOKEN_PROGRAM_ID } from "./spl-token";
+import { decodeMint, decodeTokenAccount, TOKEN_PROGRAM_ID } from "../../../lib/chain/spl-token";
 import { U64_MAX } from "./model";
 import { DEFAULT_VAULT_SETTINGS, TestVault, type Member, type VaultSettings } from "./vault-fixture";
 
@@ -94,21 +94,23 @@ describe("initialize_vault", () => {
 
     const mintAccount = chain.readAccount(shareMint);
     expect(mintAccount?.owner.equals(TOKEN_PROGRAM_ID)).toBe(true);
-    expect(decodeMint(mintAccount?.data ?? new Uint8Array())).toEqual({
+    expect(mintAccount && decodeMint(mintAccount.owner, mintAccount.data)).toMatchObject({
       mintAuthority: authority,
       supply: 0n,
       decimals: ASSET_DECIMALS,
+      freezeAuthority: null,
     });
-    expect(decodeTokenAccount(chain.readAccount(reserve)?.data ?? new Uint8Array())).toEqual({
-      mint: chain.assetMint,
-      owner: authority,
-      amount: 0n,
-    });
-    expect(decodeTokenAccount(chain.readAccount(escrow)?.data ?? new Uint8Array())).toEqual({
-      mint: shareMint,
-      owner: authority,
-      amount: 0n,
-    });
+    for (const [account, mint] of [
+      [reserve, chain.assetMint],
+      [escrow, shareMint],
+    ] as const) {
+      const raw = chain.readAccount(account);
+      expect(raw && decodeTokenAccount(raw.owner, raw.data)).toMatchObject({
+        mint,
+        owner: authority,
+        amount: 0n,
+      });
+    }
     expect(onlyEvent(outcome)).toEqual({
       name: "VaultInitialized",
       data: {

@@ -19,7 +19,7 @@ import {
   type ModelWallet,
 } from "./model";
 import { SeededRandom } from "./seeded-random";
-import { mintToInstruction } from "./spl-token";
+import { buildMintToInstruction } from "../../../lib/chain/spl-token";
 import { TestVault, type Member, type VaultSettings } from "./vault-fixture";
 
 const SEEDS = 20;
@@ -219,7 +219,7 @@ function execute(
     case "receiveYield":
       chain.sendOrThrow(
         [
-          mintToInstruction(
+          buildMintToInstruction(
             chain.assetMint,
             vault.addresses.reserve,
             chain.mintAuthority.publicKey,
