@@ -154,4 +154,18 @@ describe("security headers", () => {
     expect(sameOrigin.status).toBe(200);
     expect(await sameOrigin.json()).toMatchObject({ success: true, data: { hasPendingWithdrawal: false } });
   });
+
+  it("the keyless per-IP limit holds when a client names a new X-Forwarded-For on every request", async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 25; index += 1) {
+      const response = await fetch(`${env.appUrl}/api/circulating-supply`, {
+        headers: { "X-Forwarded-For": `203.0.113.${index + 1}` },
+      });
+      await response.text();
+      statuses.push(response.status);
+    }
+    // 20 per 5 s for the one real client; a few earlier requests this window may have counted too.
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(20);
+    expect(statuses.at(-1)).toBe(429);
+  });
 });

@@ -48,8 +48,6 @@ function localnetService(config: LocalnetConfig, argv: readonly string[]): Servi
   };
 }
 
-const nextCli = createRequire(import.meta.url).resolve("next/dist/bin/next");
-
 /** The Next.js dev server on APP_PORT (default 3000), reading the chain's addresses file. */
 function webAppService(config: LocalnetConfig): Service {
   const port = process.env.APP_PORT ?? "3000";
@@ -58,7 +56,7 @@ function webAppService(config: LocalnetConfig): Service {
     name: "app",
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`,
     command: process.execPath,
-    args: [nextCli, "dev", "--port", port, "--hostname", config.host],
+    args: [tsxCli, "scripts/web.ts", "--dev", "--port", port, "--hostname", config.host],
     env: {
       RPC_URL: process.env.RPC_URL ?? `http://${host}:${config.rpcPort}`,
       LOCALNET_ADDRESSES_FILE: config.addressesFile,

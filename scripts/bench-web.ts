@@ -1,9 +1,9 @@
 // npm run bench:web — the vault page's first-load JavaScript (gzip) and its Largest Contentful Paint
 // in headless Chromium on localhost, against a production build (`next build`, skipped with
-// BENCH_SKIP_BUILD=1) served by `next start` beside a local chain. Targets: ≤ 250 KB, LCP ≤ 1.0 s.
+// BENCH_SKIP_BUILD=1) served by `npm start`'s server beside a local chain. Targets: ≤ 250 KB, LCP ≤ 1.0 s.
 //
 // First-load JS is what Next.js counts: the scripts the page's HTML references (not the `nomodule`
-// polyfills modern browsers skip), each gzipped as `next start` sends it. The JavaScript loaded after hydration (chain reader, wallet adapters) is
+// polyfills modern browsers skip), each gzipped as the production server sends it. The JavaScript loaded after hydration (chain reader, wallet adapters) is
 // reported separately. LCP is the median of fresh browser contexts (empty cache, warm server).
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     const lcpMedian = median(samples.map((sample) => sample.lcpMs));
     const late = median(samples.map((sample) => sample.lateJsBytes));
     const lines = [
-      `bench:web — ${pageUrl.replace(prime.id, "{USDC Prime}")} (next start, production build)`,
+      `bench:web — ${pageUrl.replace(prime.id, "{USDC Prime}")} (npm start, production build)`,
       `  first-load JS (gzip): ${kb(firstLoad)} in ${scripts.length} scripts  (target ≤ ${FIRST_LOAD_TARGET_KB} KB) ${firstLoad <= FIRST_LOAD_TARGET_KB * 1024 ? "OK" : "OVER"}`,
       `  loaded after first paint (chain reader, wallet adapters; gzip): ${kb(late)}`,
       `  LCP, median of ${samples.length} fresh contexts: ${lcpMedian.toFixed(0)} ms  (target ≤ ${LCP_TARGET_MS} ms) ${lcpMedian <= LCP_TARGET_MS ? "OK" : "OVER"}`,

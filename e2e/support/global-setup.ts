@@ -1,5 +1,5 @@
 // The browser tests' world, as `npm run dev` builds it but on free ports: a local chain with a fast
-// keeper, the app (a production build served by `next start`, or `next dev` with E2E_SERVER=dev)
+// keeper, the app (a production build served by scripts/web.ts, or its dev mode with E2E_SERVER=dev)
 // pointed at it, and two pages on other origins: a partner allowed to frame the embed, and a
 // stranger who is not. The server's RPC URL carries a fake provider key and the session secret is
 // set, so the tests can check neither reaches a browser.

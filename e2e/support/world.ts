@@ -1,5 +1,5 @@
 // Starting what `npm run dev` starts, on free ports: the local chain (`npm run localnet` with flags)
-// and the app (`next start` on a build, or `next dev`). Used by the browser tests' global setup and
+// and the app (scripts/web.ts on a build, or in dev mode). Used by the browser tests' global setup and
 // by `npm run bench:web`.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -137,14 +137,15 @@ export function buildApp(env: NodeJS.ProcessEnv): void {
   }
 }
 
-/** `next start` (or `next dev`) on `port`, resolved once /api/health answers. */
+/** The app's server (scripts/web.ts) on `port`, in production or dev mode, resolved once /api/health answers. */
 export async function startApp(
   mode: AppMode,
   port: number,
   env: NodeJS.ProcessEnv,
   log: NodeJS.WritableStream,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [nextBin, mode, "--port", String(port), "--hostname", "127.0.0.1"], {
+  const args = [tsxCli, "scripts/web.ts", "--port", String(port), "--hostname", "127.0.0.1"];
+  const child = spawn(process.execPath, mode === "dev" ? [...args, "--dev"] : args, {
     cwd: REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -7,9 +7,8 @@ export function registerSocketAddress(request: Request, address: string): void {
   socketAddresses.set(request, address);
 }
 
-function forwardedChain(request: Request): string[] {
-  const header = request.headers.get("x-forwarded-for");
-  return header === null
+function forwardedChain(header: string | null | undefined): string[] {
+  return header === null || header === undefined
     ? []
     : header
         .split(",")
@@ -17,18 +16,33 @@ function forwardedChain(request: Request): string[] {
         .filter((part) => part !== "");
 }
 
+/**
+ * The client's address as a host that holds the socket sees it: the socket's peer when nothing in front
+ * is trusted; behind N trusted proxies, the N-th entry from the end of X-Forwarded-For plus the socket.
+ * Entries a client wrote itself sit further left and are never reached.
+ */
+export function resolveClientAddress(
+  socket: string,
+  forwardedFor: string | null | undefined,
+  trustedProxyCount: number,
+): string {
+  if (trustedProxyCount === 0) {
+    return socket;
+  }
+  const chain = [...forwardedChain(forwardedFor), socket];
+  return chain[Math.max(0, chain.length - 1 - trustedProxyCount)] ?? socket;
+}
+
 export function clientAddress(request: Request, trustedProxyCount: number): string {
   const socket = socketAddresses.get(request);
-  const forwarded = forwardedChain(request);
   if (socket !== undefined) {
-    if (trustedProxyCount === 0) {
-      return socket;
-    }
-    const chain = [...forwarded, socket];
-    return chain[Math.max(0, chain.length - 1 - trustedProxyCount)] ?? socket;
+    return resolveClientAddress(socket, request.headers.get("x-forwarded-for"), trustedProxyCount);
   }
-  // Without a socket (a framework host that only fills X-Forwarded-For when it is absent), the last
-  // entry is the nearest hop; behind N trusted proxies, the N-th from the end is the client.
+  // Without a socket (Next.js route handlers), X-Forwarded-For is all there is. scripts/web.ts rewrites
+  // it to the one resolved address before Next.js sees the request; a bare `next start` only fills it
+  // when absent, where the last entry is the nearest hop and, behind N trusted proxies, the N-th from
+  // the end is the client.
+  const forwarded = forwardedChain(request.headers.get("x-forwarded-for"));
   const index = forwarded.length - Math.max(1, trustedProxyCount);
   return forwarded[Math.max(0, index)] ?? "unknown";
 }

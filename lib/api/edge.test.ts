@@ -2,7 +2,7 @@
 // table, rate limits under concurrency and the OpenAPI document.
 import { describe, expect, it } from "vitest";
 
-import { clientAddress, registerSocketAddress } from "./client-address";
+import { clientAddress, registerSocketAddress, resolveClientAddress } from "./client-address";
 import { ApiError, CODE_TO_STATUS, errorBody, toApiError } from "./errors";
 import { openApiDocument } from "./openapi";
 import { createRateLimiter } from "./rate-limit";
@@ -124,6 +124,18 @@ describe("client addresses", () => {
     expect(clientAddress(proxied, 1)).toBe("1.2.3.4");
     expect(clientAddress(proxied, 2)).toBe("6.6.6.6");
     expect(clientAddress(request("1.2.3.4"), 0)).toBe("1.2.3.4");
+  });
+
+  it("resolve to one address that a host hands to Next.js in place of the client's header", () => {
+    expect(resolveClientAddress("10.0.0.1", "6.6.6.6", 0)).toBe("10.0.0.1");
+    expect(resolveClientAddress("10.0.0.1", "6.6.6.6, 1.2.3.4", 1)).toBe("1.2.3.4");
+    expect(resolveClientAddress("10.0.0.1", undefined, 1)).toBe("10.0.0.1");
+    // The rewritten header is then believed as the client whatever TRUSTED_PROXY_COUNT says.
+    for (const trusted of [0, 1, 2]) {
+      expect(clientAddress(request(resolveClientAddress("10.0.0.1", "6.6.6.6", trusted)), trusted)).toBe(
+        trusted === 0 ? "10.0.0.1" : "6.6.6.6",
+      );
+    }
   });
 });
 
