@@ -8,6 +8,7 @@ import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import { VAULT_PROGRAM_ID } from "./vault/idl";
+import { WHOLE_BPS, type DeclaredStrategy } from "./vault/portfolio";
 
 /**
  * Relative paths (the addresses file, the PGlite directory) are resolved against the working
@@ -57,6 +58,7 @@ const envSchema = z.object({
     .optional(),
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
   PGLITE_DIR: z.string().min(1).optional(),
+  STRATEGIES_FILE: z.string().min(1).optional(),
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: integer(0, 65535).default(3000),
@@ -82,12 +84,32 @@ const addressesFileSchema = z.object({
   defaultVaultId: z.string().nullable().optional(),
 });
 
+/** `{ "<vault id>": [{ "name": "Treasury bills", "bps": 6000 }, …] }`, each vault's weights adding up to 10,000. */
+const strategiesFileSchema = z.record(
+  publicKeyText,
+  z
+    .array(
+      z.strictObject({
+        name: z.string().trim().min(1).max(64),
+        bps: z.number().int().min(1).max(WHOLE_BPS),
+      }),
+    )
+    .min(1)
+    .max(16)
+    .refine(
+      (strategies) => strategies.reduce((sum, strategy) => sum + strategy.bps, 0) === WHOLE_BPS,
+      `weights (bps) must add up to ${WHOLE_BPS}`,
+    ),
+);
+
 export interface AppConfig {
   rpcUrl: string;
   programId: PublicKey;
   defaultVaultId: PublicKey;
   /** Symbols of asset mints the API names; other mints get a short form of their address. */
   assetSymbols: ReadonlyMap<string, string>;
+  /** Each vault's strategies as its manager declares them (STRATEGIES_FILE); none by default. */
+  strategies: ReadonlyMap<string, readonly DeclaredStrategy[]>;
   databaseUrl: string | null;
   pgliteDir: string | null;
   redisUrl: string | null;
@@ -126,6 +148,27 @@ function readAddressesFile(path: string): z.infer<typeof addressesFileSchema> | 
     );
   }
   return parsed.data;
+}
+
+function readStrategiesFile(path: string): Map<string, readonly DeclaredStrategy[]> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration: STRATEGIES_FILE ${path} cannot be read as JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  const parsed = strategiesFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(
+      `Invalid configuration: STRATEGIES_FILE ${path}: ${issue?.path.join(".") ?? ""} ${
+        issue?.code === "invalid_key" ? "is not a vault address (base58)" : (issue?.message ?? "is invalid")
+      }`,
+    );
+  }
+  return new Map(Object.entries(parsed.data));
 }
 
 /** PGLITE_DIR=:memory: keeps the embedded database in memory (tests); unused with DATABASE_URL. */
@@ -179,6 +222,10 @@ export function parseConfig(env: Env = process.env): AppConfig {
     programId,
     defaultVaultId: new PublicKey(defaultVault),
     assetSymbols,
+    strategies:
+      values.STRATEGIES_FILE === undefined
+        ? new Map()
+        : readStrategiesFile(resolve(/*turbopackIgnore: true*/ APP_ROOT, values.STRATEGIES_FILE)),
     databaseUrl: values.DATABASE_URL ?? null,
     pgliteDir: pgliteDirectory(values.DATABASE_URL, values.PGLITE_DIR),
     redisUrl: values.REDIS_URL ?? null,

@@ -100,15 +100,38 @@ export interface VaultAllocations {
   idleReserve: { amount: TokenAmount; fraction: number | null };
   fundedForQueue: { amount: TokenAmount; fraction: number | null };
   deployed: { amount: TokenAmount; fraction: number | null };
-  strategies: { name: string; amount: TokenAmount; fraction: number | null }[];
+  strategies: { name: string; weight: number; amount: TokenAmount; fraction: number | null }[];
   asOf: string;
+}
+
+/** A strategy the vault's manager declares for its deployed assets, with its share of them in bps. */
+export interface DeclaredStrategy {
+  name: string;
+  bps: number;
+}
+
+export const WHOLE_BPS = 10_000;
+
+/**
+ * `total` split by weights in bps that add up to 10,000: each part rounded down, the remainder (less
+ * than one raw unit per part) to the heaviest weight, so the parts always add up to the whole.
+ */
+export function splitByWeights(total: bigint, weightsBps: readonly number[]): bigint[] {
+  const parts = weightsBps.map((bps) => (total * BigInt(bps)) / BigInt(WHOLE_BPS));
+  const heaviest = weightsBps.indexOf(Math.max(...weightsBps));
+  const remainder = total - parts.reduce((sum, part) => sum + part, 0n);
+  return parts.map((part, index) => (index === heaviest ? part + remainder : part));
 }
 
 /**
  * Where the NAV sits: the reserve's assets owed to the funded queue (rounded up, as the program does),
  * the rest of the reserve idle, and what the NAV counts beyond the reserve deployed.
  */
-export function vaultAllocations(vault: LoadedVault, row: IndexedVaultRow): VaultAllocations {
+export function vaultAllocations(
+  vault: LoadedVault,
+  row: IndexedVaultRow,
+  strategies: readonly DeclaredStrategy[] = [],
+): VaultAllocations {
   const { state } = vault;
   const fundedShares = state.queueFunded - state.queueClaimed;
   const owed =
@@ -123,12 +146,20 @@ export function vaultAllocations(vault: LoadedVault, row: IndexedVaultRow): Vaul
     amount: tokenAmount(vault.asset, amount),
     fraction: state.totalAssets === 0n ? null : Number(amount) / Number(state.totalAssets),
   });
+  const strategyParts = splitByWeights(
+    deployed,
+    strategies.map((strategy) => strategy.bps),
+  );
   return {
     totalAssets: tokenAmount(vault.asset, state.totalAssets),
     idleReserve: part(idle),
     fundedForQueue: part(funded),
     deployed: part(deployed),
-    strategies: [],
+    strategies: strategies.map((strategy, index) => ({
+      name: strategy.name,
+      weight: strategy.bps / WHOLE_BPS,
+      ...part(strategyParts[index] ?? 0n),
+    })),
     asOf: row.updatedAt.toISOString(),
   };
 }

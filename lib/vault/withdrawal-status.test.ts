@@ -2,6 +2,7 @@ import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
 import type { VaultAccount, WithdrawalReceiptAccount } from "./accounts";
+import { vaultAccount } from "./test-fixtures";
 import { StagingPace } from "./staging-pace";
 import { capWindow } from "./vault-state";
 import { estimateArrival, withdrawalProgress } from "./withdrawal-status";
@@ -11,41 +12,7 @@ const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const schedule = { navIntervalSeconds: 60, stageIntervalSeconds: 20 };
 
 function vault(overrides: Partial<VaultAccount>): VaultAccount {
-  return {
-    manager: key,
-    assetMint: key,
-    shareMint: key,
-    reserve: key,
-    escrow: key,
-    authority: key,
-    index: 0n,
-    bump: 0,
-    authorityBump: 0,
-    shareMintBump: 0,
-    reserveBump: 0,
-    escrowBump: 0,
-    assetDecimals: 6,
-    paused: false,
-    name: "v",
-    totalAssets: 1_000n,
-    totalShares: 1_000n,
-    navSequence: 5n,
-    navUpdatedAt: BigInt(NOW / 1000 - 30),
-    feeBps: 0,
-    minWithdrawalShares: 0n,
-    hourlyCap: 0n,
-    dailyCap: 0n,
-    hourlyWindowStart: 0n,
-    hourlyUsed: 0n,
-    dailyWindowStart: 0n,
-    dailyUsed: 0n,
-    queueTail: 300n,
-    queueFunded: 150n,
-    queueClaimed: 0n,
-    nextRequestId: 3n,
-    pendingRequests: 2n,
-    ...overrides,
-  };
+  return vaultAccount({ navUpdatedAt: BigInt(NOW / 1000 - 30), ...overrides });
 }
 
 const receipt: WithdrawalReceiptAccount = {

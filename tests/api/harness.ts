@@ -76,7 +76,8 @@ export interface HarnessOptions {
   localnet?: TestLocalnetOptions;
   /** Reuse a running localnet (a second app instance). */
   sharedLocalnet?: LocalnetHandle;
-  env?: Record<string, string>;
+  /** Extra variables, or a function of the localnet for those that name its accounts. */
+  env?: Record<string, string> | ((localnet: LocalnetHandle) => Record<string, string>);
   schema?: string;
   rateLimitPrefix?: string;
 }
@@ -93,7 +94,7 @@ export async function startApiHarness(options: HarnessOptions = {}): Promise<Api
     SLOT_MS: String(localnet.config.slotMs),
     ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
     ...(REDIS_URL === null ? {} : { REDIS_URL }),
-    ...options.env,
+    ...(typeof options.env === "function" ? options.env(localnet) : options.env),
   });
   const context = createApiContext(config, {
     schema: config.databaseUrl === null ? undefined : schema,

@@ -1,15 +1,36 @@
 // GET /api/vaults, /api/vault/{id}, /nav and /stats over HTTP, served from the indexer's rows while
 // the keeper strikes a NAV and stages the queue every second: happy paths and errors.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
 import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/indexer/start";
 import { decodeVault } from "../../lib/vault/accounts";
+import type { LocalnetHandle } from "../../localnet/localnet";
 import { sleep } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 
 let harness: ApiHarness;
+
+/** The prime vault's manager declares two strategies for its deployed assets. */
+function declareStrategies(localnet: LocalnetHandle): string {
+  const path = join(mkdtempSync(join(tmpdir(), "strategies-")), "strategies.json");
+  const prime = localnet.addresses.vaults[0]?.vault.toBase58() ?? "";
+  writeFileSync(
+    path,
+    JSON.stringify({
+      [prime]: [
+        { name: "Treasury bills", bps: 7_000 },
+        { name: "Overnight lending", bps: 3_000 },
+      ],
+    }),
+  );
+  return path;
+}
 let readKey: string;
 let indexer: Indexer;
 let investor: Keypair;
@@ -17,6 +38,7 @@ let investor: Keypair;
 beforeAll(async () => {
   harness = await startApiHarness({
     localnet: { keeper: { enabled: true, navIntervalSeconds: 1, apyBps: 1_000, stageIntervalSeconds: 1 } },
+    env: (localnet) => ({ STRATEGIES_FILE: declareStrategies(localnet) }),
   });
   const writeKey = (await harness.createKey({ scope: "write" })).secret;
   readKey = (await harness.createKey({ scope: "read" })).secret;
@@ -160,7 +182,7 @@ describe("GET /api/vault/{id}, /nav, /stats", () => {
 });
 
 describe("GET /api/vault/{id}/allocations", () => {
-  it("splits the NAV into idle reserve, funded for the queue and deployed", async () => {
+  it("splits the NAV into idle reserve, funded for the queue, deployed, and the declared strategies", async () => {
     const allocations = dataOf(await get(`/api/vault/${harness.vaultId}/allocations`));
     const amount = (part: unknown) => BigInt((part as { amount: { amount: string } }).amount.amount);
     const total = BigInt((allocations.totalAssets as { amount: string }).amount);
@@ -170,7 +192,18 @@ describe("GET /api/vault/{id}/allocations", () => {
     expect(amount(allocations.idleReserve) + amount(allocations.fundedForQueue)).toBeGreaterThanOrEqual(
       total,
     );
-    expect(allocations.strategies).toEqual([]);
+    // Declared strategies are listed with their weights and their (here empty) part of the deployed assets.
+    expect(allocations.strategies).toEqual([
+      { name: "Treasury bills", weight: 0.7, amount: expect.objectContaining({ amount: "0" }), fraction: 0 },
+      {
+        name: "Overnight lending",
+        weight: 0.3,
+        amount: expect.objectContaining({ amount: "0" }),
+        fraction: 0,
+      },
+    ]);
+    const flex = dataOf(await get(`/api/vault/${harness.flexVaultId}/allocations`));
+    expect(flex.strategies).toEqual([]);
   });
 });
 

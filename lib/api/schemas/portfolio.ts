@@ -43,7 +43,19 @@ export const allocationsResponse = successEnvelope(
       idleReserve: partSchema,
       fundedForQueue: partSchema,
       deployed: partSchema,
-      strategies: z.array(partSchema.extend({ name: z.string() })),
+      strategies: z
+        .array(
+          partSchema.extend({
+            name: z.string(),
+            weight: z
+              .number()
+              .meta({ description: "The manager's declared share of the deployed assets (0.6 = 60%)" }),
+          }),
+        )
+        .meta({
+          description:
+            "The deployed assets across the strategies the deployment declares for this vault (STRATEGIES_FILE), split by their declared weights; empty when none are declared",
+        }),
       asOf: z.string(),
     })
     .meta({ id: "VaultAllocations" }),

@@ -1,4 +1,5 @@
-// GET /api/vault/{vault_id}/allocations — idle reserve, funded for the queue, deployed (read scope).
+// GET /api/vault/{vault_id}/allocations — idle reserve, funded for the queue, deployed, and the deployed
+// assets across the strategies the deployment declares for the vault (read scope).
 import { vaultAllocations } from "../../vault/portfolio";
 import { withPartnerKey } from "../partner";
 import { vaultPathParams } from "../schemas/common";
@@ -8,7 +9,7 @@ import { indexedVault } from "./indexed-reads";
 export const getAllocations = withPartnerKey(
   async ({ params, context }) => {
     const entry = await indexedVault(context, params.vault_id);
-    return vaultAllocations(entry.vault, entry.row);
+    return vaultAllocations(entry.vault, entry.row, context.config.strategies.get(entry.row.vault) ?? []);
   },
   {
     scope: "read",

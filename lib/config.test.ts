@@ -1,0 +1,61 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { Keypair } from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
+
+import { ConfigError, parseConfig } from "./config";
+
+const VAULT = Keypair.generate().publicKey.toBase58();
+const directory = mkdtempSync(join(tmpdir(), "config-test-"));
+
+function withStrategies(contents: string): ReturnType<typeof parseConfig> {
+  const path = join(directory, `${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, contents);
+  return parseConfig({
+    DEFAULT_VAULT_ID: VAULT,
+    LOCALNET_ADDRESSES_FILE: join(directory, "absent.json"),
+    STRATEGIES_FILE: path,
+  });
+}
+
+describe("STRATEGIES_FILE", () => {
+  it("declares each vault's strategies; none without the file", () => {
+    const config = withStrategies(
+      JSON.stringify({
+        [VAULT]: [
+          { name: " Treasury bills ", bps: 6_000 },
+          { name: "Lending", bps: 4_000 },
+        ],
+      }),
+    );
+    expect(config.strategies.get(VAULT)).toEqual([
+      { name: "Treasury bills", bps: 6_000 },
+      { name: "Lending", bps: 4_000 },
+    ]);
+    const plain = parseConfig({
+      DEFAULT_VAULT_ID: VAULT,
+      LOCALNET_ADDRESSES_FILE: join(directory, "absent.json"),
+    });
+    expect(plain.strategies.size).toBe(0);
+  });
+
+  it.each([
+    ["{ not json", /cannot be read as JSON/],
+    [
+      JSON.stringify({ [VAULT]: [{ name: "Lending", bps: 9_000 }] }),
+      new RegExp(`${VAULT} weights \\(bps\\) must add up to 10000`),
+    ],
+    [
+      JSON.stringify({ "not-a-vault": [{ name: "Lending", bps: 10_000 }] }),
+      /not-a-vault is not a vault address/,
+    ],
+    [JSON.stringify({ [VAULT]: [{ name: "", bps: 10_000 }] }), new RegExp(`${VAULT}\\.0\\.name`)],
+    [JSON.stringify({ [VAULT]: [{ name: "Lending", bps: 10_000, apy: 0.1 }] }), /apy/],
+    [JSON.stringify({ [VAULT]: [] }), new RegExp(`${VAULT} `)],
+  ])("refuses %s at boot, naming the problem", (contents, message) => {
+    expect(() => withStrategies(contents)).toThrow(ConfigError);
+    expect(() => withStrategies(contents)).toThrow(message);
+  });
+});
