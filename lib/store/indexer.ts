@@ -218,6 +218,28 @@ export class SqlIndexerStore {
     return row === undefined ? null : snapshotFromRow(row);
   }
 
+  /**
+   * For each instant of `at`, the newest NAV strike (an event snapshot) at or before it, or null: one
+   * index lookup per instant in one round trip, however long the vault's NAV history is.
+   */
+  async navAt(vault: string, at: readonly Date[]): Promise<(VaultSnapshot | null)[]> {
+    const rows = await this.db.query<
+      { position: string } & (SnapshotRow | { [K in keyof SnapshotRow]: null })
+    >(
+      `SELECT wanted.position::text AS position, strike.*
+       FROM unnest($2::text[]) WITH ORDINALITY AS wanted(at, position)
+       LEFT JOIN LATERAL (
+         SELECT ${SNAPSHOT_COLUMNS} FROM vault_snapshots
+         WHERE vault_snapshots.vault = $1 AND vault_snapshots.source = 'event'
+           AND vault_snapshots.taken_at <= wanted.at::timestamptz
+         ORDER BY vault_snapshots.taken_at DESC, vault_snapshots.slot DESC LIMIT 1
+       ) AS strike ON true
+       ORDER BY wanted.position`,
+      [vault, at.map((instant) => instant.toISOString())],
+    );
+    return rows.map((row) => (row.vault === null ? null : snapshotFromRow(row)));
+  }
+
   async cursor(vault: string): Promise<IndexerCursor | null> {
     const [row] = await this.db.query<{ signature: string; slot: string }>(
       "SELECT signature, slot::text AS slot FROM indexer_cursors WHERE vault = $1",
