@@ -322,6 +322,17 @@ export class SqlIndexerStore {
     return rows.map(eventFromRow);
   }
 
+  /** One wallet's events in any of `vaults`, in one query (the portfolio reads every vault at once). */
+  async walletEvents(owner: string, vaults: readonly string[]): Promise<StoredEvent[]> {
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM vault_events
+       WHERE vault_events.vault = ANY($2::text[]) AND vault_events.owner = $1
+       ORDER BY vault_events.vault, vault_events.slot, vault_events.signature, vault_events.event_index`,
+      [owner, [...vaults]],
+    );
+    return rows.map(eventFromRow);
+  }
+
   async countEvents(vault: string): Promise<number> {
     const [row] = await this.db.query<{ count: string }>(
       "SELECT count(*)::text AS count FROM vault_events WHERE vault = $1",
