@@ -333,6 +333,36 @@ export class SqlIndexerStore {
     return rows.map(eventFromRow);
   }
 
+  /**
+   * Mean seconds from a withdrawal request made at or after `sinceSeconds` to the moment it became
+   * claimable — the first NAV struck past its floor and the first staging that funded the queue past
+   * its end, whichever came later — over the requests that have; null when none has. The same rule
+   * as averageSecondsToClaimable in lib/vault/directory.ts, done by the database over its indexes
+   * instead of loading every event of the window.
+   */
+  async averageSecondsToClaimable(vault: string, sinceSeconds: number): Promise<number | null> {
+    const [row] = await this.db.query<{ average: number | string | null }>(
+      `SELECT avg(GREATEST(0, GREATEST(nav.at, staged.at) - (request.data->>'timestamp')::bigint))::float8 AS average
+       FROM vault_events AS request
+       JOIN LATERAL (
+         SELECT (later.data->>'timestamp')::bigint AS at FROM vault_events AS later
+         WHERE later.vault = request.vault AND later.slot >= request.slot AND later.name = 'NavUpdated'
+           AND (later.data->>'navSequence')::numeric > (request.data->>'navFloor')::numeric
+         ORDER BY later.slot, later.signature, later.event_index LIMIT 1
+       ) AS nav ON true
+       JOIN LATERAL (
+         SELECT (later.data->>'timestamp')::bigint AS at FROM vault_events AS later
+         WHERE later.vault = request.vault AND later.slot >= request.slot AND later.name = 'WithdrawalsStaged'
+           AND (later.data->>'queueFunded')::numeric >= (request.data->>'queueEnd')::numeric
+         ORDER BY later.slot, later.signature, later.event_index LIMIT 1
+       ) AS staged ON true
+       WHERE request.vault = $1 AND request.name = 'WithdrawalRequested'
+         AND (request.data->>'timestamp')::bigint >= $2`,
+      [vault, sinceSeconds],
+    );
+    return row?.average === null || row?.average === undefined ? null : Number(row.average);
+  }
+
   async countEvents(vault: string): Promise<number> {
     const [row] = await this.db.query<{ count: string }>(
       "SELECT count(*)::text AS count FROM vault_events WHERE vault = $1",

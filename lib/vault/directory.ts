@@ -179,12 +179,12 @@ export interface VaultStats {
   averageSecondsToClaimable30d: number | null;
 }
 
+/** `averageSecondsToClaimable30d` comes from the store's aggregate (averageSecondsToClaimable's rule). */
 export function vaultStats(
   vault: LoadedVault,
   row: IndexedVaultRow,
   apy: VaultApy,
-  events: readonly StoredEvent[],
-  nowMs: number,
+  averageSecondsToClaimable30d: number | null,
 ): VaultStats {
   const { state } = vault;
   const queued = state.queueTail - state.queueClaimed;
@@ -199,7 +199,7 @@ export function vaultStats(
       state.totalShares === 0n ? 0n : assetsForSharesRoundDown(queued, state.totalAssets, state.totalShares),
     ),
     stagedShares: tokenAmount(vault.shares, state.queueFunded - state.queueClaimed),
-    averageSecondsToClaimable30d: averageSecondsToClaimable(events, Math.floor(nowMs / 1000) - 30 * DAY),
+    averageSecondsToClaimable30d,
   };
 }
 
