@@ -203,7 +203,7 @@ async function main(): Promise<void> {
       "GET /api/portfolio",
       `${fixed(portfolio.requests.average, 0)} req/s`,
       `p50 ${portfolio.latency.p50} ms, p99 ${portfolio.latency.p99} ms`,
-      "indexer's rows + cached share balances",
+      "one store query for all vaults + cached share balances, cached 2 s per wallet",
     ],
   ];
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));

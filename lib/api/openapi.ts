@@ -13,6 +13,14 @@ import {
   publicVaultQuery,
 } from "./schemas/public";
 import { allocationsResponse, portfolioQuery, portfolioResponse } from "./schemas/portfolio";
+import {
+  MAX_SERIES_POINTS,
+  navHistoryQuery,
+  navHistoryResponse,
+  pnlHistoryResponse,
+  portfolioHistoryResponse,
+  positionHistoryQuery,
+} from "./schemas/position-history";
 import { navResponse, statsResponse, vaultResponse, vaultsResponse } from "./schemas/vaults";
 import {
   withdrawRequest,
@@ -242,6 +250,36 @@ function buildDocument(): JsonObject {
         query: portfolioQuery,
         response: portfolioResponse,
         errors: [400],
+      }),
+    },
+    "/api/vault/{vault_id}/portfolio-history": {
+      get: partnerOperation({
+        summary: `The wallet's position in the vault over time: shares, value, cost basis, PnL; pnlPct and sharePriceChangePct in percent (8.24 = 8.24%). Points at from, each UTC hour/day/week boundary and to; at most ${MAX_SERIES_POINTS}`,
+        scope: "read",
+        params: vaultPathParams,
+        query: positionHistoryQuery,
+        response: portfolioHistoryResponse,
+        errors: [400, 404],
+      }),
+    },
+    "/api/vault/{vault_id}/pnl-history": {
+      get: partnerOperation({
+        summary: `The wallet's unrealized and realized PnL in the vault over time (asset units) and pnlPct in percent (8.24 = 8.24%); at most ${MAX_SERIES_POINTS} points`,
+        scope: "read",
+        params: vaultPathParams,
+        query: positionHistoryQuery,
+        response: pnlHistoryResponse,
+        errors: [400, 404],
+      }),
+    },
+    "/api/vault/{vault_id}/nav-history": {
+      get: partnerOperation({
+        summary: `The share price series from the indexed NAV strikes: at each point the NAV struck at or before it; at most ${MAX_SERIES_POINTS} points`,
+        scope: "read",
+        params: vaultPathParams,
+        query: navHistoryQuery,
+        response: navHistoryResponse,
+        errors: [400, 404],
       }),
     },
     "/api/circulating-supply": {

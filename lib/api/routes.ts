@@ -12,7 +12,10 @@ import { postDeposit } from "./vault/post-deposit";
 import { postWithdraw } from "./vault/post-withdraw";
 import { getAllocations } from "./vaults/get-allocations";
 import { getNav } from "./vaults/get-nav";
+import { getNavHistory } from "./vaults/get-nav-history";
+import { getPnlHistory } from "./vaults/get-pnl-history";
 import { getPortfolio } from "./vaults/get-portfolio";
+import { getPortfolioHistory } from "./vaults/get-portfolio-history";
 import { getStats } from "./vaults/get-stats";
 import { getVault } from "./vaults/get-vault";
 import { getVaults } from "./vaults/get-vaults";
@@ -35,6 +38,21 @@ export const ROUTES = {
     methods: { GET: getAllocations },
   },
   portfolio: { pattern: "/api/portfolio", audience: "partner", methods: { GET: getPortfolio } },
+  portfolioHistory: {
+    pattern: "/api/vault/:vault_id/portfolio-history",
+    audience: "partner",
+    methods: { GET: getPortfolioHistory },
+  },
+  pnlHistory: {
+    pattern: "/api/vault/:vault_id/pnl-history",
+    audience: "partner",
+    methods: { GET: getPnlHistory },
+  },
+  navHistory: {
+    pattern: "/api/vault/:vault_id/nav-history",
+    audience: "partner",
+    methods: { GET: getNavHistory },
+  },
   circulatingSupply: {
     pattern: "/api/circulating-supply",
     audience: "public",

@@ -218,6 +218,28 @@ export class SqlIndexerStore {
     return row === undefined ? null : snapshotFromRow(row);
   }
 
+  /**
+   * For each instant of `at`, the newest NAV strike (an event snapshot) at or before it, or null: one
+   * index lookup per instant in one round trip, however long the vault's NAV history is.
+   */
+  async navAt(vault: string, at: readonly Date[]): Promise<(VaultSnapshot | null)[]> {
+    const rows = await this.db.query<
+      { position: string } & (SnapshotRow | { [K in keyof SnapshotRow]: null })
+    >(
+      `SELECT wanted.position::text AS position, strike.*
+       FROM unnest($2::text[]) WITH ORDINALITY AS wanted(at, position)
+       LEFT JOIN LATERAL (
+         SELECT ${SNAPSHOT_COLUMNS} FROM vault_snapshots
+         WHERE vault_snapshots.vault = $1 AND vault_snapshots.source = 'event'
+           AND vault_snapshots.taken_at <= wanted.at::timestamptz
+         ORDER BY vault_snapshots.taken_at DESC, vault_snapshots.slot DESC LIMIT 1
+       ) AS strike ON true
+       ORDER BY wanted.position`,
+      [vault, at.map((instant) => instant.toISOString())],
+    );
+    return rows.map((row) => (row.vault === null ? null : snapshotFromRow(row)));
+  }
+
   async cursor(vault: string): Promise<IndexerCursor | null> {
     const [row] = await this.db.query<{ signature: string; slot: string }>(
       "SELECT signature, slot::text AS slot FROM indexer_cursors WHERE vault = $1",
@@ -298,6 +320,47 @@ export class SqlIndexerStore {
       ],
     );
     return rows.map(eventFromRow);
+  }
+
+  /** One wallet's events in any of `vaults`, in one query (the portfolio reads every vault at once). */
+  async walletEvents(owner: string, vaults: readonly string[]): Promise<StoredEvent[]> {
+    const rows = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM vault_events
+       WHERE vault_events.vault = ANY($2::text[]) AND vault_events.owner = $1
+       ORDER BY vault_events.vault, vault_events.slot, vault_events.signature, vault_events.event_index`,
+      [owner, [...vaults]],
+    );
+    return rows.map(eventFromRow);
+  }
+
+  /**
+   * Mean seconds from a withdrawal request made at or after `sinceSeconds` to the moment it became
+   * claimable — the first NAV struck past its floor and the first staging that funded the queue past
+   * its end, whichever came later — over the requests that have; null when none has. The same rule
+   * as averageSecondsToClaimable in lib/vault/directory.ts, done by the database over its indexes
+   * instead of loading every event of the window.
+   */
+  async averageSecondsToClaimable(vault: string, sinceSeconds: number): Promise<number | null> {
+    const [row] = await this.db.query<{ average: number | string | null }>(
+      `SELECT avg(GREATEST(0, GREATEST(nav.at, staged.at) - (request.data->>'timestamp')::bigint))::float8 AS average
+       FROM vault_events AS request
+       JOIN LATERAL (
+         SELECT (later.data->>'timestamp')::bigint AS at FROM vault_events AS later
+         WHERE later.vault = request.vault AND later.slot >= request.slot AND later.name = 'NavUpdated'
+           AND (later.data->>'navSequence')::numeric > (request.data->>'navFloor')::numeric
+         ORDER BY later.slot, later.signature, later.event_index LIMIT 1
+       ) AS nav ON true
+       JOIN LATERAL (
+         SELECT (later.data->>'timestamp')::bigint AS at FROM vault_events AS later
+         WHERE later.vault = request.vault AND later.slot >= request.slot AND later.name = 'WithdrawalsStaged'
+           AND (later.data->>'queueFunded')::numeric >= (request.data->>'queueEnd')::numeric
+         ORDER BY later.slot, later.signature, later.event_index LIMIT 1
+       ) AS staged ON true
+       WHERE request.vault = $1 AND request.name = 'WithdrawalRequested'
+         AND (request.data->>'timestamp')::bigint >= $2`,
+      [vault, sinceSeconds],
+    );
+    return row?.average === null || row?.average === undefined ? null : Number(row.average);
   }
 
   async countEvents(vault: string): Promise<number> {

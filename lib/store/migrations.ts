@@ -101,6 +101,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // The series and statistics reads look up one source's snapshots by time (nav-history and the
+    // position histories want the NAV strike before each point, which the scheduled snapshots every
+    // few seconds would otherwise bury) and one kind of event by slot (the time to claimable).
+    id: "0004_read_indexes",
+    sql: `
+      CREATE INDEX vault_snapshots_source_time ON vault_snapshots (vault, source, taken_at DESC);
+      CREATE INDEX vault_events_name ON vault_events (vault, name, slot);
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

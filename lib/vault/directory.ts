@@ -179,12 +179,12 @@ export interface VaultStats {
   averageSecondsToClaimable30d: number | null;
 }
 
+/** `averageSecondsToClaimable30d` comes from the store's aggregate (averageSecondsToClaimable's rule). */
 export function vaultStats(
   vault: LoadedVault,
   row: IndexedVaultRow,
   apy: VaultApy,
-  events: readonly StoredEvent[],
-  nowMs: number,
+  averageSecondsToClaimable30d: number | null,
 ): VaultStats {
   const { state } = vault;
   const queued = state.queueTail - state.queueClaimed;
@@ -199,6 +199,34 @@ export function vaultStats(
       state.totalShares === 0n ? 0n : assetsForSharesRoundDown(queued, state.totalAssets, state.totalShares),
     ),
     stagedShares: tokenAmount(vault.shares, state.queueFunded - state.queueClaimed),
-    averageSecondsToClaimable30d: averageSecondsToClaimable(events, Math.floor(nowMs / 1000) - 30 * DAY),
+    averageSecondsToClaimable30d,
   };
+}
+
+export interface NavHistoryPoint {
+  timestamp: string;
+  sharePrice: number | null;
+  totalAssets: TokenAmount | null;
+  totalShares: TokenAmount | null;
+  navSequence: string | null;
+  struckAt: string | null;
+}
+
+/** nav-history's points: at each instant the NAV struck at or before it (`navAt`), null before the first. */
+export function navHistoryPoints(
+  vault: Pick<LoadedVault, "asset" | "shares">,
+  timestamps: readonly number[],
+  navAt: readonly (VaultSnapshot | null)[],
+): NavHistoryPoint[] {
+  return timestamps.map((atMs, index) => {
+    const strike = navAt[index] ?? null;
+    return {
+      timestamp: new Date(atMs).toISOString(),
+      sharePrice: strike === null ? null : sharePrice(strike.totalAssets, strike.totalShares),
+      totalAssets: strike === null ? null : tokenAmount(vault.asset, strike.totalAssets),
+      totalShares: strike === null ? null : tokenAmount(vault.shares, strike.totalShares),
+      navSequence: strike === null ? null : strike.navSequence.toString(),
+      struckAt: strike === null ? null : (strike.navUpdatedAt ?? strike.takenAt).toISOString(),
+    };
+  });
 }

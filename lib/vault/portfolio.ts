@@ -21,28 +21,38 @@ export interface CostBasis {
   realizedPnl: bigint;
 }
 
+export const EMPTY_COST_BASIS: CostBasis = { shares: 0n, basis: 0n, pendingShares: 0n, realizedPnl: 0n };
+
+/** The basis after one more of the wallet's events (the history endpoints replay them one at a time). */
+export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostBasis {
+  if (event.name === "Deposited") {
+    return {
+      ...state,
+      shares: state.shares + field(event, "shares"),
+      basis: state.basis + field(event, "assets"),
+    };
+  }
+  if (event.name === "WithdrawalRequested") {
+    return { ...state, pendingShares: state.pendingShares + field(event, "shares") };
+  }
+  if (event.name === "WithdrawalClaimed") {
+    const { shares, basis, pendingShares } = state;
+    const claimed = field(event, "shares");
+    // Average cost: the claimed shares take their proportional part of the basis (rounded down).
+    const released = shares === 0n ? 0n : (basis * (claimed < shares ? claimed : shares)) / shares;
+    return {
+      shares: shares > claimed ? shares - claimed : 0n,
+      basis: basis - released,
+      pendingShares: pendingShares > claimed ? pendingShares - claimed : 0n,
+      realizedPnl: state.realizedPnl + field(event, "net") - released,
+    };
+  }
+  return state;
+}
+
 /** Average-cost basis over the wallet's events in one vault, oldest first. */
 export function costBasis(events: readonly StoredEvent[]): CostBasis {
-  let shares = 0n;
-  let basis = 0n;
-  let pendingShares = 0n;
-  let realizedPnl = 0n;
-  for (const event of events) {
-    if (event.name === "Deposited") {
-      shares += field(event, "shares");
-      basis += field(event, "assets");
-    } else if (event.name === "WithdrawalRequested") {
-      pendingShares += field(event, "shares");
-    } else if (event.name === "WithdrawalClaimed") {
-      const claimed = field(event, "shares");
-      const released = shares === 0n ? 0n : (basis * (claimed < shares ? claimed : shares)) / shares;
-      realizedPnl += field(event, "net") - released;
-      basis -= released;
-      shares = shares > claimed ? shares - claimed : 0n;
-      pendingShares = pendingShares > claimed ? pendingShares - claimed : 0n;
-    }
-  }
-  return { shares, basis, pendingShares, realizedPnl };
+  return events.reduce(applyCostBasisEvent, EMPTY_COST_BASIS);
 }
 
 export interface PortfolioPosition {
@@ -57,7 +67,7 @@ export interface PortfolioPosition {
   sharePrice: number;
 }
 
-function signedAmount(amount: bigint, decimals: number): { amount: string; uiAmount: number } {
+export function signedAmount(amount: bigint, decimals: number): { amount: string; uiAmount: number } {
   return { amount: amount.toString(), uiAmount: Number(amount) / 10 ** decimals };
 }
 

@@ -60,3 +60,33 @@ export function sharePrice(totalAssets: bigint, totalShares: bigint): number {
 export function lessBasisPointsRoundDown(amount: bigint, bps: number): bigint {
   return (amount * (BPS - BigInt(bps))) / BPS;
 }
+
+// Percentages keep six decimals (0.000001 %): far below any display, exact from the integers.
+const PERCENT_DECIMALS = 6;
+const PERCENT_SCALE = 100n * 10n ** BigInt(PERCENT_DECIMALS);
+
+/**
+ * `part / whole` in percent (8.24 = 8.24%), from the integers, truncated toward zero at six decimals;
+ * only the final result becomes a number. Null when `whole` is 0.
+ */
+export function percentRoundTowardZero(part: bigint, whole: bigint): number | null {
+  if (whole === 0n) {
+    return null;
+  }
+  return Number((part * PERCENT_SCALE) / whole) / 10 ** PERCENT_DECIMALS;
+}
+
+/**
+ * How much the share price moved from (A0, S0) to (A1, S1), in percent, truncated toward zero:
+ * (A1/S1) / (A0/S0) − 1 = (A1·S0 − A0·S1) / (A0·S1). Null when either price is undefined.
+ */
+export function sharePriceChangePercent(
+  from: { totalAssets: bigint; totalShares: bigint },
+  to: { totalAssets: bigint; totalShares: bigint },
+): number | null {
+  if (from.totalShares === 0n || to.totalShares === 0n || from.totalAssets === 0n) {
+    return null;
+  }
+  const base = from.totalAssets * to.totalShares;
+  return percentRoundTowardZero(to.totalAssets * from.totalShares - base, base);
+}

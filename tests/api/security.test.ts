@@ -111,6 +111,27 @@ const PARTNER_ROUTES: PartnerRoute[] = [
     build: (_vault, wallet) => ({ path: `/api/portfolio?wallet=${wallet}` }),
   },
   {
+    name: "GET portfolio-history",
+    method: "GET",
+    scope: "read",
+    build: (vault, wallet) => ({
+      path: `/api/vault/${vault}/portfolio-history?wallet=${wallet}&interval=week`,
+    }),
+  },
+  {
+    name: "GET pnl-history",
+    method: "GET",
+    scope: "read",
+    build: (vault, wallet) => ({ path: `/api/vault/${vault}/pnl-history?wallet=${wallet}` }),
+  },
+  {
+    name: "GET nav-history",
+    method: "GET",
+    scope: "read",
+    names: "vault",
+    build: (vault) => ({ path: `/api/vault/${vault}/nav-history?interval=hour` }),
+  },
+  {
     name: "GET stats",
     method: "GET",
     scope: "read",

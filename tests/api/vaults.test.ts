@@ -8,8 +8,9 @@ import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer, indexerStoreOf } from "../../lib/indexer/start";
 import { decodeVault } from "../../lib/vault/accounts";
+import { averageSecondsToClaimable } from "../../lib/vault/directory";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import { sleep } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
@@ -161,6 +162,19 @@ describe("GET /api/vault/{id}, /nav, /stats", () => {
     expect(stats.apy7d).toBeCloseTo(Math.expm1(0.1), 1);
     expect(stats.averageSecondsToClaimable30d).toEqual(expect.any(Number));
     expect(stats.averageSecondsToClaimable30d).toBeLessThan(5);
+  });
+
+  it("computes the time to claimable in SQL exactly as the rule over the loaded events does", async () => {
+    const store = indexerStoreOf(harness.context);
+    const since = Math.floor(Date.now() / 1000) - 30 * 86_400;
+    const events = await store.events(harness.vaultId, {
+      names: ["WithdrawalRequested", "NavUpdated", "WithdrawalsStaged"],
+    });
+    const expected = averageSecondsToClaimable(events, since);
+    expect(expected).toEqual(expect.any(Number));
+    expect(await store.averageSecondsToClaimable(harness.vaultId, since)).toBe(expected);
+    // No request in the window: nothing to average.
+    expect(await store.averageSecondsToClaimable(harness.vaultId, since + 60 * 86_400)).toBeNull();
   });
 
   it.each([

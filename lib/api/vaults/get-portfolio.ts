@@ -1,51 +1,88 @@
 // GET /api/portfolio?wallet= — the wallet's positions across the vaults its key may see: shares, value,
 // cost basis and PnL (fractions), pending withdrawal (read scope).
+import type { PublicKey } from "@solana/web3.js";
+
 import { findAssociatedTokenAddress } from "../../chain/spl-token";
 import { indexerStoreOf } from "../../indexer/start";
-import { portfolioPosition } from "../../vault/portfolio";
-import { tokenAmount } from "../../vault/token-amount";
+import type { StoredEvent } from "../../store/indexer";
+import { portfolioPosition, type PortfolioPosition } from "../../vault/portfolio";
+import { tokenAmount, type TokenLabel } from "../../vault/token-amount";
+import type { ApiContext } from "../context";
 import { withPartnerKey } from "../partner";
 import { portfolioQuery } from "../schemas/portfolio";
+import { SingleFlightCache } from "../single-flight-cache";
 import { indexedVaults, keyAllowsVault } from "./indexed-reads";
+
+// As long as the directory's cache: a dashboard's burst of reads for one wallet costs one store query
+// and one (cached) balance read, and the indexer only moves every few seconds anyway.
+const CACHE_MS = 2_000;
+
+interface HeldPosition {
+  asset: TokenLabel;
+  position: PortfolioPosition;
+}
+
+const caches = new WeakMap<ApiContext, SingleFlightCache<HeldPosition[]>>();
+
+/** The wallet's position in every indexed vault where it holds shares or has events. */
+async function walletPositions(context: ApiContext, wallet: PublicKey): Promise<HeldPosition[]> {
+  const vaults = await indexedVaults(context);
+  // Share balances through the account cache: one batched read, shared with other requests.
+  const accounts = await context.chain.getAccounts(
+    vaults.map((entry) => findAssociatedTokenAddress(wallet, entry.vault.state.shareMint)),
+    "cached",
+  );
+  // Every vault's events of the wallet in one query, not one per vault.
+  const events = await indexerStoreOf(context).walletEvents(
+    wallet.toBase58(),
+    vaults.map((entry) => entry.row.vault),
+  );
+  const eventsByVault = new Map<string, StoredEvent[]>();
+  for (const event of events) {
+    const list = eventsByVault.get(event.vault) ?? [];
+    list.push(event);
+    eventsByVault.set(event.vault, list);
+  }
+  const held: HeldPosition[] = [];
+  for (const [index, entry] of vaults.entries()) {
+    const account = accounts[index];
+    const shares =
+      account === null || account === undefined || account.data.length < 72
+        ? 0n
+        : account.data.readBigUInt64LE(64);
+    const vaultEvents = eventsByVault.get(entry.row.vault) ?? [];
+    if (shares > 0n || vaultEvents.length > 0) {
+      held.push({ asset: entry.vault.asset, position: portfolioPosition(entry.vault, shares, vaultEvents) });
+    }
+  }
+  return held;
+}
+
+function cachedWalletPositions(context: ApiContext, wallet: PublicKey): Promise<HeldPosition[]> {
+  let cache = caches.get(context);
+  if (cache === undefined) {
+    cache = new SingleFlightCache<HeldPosition[]>(CACHE_MS);
+    caches.set(context, cache);
+  }
+  return cache.get(wallet.toBase58(), () => walletPositions(context, wallet));
+}
 
 export const getPortfolio = withPartnerKey(
   async ({ input, context, principal }) => {
-    const wallet = input.wallet.toBase58();
-    const vaults = (await indexedVaults(context)).filter((entry) =>
-      keyAllowsVault(principal.vaults, entry.row.vault),
+    const held = (await cachedWalletPositions(context, input.wallet)).filter((entry) =>
+      keyAllowsVault(principal.vaults, entry.position.vaultId),
     );
-    // Share balances through the account cache: one batched read, shared with other requests.
-    const accounts = await context.chain.getAccounts(
-      vaults.map((entry) => findAssociatedTokenAddress(input.wallet, entry.vault.state.shareMint)),
-      "cached",
-    );
-    const store = indexerStoreOf(context);
-    const positions = [];
-    for (const [index, entry] of vaults.entries()) {
-      const account = accounts[index];
-      const held =
-        account === null || account === undefined || account.data.length < 72
-          ? 0n
-          : account.data.readBigUInt64LE(64);
-      const events = await store.events(entry.row.vault, { owner: wallet });
-      if (held > 0n || events.length > 0) {
-        positions.push(portfolioPosition(entry.vault, held, events));
-      }
-    }
-    const totals = new Map<string, { value: bigint; label: (typeof vaults)[number]["vault"]["asset"] }>();
-    for (const position of positions) {
-      const asset = vaults.find((entry) => entry.row.vault === position.vaultId)?.vault.asset;
-      if (asset !== undefined) {
-        const key = asset.mint.toBase58();
-        const total = totals.get(key) ?? { value: 0n, label: asset };
-        total.value += BigInt(position.value.amount);
-        totals.set(key, total);
-      }
+    const totals = new Map<string, { value: bigint; asset: TokenLabel }>();
+    for (const { asset, position } of held) {
+      const mint = typeof asset.mint === "string" ? asset.mint : asset.mint.toBase58();
+      const total = totals.get(mint) ?? { value: 0n, asset };
+      total.value += BigInt(position.value.amount);
+      totals.set(mint, total);
     }
     return {
-      wallet,
-      positions,
-      totalValue: [...totals.values()].map((total) => tokenAmount(total.label, total.value)),
+      wallet: input.wallet.toBase58(),
+      positions: held.map((entry) => entry.position),
+      totalValue: [...totals.values()].map((total) => tokenAmount(total.asset, total.value)),
     };
   },
   {

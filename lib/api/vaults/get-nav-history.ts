@@ -1,0 +1,30 @@
+// GET /api/vault/{vault_id}/nav-history?from=&to=&interval= — the share price series from the
+// indexer's NAV strikes: at each point the newest NAV struck at or before it (read scope).
+import { indexerStoreOf } from "../../indexer/start";
+import { navHistoryPoints } from "../../vault/directory";
+import { withPartnerKey } from "../partner";
+import { vaultPathParams } from "../schemas/common";
+import { navHistoryQuery } from "../schemas/position-history";
+import { indexedVault } from "./indexed-reads";
+import { resolveSeriesWindow, seriesFields } from "./series-window";
+
+export const getNavHistory = withPartnerKey(
+  async ({ input, params, context }) => {
+    const window = resolveSeriesWindow(input, context.deps.now());
+    const entry = await indexedVault(context, params.vault_id);
+    const navAt = await indexerStoreOf(context).navAt(
+      entry.row.vault,
+      window.timestamps.map((ms) => new Date(ms)),
+    );
+    return {
+      ...seriesFields(entry.row.vault, window),
+      points: navHistoryPoints(entry.vault, window.timestamps, navAt),
+    };
+  },
+  {
+    scope: "read",
+    params: vaultPathParams,
+    input: { from: "query", schema: navHistoryQuery },
+    target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
+  },
+);
