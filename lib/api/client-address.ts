@@ -1,13 +1,8 @@
-// The client's IP for per-IP limits. A host that knows the socket registers it for the request; the
-// X-Forwarded-For chain is only believed for as many hops as there are trusted proxies in front.
-const socketAddresses = new WeakMap<Request, string>();
+// The client's IP for per-IP limits. A host that knows the socket passes its address with the request;
+// the X-Forwarded-For chain is only believed for as many hops as there are trusted proxies in front.
+import type { ApiRequest } from "./handler";
 
-/** Called by a host (lib/api/node-host.ts) with the socket's remote address. */
-export function registerSocketAddress(request: Request, address: string): void {
-  socketAddresses.set(request, address);
-}
-
-function forwardedChain(request: Request): string[] {
+function forwardedChain(request: ApiRequest): string[] {
   const header = request.headers.get("x-forwarded-for");
   return header === null
     ? []
@@ -17,8 +12,8 @@ function forwardedChain(request: Request): string[] {
         .filter((part) => part !== "");
 }
 
-export function clientAddress(request: Request, trustedProxyCount: number): string {
-  const socket = socketAddresses.get(request);
+export function clientAddress(request: ApiRequest, trustedProxyCount: number): string {
+  const socket = request.socketAddress;
   const forwarded = forwardedChain(request);
   if (socket !== undefined) {
     if (trustedProxyCount === 0) {
