@@ -2,7 +2,7 @@
 // instruction, and the amount and supply fields of token accounts and mints.
 import { PublicKey, SystemProgram, TransactionInstruction } from "@solana/web3.js";
 
-import { base58Of, boundedMemo } from "./bounded-memo";
+import { LruMap, base58Of } from "./bounded-memo";
 
 export const TOKEN_PROGRAM_ID = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 export const ASSOCIATED_TOKEN_PROGRAM_ID = new PublicKey("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
@@ -12,17 +12,34 @@ export const MINT_SIZE = 82;
 const CREATE_IDEMPOTENT = 1;
 const INITIALIZED = 1;
 
-const associatedAddresses = boundedMemo((key) => {
-  const [owner = "", mint = ""] = key.split(":");
-  const [address] = PublicKey.findProgramAddressSync(
-    [new PublicKey(owner).toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), new PublicKey(mint).toBuffer()],
-    ASSOCIATED_TOKEN_PROGRAM_ID,
-  );
-  return address;
-});
+// Derivation is a search over bump seeds, each a SHA-256 and a curve check, so derived addresses are
+// kept by mint, then owner: the few mints in use (each vault's asset and shares) each keep their most
+// recently used owners. The keys are the texts base58Of keeps per key object, so a lookup neither
+// builds nor hashes a new string.
+const MINTS_KEPT = 64;
+const OWNERS_PER_MINT = 20_000;
+const associatedByMint = new Map<string, LruMap<string, PublicKey>>();
 
 export function findAssociatedTokenAddress(owner: PublicKey, mint: PublicKey): PublicKey {
-  return associatedAddresses(`${base58Of(owner)}:${base58Of(mint)}`);
+  const mintId = base58Of(mint);
+  let owners = associatedByMint.get(mintId);
+  if (owners === undefined) {
+    if (associatedByMint.size >= MINTS_KEPT) {
+      associatedByMint.clear();
+    }
+    owners = new LruMap(OWNERS_PER_MINT);
+    associatedByMint.set(mintId, owners);
+  }
+  const ownerId = base58Of(owner);
+  let address = owners.get(ownerId);
+  if (address === undefined) {
+    [address] = PublicKey.findProgramAddressSync(
+      [owner.toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), mint.toBuffer()],
+      ASSOCIATED_TOKEN_PROGRAM_ID,
+    );
+    owners.set(ownerId, address);
+  }
+  return address;
 }
 
 export function buildCreateAssociatedTokenAccountIdempotentInstruction(
@@ -45,23 +62,12 @@ export function buildCreateAssociatedTokenAccountIdempotentInstruction(
   });
 }
 
-export interface TokenAccountFields {
-  mint: PublicKey;
-  owner: PublicKey;
-  amount: bigint;
-}
-
-/** An initialized SPL Token account's mint, owner and amount; null for anything else. */
-export function decodeTokenAccount(programOwner: PublicKey, data: Uint8Array): TokenAccountFields | null {
+/** The amount of an initialized SPL Token account; null for anything else. */
+export function tokenAccountAmount(programOwner: PublicKey, data: Uint8Array): bigint | null {
   if (!programOwner.equals(TOKEN_PROGRAM_ID) || data.length !== TOKEN_ACCOUNT_SIZE || data[108] === 0) {
     return null;
   }
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  return {
-    mint: new PublicKey(data.subarray(0, 32)),
-    owner: new PublicKey(data.subarray(32, 64)),
-    amount: view.getBigUint64(64, true),
-  };
+  return new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(64, true);
 }
 
 export interface MintFields {
