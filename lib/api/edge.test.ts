@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { clientAddress } from "./client-address";
 import { ApiError, CODE_TO_STATUS, errorBody, toApiError } from "./errors";
 import type { ApiRequest } from "./handler";
+import { newRequestId } from "./logger";
 import { openApiDocument } from "./openapi";
 import { createRateLimiter } from "./rate-limit";
 import { MAX_BODY_BYTES, parseInput, readJsonBody, readQuery } from "./request-input";
@@ -106,6 +107,14 @@ describe("validation names the field", () => {
     expect(() => parseInput(withdrawRequest, { wallet: WALLET, action: "steal" })).toThrow(
       "action: must be initiate or claim",
     );
+  });
+});
+
+describe("request ids", () => {
+  it("are req_ and 24 hex digits, distinct across entropy draws", () => {
+    const ids = Array.from({ length: 1_000 }, () => newRequestId());
+    expect(ids.every((id) => /^req_[0-9a-f]{24}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
 
