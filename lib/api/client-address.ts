@@ -1,11 +1,6 @@
-// The client's IP for per-IP limits. A host that knows the socket registers it for the request; the
-// X-Forwarded-For chain is only believed for as many hops as there are trusted proxies in front.
-const socketAddresses = new WeakMap<Request, string>();
-
-/** Called by a host (lib/api/node-host.ts) with the socket's remote address. */
-export function registerSocketAddress(request: Request, address: string): void {
-  socketAddresses.set(request, address);
-}
+// The client's IP for per-IP limits. A host that knows the socket passes its address with the request;
+// the X-Forwarded-For chain is only believed for as many hops as there are trusted proxies in front.
+import type { ApiRequest } from "./handler";
 
 function forwardedChain(header: string | null | undefined): string[] {
   return header === null || header === undefined
@@ -33,16 +28,16 @@ export function resolveClientAddress(
   return chain[Math.max(0, chain.length - 1 - trustedProxyCount)] ?? socket;
 }
 
-export function clientAddress(request: Request, trustedProxyCount: number): string {
-  const socket = socketAddresses.get(request);
-  if (socket !== undefined) {
-    return resolveClientAddress(socket, request.headers.get("x-forwarded-for"), trustedProxyCount);
+export function clientAddress(request: ApiRequest, trustedProxyCount: number): string {
+  const forwardedFor = request.headers.get("x-forwarded-for");
+  if (request.socketAddress !== undefined) {
+    return resolveClientAddress(request.socketAddress, forwardedFor, trustedProxyCount);
   }
   // Without a socket (Next.js route handlers), X-Forwarded-For is all there is. scripts/web.ts rewrites
   // it to the one resolved address before Next.js sees the request; a bare `next start` only fills it
   // when absent, where the last entry is the nearest hop and, behind N trusted proxies, the N-th from
   // the end is the client.
-  const forwarded = forwardedChain(request.headers.get("x-forwarded-for"));
+  const forwarded = forwardedChain(forwardedFor);
   const index = forwarded.length - Math.max(1, trustedProxyCount);
   return forwarded[Math.max(0, index)] ?? "unknown";
 }

@@ -4,6 +4,7 @@
 import { API_KEY_PATTERN, type KeyScope } from "../store/api-keys";
 import type { ApiContext } from "./context";
 import { ApiError } from "./errors";
+import type { ApiRequest } from "./handler";
 
 export interface Principal {
   /** Rate limits are keyed by this id. */
@@ -19,7 +20,7 @@ export interface Principal {
 
 export interface CredentialSource {
   name: string;
-  authenticate(request: Request, context: ApiContext): Promise<Principal | null>;
+  authenticate(request: ApiRequest, context: ApiContext): Promise<Principal | null>;
 }
 
 function unauthorized(message: string): ApiError {
@@ -61,7 +62,7 @@ export const bearerKeySource: CredentialSource = {
 };
 
 /** The first source that recognises a credential; 401 when none is presented. */
-export async function authenticate(request: Request, context: ApiContext): Promise<Principal> {
+export async function authenticate(request: ApiRequest, context: ApiContext): Promise<Principal> {
   for (const source of context.credentialSources) {
     const principal = await source.authenticate(request, context);
     if (principal !== null) {

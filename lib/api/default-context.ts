@@ -3,6 +3,7 @@
 // set of connections.
 import { parseConfig } from "../config";
 import { createApiContext, type ApiContext } from "./context";
+import { toWebResponse } from "./responses";
 import { HTTP_METHODS, matchPath, runRoute, type HttpMethod, type RouteDefinition } from "./router";
 
 const KEY = Symbol.for("vault-gateway.api-context");
@@ -21,10 +22,10 @@ export type BoundRoute = Record<HttpMethod, (request: Request) => Promise<Respon
 
 /** One function per HTTP method, each running the route under the default context. */
 export function bindRoute(route: RouteDefinition): BoundRoute {
-  const handle = (request: Request): Promise<Response> => {
+  const handle = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const params = matchPath(route.pattern, url.pathname) ?? {};
-    return runRoute(route, params, request, defaultApiContext(), url);
+    return toWebResponse(await runRoute(route, params, request, defaultApiContext(), url));
   };
   return Object.fromEntries(HTTP_METHODS.map((method) => [method, handle])) as BoundRoute;
 }

@@ -2,8 +2,10 @@
 // table, rate limits under concurrency and the OpenAPI document.
 import { describe, expect, it } from "vitest";
 
-import { clientAddress, registerSocketAddress, resolveClientAddress } from "./client-address";
+import { clientAddress, resolveClientAddress } from "./client-address";
 import { ApiError, CODE_TO_STATUS, errorBody, toApiError } from "./errors";
+import type { ApiRequest } from "./handler";
+import { newRequestId } from "./logger";
 import { openApiDocument } from "./openapi";
 import { createRateLimiter } from "./rate-limit";
 import { MAX_BODY_BYTES, parseInput, readJsonBody, readQuery } from "./request-input";
@@ -108,19 +110,30 @@ describe("validation names the field", () => {
   });
 });
 
+describe("request ids", () => {
+  it("are req_ and 24 hex digits, distinct across entropy draws", () => {
+    const ids = Array.from({ length: 1_000 }, () => newRequestId());
+    expect(ids.every((id) => /^req_[0-9a-f]{24}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
 describe("client addresses", () => {
-  const request = (forwarded?: string): Request =>
-    new Request("http://t/", forwarded === undefined ? {} : { headers: { "X-Forwarded-For": forwarded } });
+  const request = (forwarded?: string, socketAddress?: string): ApiRequest => ({
+    method: "GET",
+    url: "http://t/",
+    headers: new Headers(forwarded === undefined ? {} : { "X-Forwarded-For": forwarded }),
+    body: null,
+    socketAddress,
+  });
 
   it("use the socket and ignore X-Forwarded-For without trusted proxies", () => {
-    const spoofed = request("6.6.6.6");
-    registerSocketAddress(spoofed, "10.0.0.1");
+    const spoofed = request("6.6.6.6", "10.0.0.1");
     expect(clientAddress(spoofed, 0)).toBe("10.0.0.1");
   });
 
   it("believe as many hops as there are trusted proxies", () => {
-    const proxied = request("6.6.6.6, 1.2.3.4");
-    registerSocketAddress(proxied, "10.0.0.1");
+    const proxied = request("6.6.6.6, 1.2.3.4", "10.0.0.1");
     expect(clientAddress(proxied, 1)).toBe("1.2.3.4");
     expect(clientAddress(proxied, 2)).toBe("6.6.6.6");
     expect(clientAddress(request("1.2.3.4"), 0)).toBe("1.2.3.4");

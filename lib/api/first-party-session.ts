@@ -9,6 +9,7 @@ import { clientAddress } from "./client-address";
 import type { ApiContext } from "./context";
 import type { CredentialSource, Principal } from "./credentials";
 import { ApiError } from "./errors";
+import type { ApiRequest } from "./handler";
 import { SingleFlightCache } from "./single-flight-cache";
 
 export const FIRST_PARTY_KEY_NAME = "first-party pages";
@@ -21,7 +22,7 @@ function unauthorized(message: string): ApiError {
  * A request from one of the app's own pages: the browser says so (Sec-Fetch-Site), or, for browsers
  * without fetch metadata, the Origin it sends matches the host it asked.
  */
-export function isSameOriginRequest(request: Request): boolean {
+export function isSameOriginRequest(request: ApiRequest): boolean {
   const site = request.headers.get("sec-fetch-site");
   if (site !== null) {
     return site === "same-origin";

@@ -1,6 +1,35 @@
-// The shape every endpoint handler has inside lib/api: a Web-standard request plus the context and the
-// per-request facts (id, path parameters) the router found.
+// The shape every endpoint handler has inside lib/api: a request plus the context and the per-request
+// facts (id, path parameters) the router found, answering with a plain status, headers and text.
 import type { ApiContext } from "./context";
+
+/**
+ * The parts of an HTTP request the edge reads. A WHATWG Request has them (Next.js route handlers pass
+ * theirs); the node:http host passes a lighter object, because building a Request (URL, Headers, an
+ * AbortSignal) cost more than a keyless request's whole handler.
+ */
+export interface ApiRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null; has(name: string): boolean };
+  /** Read only when no `rawBody` is given. */
+  readonly body: ReadableStream<Uint8Array> | null;
+  /** The socket's remote address, when the host knows it (per-IP limits). */
+  readonly socketAddress?: string;
+  /** The body, when the host has read it already, or the fact that it went over MAX_BODY_BYTES. */
+  readonly rawBody?: Uint8Array | "too-large";
+}
+
+/**
+ * A response as data: hosts turn it into their own (toWebResponse makes a WHATWG Response; the
+ * node:http host writes it to the socket without a Response or its body stream in between).
+ */
+export interface ApiResponse {
+  status: number;
+  /** Owned by this response: the router adds X-Request-Id to it. */
+  headers: Record<string, string>;
+  /** The body text (JSON for our own responses); null for none. */
+  body: string | null;
+}
 
 export interface RequestMeta {
   requestId: string;
@@ -13,4 +42,8 @@ export interface RequestMeta {
   errorCode?: string;
 }
 
-export type ApiHandler = (request: Request, context: ApiContext, meta: RequestMeta) => Promise<Response>;
+export type ApiHandler = (
+  request: ApiRequest,
+  context: ApiContext,
+  meta: RequestMeta,
+) => Promise<ApiResponse>;

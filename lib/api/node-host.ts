@@ -1,17 +1,24 @@
-// A lean node:http host for the same Web-standard handlers, for API-only deployments and the
-// benchmark: Node request → Request (socket address registered for per-IP limits) → handler →
-// Node response. Shutdown stops accepting, lets in-flight requests finish, then closes connections.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+// A lean node:http host for the same handlers, for API-only deployments and the benchmark: Node
+// request → ApiRequest (headers read in place, socket address and body bytes passed along) → handler
+// → ApiResponse written as it is. No WHATWG Request or Response is built: their construction (URL,
+// Headers, AbortSignal, body streams) cost more than a keyless request's whole handler. Shutdown
+// stops accepting, lets in-flight requests finish, then closes connections.
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { registerSocketAddress } from "./client-address";
-import { MAX_BODY_BYTES, registerRawBody } from "./request-input";
-import { bodyTextOf } from "./responses";
+import type { ApiRequest, ApiResponse } from "./handler";
+import { MAX_BODY_BYTES } from "./request-input";
 
 /** Bodies past this are not even drained: the connection is closed. */
 const DISCARD_LIMIT_BYTES = 1024 * 1024;
 
-export type WebHandler = (request: Request) => Promise<Response>;
+export type NodeHostHandler = (request: ApiRequest) => Promise<ApiResponse>;
 
 /** Reads a body up to MAX_BODY_BYTES; past that, stops keeping it and says so. */
 function readBody(incoming: IncomingMessage): Promise<Uint8Array | "too-large"> {
@@ -32,44 +39,55 @@ function readBody(incoming: IncomingMessage): Promise<Uint8Array | "too-large"> 
   });
 }
 
-async function toRequest(incoming: IncomingMessage, origin: string): Promise<Request> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (typeof value === "string") {
-      headers.set(name, value);
-    } else if (value !== undefined) {
-      for (const item of value) {
-        headers.append(name, item);
-      }
+/**
+ * Node's parsed headers behind the two methods the edge calls. Node has already folded repeated
+ * headers into one value (set-cookie stays a list, joined here as Headers.get would).
+ */
+export class NodeRequestHeaders {
+  constructor(private readonly raw: IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    if (value === undefined) {
+      return null;
     }
+    return typeof value === "string" ? value : value.join(", ");
   }
-  const method = incoming.method ?? "GET";
-  // The body is read here and handed to readJsonBody through registerRawBody, not as a stream.
-  const request = new Request(`${origin}${incoming.url ?? "/"}`, { method, headers });
-  if (method !== "GET" && method !== "HEAD") {
-    registerRawBody(request, await readBody(incoming));
+
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined;
   }
-  return request;
 }
 
-async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const text = bodyTextOf(response);
-  if (text !== undefined) {
-    // Our own JSON responses: write the text; the unread stream is dropped with the Response.
-    headers["content-length"] = String(Buffer.byteLength(text));
-    outgoing.writeHead(response.status, headers).end(response.status === 204 ? undefined : text);
+function toApiRequest(incoming: IncomingMessage, rawBody?: Uint8Array | "too-large"): ApiRequest {
+  return {
+    method: incoming.method ?? "GET",
+    url: `http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`,
+    headers: new NodeRequestHeaders(incoming.headers),
+    body: null,
+    socketAddress: incoming.socket.remoteAddress ?? "unknown",
+    rawBody,
+  };
+}
+
+function writeResponse(response: ApiResponse, outgoing: ServerResponse): void {
+  const { headers } = response;
+  if (response.body === null || response.status === 204) {
+    outgoing.writeHead(response.status, headers).end();
     return;
   }
-  outgoing.writeHead(response.status, headers);
-  if (response.body === null) {
-    outgoing.end();
-    return;
+  headers["Content-Length"] = String(Buffer.byteLength(response.body));
+  outgoing.writeHead(response.status, headers).end(response.body);
+}
+
+/** Bodies are read first, then handed over as bytes; GET and HEAD go straight to the handler. */
+function handle(handler: NodeHostHandler, incoming: IncomingMessage): Promise<ApiResponse> {
+  const method = incoming.method ?? "GET";
+  if (method === "GET" || method === "HEAD") {
+    return handler(toApiRequest(incoming));
   }
-  outgoing.end(Buffer.from(await response.arrayBuffer()));
+  // A body the client broke off rejects: the host's catch answers for it (if the socket still takes it).
+  return readBody(incoming).then((body) => handler(toApiRequest(incoming, body)));
 }
 
 export interface NodeHost {
@@ -80,7 +98,7 @@ export interface NodeHost {
 }
 
 export async function startNodeHost(
-  handler: WebHandler,
+  handler: NodeHostHandler,
   options: { host: string; port: number },
 ): Promise<NodeHost> {
   let inFlight = 0;
@@ -93,12 +111,7 @@ export async function startNodeHost(
         drained?.();
       }
     };
-    toRequest(incoming, `http://${incoming.headers.host ?? "localhost"}`)
-      .catch(() => new Request("http://localhost/", { method: "GET" }))
-      .then((request) => {
-        registerSocketAddress(request, incoming.socket.remoteAddress ?? "unknown");
-        return handler(request);
-      })
+    handle(handler, incoming)
       .then((response) => writeResponse(response, outgoing))
       .catch(() => {
         if (!outgoing.headersSent) {

@@ -10,7 +10,7 @@ import { clientAddress } from "./client-address";
 import type { ApiContext } from "./context";
 import { authenticate, type Principal } from "./credentials";
 import { ApiError, toApiError } from "./errors";
-import type { ApiHandler, RequestMeta } from "./handler";
+import type { ApiHandler, ApiRequest, RequestMeta } from "./handler";
 import { rateLimitHeaders, type RateLimitDecision } from "./rate-limit";
 import { parseInput, readJsonBody, readQuery } from "./request-input";
 import { envelope, envelopeError } from "./responses";
@@ -23,7 +23,7 @@ export interface PartnerCall<Input, Params> {
   params: Params;
   principal: Principal;
   context: ApiContext;
-  request: Request;
+  request: ApiRequest;
   meta: RequestMeta;
 }
 
@@ -53,7 +53,7 @@ function rateLimited(decision: RateLimitDecision, what: string): ApiError {
 }
 
 async function authenticateOrLimit(
-  request: Request,
+  request: ApiRequest,
   context: ApiContext,
 ): Promise<{ principal: Principal } | { failure: ApiError; decision: RateLimitDecision }> {
   try {
@@ -97,7 +97,7 @@ function requireTarget(principal: Principal, target: RequestTarget): void {
 }
 
 async function readInput<S extends z.ZodType>(
-  request: Request,
+  request: ApiRequest,
   url: URL,
   input: { from: "body" | "query"; schema: S },
 ) {

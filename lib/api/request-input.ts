@@ -3,6 +3,7 @@
 import type { z } from "zod";
 
 import { ApiError } from "./errors";
+import type { ApiRequest } from "./handler";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -12,17 +13,10 @@ function tooLarge(): ApiError {
   return new ApiError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_BODY_BYTES} bytes`);
 }
 
-// A host that has already read the body (lib/api/node-host.ts) registers the bytes, or the fact that
-// they went over the limit; reading them again through the Request's stream would cost more than
-// the handler.
-const rawBodies = new WeakMap<Request, Uint8Array | "too-large">();
-
-export function registerRawBody(request: Request, body: Uint8Array | "too-large"): void {
-  rawBodies.set(request, body);
-}
-
-async function readLimited(request: Request): Promise<string> {
-  const registered = rawBodies.get(request);
+// A host that has already read the body (lib/api/node-host.ts) passes the bytes, or the fact that
+// they went over the limit, as `rawBody`; otherwise the request's stream is read here.
+async function readLimited(request: ApiRequest): Promise<string> {
+  const registered = request.rawBody;
   if (registered === "too-large") {
     throw tooLarge();
   }
@@ -54,7 +48,7 @@ async function readLimited(request: Request): Promise<string> {
   return UTF8.decode(Buffer.concat(chunks));
 }
 
-export async function readJsonBody(request: Request): Promise<unknown> {
+export async function readJsonBody(request: ApiRequest): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
@@ -84,7 +78,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 /** The query string as an object; a parameter given twice is refused rather than guessed at. */
-export function readQuery(request: Request, url: URL = new URL(request.url)): Record<string, string> {
+export function readQuery(request: ApiRequest, url: URL = new URL(request.url)): Record<string, string> {
   const params = url.searchParams;
   const query: Record<string, string> = {};
   for (const [name, value] of params) {

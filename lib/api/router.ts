@@ -3,10 +3,10 @@
 // unknown paths are 404 and other methods 405 with Allow, in the route's body style.
 import type { ApiContext } from "./context";
 import { ApiError, toApiError } from "./errors";
-import type { ApiHandler, RequestMeta } from "./handler";
+import type { ApiHandler, ApiRequest, ApiResponse, RequestMeta } from "./handler";
 import { newRequestId } from "./logger";
 import { PUBLIC_HEADERS } from "./public";
-import { bareError, envelopeError, withHeaders } from "./responses";
+import { bareError, envelopeError } from "./responses";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -24,52 +24,59 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-/** A pattern split once: literal segments, and `:name` segments that capture. */
-function compilePattern(pattern: string): (pathname: string) => Record<string, string> | null {
-  const parts = pattern.split("/");
-  return (pathname) => {
-    const trimmed = pathname.length > 1 && pathname.endsWith("/") ? pathname.replace(/\/+$/, "") : pathname;
-    const actual = trimmed.split("/");
-    if (actual.length !== parts.length) {
-      return null;
-    }
-    const params: Record<string, string> = {};
-    for (let index = 0; index < parts.length; index += 1) {
-      const part = parts[index] ?? "";
-      const segment = actual[index] ?? "";
-      if (part.startsWith(":")) {
-        let decoded: string;
-        try {
-          decoded = decodeURIComponent(segment);
-        } catch {
-          return null;
-        }
-        if (decoded === "") {
-          return null;
-        }
-        params[part.slice(1)] = decoded;
-      } else if (part !== segment) {
-        return null;
-      }
-    }
-    return params;
-  };
+/** A path's segments, ignoring trailing slashes ("/api/oracle/" is "/api/oracle"). */
+function segmentsOf(pathname: string): string[] {
+  const trimmed = pathname.length > 1 && pathname.endsWith("/") ? pathname.replace(/\/+$/, "") : pathname;
+  return trimmed.split("/");
 }
 
-const compiledPatterns = new Map<string, (pathname: string) => Record<string, string> | null>();
+/** Literal segments must be equal; `:name` segments capture, decoded and non-empty. */
+function matchSegments(parts: readonly string[], actual: readonly string[]): Record<string, string> | null {
+  if (actual.length !== parts.length) {
+    return null;
+  }
+  const params: Record<string, string> = {};
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index] ?? "";
+    const segment = actual[index] ?? "";
+    if (part.startsWith(":")) {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        return null;
+      }
+      if (decoded === "") {
+        return null;
+      }
+      params[part.slice(1)] = decoded;
+    } else if (part !== segment) {
+      return null;
+    }
+  }
+  return params;
+}
+
+// Patterns are split once; a request's path once per request, not once per route it is tried against.
+const patternSegments = new Map<string, readonly string[]>();
+
+function partsOf(pattern: string): readonly string[] {
+  let parts = patternSegments.get(pattern);
+  if (parts === undefined) {
+    parts = pattern.split("/");
+    patternSegments.set(pattern, parts);
+  }
+  return parts;
+}
 
 export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
-  let matcher = compiledPatterns.get(pattern);
-  if (matcher === undefined) {
-    matcher = compilePattern(pattern);
-    compiledPatterns.set(pattern, matcher);
-  }
-  return matcher(pathname);
+  return matchSegments(partsOf(pattern), segmentsOf(pathname));
 }
 
 export function matchRoute(routes: readonly RouteDefinition[], pathname: string): RouteMatch | null {
+  const actual = segmentsOf(pathname);
   for (const route of routes) {
-    const params = matchPath(route.pattern, pathname);
+    const params = matchSegments(partsOf(route.pattern), actual);
     if (params !== null) {
       return { route, params };
     }
@@ -85,7 +92,7 @@ function allowed(route: RouteDefinition): string {
   return [...new Set([...methods, "OPTIONS"])].join(", ");
 }
 
-function errorResponse(route: RouteDefinition | null, error: ApiError, requestId: string): Response {
+function errorResponse(route: RouteDefinition | null, error: ApiError, requestId: string): ApiResponse {
   return route?.audience === "public"
     ? bareError(error, requestId, { ...PUBLIC_HEADERS, "Cache-Control": "no-store" })
     : envelopeError(error, requestId);
@@ -94,10 +101,10 @@ function errorResponse(route: RouteDefinition | null, error: ApiError, requestId
 async function dispatch(
   route: RouteDefinition,
   method: string,
-  request: Request,
+  request: ApiRequest,
   context: ApiContext,
   meta: RequestMeta,
-): Promise<Response> {
+): Promise<ApiResponse> {
   if (method === "OPTIONS") {
     const headers: Record<string, string> = { Allow: allowed(route) };
     if (route.audience === "public") {
@@ -106,38 +113,35 @@ async function dispatch(
         "Access-Control-Max-Age": "86400",
       });
     }
-    return new Response(null, { status: 204, headers });
+    return { status: 204, headers, body: null };
   }
   const handler = route.methods[(method === "HEAD" ? "GET" : method) as HttpMethod];
   if (handler === undefined) {
     meta.errorCode = "METHOD_NOT_ALLOWED";
-    return withHeaders(
-      errorResponse(
-        route,
-        new ApiError("METHOD_NOT_ALLOWED", `Method ${method} is not allowed here`),
-        meta.requestId,
-      ),
-      { Allow: allowed(route) },
+    const response = errorResponse(
+      route,
+      new ApiError("METHOD_NOT_ALLOWED", `Method ${method} is not allowed here`),
+      meta.requestId,
     );
+    response.headers.Allow = allowed(route);
+    return response;
   }
   const response = await handler(request, context, meta);
-  return method === "HEAD"
-    ? new Response(null, { status: response.status, headers: response.headers })
-    : response;
+  return method === "HEAD" ? { ...response, body: null } : response;
 }
 
 /** Runs one route for a request: the whole edge around a handler. */
 export async function runRoute(
   route: RouteDefinition | null,
   params: Record<string, string>,
-  request: Request,
+  request: ApiRequest,
   context: ApiContext,
   url: URL = new URL(request.url),
-): Promise<Response> {
+): Promise<ApiResponse> {
   const startedAt = performance.now();
   const meta: RequestMeta = { requestId: newRequestId(), params, url };
   const method = request.method.toUpperCase();
-  let response: Response;
+  let response: ApiResponse;
   try {
     if (route === null) {
       meta.errorCode = "NOT_FOUND";
@@ -154,7 +158,7 @@ export async function runRoute(
     meta.errorCode = error.code;
     response = errorResponse(route, error, meta.requestId);
   }
-  response.headers.set("X-Request-Id", meta.requestId);
+  response.headers["X-Request-Id"] = meta.requestId;
   const level = response.status >= 500 ? "warn" : "info";
   if (!context.log.enabled(level)) {
     return response;
@@ -175,9 +179,15 @@ export async function runRoute(
 export function createApiHandler(
   routes: readonly RouteDefinition[],
   context: ApiContext,
-): (request: Request) => Promise<Response> {
+): (request: ApiRequest) => Promise<ApiResponse> {
   return (request) => {
-    const url = new URL(request.url);
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      // A Host header that makes no URL: no route matches it.
+      return runRoute(null, {}, request, context, new URL("http://localhost/"));
+    }
     const match = matchRoute(routes, url.pathname);
     return runRoute(match?.route ?? null, match?.params ?? {}, request, context, url);
   };

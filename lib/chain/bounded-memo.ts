@@ -16,6 +16,40 @@ export function boundedMemo<V>(compute: (key: string) => V, maxEntries = 50_000)
   };
 }
 
+/**
+ * A map that keeps its `maxEntries` most recently used entries (a Map iterates in insertion order, so
+ * a hit is moved to the end and the first entry is the least recently used).
+ */
+export class LruMap<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done !== true) {
+        this.entries.delete(oldest.value);
+      }
+    }
+  }
+}
+
 const base58Texts = new WeakMap<object, string>();
 
 /**

@@ -3,7 +3,7 @@
 // the local chain and the program tests send.
 import { PublicKey, SystemProgram, TransactionInstruction } from "@solana/web3.js";
 
-import { base58Of, boundedMemo } from "./bounded-memo";
+import { LruMap, base58Of } from "./bounded-memo";
 
 export const TOKEN_PROGRAM_ID = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 export const TOKEN_2022_PROGRAM_ID = new PublicKey("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
@@ -87,6 +87,17 @@ export function decodeTokenAccount(
   };
 }
 
+/**
+ * The amount of an initialized classic SPL Token account; null for anything else. The API's balance
+ * checks need only this, so it reads the one field without making keys of the mint and owner.
+ */
+export function tokenAccountAmount(programOwner: PublicKey, data: Uint8Array): bigint | null {
+  if (!programOwner.equals(TOKEN_PROGRAM_ID) || data.length !== TOKEN_ACCOUNT_SIZE || data[108] === 0) {
+    return null;
+  }
+  return view(data).getBigUint64(64, true);
+}
+
 /** An initialized mint's state; null for anything else (see decodeTokenAccount). */
 export function decodeMint(programOwner: PublicKey | string, data: Uint8Array): MintState | null {
   if (!isTokenProgram(programOwner) || data.length < MINT_SIZE) {
@@ -109,19 +120,35 @@ export function decodeMint(programOwner: PublicKey | string, data: Uint8Array): 
   };
 }
 
-// Deriving an address costs a few hundred microseconds of curve checks; wallets and mints repeat.
-const associatedAddresses = boundedMemo((key) => {
-  const [owner = "", mint = ""] = key.split(":");
-  const [address] = PublicKey.findProgramAddressSync(
-    [new PublicKey(owner).toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), new PublicKey(mint).toBuffer()],
-    ASSOCIATED_TOKEN_PROGRAM_ID,
-  );
-  return address;
-});
+// Derivation is a search over bump seeds, each a SHA-256 and a curve check, so derived addresses are
+// kept by mint, then owner: the few mints in use (each vault's asset and shares) each keep their most
+// recently used owners. The keys are the texts base58Of keeps per key object, so a lookup neither
+// builds nor hashes a new string.
+const MINTS_KEPT = 64;
+const OWNERS_PER_MINT = 20_000;
+const associatedByMint = new Map<string, LruMap<string, PublicKey>>();
 
 /** The associated token account of `owner` for `mint` under the classic token program. */
 export function findAssociatedTokenAddress(owner: PublicKey, mint: PublicKey): PublicKey {
-  return associatedAddresses(`${base58Of(owner)}:${base58Of(mint)}`);
+  const mintId = base58Of(mint);
+  let owners = associatedByMint.get(mintId);
+  if (owners === undefined) {
+    if (associatedByMint.size >= MINTS_KEPT) {
+      associatedByMint.clear();
+    }
+    owners = new LruMap(OWNERS_PER_MINT);
+    associatedByMint.set(mintId, owners);
+  }
+  const ownerId = base58Of(owner);
+  let address = owners.get(ownerId);
+  if (address === undefined) {
+    [address] = PublicKey.findProgramAddressSync(
+      [owner.toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), mint.toBuffer()],
+      ASSOCIATED_TOKEN_PROGRAM_ID,
+    );
+    owners.set(ownerId, address);
+  }
+  return address;
 }
 
 const TokenInstruction = {

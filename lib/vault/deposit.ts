@@ -9,7 +9,7 @@ import type { ReadMode } from "../chain/vault-chain";
 import {
   TOKEN_ACCOUNT_SIZE,
   buildCreateAssociatedTokenAccountIdempotentInstruction,
-  decodeTokenAccount,
+  tokenAccountAmount,
   findAssociatedTokenAddress,
 } from "../chain/spl-token";
 import { DomainError } from "./domain-error";
@@ -80,7 +80,7 @@ async function readWalletAccounts(
 
 function assetBalance(accounts: WalletAccounts): bigint {
   const account = accounts.assetAccount;
-  return account === null ? 0n : (decodeTokenAccount(account.owner, account.data)?.amount ?? 0n);
+  return account === null ? 0n : (tokenAccountAmount(account.owner, account.data) ?? 0n);
 }
 
 /** Lamports the wallet needs: the fee, plus rent when the share account does not exist yet. */

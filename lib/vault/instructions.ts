@@ -8,6 +8,7 @@ import {
   camelCaseToIdlName,
   findIdlInstruction,
   vaultCoder,
+  type IdlAccountMeta,
   type VaultInstructionName,
 } from "./idl";
 
@@ -102,37 +103,30 @@ export interface ConfigUpdate {
   name?: string;
 }
 
-type NamedAccounts = Readonly<Partial<Record<string, PublicKey>>>;
-
-// Program accounts with a fixed address in the IDL, made into keys once rather than on every build.
-const fixedAddresses = new Map<string, PublicKey>();
-
-function fixedAddress(address: string): PublicKey {
-  let key = fixedAddresses.get(address);
-  if (key === undefined) {
-    key = new PublicKey(address);
-    fixedAddresses.set(address, key);
-  }
-  return key;
+// Each instruction's account list, read from the IDL once: where each account name goes, and the
+// keys of the program accounts with a fixed address. Building an instruction then only places keys.
+interface AccountLayout {
+  definitions: readonly IdlAccountMeta[];
+  positions: ReadonlyMap<string, number>;
+  fixed: readonly (PublicKey | undefined)[];
 }
 
-function accountMetasFromIdl(instructionName: VaultInstructionName, accounts: NamedAccounts): AccountMeta[] {
-  const definitions = findIdlInstruction(instructionName).accounts;
-  const unknownName = Object.keys(accounts).find(
-    (name) => !definitions.some((definition) => definition.name === name),
-  );
-  if (unknownName !== undefined) {
-    throw new Error(`${instructionName} has no account named ${unknownName}`);
+const layouts = new Map<VaultInstructionName, AccountLayout>();
+
+function accountLayout(instructionName: VaultInstructionName): AccountLayout {
+  let layout = layouts.get(instructionName);
+  if (layout === undefined) {
+    const definitions = findIdlInstruction(instructionName).accounts;
+    layout = {
+      definitions,
+      positions: new Map(definitions.map((definition, position) => [definition.name, position])),
+      fixed: definitions.map((definition) =>
+        definition.address === undefined ? undefined : new PublicKey(definition.address),
+      ),
+    };
+    layouts.set(instructionName, layout);
   }
-  return definitions.map((definition) => {
-    const pubkey =
-      accounts[definition.name] ??
-      (definition.address === undefined ? undefined : fixedAddress(definition.address));
-    if (pubkey === undefined) {
-      throw new Error(`${instructionName} needs the account ${definition.name}`);
-    }
-    return { pubkey, isSigner: definition.signer === true, isWritable: definition.writable === true };
-  });
+  return layout;
 }
 
 // Account names are converted on every build; there are a dozen of them, so remember each.
@@ -147,8 +141,27 @@ function idlNameOf(name: string): string {
   return idlName;
 }
 
-function byIdlName(accounts: object): NamedAccounts {
-  return Object.fromEntries(Object.entries(accounts).map(([key, value]) => [idlNameOf(key), value]));
+/** The IDL's accounts in order, from the caller's camelCase names (an unknown or missing name throws). */
+function accountMetasFromIdl(instructionName: VaultInstructionName, accounts: object): AccountMeta[] {
+  const { definitions, positions, fixed } = accountLayout(instructionName);
+  const keys = [...fixed];
+  for (const [name, value] of Object.entries(accounts)) {
+    const idlName = idlNameOf(name);
+    const position = positions.get(idlName);
+    if (position === undefined) {
+      throw new Error(`${instructionName} has no account named ${idlName}`);
+    }
+    if (value instanceof PublicKey) {
+      keys[position] = value;
+    }
+  }
+  return definitions.map((definition, position) => {
+    const pubkey = keys[position];
+    if (pubkey === undefined) {
+      throw new Error(`${instructionName} needs the account ${definition.name}`);
+    }
+    return { pubkey, isSigner: definition.signer === true, isWritable: definition.writable === true };
+  });
 }
 
 function buildVaultInstruction(
@@ -158,7 +171,7 @@ function buildVaultInstruction(
 ): TransactionInstruction {
   return new TransactionInstruction({
     programId: VAULT_PROGRAM_ID,
-    keys: accountMetasFromIdl(instructionName, byIdlName(accounts)),
+    keys: accountMetasFromIdl(instructionName, accounts),
     data: vaultCoder.instruction.encode(instructionName, args),
   });
 }

@@ -35,16 +35,23 @@ interface AccountEntry {
   writable: boolean;
 }
 
-function pushCompactU16(bytes: number[], value: number): void {
+/** Bytes of a compact-u16 (Solana's short vector length): 7 bits a byte, high bit = more follows. */
+function compactU16Size(value: number): number {
+  return value < 0x80 ? 1 : value < 0x4000 ? 2 : 3;
+}
+
+function writeCompactU16(out: Uint8Array, offset: number, value: number): number {
   let rest = value;
+  let at = offset;
   for (;;) {
     const low = rest & 0x7f;
     rest >>= 7;
     if (rest === 0) {
-      bytes.push(low);
-      return;
+      out[at] = low;
+      return at + 1;
     }
-    bytes.push(low | 0x80);
+    out[at] = low | 0x80;
+    at += 1;
   }
 }
 
@@ -69,7 +76,7 @@ const blockhashBytes = boundedMemo((blockhash) => bs58.decode(blockhash), 1_000)
  * signer, then the message (accounts ordered writable signers with the payer first, read-only
  * signers, writable and read-only non-signers). Byte for byte what web3.js's compileToV0Message and
  * serialize produce (lib/vault/transaction.test.ts checks), without their base58 bookkeeping, which
- * costs more than the rest of a deposit build.
+ * costs more than the rest of a deposit build. Sized first, then written into one buffer.
  */
 export function serializeUnsignedV0(
   payer: PublicKey,
@@ -85,51 +92,55 @@ export function serializeUnsignedV0(
       noteAccount(entries, meta.pubkey, meta.isSigner, meta.isWritable);
     }
   }
-  // Payer first, then writable signers, read-only signers, writable and read-only non-signers.
+  // Payer first (the map's first entry), then writable signers, read-only signers, writable and
+  // read-only non-signers.
   const groups: AccountEntry[][] = [[], [], [], []];
-  for (const [id, entry] of entries) {
-    if (id !== payerId) {
-      groups[(entry.signer ? 0 : 2) + (entry.writable ? 0 : 1)]?.push(entry);
-    }
+  for (const entry of entries.values()) {
+    groups[(entry.signer ? 0 : 2) + (entry.writable ? 0 : 1)]?.push(entry);
   }
   const [writableSigners = [], readonlySigners = [], writable = [], readonly = []] = groups;
-  const ordered = [entries.get(payerId) ?? { key: payer, signer: true, writable: true }];
-  ordered.push(...writableSigners, ...readonlySigners, ...writable, ...readonly);
+  const ordered = [...writableSigners, ...readonlySigners, ...writable, ...readonly];
   const index = new Map<string, number>();
-  for (let position = 0; position < ordered.length; position += 1) {
-    const entry = ordered[position];
-    if (entry !== undefined) {
-      index.set(hexOf(entry.key), position);
-    }
-  }
-  const signers = 1 + writableSigners.length + readonlySigners.length;
+  ordered.forEach((entry, position) => index.set(hexOf(entry.key), position));
+  const signers = writableSigners.length + readonlySigners.length;
 
-  const head: number[] = [];
-  pushCompactU16(head, signers);
-  const signatureBytes = Uint8Array.from(head);
-  head.length = 0;
-  head.push(0x80, signers, readonlySigners.length, readonly.length);
-  pushCompactU16(head, ordered.length);
-  const chunks: Uint8Array[] = [signatureBytes, new Uint8Array(64 * signers), Uint8Array.from(head)];
-  for (const entry of ordered) {
-    chunks.push(bytesOf(entry.key));
-  }
-  chunks.push(blockhashBytes(recentBlockhash));
-  const body: number[] = [];
-  pushCompactU16(body, instructions.length);
+  let size = compactU16Size(signers) + 64 * signers;
+  // Version prefix and the three header counts, the account keys, the blockhash.
+  size += 4 + compactU16Size(ordered.length) + 32 * ordered.length + 32;
+  size += compactU16Size(instructions.length);
   for (const instruction of instructions) {
-    body.push(index.get(hexOf(instruction.programId)) ?? 0);
-    pushCompactU16(body, instruction.keys.length);
-    for (const meta of instruction.keys) {
-      body.push(index.get(hexOf(meta.pubkey)) ?? 0);
-    }
-    pushCompactU16(body, instruction.data.length);
-    chunks.push(Uint8Array.from(body), instruction.data);
-    body.length = 0;
+    const { keys, data } = instruction;
+    size += 1 + compactU16Size(keys.length) + keys.length + compactU16Size(data.length) + data.length;
   }
-  // No address-table lookups.
-  chunks.push(Uint8Array.of(0));
-  return Buffer.concat(chunks);
+  size += 1;
+
+  // Zero-filled: the signatures stay zero.
+  const out = new Uint8Array(size);
+  let offset = writeCompactU16(out, 0, signers) + 64 * signers;
+  out[offset] = 0x80;
+  out[offset + 1] = signers;
+  out[offset + 2] = readonlySigners.length;
+  out[offset + 3] = readonly.length;
+  offset = writeCompactU16(out, offset + 4, ordered.length);
+  for (const entry of ordered) {
+    out.set(bytesOf(entry.key), offset);
+    offset += 32;
+  }
+  out.set(blockhashBytes(recentBlockhash), offset);
+  offset = writeCompactU16(out, offset + 32, instructions.length);
+  for (const instruction of instructions) {
+    out[offset] = index.get(hexOf(instruction.programId)) ?? 0;
+    offset = writeCompactU16(out, offset + 1, instruction.keys.length);
+    for (const meta of instruction.keys) {
+      out[offset] = index.get(hexOf(meta.pubkey)) ?? 0;
+      offset += 1;
+    }
+    offset = writeCompactU16(out, offset, instruction.data.length);
+    out.set(instruction.data, offset);
+    offset += instruction.data.length;
+  }
+  // No address-table lookups: the last byte stays 0.
+  return out;
 }
 
 function noteAccount(

@@ -4,7 +4,7 @@ import { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../chain/accounts";
 import { base58Of, boundedMemo } from "../chain/bounded-memo";
-import { decodeTokenAccount, findAssociatedTokenAddress } from "../chain/spl-token";
+import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
 import { decodeReceipt, type VaultAccount, type WithdrawalReceiptAccount } from "./accounts";
 import { findReceipt } from "./addresses";
 import { VAULT_PROGRAM_ID } from "./idl";
@@ -43,7 +43,7 @@ export function receiptAddressOf(vault: PublicKey, wallet: PublicKey): PublicKey
 function tokenBalance(account: ChainAccount | null | undefined): bigint {
   return account === null || account === undefined
     ? 0n
-    : (decodeTokenAccount(account.owner, account.data)?.amount ?? 0n);
+    : (tokenAccountAmount(account.owner, account.data) ?? 0n);
 }
 
 function receiptFrom(account: ChainAccount | null | undefined): WithdrawalReceiptAccount | null {

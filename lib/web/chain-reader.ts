@@ -6,7 +6,7 @@
 import { Buffer } from "buffer";
 import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 
-import { decodeTokenAccount, findAssociatedTokenAddress } from "../chain/spl-token";
+import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
 import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
 import { findReceipt } from "../vault/addresses";
 import { decodeVaultEvents } from "../vault/events";
@@ -176,7 +176,7 @@ export interface WalletPosition {
 function tokenAmountOf(account: AccountInfo<Buffer> | null | undefined): bigint {
   return account === null || account === undefined
     ? 0n
-    : (decodeTokenAccount(account.owner, account.data)?.amount ?? 0n);
+    : (tokenAccountAmount(account.owner, account.data) ?? 0n);
 }
 
 function receiptOf(account: AccountInfo<Buffer> | null | undefined): PendingReceipt | null {

@@ -2,12 +2,12 @@
 import type { ApiHandler } from "../handler";
 import { openApiDocument } from "../openapi";
 
-export const getOpenApi: ApiHandler = async () =>
-  new Response(openApiDocument(), {
-    status: 200,
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": "public, max-age=300",
-      "Access-Control-Allow-Origin": "*",
-    },
-  });
+export const getOpenApi: ApiHandler = async () => ({
+  status: 200,
+  headers: {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": "public, max-age=300",
+    "Access-Control-Allow-Origin": "*",
+  },
+  body: openApiDocument(),
+});
