@@ -267,9 +267,9 @@ describe.each(["portfolio-history", "pnl-history", "nav-history"])(
       ],
       [
         "an unknown interval",
-        () => `${wallet()}interval=minute`,
+        () => `${wallet()}interval=second`,
         400,
-        { code: "INVALID_REQUEST", error: "interval: must be one of hour, day, week" },
+        { code: "INVALID_REQUEST", error: "interval: must be one of minute, hour, day, week" },
       ],
       [
         "from after to",
@@ -285,6 +285,16 @@ describe.each(["portfolio-history", "pnl-history", "nav-history"])(
           code: "INVALID_REQUEST",
           error:
             "interval: 2024-01-01T00:00:00.000Z to 2025-01-01T00:00:00.000Z by hour is 8785 points; at most 1000 per response: choose a longer interval or a shorter from–to window",
+        },
+      ],
+      [
+        "more minutes than one response carries",
+        () => `${wallet()}from=2025-01-01&to=2025-01-02&interval=minute`,
+        400,
+        {
+          code: "INVALID_REQUEST",
+          error:
+            "interval: 2025-01-01T00:00:00.000Z to 2025-01-02T00:00:00.000Z by minute is 1441 points; at most 1000 per response: choose a longer interval or a shorter from–to window",
         },
       ],
       [
