@@ -227,6 +227,22 @@ describe("GET /api/vault/{id}/nav-history", () => {
     const prices = series.points.flatMap((point) => (point.sharePrice === null ? [] : [point.sharePrice]));
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
   });
+
+  it("gives a young vault's strikes by minute from the stats' firstNavAt, priced from the first point", async () => {
+    const { firstNavAt } = dataOf(await get(`/api/vault/${harness.vaultId}/stats`));
+    expect(firstNavAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+    const series = dataOf(
+      await get(`/api/vault/${harness.vaultId}/nav-history?from=${String(firstNavAt)}&interval=minute`),
+    ) as unknown as Series<{ timestamp: string; sharePrice: number | null; navSequence: string | null }>;
+    expect(series).toMatchObject({ from: firstNavAt, interval: "minute" });
+    expect(series.points[0]?.sharePrice).toEqual(expect.any(Number));
+    // The inside points fall on the minute; the last is `to`.
+    for (const point of series.points.slice(1, -1)) {
+      expect(point.timestamp).toMatch(/:00\.000Z$/);
+    }
+    expect(series.points.at(-1)?.timestamp).toBe(series.to);
+    expect(new Set(series.points.map((point) => point.navSequence)).size).toBeGreaterThanOrEqual(2);
+  });
 });
 
 describe.each(["portfolio-history", "pnl-history", "nav-history"])(
