@@ -1,7 +1,7 @@
 // The share price over time from the vault's NAV strikes (GET /api/vault/{id}/nav-history): which
 // window and interval to ask for, the strikes in the answer, the APY they show, and the geometry of
 // the chart that draws them.
-import { seriesPointCount, type SeriesInterval } from "../vault/series-timestamps";
+import { SERIES_INTERVALS, seriesPointCount, type SeriesInterval } from "../vault/series-timestamps";
 
 export interface NavPoint {
   /** Unix seconds of the strike. */
@@ -17,7 +17,6 @@ const DAY_MS = 86_400_000;
 export const CHART_MAX_POINTS = 400;
 /** An older vault's chart shows its last year. */
 export const CHART_MAX_DAYS = 365;
-const CHART_INTERVALS: readonly SeriesInterval[] = ["minute", "hour", "day", "week"];
 
 export interface ChartWindow {
   fromMs: number;
@@ -31,8 +30,9 @@ export interface ChartWindow {
  */
 export function chartWindow(firstNavAtMs: number, nowMs: number): ChartWindow {
   const fromMs = Math.min(nowMs, Math.max(firstNavAtMs, nowMs - CHART_MAX_DAYS * DAY_MS));
+  // SERIES_INTERVALS runs finest first.
   const interval =
-    CHART_INTERVALS.find((candidate) => seriesPointCount(fromMs, nowMs, candidate) <= CHART_MAX_POINTS) ??
+    SERIES_INTERVALS.find((candidate) => seriesPointCount(fromMs, nowMs, candidate) <= CHART_MAX_POINTS) ??
     "week";
   return { fromMs, interval };
 }
