@@ -35,6 +35,40 @@ describe("a fresh wallet from connecting to a claimed withdrawal", () => {
   });
 });
 
+describe("the vault page's share price chart", () => {
+  // After the journey the keeper has struck several NAVs with shares outstanding.
+  it("is drawn from GET /api/vault/{id}/nav-history by minute while the vault is young", async () => {
+    const { page, problems } = await openSession(browser);
+    try {
+      const series: { url: string; status: number }[] = [];
+      page.on("response", (response) => {
+        if (response.url().includes("/nav-history?")) {
+          series.push({ url: response.url(), status: response.status() });
+        }
+      });
+      await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
+      // Until two strikes are indexed the chart says it appears after them; the page refetches.
+      await page.waitForFunction(
+        () =>
+          Number(document.querySelector('[data-testid="share-price-line"]')?.getAttribute("data-points")) >=
+          2,
+        undefined,
+        { timeout: (env.navIntervalSeconds * 3 + 30) * 1000 },
+      );
+      const path = (await page.getByTestId("share-price-line").getAttribute("d")) ?? "";
+      expect(path.split(/[ML]/).filter((point) => point !== "").length).toBeGreaterThanOrEqual(2);
+      expect(series.length).toBeGreaterThanOrEqual(1);
+      expect(series.filter((request) => request.status !== 200)).toEqual([]);
+      expect(series[0]?.url).toContain("interval=minute");
+      await screenshot(page, "10-share-price-chart");
+    } catch (error) {
+      await screenshot(page, "failure-chart");
+      throw error;
+    }
+    expect(problems.filter((problem) => problem.startsWith("pageerror"))).toEqual([]);
+  });
+});
+
 async function journey(page: Page, address: string): Promise<void> {
   {
     await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);

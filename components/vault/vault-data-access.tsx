@@ -1,15 +1,17 @@
 "use client";
 // Data access for the vault pages. From /api: the directory (GET /api/vaults), the vault's statistics
-// and APY (GET /api/vault/{id}/stats), the portfolio (GET /api/portfolio), the withdrawal status and
-// the activity. From the chain through lib/web/chain-reader.ts: the vault's live state (the indexer
-// behind the read endpoints trails the chain by up to INDEXER_INTERVAL_SECONDS, and the forms quote
-// against what the program will see), its NAV history for the chart (no endpoint serves a series), and
-// the wallet's own balances — each queryFn is the one line to switch. Writes: build via /api → the wallet signs → submit →
-// confirm → POST /api/history → invalidate. Query keys carry the cluster and the wallet.
+// and APY (GET /api/vault/{id}/stats), its share price series for the chart (GET
+// /api/vault/{id}/nav-history), the portfolio (GET /api/portfolio), the withdrawal status and the
+// activity. From the chain through lib/web/chain-reader.ts: the vault's live state (the indexer behind
+// the read endpoints trails the chain by up to INDEXER_INTERVAL_SECONDS, and the forms quote against
+// what the program will see) and the wallet's own balances — each queryFn is the one line to switch.
+// Writes: build via /api → the wallet signs → submit → confirm → POST /api/history → invalidate.
+// Query keys carry the cluster and the wallet.
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 
 import { UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
+import { chartWindow, strikesOf, type NavPoint } from "@/lib/web/nav-history";
 import type { FlowStage } from "@/lib/web/transaction-flow";
 import type { VaultView } from "@/lib/web/vault-view";
 import { useClientConfig, useClusterKey } from "../providers/config-context";
@@ -23,7 +25,8 @@ export const vaultKeys = {
   directory: (cluster: readonly string[]) => ["directory", ...cluster] as const,
   stats: (cluster: readonly string[], id: string) => ["stats", ...cluster, id] as const,
   vault: (cluster: readonly string[], id: string) => ["vault", ...cluster, id] as const,
-  navHistory: (cluster: readonly string[], id: string) => ["nav-history", ...cluster, id] as const,
+  navHistory: (cluster: readonly string[], id: string, firstNavAt: string | null) =>
+    ["nav-history", ...cluster, id, firstNavAt] as const,
   position: (cluster: readonly string[], id: string, wallet: string | null) =>
     ["position", ...cluster, id, wallet] as const,
   withdrawalStatus: (cluster: readonly string[], id: string, wallet: string | null) =>
@@ -70,16 +73,25 @@ export function useVault(id: string, initial?: VaultView | null) {
   });
 }
 
-export function useNavHistory(id: string) {
-  const config = useClientConfig();
+/**
+ * The NAV strikes for the chart: GET /api/vault/{id}/nav-history from the vault's first strike (the
+ * stats' `firstNavAt`; undefined while they load) by the interval its age allows (chartWindow), so the
+ * window is chosen again at each refetch as the vault grows older. No strike yet: nothing to ask for.
+ */
+export function useNavHistory(id: string, firstNavAt: string | null | undefined) {
   const cluster = useClusterKey();
   return useQuery({
-    queryKey: vaultKeys.navHistory(cluster, id),
-    queryFn: async () => {
-      const reader = await loadReader();
-      return reader.readNavHistory(reader.connectionFor(config), id);
+    queryKey: vaultKeys.navHistory(cluster, id, firstNavAt ?? null),
+    queryFn: async (): Promise<NavPoint[]> => {
+      if (firstNavAt === null || firstNavAt === undefined) {
+        return [];
+      }
+      const api = await loadApi();
+      const series = await api.getNavHistory(id, chartWindow(Date.parse(firstNavAt), Date.now()));
+      return strikesOf(series.points);
     },
-    staleTime: 20_000,
+    enabled: firstNavAt !== undefined,
+    staleTime: 15_000,
     refetchInterval: 30_000,
   });
 }

@@ -238,8 +238,8 @@ export function VaultFeature({
   initialVault?: VaultView | null;
 }) {
   const vault = useVault(id, initialVault);
-  const history = useNavHistory(id);
   const stats = useVaultStats(id);
+  const history = useNavHistory(id, stats.data?.firstNavAt);
   const position = useWalletPosition(vault.data);
   const nowMs = useNow(15_000);
   const embed = variant === "embed";
@@ -294,7 +294,13 @@ export function VaultFeature({
       <VaultStats vault={data} stats={stats.data} history={history.data} position={position.data} />
       <div className="grid gap-6 lg:grid-cols-5">
         <div className="space-y-6 lg:col-span-3">
-          <SharePriceChart vault={data} history={history.data} loading={history.isPending} />
+          <SharePriceChart
+            vault={data}
+            history={history.data}
+            // The series waits for the stats' first strike, so their failure is the chart's too.
+            error={history.error ?? (stats.data === undefined ? stats.error : null)}
+            onRetry={() => void (stats.data === undefined ? stats.refetch() : history.refetch())}
+          />
           <CapsCard vault={data} stats={stats.data} nowMs={nowMs} />
           {embed ? null : <VaultActivity vault={data} />}
         </div>

@@ -4,13 +4,14 @@
 import { useId } from "react";
 
 import { formatAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts";
+import { describeError } from "@/lib/web/error-words";
 import { chartGeometry, describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
 import { formatDateTime } from "@/lib/web/time";
 import { capacityAt, positionValue, type CapWindowView, type VaultView } from "@/lib/web/vault-view";
 import type { VaultStatsData } from "@/lib/web/api-client";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import { LocalTime } from "../ui/local-time";
-import { Card, ProgressBar, Skeleton, Stat } from "../ui/primitives";
+import { Button, Card, ProgressBar, Skeleton, Stat } from "../ui/primitives";
 
 const WEEK = 7 * 86_400;
 
@@ -23,8 +24,8 @@ export function sharesText(raw: bigint, vault: Pick<VaultView, "decimals" | "sha
 }
 
 /**
- * The APY: the API's 7-day figure from the indexer's NAV snapshots; until it has one, what the NAV
- * strikes read from the chain show, with the span they cover.
+ * The APY: the API's 7-day figure from the indexer's NAV snapshots; until it has one, what the chart's
+ * NAV strikes show, with the span they cover.
  */
 export function apyFigure(
   stats: VaultStatsData | undefined,
@@ -93,11 +94,14 @@ export function VaultStats({
 export function SharePriceChart({
   vault,
   history,
-  loading,
+  error,
+  onRetry,
 }: {
   vault: VaultView;
   history: readonly NavPoint[] | undefined;
-  loading: boolean;
+  /** Shown only while there is no history to draw: a failed refetch keeps the last chart. */
+  error: unknown;
+  onRetry(): void;
 }) {
   const titleId = useId();
   const descriptionId = useId();
@@ -108,7 +112,14 @@ export function SharePriceChart({
   const last = history?.at(-1);
   return (
     <Card title="Share price" titleId={titleId}>
-      {loading && history === undefined ? (
+      {history === undefined && error !== null ? (
+        <div className="py-8 text-center text-sm" role="alert">
+          <p>The share price history could not be loaded. {describeError(error).message}</p>
+          <Button variant="secondary" className="mt-2" onClick={onRetry}>
+            Try again
+          </Button>
+        </div>
+      ) : history === undefined ? (
         <Skeleton className="h-44 w-full" label="Loading the share price history" />
       ) : geometry === null || first === undefined || last === undefined ? (
         <p className="py-10 text-center text-sm text-muted">
@@ -126,6 +137,8 @@ export function SharePriceChart({
             <path d={geometry.area} className="fill-accent/10" />
             <path
               d={geometry.line}
+              data-testid="share-price-line"
+              data-points={history.length}
               className="fill-none stroke-accent"
               strokeWidth={2}
               vectorEffect="non-scaling-stroke"
@@ -141,7 +154,7 @@ export function SharePriceChart({
             <span className="sr-only">to</span>
             <span>
               {formatDateTime(last.time * 1000)}: {formatSharePrice(last.sharePrice)} {vault.assetSymbol} per
-              share ({history?.length ?? 0} NAV strikes)
+              share ({history.length} NAV strikes shown)
             </span>
           </figcaption>
         </figure>

@@ -219,6 +219,20 @@ export class SqlIndexerStore {
   }
 
   /**
+   * The vault's first NAV strike with shares outstanding: where its share price series starts. Ordered
+   * by taken_at, as navAt matches strikes, so a series from its takenAt has a price at its first point.
+   */
+  async firstNavStrike(vault: string): Promise<VaultSnapshot | null> {
+    const [row] = await this.db.query<SnapshotRow>(
+      `SELECT ${SNAPSHOT_COLUMNS} FROM vault_snapshots
+       WHERE vault = $1 AND source = 'event' AND vault_snapshots.total_shares > 0
+       ORDER BY vault_snapshots.taken_at, vault_snapshots.slot LIMIT 1`,
+      [vault],
+    );
+    return row === undefined ? null : snapshotFromRow(row);
+  }
+
+  /**
    * For each instant of `at`, the newest NAV strike (an event snapshot) at or before it, or null: one
    * index lookup per instant in one round trip, however long the vault's NAV history is.
    */

@@ -177,14 +177,18 @@ export interface VaultStats {
   queuedAssets: TokenAmount;
   stagedShares: TokenAmount;
   averageSecondsToClaimable30d: number | null;
+  firstNavAt: string | null;
 }
 
-/** `averageSecondsToClaimable30d` comes from the store's aggregate (averageSecondsToClaimable's rule). */
+/**
+ * `averageSecondsToClaimable30d` comes from the store's aggregate (averageSecondsToClaimable's rule),
+ * `firstNavAt` from its first NAV strike with shares outstanding.
+ */
 export function vaultStats(
   vault: LoadedVault,
   row: IndexedVaultRow,
   apy: VaultApy,
-  averageSecondsToClaimable30d: number | null,
+  reads: { averageSecondsToClaimable30d: number | null; firstNavAt: Date | null },
 ): VaultStats {
   const { state } = vault;
   const queued = state.queueTail - state.queueClaimed;
@@ -199,7 +203,8 @@ export function vaultStats(
       state.totalShares === 0n ? 0n : assetsForSharesRoundDown(queued, state.totalAssets, state.totalShares),
     ),
     stagedShares: tokenAmount(vault.shares, state.queueFunded - state.queueClaimed),
-    averageSecondsToClaimable30d,
+    averageSecondsToClaimable30d: reads.averageSecondsToClaimable30d,
+    firstNavAt: reads.firstNavAt?.toISOString() ?? null,
   };
 }
 

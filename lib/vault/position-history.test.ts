@@ -2,13 +2,8 @@ import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
 import type { StoredEvent, VaultSnapshot } from "../store/indexer";
-import {
-  pnlHistoryPoints,
-  portfolioHistoryPoints,
-  positionSeries,
-  seriesPointCount,
-  seriesTimestamps,
-} from "./position-history";
+import { pnlHistoryPoints, portfolioHistoryPoints, positionSeries } from "./position-history";
+import { seriesPointCount, seriesTimestamps } from "./series-timestamps";
 import { percentRoundTowardZero, sharePriceChangePercent } from "./share-math";
 
 const HOUR = 3_600_000;
@@ -65,6 +60,9 @@ describe("series timestamps", () => {
   });
 
   it.each([
+    ["minute", T0, T0 + 3 * HOUR],
+    ["minute", T0 + 15_500, T0 + 15_500 + 59_000],
+    ["minute", T0 - 1, T0 + 16 * HOUR],
     ["hour", T0, T0 + 3 * HOUR],
     ["hour", Date.UTC(2025, 0, 1), Date.UTC(2025, 0, 2)],
     ["day", T0, T0 + 30 * DAY],
@@ -74,6 +72,19 @@ describe("series timestamps", () => {
     ["day", T0, T0],
   ] as const)("counts what it builds (%s, %i → %i)", (interval, from, to) => {
     expect(seriesPointCount(from, to, interval)).toBe(seriesTimestamps(from, to, interval).length);
+  });
+
+  it("puts minutes on the minute, never repeating the window's ends", () => {
+    const minutes = seriesTimestamps(T0 + 15_500, T0 + 3 * 60_000, "minute");
+    expect(minutes.map((ms) => new Date(ms).toISOString())).toEqual([
+      "2025-06-02T10:30:15.500Z",
+      "2025-06-02T10:31:00.000Z",
+      "2025-06-02T10:32:00.000Z",
+      "2025-06-02T10:33:00.000Z",
+    ]);
+    // From a whole minute, the cap of 1,000 points per response holds 999 minutes (16 h 39 min).
+    expect(seriesPointCount(T0, T0 + 999 * 60_000, "minute")).toBe(1_000);
+    expect(seriesPointCount(T0, T0 + 999 * 60_000 + 1, "minute")).toBe(1_001);
   });
 
   it("puts weeks on Mondays and days on midnights, never repeating the window's ends", () => {

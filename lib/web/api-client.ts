@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { depositData } from "../api/schemas/deposit";
 import { activitySchema, historyFeedResponse, historyRecordResponse } from "../api/schemas/history";
 import { portfolioResponse } from "../api/schemas/portfolio";
+import { navHistoryResponse } from "../api/schemas/position-history";
 import { vaultStatsSchema, vaultSummarySchema, vaultsResponse } from "../api/schemas/vaults";
 import { withdrawData, withdrawalStatusData } from "../api/schemas/withdraw";
 import { ApiRequestError, AppUnreachableError } from "./errors";
@@ -17,6 +18,7 @@ export type ActivityData = z.output<typeof activitySchema>;
 export type VaultSummaryData = z.output<typeof vaultSummarySchema>;
 export type VaultStatsData = z.output<typeof vaultStatsSchema>;
 export type PortfolioData = z.output<typeof portfolioResponse.shape.data>;
+export type NavHistoryData = z.output<typeof navHistoryResponse.shape.data>;
 
 interface Envelope {
   success?: unknown;
@@ -144,6 +146,19 @@ export async function getVaults(): Promise<VaultSummaryData[]> {
 /** GET /api/vault/{id}/stats: TVL, depositors, APY, the withdrawal queue. */
 export function getVaultStats(vaultId: string): Promise<VaultStatsData> {
   return call(`/api/vault/${encodeURIComponent(vaultId)}/stats`, { method: "GET" }, vaultStatsSchema);
+}
+
+/** GET /api/vault/{id}/nav-history?from=&interval=: the share price at each point, up to now. */
+export function getNavHistory(
+  vaultId: string,
+  window: { fromMs: number; interval: NavHistoryData["interval"] },
+): Promise<NavHistoryData> {
+  const query = `from=${encodeURIComponent(new Date(window.fromMs).toISOString())}&interval=${window.interval}`;
+  return call(
+    `/api/vault/${encodeURIComponent(vaultId)}/nav-history?${query}`,
+    { method: "GET" },
+    navHistoryResponse.shape.data,
+  );
 }
 
 /** GET /api/portfolio?wallet=: positions with value, cost basis, PnL and pending withdrawals. */

@@ -1,21 +1,18 @@
 // Reads the pages make straight from the chain with @solana/web3.js and lib/vault's decoders, where
 // the chain is the better source than /api: the vault's live state (the read endpoints serve an
-// indexer's rows, seconds behind; readVault mirrors GET /api/vault/{id}), the share price series (no
-// endpoint serves one), and the wallet's own balances. Loaded on demand, so web3.js and the Borsh
-// coder stay out of the pages' first JavaScript.
+// indexer's rows, seconds behind; readVault mirrors GET /api/vault/{id}) and the wallet's own
+// balances. Loaded on demand, so web3.js and the Borsh coder stay out of the pages' first JavaScript.
 import { Buffer } from "buffer";
 import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
 import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
 import { findReceipt } from "../vault/addresses";
-import { decodeVaultEvents } from "../vault/events";
 import { VAULT_ACCOUNT_SIZE, VAULT_PROGRAM_ID } from "../vault/idl";
 import { sharePrice } from "../vault/share-math";
 import { DAY_SECONDS, HOUR_SECONDS, shareSymbol } from "../vault/vault-state";
 import { symbolOf, type ClientConfig } from "./client-config";
 import { ChainUnreachableError } from "./errors";
-import type { NavPoint } from "./nav-history";
 import type { VaultView } from "./vault-view";
 
 // lib/vault's decoders hand Buffers to the Borsh coder; browsers have no global Buffer.
@@ -242,50 +239,4 @@ export async function readWalletBalances(
     assets[mint] = tokenAmountOf(accounts[1 + index]);
   });
   return { lamports: BigInt(accounts[0]?.lamports ?? 0), assets };
-}
-
-const BATCH = 100;
-
-/**
- * The share price at each NAV strike among the vault's latest transactions, oldest first (stands in
- * for GET /api/vault/{id}/nav): NavUpdated events decoded from the transactions' logs.
- */
-export async function readNavHistory(
-  connection: Connection,
-  vaultId: string,
-  signatureLimit = 300,
-): Promise<NavPoint[]> {
-  const address = publicKeyOrNull(vaultId);
-  if (address === null) {
-    throw new VaultNotFoundError(vaultId);
-  }
-  const signatures = await read("reading the vault's history", () =>
-    connection.getSignaturesForAddress(address, { limit: signatureLimit }, "confirmed"),
-  );
-  const succeeded = signatures.filter((entry) => entry.err === null).map((entry) => entry.signature);
-  const points: NavPoint[] = [];
-  for (let start = 0; start < succeeded.length; start += BATCH) {
-    const batch = succeeded.slice(start, start + BATCH);
-    const transactions = await read("reading the vault's history", () =>
-      connection.getTransactions(batch, { commitment: "confirmed", maxSupportedTransactionVersion: 0 }),
-    );
-    for (const transaction of transactions) {
-      let events;
-      try {
-        events = decodeVaultEvents(transaction?.meta?.logMessages ?? []);
-      } catch {
-        continue;
-      }
-      for (const event of events) {
-        if (event.name === "NavUpdated" && event.data.vault.equals(address)) {
-          points.push({
-            time: Number(event.data.timestamp),
-            sharePrice: sharePrice(event.data.totalAssets, event.data.totalShares),
-            totalAssets: event.data.totalAssets,
-          });
-        }
-      }
-    }
-  }
-  return points.sort((left, right) => left.time - right.time);
 }

@@ -1,11 +1,20 @@
 import { describe, expect, it } from "vitest";
 
-import { chartGeometry, describeSpan, observedApy, type NavPoint } from "./nav-history";
+import {
+  CHART_MAX_POINTS,
+  chartGeometry,
+  chartWindow,
+  describeSpan,
+  observedApy,
+  strikesOf,
+  type NavPoint,
+} from "./nav-history";
+import { seriesPointCount } from "../vault/series-timestamps";
 
 const DAY = 86_400;
 
 function points(prices: number[], step: number): NavPoint[] {
-  return prices.map((sharePrice, index) => ({ time: 1_000 + index * step, sharePrice, totalAssets: 0n }));
+  return prices.map((sharePrice, index) => ({ time: 1_000 + index * step, sharePrice }));
 }
 
 describe("observedApy", () => {
@@ -51,5 +60,60 @@ describe("chartGeometry", () => {
   it("needs two points and copes with a flat price", () => {
     expect(chartGeometry(points([1], 60), 100, 50)).toBeNull();
     expect(chartGeometry(points([1, 1], 60), 100, 50)?.line).toMatch(/^M/);
+  });
+});
+
+describe("chartWindow", () => {
+  const NOW = Date.UTC(2025, 5, 2, 12, 0, 30);
+  const MINUTE_MS = 60_000;
+  const HOUR_MS = 60 * MINUTE_MS;
+  const DAY_MS = 24 * HOUR_MS;
+
+  it.each([
+    ["a vault three minutes old", 3 * MINUTE_MS, "minute"],
+    ["a vault six hours old", 6 * HOUR_MS, "minute"],
+    ["a vault seven hours old", 7 * HOUR_MS, "hour"],
+    ["a vault sixteen days old", 16 * DAY_MS, "hour"],
+    ["a vault seventeen days old", 17 * DAY_MS, "day"],
+    ["a vault 300 days old", 300 * DAY_MS, "day"],
+  ] as const)("draws %s from its first strike by %s", (_name, ageMs, interval) => {
+    const window = chartWindow(NOW - ageMs, NOW);
+    expect(window).toEqual({ fromMs: NOW - ageMs, interval });
+    expect(seriesPointCount(window.fromMs, NOW, window.interval)).toBeLessThanOrEqual(CHART_MAX_POINTS);
+  });
+
+  it("draws an older vault's last year by day", () => {
+    const window = chartWindow(NOW - 3 * 365 * DAY_MS, NOW);
+    expect(window).toEqual({ fromMs: NOW - 365 * DAY_MS, interval: "day" });
+    expect(seriesPointCount(window.fromMs, NOW, "day")).toBeLessThanOrEqual(CHART_MAX_POINTS);
+  });
+
+  it("never starts after now, whatever the clocks say", () => {
+    expect(chartWindow(NOW + 5_000, NOW)).toEqual({ fromMs: NOW, interval: "minute" });
+  });
+});
+
+describe("strikesOf", () => {
+  const at = (iso: string) => `2025-06-02T${iso}Z`;
+
+  it("keeps each strike once, at the time it was struck, and skips points before the first", () => {
+    expect(
+      strikesOf([
+        { sharePrice: null, navSequence: null, struckAt: null },
+        { sharePrice: 1, navSequence: "4", struckAt: at("10:00:20") },
+        { sharePrice: 1, navSequence: "4", struckAt: at("10:00:20") },
+        { sharePrice: 1.001, navSequence: "7", struckAt: at("10:01:20") },
+        { sharePrice: 1.002, navSequence: "8", struckAt: at("10:01:40") },
+      ]),
+    ).toEqual([
+      { time: Date.parse(at("10:00:20")) / 1000, sharePrice: 1 },
+      { time: Date.parse(at("10:01:20")) / 1000, sharePrice: 1.001 },
+      { time: Date.parse(at("10:01:40")) / 1000, sharePrice: 1.002 },
+    ]);
+  });
+
+  it("gives nothing to draw for a series without strikes", () => {
+    expect(strikesOf([])).toEqual([]);
+    expect(strikesOf([{ sharePrice: null, navSequence: null, struckAt: null }])).toEqual([]);
   });
 });

@@ -1,11 +1,67 @@
-// The share price over time from the vault's NAV strikes, the APY those strikes show, and the
-// geometry of the chart that draws them.
+// The share price over time from the vault's NAV strikes (GET /api/vault/{id}/nav-history): which
+// window and interval to ask for, the strikes in the answer, the APY they show, and the geometry of
+// the chart that draws them.
+import { SERIES_INTERVALS, seriesPointCount, type SeriesInterval } from "../vault/series-timestamps";
 
 export interface NavPoint {
   /** Unix seconds of the strike. */
   time: number;
   sharePrice: number;
-  totalAssets: bigint;
+}
+
+const DAY_MS = 86_400_000;
+/**
+ * Points per chart: enough for a 640-wide line, well under the API's 1,000, and a small answer. By
+ * minute that is the first 6½ hours, by hour 16 days, by day a year.
+ */
+export const CHART_MAX_POINTS = 400;
+/** An older vault's chart shows its last year. */
+export const CHART_MAX_DAYS = 365;
+
+export interface ChartWindow {
+  fromMs: number;
+  interval: SeriesInterval;
+}
+
+/**
+ * The window the chart asks for: from the vault's first NAV strike (at most a year back) to now, by
+ * the finest interval that fits in CHART_MAX_POINTS, so a vault minutes old is drawn by minute rather
+ * than as the two points an hourly series would give it.
+ */
+export function chartWindow(firstNavAtMs: number, nowMs: number): ChartWindow {
+  const fromMs = Math.min(nowMs, Math.max(firstNavAtMs, nowMs - CHART_MAX_DAYS * DAY_MS));
+  // SERIES_INTERVALS runs finest first.
+  const interval =
+    SERIES_INTERVALS.find((candidate) => seriesPointCount(fromMs, nowMs, candidate) <= CHART_MAX_POINTS) ??
+    "week";
+  return { fromMs, interval };
+}
+
+/** A nav-history point as the API gives it (the fields the chart reads). */
+export interface SeriesNavPoint {
+  sharePrice: number | null;
+  navSequence: string | null;
+  struckAt: string | null;
+}
+
+/**
+ * The distinct NAV strikes in a nav-history series, at the time each was struck, oldest first:
+ * consecutive points repeat a strike until the next one, and points before the first have none.
+ */
+export function strikesOf(points: readonly SeriesNavPoint[]): NavPoint[] {
+  const strikes: NavPoint[] = [];
+  let lastSequence: string | null = null;
+  for (const point of points) {
+    const struckMs = point.struckAt === null ? Number.NaN : Date.parse(point.struckAt);
+    if (point.sharePrice === null || point.navSequence === null || Number.isNaN(struckMs)) {
+      continue;
+    }
+    if (point.navSequence !== lastSequence) {
+      strikes.push({ time: struckMs / 1000, sharePrice: point.sharePrice });
+      lastSequence = point.navSequence;
+    }
+  }
+  return strikes;
 }
 
 const YEAR_SECONDS = 365 * 86_400;

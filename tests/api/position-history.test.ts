@@ -227,6 +227,22 @@ describe("GET /api/vault/{id}/nav-history", () => {
     const prices = series.points.flatMap((point) => (point.sharePrice === null ? [] : [point.sharePrice]));
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
   });
+
+  it("gives a young vault's strikes by minute from the stats' firstNavAt, priced from the first point", async () => {
+    const { firstNavAt } = dataOf(await get(`/api/vault/${harness.vaultId}/stats`));
+    expect(firstNavAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+    const series = dataOf(
+      await get(`/api/vault/${harness.vaultId}/nav-history?from=${String(firstNavAt)}&interval=minute`),
+    ) as unknown as Series<{ timestamp: string; sharePrice: number | null; navSequence: string | null }>;
+    expect(series).toMatchObject({ from: firstNavAt, interval: "minute" });
+    expect(series.points[0]?.sharePrice).toEqual(expect.any(Number));
+    // The inside points fall on the minute; the last is `to`.
+    for (const point of series.points.slice(1, -1)) {
+      expect(point.timestamp).toMatch(/:00\.000Z$/);
+    }
+    expect(series.points.at(-1)?.timestamp).toBe(series.to);
+    expect(new Set(series.points.map((point) => point.navSequence)).size).toBeGreaterThanOrEqual(2);
+  });
 });
 
 describe.each(["portfolio-history", "pnl-history", "nav-history"])(
@@ -267,9 +283,9 @@ describe.each(["portfolio-history", "pnl-history", "nav-history"])(
       ],
       [
         "an unknown interval",
-        () => `${wallet()}interval=minute`,
+        () => `${wallet()}interval=second`,
         400,
-        { code: "INVALID_REQUEST", error: "interval: must be one of hour, day, week" },
+        { code: "INVALID_REQUEST", error: "interval: must be one of minute, hour, day, week" },
       ],
       [
         "from after to",
@@ -285,6 +301,16 @@ describe.each(["portfolio-history", "pnl-history", "nav-history"])(
           code: "INVALID_REQUEST",
           error:
             "interval: 2024-01-01T00:00:00.000Z to 2025-01-01T00:00:00.000Z by hour is 8785 points; at most 1000 per response: choose a longer interval or a shorter from–to window",
+        },
+      ],
+      [
+        "more minutes than one response carries",
+        () => `${wallet()}from=2025-01-01&to=2025-01-02&interval=minute`,
+        400,
+        {
+          code: "INVALID_REQUEST",
+          error:
+            "interval: 2025-01-01T00:00:00.000Z to 2025-01-02T00:00:00.000Z by minute is 1441 points; at most 1000 per response: choose a longer interval or a shorter from–to window",
         },
       ],
       [

@@ -162,6 +162,8 @@ describe("GET /api/vault/{id}, /nav, /stats", () => {
     expect(stats.apy7d).toBeCloseTo(Math.expm1(0.1), 1);
     expect(stats.averageSecondsToClaimable30d).toEqual(expect.any(Number));
     expect(stats.averageSecondsToClaimable30d).toBeLessThan(5);
+    // The first strike with shares outstanding: where the chart's nav-history starts.
+    expect(Date.parse(String(stats.firstNavAt))).toBeLessThan(Date.now());
   });
 
   it("computes the time to claimable in SQL exactly as the rule over the loaded events does", async () => {

@@ -3,7 +3,7 @@
 // others give fractions: every field ending in Pct is percent (8.24 = 8.24%).
 import { z } from "zod";
 
-import { SERIES_INTERVALS } from "../../vault/position-history";
+import { SERIES_INTERVALS } from "../../vault/series-timestamps";
 import { successEnvelope, tokenAmountSchema, walletInput } from "./common";
 
 /** Most points one response carries; a longer window needs a longer interval. */
@@ -59,10 +59,10 @@ const seriesWindowFields = {
     example: "2025-07-01T00:00:00Z",
   }),
   interval: z
-    .enum(SERIES_INTERVALS, { error: "must be one of hour, day, week" })
+    .enum(SERIES_INTERVALS, { error: `must be one of ${SERIES_INTERVALS.join(", ")}` })
     .optional()
     .meta({
-      description: `Spacing of the points (UTC hours, days, weeks from Monday); default day. At most ${MAX_SERIES_POINTS} points per response`,
+      description: `Spacing of the points (UTC minutes, hours, days, weeks from Monday); default day. At most ${MAX_SERIES_POINTS} points per response, so minute covers at most about 16 hours`,
     }),
 };
 

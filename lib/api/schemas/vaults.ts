@@ -78,6 +78,10 @@ export const vaultStatsSchema = z
     queuedAssets: tokenAmountSchema,
     stagedShares: tokenAmountSchema,
     averageSecondsToClaimable30d: z.number().nullable(),
+    firstNavAt: z.string().nullable().meta({
+      description:
+        "ISO 8601: the first indexed NAV strike with shares outstanding, where the vault's nav-history has a price; null before one",
+    }),
   })
   .meta({ id: "VaultStats" });
 

@@ -1,5 +1,5 @@
-// GET /api/vault/{vault_id}/stats — TVL, depositors, APY 7d/30d (fractions), queue, staged so far and
-// the average time from request to claimable over 30 days (read scope).
+// GET /api/vault/{vault_id}/stats — TVL, depositors, APY 7d/30d (fractions), queue, staged so far, the
+// average time from request to claimable over 30 days and the first NAV strike (read scope).
 import { indexerStoreOf } from "../../indexer/start";
 import { vaultStats } from "../../vault/directory";
 import type { ApiContext } from "../context";
@@ -13,34 +13,38 @@ const WINDOW_SECONDS = 30 * 86_400;
 // The average moves only when a request becomes claimable; the directory's rows are cached as long.
 const CACHE_MS = 2_000;
 
-const caches = new WeakMap<ApiContext, SingleFlightCache<number | null>>();
+interface StatsReads {
+  averageSecondsToClaimable30d: number | null;
+  firstNavAt: Date | null;
+}
 
-/** The 30-day average from the database's aggregate, not from 30 days of events loaded per request. */
-function averageSecondsToClaimable(
-  context: ApiContext,
-  vault: string,
-  nowMs: number,
-): Promise<number | null> {
+const caches = new WeakMap<ApiContext, SingleFlightCache<StatsReads>>();
+
+/**
+ * The 30-day average from the database's aggregate, not from 30 days of events loaded per request,
+ * and the first strike from one index lookup.
+ */
+function statsReads(context: ApiContext, vault: string, nowMs: number): Promise<StatsReads> {
   let cache = caches.get(context);
   if (cache === undefined) {
-    cache = new SingleFlightCache<number | null>(CACHE_MS);
+    cache = new SingleFlightCache<StatsReads>(CACHE_MS);
     caches.set(context, cache);
   }
-  return cache.get(vault, () =>
-    indexerStoreOf(context).averageSecondsToClaimable(vault, Math.floor(nowMs / 1000) - WINDOW_SECONDS),
-  );
+  return cache.get(vault, async () => {
+    const store = indexerStoreOf(context);
+    const [averageSecondsToClaimable30d, firstStrike] = await Promise.all([
+      store.averageSecondsToClaimable(vault, Math.floor(nowMs / 1000) - WINDOW_SECONDS),
+      store.firstNavStrike(vault),
+    ]);
+    return { averageSecondsToClaimable30d, firstNavAt: firstStrike?.takenAt ?? null };
+  });
 }
 
 export const getStats = withPartnerKey(
   async ({ params, context }) => {
     const entry = await indexedVault(context, params.vault_id);
     const now = context.deps.now();
-    return vaultStats(
-      entry.vault,
-      entry.row,
-      entry.apy,
-      await averageSecondsToClaimable(context, entry.row.vault, now),
-    );
+    return vaultStats(entry.vault, entry.row, entry.apy, await statsReads(context, entry.row.vault, now));
   },
   {
     scope: "read",
