@@ -175,7 +175,13 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
     const signature = await send(depositInstructions(member, 250n * USDC), member.wallet);
 
     const after = await vaultState();
-    expect(after.totalAssets - before.totalAssets).toBe(250n * USDC);
+    // The keeper strikes a NAV every second here; one landing between the two reads adds its gain.
+    const added = after.totalAssets - before.totalAssets;
+    if (after.navSequence === before.navSequence) {
+      expect(added).toBe(250n * USDC);
+    } else {
+      expect(added).toBeGreaterThanOrEqual(250n * USDC);
+    }
     const shares = await tokenAmount(member.shares);
     expect(shares).toBe(after.totalShares - before.totalShares);
     expect(shares).toBeGreaterThan(0n);
