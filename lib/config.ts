@@ -71,6 +71,7 @@ const envSchema = z.object({
   PRIORITY_FEE_CAP_MICROLAMPORTS: integer(0, 100_000_000).default(100_000),
   DEPOSIT_SLIPPAGE_BPS: integer(0, 5000).default(50),
   NAV_INTERVAL_SECONDS: integer(1, 7 * 86_400).default(60),
+  APY_MIN_SPAN_SECONDS: integer(0, 30 * 86_400).default(86_400),
   STAGE_INTERVAL_SECONDS: integer(1, 86_400).default(20),
   SLOT_MS: integer(10, 10_000).default(400),
 });
@@ -124,6 +125,8 @@ export interface AppConfig {
   priorityFeeCapMicroLamports: number;
   depositSlippageBps: number;
   navIntervalSeconds: number;
+  /** The least NAV history an APY is annualized from; shorter histories give null. */
+  apyMinSpanSeconds: number;
   stageIntervalSeconds: number;
   slotMs: number;
 }
@@ -240,6 +243,7 @@ export function parseConfig(env: Env = process.env): AppConfig {
     priorityFeeCapMicroLamports: values.PRIORITY_FEE_CAP_MICROLAMPORTS,
     depositSlippageBps: values.DEPOSIT_SLIPPAGE_BPS,
     navIntervalSeconds: values.NAV_INTERVAL_SECONDS,
+    apyMinSpanSeconds: values.APY_MIN_SPAN_SECONDS,
     stageIntervalSeconds: values.STAGE_INTERVAL_SECONDS,
     slotMs: values.SLOT_MS,
   };

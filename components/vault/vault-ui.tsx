@@ -42,12 +42,16 @@ export function apyFigure(
     return { value: "…", hint: "" };
   }
   const observed = observedApy(points, WEEK);
-  return observed === null
-    ? { value: "—", hint: "Not enough NAV history yet" }
-    : {
-        value: formatPercent(observed.apy),
-        hint: `Observed over ${describeSpan(observed.spanSeconds)} of NAV strikes`,
-      };
+  if (observed === null) {
+    return { value: "—", hint: "Not enough NAV history yet" };
+  }
+  const span = describeSpan(observed.spanSeconds);
+  return observed.apy === null
+    ? {
+        value: `${observed.change >= 0 ? "+" : ""}${formatPercent(observed.change, 4)}`,
+        hint: `Share price change over ${span}; an APY after a day of NAV history`,
+      }
+    : { value: formatPercent(observed.apy), hint: `Observed over ${span} of NAV strikes` };
 }
 
 export function VaultStats({

@@ -25,6 +25,17 @@ describe("annualizedYield", () => {
 
   it("is null without time, assets or shares", () => {
     expect(annualizedYield(point(0, 100n, 100n), point(0, 110n, 100n))).toBeNull();
+    // A 0.0167% bump (a fee left with the holders) over a minute is no yield to annualize.
+    const minute = 60_000;
+    expect(annualizedYield(point(0, 600_000n, 600_000n), point(minute, 600_100n, 600_000n))).toBeGreaterThan(
+      1e30,
+    );
+    expect(
+      annualizedYield(point(0, 600_000n, 600_000n), point(minute, 600_100n, 600_000n), 86_400),
+    ).toBeNull();
+    expect(
+      annualizedYield(point(0, 600_000n, 600_000n), point(86_400_000, 600_100n, 600_000n), 86_400),
+    ).toBeCloseTo(Math.expm1(365 * Math.log1p(100 / 600_000)), 9);
     expect(annualizedYield(point(0, 0n, 0n), point(YEAR, 110n, 100n))).toBeNull();
   });
 });

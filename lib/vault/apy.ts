@@ -9,10 +9,20 @@ export interface NavPoint {
 
 const SECONDS_PER_YEAR = 365 * 24 * 3600;
 
-/** Compounded annual growth of the share price from `start` to `end`; null when it is not defined. */
-export function annualizedYield(start: NavPoint, end: NavPoint): number | null {
+/**
+ * Compounded annual growth of the share price from `start` to `end`; null when it is not defined, or
+ * when the two points are less than `minSpanSeconds` apart: compounding a few minutes to a year turns
+ * one withdrawal fee left with the holders into thousands of percent.
+ */
+export function annualizedYield(start: NavPoint, end: NavPoint, minSpanSeconds = 0): number | null {
   const seconds = (end.at.getTime() - start.at.getTime()) / 1000;
-  if (seconds <= 0 || start.totalAssets === 0n || start.totalShares === 0n || end.totalShares === 0n) {
+  if (
+    seconds <= 0 ||
+    seconds < minSpanSeconds ||
+    start.totalAssets === 0n ||
+    start.totalShares === 0n ||
+    end.totalShares === 0n
+  ) {
     return null;
   }
   // price_end / price_start − 1 = (A1·S0 − A0·S1) / (A0·S1)

@@ -36,6 +36,11 @@ describe("observedApy", () => {
     expect(week?.apy).toBeCloseTo(1.01 ** 365 - 1, 6);
   });
 
+  it("gives the change, not an annual rate, for less than a day of history", () => {
+    const hour = observedApy(points([1, 1.0001], 3_600), DAY);
+    expect(hour).toEqual({ apy: null, change: expect.closeTo(0.0001, 12), spanSeconds: 3_600 });
+  });
+
   it("gives nothing for less than a minute of history", () => {
     expect(observedApy([], DAY)).toBeNull();
     expect(observedApy(points([1, 1.1], 30), DAY)).toBeNull();

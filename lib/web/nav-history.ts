@@ -65,19 +65,26 @@ export function strikesOf(points: readonly SeriesNavPoint[]): NavPoint[] {
 }
 
 const YEAR_SECONDS = 365 * 86_400;
-/** Below this span the annualised figure is noise, so none is given. */
+/** Below this span there is no change worth showing. */
 const MIN_SPAN_SECONDS = 60;
+/**
+ * Below this span the change is shown as it is, not annualised: compounding minutes to a year turns a
+ * withdrawal fee left with the holders into thousands of percent (the API's APY_MIN_SPAN_SECONDS too).
+ */
+const MIN_ANNUALISED_SPAN_SECONDS = 86_400;
 
 export interface ObservedApy {
-  /** Fraction: 0.0824 is 8.24%. */
-  apy: number;
+  /** Fraction: 0.0824 is 8.24%; null when the span is under a day. */
+  apy: number | null;
+  /** The share price's change over the span, as a fraction. */
+  change: number;
   /** The span of strikes the figure rests on, in seconds (at most the window asked for). */
   spanSeconds: number;
 }
 
 /**
  * Compounded yearly rate between the first strike inside the window and the latest one. Points must
- * be in time order; null when they cover less than a minute.
+ * be in time order; null when they cover less than a minute, and no annual rate under a day.
  */
 export function observedApy(points: readonly NavPoint[], windowSeconds: number): ObservedApy | null {
   const last = points.at(-1);
@@ -93,7 +100,11 @@ export function observedApy(points: readonly NavPoint[], windowSeconds: number):
     return null;
   }
   const growth = last.sharePrice / first.sharePrice;
-  return { apy: Math.pow(growth, YEAR_SECONDS / span) - 1, spanSeconds: span };
+  return {
+    apy: span < MIN_ANNUALISED_SPAN_SECONDS ? null : Math.pow(growth, YEAR_SECONDS / span) - 1,
+    change: growth - 1,
+    spanSeconds: span,
+  };
 }
 
 /** "7 d", "3 h", "12 min". */

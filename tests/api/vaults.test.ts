@@ -39,7 +39,8 @@ let investor: Keypair;
 beforeAll(async () => {
   harness = await startApiHarness({
     localnet: { keeper: { enabled: true, navIntervalSeconds: 1, apyBps: 1_000, stageIntervalSeconds: 1 } },
-    env: (localnet) => ({ STRATEGIES_FILE: declareStrategies(localnet) }),
+    // The keeper strikes every second here, so APYs are annualized from seconds of history.
+    env: (localnet) => ({ STRATEGIES_FILE: declareStrategies(localnet), APY_MIN_SPAN_SECONDS: "0" }),
   });
   const writeKey = (await harness.createKey({ scope: "write" })).secret;
   readKey = (await harness.createKey({ scope: "read" })).secret;

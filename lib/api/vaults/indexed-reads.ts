@@ -36,7 +36,9 @@ async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
       return null;
     }
     const [from, to] = navPoints([start, latest]);
-    return from === undefined || to === undefined ? null : annualizedYield(from, to);
+    return from === undefined || to === undefined
+      ? null
+      : annualizedYield(from, to, context.config.apyMinSpanSeconds);
   };
   return { apy7d: await over(7), apy30d: await over(30) };
 }
