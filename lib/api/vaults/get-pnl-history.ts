@@ -1,28 +1,6 @@
 // GET /api/vault/{vault_id}/pnl-history?wallet=&from=&to=&interval= — the wallet's unrealized and
 // realized PnL in the vault at each point, pnlPct in percent as the spec says (read scope).
 import { pnlHistoryPoints } from "../../vault/position-history";
-import { withPartnerKey } from "../partner";
-import { vaultPathParams } from "../schemas/common";
-import { positionHistoryQuery } from "../schemas/position-history";
-import { indexedVault } from "./indexed-reads";
-import { resolveSeriesWindow, seriesFields } from "./series-window";
-import { walletPositionSeries } from "./wallet-position-series";
+import { walletSeriesEndpoint } from "./wallet-position-series";
 
-export const getPnlHistory = withPartnerKey(
-  async ({ input, params, context }) => {
-    const window = resolveSeriesWindow(input, context.deps.now());
-    const entry = await indexedVault(context, params.vault_id);
-    const points = await walletPositionSeries(context, entry, input.wallet, window);
-    return {
-      ...seriesFields(entry.row.vault, window),
-      wallet: input.wallet.toBase58(),
-      points: pnlHistoryPoints(entry.vault, points),
-    };
-  },
-  {
-    scope: "read",
-    params: vaultPathParams,
-    input: { from: "query", schema: positionHistoryQuery },
-    target: (input, params) => ({ vault: params.vault_id, wallet: input.wallet }),
-  },
-);
+export const getPnlHistory = walletSeriesEndpoint(pnlHistoryPoints);

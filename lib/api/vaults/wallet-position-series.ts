@@ -1,12 +1,17 @@
-// The store reads behind portfolio-history and pnl-history: the wallet's events in the vault and, per
-// point, the NAV strike before it — two queries whatever the window — replayed into positions.
+// What portfolio-history and pnl-history share: the wallet's events in the vault and, per point, the
+// NAV strike before it — two queries whatever the window — replayed into positions, then shaped by
+// each endpoint into its points (read scope, the key's vault and wallet restrictions).
 import type { PublicKey } from "@solana/web3.js";
 
 import { indexerStoreOf } from "../../indexer/start";
 import { positionSeries, type PositionPoint } from "../../vault/position-history";
+import type { LoadedVault } from "../../vault/vault-state";
 import type { ApiContext } from "../context";
-import type { IndexedVault } from "./indexed-reads";
-import type { SeriesWindow } from "./series-window";
+import { withPartnerKey } from "../partner";
+import { vaultPathParams } from "../schemas/common";
+import { positionHistoryQuery } from "../schemas/position-history";
+import { indexedVault, type IndexedVault } from "./indexed-reads";
+import { resolveSeriesWindow, seriesFields, type SeriesWindow } from "./series-window";
 
 export async function walletPositionSeries(
   context: ApiContext,
@@ -22,4 +27,28 @@ export async function walletPositionSeries(
     window.timestamps.map((ms) => new Date(ms)),
   );
   return positionSeries(events, navAt, window.timestamps);
+}
+
+/** A wallet-series endpoint whose points are `toPoints` of the wallet's positions over the window. */
+export function walletSeriesEndpoint<Point>(
+  toPoints: (vault: LoadedVault, points: readonly PositionPoint[]) => Point[],
+) {
+  return withPartnerKey(
+    async ({ input, params, context }) => {
+      const window = resolveSeriesWindow(input, context.deps.now());
+      const entry = await indexedVault(context, params.vault_id);
+      const points = await walletPositionSeries(context, entry, input.wallet, window);
+      return {
+        ...seriesFields(entry.row.vault, window),
+        wallet: input.wallet.toBase58(),
+        points: toPoints(entry.vault, points),
+      };
+    },
+    {
+      scope: "read",
+      params: vaultPathParams,
+      input: { from: "query", schema: positionHistoryQuery },
+      target: (input, params) => ({ vault: params.vault_id, wallet: input.wallet }),
+    },
+  );
 }
