@@ -7,6 +7,14 @@ import { resolve } from "node:path";
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
+import {
+  DEFAULT_ADDRESSES_FILE,
+  envInteger,
+  envUrl,
+  presentValues,
+  readAddressesFile,
+  type Env,
+} from "./env-schema";
 import { VAULT_PROGRAM_ID } from "./vault/idl";
 import { WHOLE_BPS, type DeclaredStrategy } from "./vault/portfolio";
 
@@ -16,7 +24,6 @@ import { WHOLE_BPS, type DeclaredStrategy } from "./vault/portfolio";
  * module URL points into its build output, not the repository.
  */
 export const APP_ROOT = process.cwd();
-const DEFAULT_ADDRESSES_FILE = "localnet/.state/addresses.json";
 
 export class ConfigError extends Error {}
 
@@ -28,27 +35,8 @@ const publicKeyText = z.string().refine((value) => {
   }
 }, "must be a base58 public key");
 
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `must be an integer from ${min} to ${max}`)
-    .transform(Number)
-    .refine((value) => value >= min && value <= max, `must be an integer from ${min} to ${max}`);
-
-const url = (protocols: readonly string[]) =>
-  z.string().refine(
-    (value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    },
-    `must be a URL (${protocols.join(" or ")})`,
-  );
-
 const envSchema = z.object({
-  RPC_URL: url(["http:", "https:"]).optional(),
+  RPC_URL: envUrl(["http:", "https:"]).optional(),
   PROGRAM_ID: publicKeyText.optional(),
   DEFAULT_VAULT_ID: publicKeyText.optional(),
   LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
@@ -56,33 +44,24 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9]{1,10}$/, "must be 1–10 letters or digits")
     .optional(),
-  DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
+  DATABASE_URL: envUrl(["postgres:", "postgresql:"]).optional(),
   PGLITE_DIR: z.string().min(1).optional(),
   STRATEGIES_FILE: z.string().min(1).optional(),
-  REDIS_URL: url(["redis:", "rediss:"]).optional(),
+  REDIS_URL: envUrl(["redis:", "rediss:"]).optional(),
   HOST: z.string().min(1).default("127.0.0.1"),
-  PORT: integer(0, 65535).default(3000),
-  TRUSTED_PROXY_COUNT: integer(0, 10).default(0),
+  PORT: envInteger(0, 65535).default(3000),
+  TRUSTED_PROXY_COUNT: envInteger(0, 10).default(0),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  RPC_TIMEOUT_MS: integer(100, 10_000).default(2000),
-  DATABASE_TIMEOUT_MS: integer(100, 10_000).default(2000),
-  DEFAULT_KEY_RPM: integer(1, 1_000_000).default(120),
-  KEY_CACHE_SECONDS: integer(0, 300).default(5),
-  PRIORITY_FEE_CAP_MICROLAMPORTS: integer(0, 100_000_000).default(100_000),
-  DEPOSIT_SLIPPAGE_BPS: integer(0, 5000).default(50),
-  NAV_INTERVAL_SECONDS: integer(1, 7 * 86_400).default(60),
-  APY_MIN_SPAN_SECONDS: integer(0, 30 * 86_400).default(86_400),
-  STAGE_INTERVAL_SECONDS: integer(1, 86_400).default(20),
-  SLOT_MS: integer(10, 10_000).default(400),
-});
-
-export type Env = Readonly<Record<string, string | undefined>>;
-
-const addressesFileSchema = z.object({
-  rpcUrl: z.string().optional(),
-  programId: z.string().optional(),
-  asset: z.object({ mint: z.string(), symbol: z.string(), decimals: z.number() }).optional(),
-  defaultVaultId: z.string().nullable().optional(),
+  RPC_TIMEOUT_MS: envInteger(100, 10_000).default(2000),
+  DATABASE_TIMEOUT_MS: envInteger(100, 10_000).default(2000),
+  DEFAULT_KEY_RPM: envInteger(1, 1_000_000).default(120),
+  KEY_CACHE_SECONDS: envInteger(0, 300).default(5),
+  PRIORITY_FEE_CAP_MICROLAMPORTS: envInteger(0, 100_000_000).default(100_000),
+  DEPOSIT_SLIPPAGE_BPS: envInteger(0, 5000).default(50),
+  NAV_INTERVAL_SECONDS: envInteger(1, 7 * 86_400).default(60),
+  APY_MIN_SPAN_SECONDS: envInteger(0, 30 * 86_400).default(86_400),
+  STAGE_INTERVAL_SECONDS: envInteger(1, 86_400).default(20),
+  SLOT_MS: envInteger(10, 10_000).default(400),
 });
 
 /** `{ "<vault id>": [{ "name": "Treasury bills", "bps": 6000 }, …] }`, each vault's weights adding up to 10,000. */
@@ -131,28 +110,6 @@ export interface AppConfig {
   slotMs: number;
 }
 
-function readAddressesFile(path: string): z.infer<typeof addressesFileSchema> | null {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  const parsed = addressesFileSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new ConfigError(
-      `Invalid configuration: LOCALNET_ADDRESSES_FILE ${path} is not a localnet addresses file`,
-    );
-  }
-  return parsed.data;
-}
-
 function readStrategiesFile(path: string): Map<string, readonly DeclaredStrategy[]> {
   let json: unknown;
   try {
@@ -187,8 +144,7 @@ export function pgliteDirectory(
 
 /** Parses the environment once; throws ConfigError naming the first bad variable. */
 export function parseConfig(env: Env = process.env): AppConfig {
-  // Empty strings count as unset, as a shell's `VAR=` usually means.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const present = presentValues(env);
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -203,6 +159,11 @@ export function parseConfig(env: Env = process.env): AppConfig {
     values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE,
   );
   const addresses = readAddressesFile(addressesPath);
+  if (addresses === "invalid") {
+    throw new ConfigError(
+      `Invalid configuration: LOCALNET_ADDRESSES_FILE ${addressesPath} is not a localnet addresses file`,
+    );
+  }
 
   const programId = new PublicKey(values.PROGRAM_ID ?? VAULT_PROGRAM_ID.toBase58());
   if (!programId.equals(VAULT_PROGRAM_ID)) {

@@ -2,46 +2,32 @@
 // variable), plus the public view of the deployment the browser gets. RPC_URL is the server's node and
 // may carry a provider key: it reaches the browser only when it is a bare loopback URL (the local
 // chain); otherwise the deployment names its public endpoint in PUBLIC_RPC_URL.
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 import { z } from "zod";
 
 import idlJson from "../../programs/vault/idl.json";
+import {
+  DEFAULT_ADDRESSES_FILE,
+  envInteger,
+  envUrl,
+  presentValues,
+  readAddressesFile,
+  type Env,
+} from "../env-schema";
 import { API_KEY_PATTERN } from "../store/api-keys";
 import type { AssetLabel, ClientConfig, ClusterName } from "./client-config";
 import { parseFrameAncestors } from "./csp";
 
 export class WebConfigError extends Error {}
 
-const DEFAULT_ADDRESSES_FILE = "localnet/.state/addresses.json";
 const LOCALNET_RPC_URL = "http://127.0.0.1:8899";
-
-function urlWith(protocols: readonly string[]) {
-  return z.string().refine(
-    (value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    },
-    `must be a URL (${protocols.join(" or ")})`,
-  );
-}
-
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `must be an integer from ${min} to ${max}`)
-    .transform(Number)
-    .refine((value) => value >= min && value <= max, `must be an integer from ${min} to ${max}`);
 
 const webEnvSchema = z.object({
   RPC_URL: z.string().optional(),
-  PUBLIC_RPC_URL: urlWith(["http:", "https:"]).optional(),
-  PUBLIC_WS_URL: urlWith(["ws:", "wss:"]).optional(),
-  FAUCET_URL: urlWith(["http:", "https:"]).optional(),
+  PUBLIC_RPC_URL: envUrl(["http:", "https:"]).optional(),
+  PUBLIC_WS_URL: envUrl(["ws:", "wss:"]).optional(),
+  FAUCET_URL: envUrl(["http:", "https:"]).optional(),
   CLUSTER: z.enum(["localnet", "devnet", "testnet", "mainnet-beta", "custom"]).optional(),
   LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
   DEFAULT_VAULT_ID: z.string().optional(),
@@ -64,19 +50,8 @@ const sessionEnvSchema = z.object({
     .string()
     .regex(API_KEY_PATTERN, "must be an API key (vk_live_… or vk_test_…)")
     .optional(),
-  FIRST_PARTY_RPM: integer(1, 1_000_000).default(300),
+  FIRST_PARTY_RPM: envInteger(1, 1_000_000).default(300),
 });
-
-const addressesFileSchema = z.object({
-  rpcUrl: z.string().optional(),
-  wsUrl: z.string().optional(),
-  faucetUrl: z.string().optional(),
-  programId: z.string().optional(),
-  asset: z.object({ mint: z.string(), symbol: z.string(), decimals: z.number() }).optional(),
-  defaultVaultId: z.string().nullable().optional(),
-});
-
-type AddressesFile = z.infer<typeof addressesFileSchema>;
 
 /** The first-party session's settings (the API's credential source and the pages' proxy share them). */
 export interface SessionSettings {
@@ -96,16 +71,6 @@ export interface WebConfig {
   frameAncestors: string[];
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
-
-function presentValues(env: Env): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "",
-    ),
-  );
-}
-
 function failure(error: z.ZodError): WebConfigError {
   const issue = error.issues[0];
   const name = String(issue?.path[0] ?? "environment");
@@ -122,21 +87,6 @@ export function parseSessionSettings(env: Env = process.env): SessionSettings {
     firstPartyApiKey: parsed.data.FIRST_PARTY_API_KEY ?? null,
     firstPartyRpm: parsed.data.FIRST_PARTY_RPM,
   };
-}
-
-function readAddressesFile(path: string): AddressesFile | null {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-  try {
-    const parsed = addressesFileSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
@@ -193,9 +143,9 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
     throw failure(parsed.error);
   }
   const values = parsed.data;
-  const addresses = readAddressesFile(
-    resolve(root, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE),
-  );
+  // An unreadable or foreign file only means no localnet defaults for the pages.
+  const file = readAddressesFile(resolve(root, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE));
+  const addresses = file === "invalid" ? null : file;
 
   let rpcUrl: string;
   if (values.PUBLIC_RPC_URL !== undefined) {
