@@ -3,6 +3,8 @@
 import { ChainUnavailableError } from "../chain/rpc";
 import { StoreUnavailableError } from "../store/db";
 import { DomainError, type DomainErrorCode } from "../vault/domain-error";
+import type { ApiContext } from "./context";
+import type { RequestMeta } from "./handler";
 
 export type EdgeErrorCode =
   | "INVALID_REQUEST"
@@ -106,4 +108,20 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
     code: error.code,
     requestId,
   };
+}
+
+/**
+ * What a wrapper answers for whatever its handler threw: the ApiError, its code noted for the request
+ * log; a bug is logged with its stack under the request id and answered as the generic 500.
+ */
+export function answerFor(thrown: unknown, context: Pick<ApiContext, "log">, meta: RequestMeta): ApiError {
+  const { error, internal } = toApiError(thrown);
+  if (internal) {
+    context.log.log("error", "unhandled error", {
+      requestId: meta.requestId,
+      error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+    });
+  }
+  meta.errorCode = error.code;
+  return error;
 }

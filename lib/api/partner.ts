@@ -9,7 +9,7 @@ import type { KeyScope } from "../store/api-keys";
 import { clientAddress } from "./client-address";
 import type { ApiContext } from "./context";
 import { authenticate, type Principal } from "./credentials";
-import { ApiError, toApiError } from "./errors";
+import { ApiError, answerFor } from "./errors";
 import type { ApiHandler, ApiRequest, RequestMeta } from "./handler";
 import { rateLimitHeaders, type RateLimitDecision } from "./rate-limit";
 import { parseInput, readJsonBody, readQuery } from "./request-input";
@@ -134,14 +134,7 @@ export function withPartnerKey<S extends z.ZodType, P extends z.ZodType = typeof
       const data = await handler({ input, params, principal, context, request, meta });
       return envelope(data, limitHeaders);
     } catch (thrown) {
-      const { error, internal } = toApiError(thrown);
-      if (internal) {
-        context.log.log("error", "unhandled error", {
-          requestId: meta.requestId,
-          error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
-        });
-      }
-      meta.errorCode = error.code;
+      const error = answerFor(thrown, context, meta);
       return envelopeError(error, meta.requestId, limitHeaders);
     }
   };

@@ -4,7 +4,7 @@ import type { z } from "zod";
 
 import { clientAddress } from "./client-address";
 import type { ApiContext } from "./context";
-import { ApiError, toApiError } from "./errors";
+import { ApiError, answerFor } from "./errors";
 import type { ApiHandler, RequestMeta } from "./handler";
 import { rateLimitHeaders } from "./rate-limit";
 import { parseInput, readQuery } from "./request-input";
@@ -53,14 +53,7 @@ export function withPublic<S extends z.ZodType>(
       const body = await handler({ query, context, meta });
       return json(200, body, { ...PUBLIC_HEADERS, ...CACHEABLE });
     } catch (thrown) {
-      const { error, internal } = toApiError(thrown);
-      if (internal) {
-        context.log.log("error", "unhandled error", {
-          requestId: meta.requestId,
-          error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
-        });
-      }
-      meta.errorCode = error.code;
+      const error = answerFor(thrown, context, meta);
       return bareError(error, meta.requestId, { ...PUBLIC_HEADERS, ...NOT_CACHEABLE, ...limitHeaders });
     }
   };
