@@ -9,14 +9,12 @@ import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-import { chromium } from "playwright";
-
+import { launchChromium } from "../e2e/support/browser";
 import { REPO_ROOT, appEnv, buildApp, freePort, startApp, startLocalnet, stop } from "../e2e/support/world";
 
 const FIRST_LOAD_TARGET_KB = 250;
 const LCP_TARGET_MS = 1_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const CHROMIUM = "/usr/bin/chromium";
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
@@ -89,17 +87,7 @@ async function main(): Promise<void> {
     const sizes = await Promise.all(scripts.map((source) => gzipSize(new URL(source, origin).href)));
     const firstLoad = sizes.reduce((sum, size) => sum + size, 0);
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const browser = await launchChromium();
     const samples: LcpSample[] = [];
     try {
       for (let run = 0; run < RUNS + 1; run += 1) {
