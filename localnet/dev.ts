@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 
 import { ConfigError, REPO_ROOT, parseLocalnetConfig, type LocalnetConfig } from "./config";
+import { isLocalnetHealthy } from "./health";
 
 interface Service {
   name: string;
@@ -31,20 +32,7 @@ function localnetService(config: LocalnetConfig, argv: readonly string[]): Servi
     command: process.execPath,
     args: [tsxCli, "localnet/main.ts", ...argv],
     readyTimeoutMs: 60_000,
-    async isReady() {
-      try {
-        const response = await fetch(rpcUrl, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getHealth" }),
-          signal: AbortSignal.timeout(1_000),
-        });
-        const body: unknown = await response.json();
-        return typeof body === "object" && body !== null && "result" in body && body.result === "ok";
-      } catch {
-        return false;
-      }
-    },
+    isReady: () => isLocalnetHealthy(rpcUrl),
   };
 }
 

@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { isLocalnetHealthy } from "../../localnet/health";
+
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 const require = createRequire(import.meta.url);
@@ -95,14 +97,7 @@ export async function startLocalnet(options: LocalnetOptions): Promise<LocalnetP
       throw new Error(`The localnet exited (code ${child.exitCode}) before it was ready`);
     }
     try {
-      const response = await fetch(rpcUrl, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getHealth" }),
-        signal: AbortSignal.timeout(1_000),
-      });
-      const body = (await response.json()) as { result?: unknown };
-      if (body.result === "ok") {
+      if (await isLocalnetHealthy(rpcUrl)) {
         const addresses = JSON.parse(readFileSync(addressesFile, "utf8")) as {
           faucetUrl: string;
           vaults: { id: string; name: string }[];
@@ -110,7 +105,7 @@ export async function startLocalnet(options: LocalnetOptions): Promise<LocalnetP
         return { child, rpcUrl, faucetUrl: addresses.faucetUrl, addressesFile, vaults: addresses.vaults };
       }
     } catch {
-      // Not up yet.
+      // Its addresses file is not written yet.
     }
     await sleep(250);
   }
