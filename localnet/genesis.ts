@@ -9,7 +9,7 @@ import { SystemProgram, type Keypair, type PublicKey } from "@solana/web3.js";
 
 import { deriveVaultAddresses, type VaultAddresses } from "../lib/vault/addresses";
 import { VAULT_PROGRAM_ID } from "../lib/vault/idl";
-import { buildInitializeVaultInstruction } from "../lib/vault/instructions";
+import { buildInitializeVaultInstruction, type InitializeVaultArgs } from "../lib/vault/instructions";
 import type { Chain } from "./chain";
 import { stringifyJson } from "./json";
 import { devHash, devKeypair } from "./keys";
@@ -45,15 +45,8 @@ export function devRoles(): DevRoles {
 
 export const genesisHash = (): string => bs58.encode(devHash("genesis"));
 
-export interface DemoVaultSpec {
-  index: bigint;
-  name: string;
-  feeBps: number;
-  minWithdrawalShares: bigint;
-  /** Net withdrawals per UTC hour and day, in asset units; 0 means no cap. */
-  hourlyCap: bigint;
-  dailyCap: bigint;
-}
+/** A demo vault is what initialize_vault takes. */
+export type DemoVaultSpec = InitializeVaultArgs;
 
 export const USDC_DECIMALS = 6;
 
@@ -163,14 +156,7 @@ function initializeVault(chain: Chain, roles: DevRoles, vault: LocalnetVault): v
           escrow: vault.escrow,
           assetMint: roles.usdcMint.publicKey,
         },
-        {
-          index: spec.index,
-          name: spec.name,
-          feeBps: spec.feeBps,
-          minWithdrawalShares: spec.minWithdrawalShares,
-          hourlyCap: spec.hourlyCap,
-          dailyCap: spec.dailyCap,
-        },
+        spec,
       ),
     ],
     roles.manager,

@@ -33,6 +33,7 @@ export interface InitializeVaultArgs {
   name: string;
   feeBps: number;
   minWithdrawalShares: bigint;
+  /** Net withdrawals per UTC hour and day, in asset units; 0 means no cap. */
   hourlyCap: bigint;
   dailyCap: bigint;
 }
