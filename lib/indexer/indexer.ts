@@ -87,26 +87,19 @@ export class Indexer {
       return;
     }
     this.stopped = false;
-    const schedule = (): void => {
+    // The first pass at once, then one interval after each pass ends.
+    const schedule = (delayMs: number): void => {
       this.timer = setTimeout(() => {
         this.runOnce()
           .catch((error: unknown) => this.options.onError?.(error))
           .finally(() => {
             if (!this.stopped) {
-              schedule();
+              schedule(this.options.intervalMs);
             }
           });
-      }, this.options.intervalMs);
+      }, delayMs);
     };
-    this.timer = setTimeout(() => {
-      this.runOnce()
-        .catch((error: unknown) => this.options.onError?.(error))
-        .finally(() => {
-          if (!this.stopped) {
-            schedule();
-          }
-        });
-    }, 0);
+    schedule(0);
   }
 
   async stop(): Promise<void> {
