@@ -23,6 +23,23 @@ import {
 } from "./schemas/position-history";
 import { navResponse, statsResponse, vaultResponse, vaultsResponse } from "./schemas/vaults";
 import {
+  deliveriesQuery,
+  deliveryPathParams,
+  eventsQuery,
+  eventsResponse,
+  webhookCreateRequest,
+  webhookCreatedResponse,
+  webhookDeletedResponse,
+  webhookDeliveriesResponse,
+  webhookDeliveryResponse,
+  webhookPathParams,
+  webhookResponse,
+  webhookSecretResponse,
+  webhookTestResponse,
+  webhooksResponse,
+  webhookUpdateRequest,
+} from "./schemas/webhooks";
+import {
   withdrawRequest,
   withdrawResponse,
   withdrawStatusQuery,
@@ -280,6 +297,94 @@ function buildDocument(): JsonObject {
         query: navHistoryQuery,
         response: navHistoryResponse,
         errors: [400, 404],
+      }),
+    },
+    "/api/webhooks": {
+      post: partnerOperation({
+        summary:
+          "Subscribe a URL to partner events; the answer holds the signing secret (whsec_…) once. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature), at least once, retried with backoff for 24 h",
+        scope: "write",
+        body: webhookCreateRequest,
+        response: webhookCreatedResponse,
+        errors: [400, 413, 415],
+      }),
+      get: partnerOperation({
+        summary: "This key's webhook endpoints",
+        scope: "write",
+        response: webhooksResponse,
+        errors: [],
+      }),
+    },
+    "/api/webhooks/{id}": {
+      get: partnerOperation({
+        summary: "One endpoint, with why it was disabled when it was",
+        scope: "write",
+        params: webhookPathParams,
+        response: webhookResponse,
+        errors: [404],
+      }),
+      patch: partnerOperation({
+        summary: "Change the URL, events or description; enabled: true re-enables a disabled endpoint",
+        scope: "write",
+        params: webhookPathParams,
+        body: webhookUpdateRequest,
+        response: webhookResponse,
+        errors: [400, 404, 413, 415],
+      }),
+      delete: partnerOperation({
+        summary: "Delete the endpoint and its delivery log",
+        scope: "write",
+        params: webhookPathParams,
+        response: webhookDeletedResponse,
+        errors: [404],
+      }),
+    },
+    "/api/webhooks/{id}/rotate-secret": {
+      post: partnerOperation({
+        summary: "A new secret, shown once; the old one also signs for 24 h",
+        scope: "write",
+        params: webhookPathParams,
+        response: webhookSecretResponse,
+        errors: [404],
+      }),
+    },
+    "/api/webhooks/{id}/test": {
+      post: partnerOperation({
+        summary: "Queue a webhook.test event to this endpoint",
+        scope: "write",
+        params: webhookPathParams,
+        response: webhookTestResponse,
+        errors: [404],
+      }),
+    },
+    "/api/webhooks/{id}/deliveries": {
+      get: partnerOperation({
+        summary:
+          "The endpoint's deliveries, newest first: status, attempts, last response code, next attempt",
+        scope: "write",
+        params: webhookPathParams,
+        query: deliveriesQuery,
+        response: webhookDeliveriesResponse,
+        errors: [400, 404],
+      }),
+    },
+    "/api/webhooks/{id}/deliveries/{delivery}/retry": {
+      post: partnerOperation({
+        summary: "Send a delivery again now (same webhook-id)",
+        scope: "write",
+        params: deliveryPathParams,
+        response: webhookDeliveryResponse,
+        errors: [404, 409],
+      }),
+    },
+    "/api/events": {
+      get: partnerOperation({
+        summary:
+          "Partner events oldest first after a cursor: the stream webhooks deliver, limited to the key's vaults and wallet",
+        scope: "read",
+        query: eventsQuery,
+        response: eventsResponse,
+        errors: [400],
       }),
     },
     "/api/circulating-supply": {

@@ -1,5 +1,6 @@
 // The route table: every spec path, its audience and its method handlers. app/api/**/route.ts files
 // re-export one entry each (lib/api/endpoints/); the node:http host serves the whole table.
+import { getEvents } from "./events/get-events";
 import { getHistory } from "./history/get-history";
 import { postHistory } from "./history/post-history";
 import { getHealth } from "./ops/get-health";
@@ -19,6 +20,17 @@ import { getPortfolioHistory } from "./vaults/get-portfolio-history";
 import { getStats } from "./vaults/get-stats";
 import { getVault } from "./vaults/get-vault";
 import { getVaults } from "./vaults/get-vaults";
+import {
+  deleteWebhookById,
+  getDeliveries,
+  getWebhookById,
+  getWebhooks,
+  patchWebhook,
+  postRetryDelivery,
+  postRotateSecret,
+  postTestEvent,
+  postWebhook,
+} from "./webhooks/webhooks";
 
 export const ROUTES = {
   deposit: { pattern: "/api/vault/:vault_id/deposit", audience: "partner", methods: { POST: postDeposit } },
@@ -53,6 +65,33 @@ export const ROUTES = {
     audience: "partner",
     methods: { GET: getNavHistory },
   },
+  webhooks: {
+    pattern: "/api/webhooks",
+    audience: "partner",
+    methods: { GET: getWebhooks, POST: postWebhook },
+  },
+  webhook: {
+    pattern: "/api/webhooks/:id",
+    audience: "partner",
+    methods: { GET: getWebhookById, PATCH: patchWebhook, DELETE: deleteWebhookById },
+  },
+  webhookRotateSecret: {
+    pattern: "/api/webhooks/:id/rotate-secret",
+    audience: "partner",
+    methods: { POST: postRotateSecret },
+  },
+  webhookTest: { pattern: "/api/webhooks/:id/test", audience: "partner", methods: { POST: postTestEvent } },
+  webhookDeliveries: {
+    pattern: "/api/webhooks/:id/deliveries",
+    audience: "partner",
+    methods: { GET: getDeliveries },
+  },
+  webhookDeliveryRetry: {
+    pattern: "/api/webhooks/:id/deliveries/:delivery/retry",
+    audience: "partner",
+    methods: { POST: postRetryDelivery },
+  },
+  events: { pattern: "/api/events", audience: "partner", methods: { GET: getEvents } },
   circulatingSupply: {
     pattern: "/api/circulating-supply",
     audience: "public",
