@@ -31,6 +31,7 @@ interface PartnerRoute {
 }
 
 const SIGNATURE = bs58.encode(randomBytes(64));
+const WEBHOOK_ID = `wh_${"0".repeat(32)}`;
 
 const PARTNER_ROUTES: PartnerRoute[] = [
   {
@@ -138,6 +139,81 @@ const PARTNER_ROUTES: PartnerRoute[] = [
     names: "vault",
     build: (vault) => ({ path: `/api/vault/${vault}/stats` }),
   },
+  // Webhook endpoints name no vault or wallet: they belong to the key (another key's ids are 404), and
+  // events reach them only from the key's vaults and wallet (tests/api/webhooks.test.ts).
+  {
+    name: "POST webhooks",
+    method: "POST",
+    scope: "write",
+    names: "nothing",
+    build: () => ({
+      path: "/api/webhooks",
+      body: { url: "http://127.0.0.1:9/hook", events: ["deposit.confirmed"] },
+    }),
+  },
+  {
+    name: "GET webhooks",
+    method: "GET",
+    scope: "write",
+    names: "nothing",
+    build: () => ({ path: "/api/webhooks" }),
+  },
+  {
+    name: "GET webhook",
+    method: "GET",
+    scope: "write",
+    names: "nothing",
+    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}` }),
+  },
+  {
+    name: "PATCH webhook",
+    method: "PATCH",
+    scope: "write",
+    names: "nothing",
+    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}`, body: { description: "x" } }),
+  },
+  {
+    name: "DELETE webhook",
+    method: "DELETE",
+    scope: "write",
+    names: "nothing",
+    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}` }),
+  },
+  {
+    name: "POST webhook rotate-secret",
+    method: "POST",
+    scope: "write",
+    names: "nothing",
+    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}/rotate-secret` }),
+  },
+  {
+    name: "POST webhook test",
+    method: "POST",
+    scope: "write",
+    names: "nothing",
+    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}/test` }),
+  },
+  {
+    name: "GET webhook deliveries",
+    method: "GET",
+    scope: "write",
+    names: "nothing",
+    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}/deliveries` }),
+  },
+  {
+    name: "POST webhook delivery retry",
+    method: "POST",
+    scope: "write",
+    names: "nothing",
+    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}/deliveries/dlv_${"0".repeat(32)}/retry` }),
+  },
+  {
+    name: "GET events",
+    method: "GET",
+    scope: "read",
+    names: "nothing",
+    build: () => ({ path: "/api/events" }),
+  },
 ];
 
 function nextClient(): Record<string, string> {
@@ -238,7 +314,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
   it.runIf(route.names === "nothing" || route.names === "wallet")(
     "serves a vault-restricted key (a read naming no vault)",
     async () => {
-      const restricted = await key({ scope: "read", vaults: [harness.flexVaultId] });
+      const restricted = await key({ scope: route.scope, vaults: [harness.flexVaultId] });
       expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
     },
   );
@@ -246,7 +322,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
   it.runIf(route.names === "nothing")(
     "serves a wallet-restricted key (a read naming no wallet)",
     async () => {
-      const restricted = await key({ scope: "read", wallet: Keypair.generate().publicKey.toBase58() });
+      const restricted = await key({ scope: route.scope, wallet: Keypair.generate().publicKey.toBase58() });
       expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
     },
   );
