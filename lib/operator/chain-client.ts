@@ -5,7 +5,7 @@ import bs58 from "bs58";
 import { PublicKey, Transaction, type Keypair, type TransactionInstruction } from "@solana/web3.js";
 import { z } from "zod";
 
-import { RpcError, createRpcClient, type RpcClient } from "../chain/rpc";
+import { RpcError, createRpcClient, type RpcClient, type RpcObserver } from "../chain/rpc";
 
 export interface OnChainAccount {
   lamports: bigint;
@@ -113,8 +113,8 @@ export class ChainClient {
   /** Transactions this client has sent, retries included. */
   sent = 0;
 
-  constructor(url: string, timeoutMs = 10_000) {
-    this.rpc = createRpcClient(url, timeoutMs);
+  constructor(url: string, options: { timeoutMs?: number; observe?: RpcObserver } = {}) {
+    this.rpc = createRpcClient(url, options.timeoutMs ?? 10_000, options.observe);
   }
 
   async getAccount(address: PublicKey): Promise<OnChainAccount | null> {
