@@ -11,6 +11,8 @@ import next from "next";
 
 import { resolveClientAddress } from "../lib/api/client-address";
 import { ConfigError, parseConfig } from "../lib/config";
+import { METRICS_PATH, routeLabel } from "../lib/observability/http";
+import { answerMetrics, observeHttpRequest } from "../lib/observability/metrics";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -34,6 +36,18 @@ async function main(): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = createServer((request, response) => {
+    const started = performance.now();
+    const pathname = (request.url ?? "/").split(/[?#]/, 1)[0] ?? "/";
+    response.once("finish", () => {
+      const seconds = (performance.now() - started) / 1000;
+      observeHttpRequest(routeLabel(pathname), request.method ?? "GET", response.statusCode, seconds);
+    });
+    if (pathname === METRICS_PATH) {
+      void answerMetrics(request.headers.authorization ?? null).then((answer) => {
+        response.writeHead(answer.status, answer.headers).end(answer.body);
+      });
+      return;
+    }
     const forwarded = request.headers["x-forwarded-for"];
     request.headers["x-forwarded-for"] = resolveClientAddress(
       request.socket.remoteAddress ?? "unknown",
