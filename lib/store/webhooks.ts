@@ -335,30 +335,36 @@ export class WebhookStore {
 
   /**
    * Records a failed attempt: retried at `nextAttemptAt`, or given up (failed) when null. The endpoint
-   * is noted as failing since now unless it already was; when it has failed without a success for
-   * `disableAfterMs` and this delivery is given up, it is disabled with `disableReason`.
+   * is noted as failing since now unless it already was; when a delivery is given up and nothing was
+   * delivered to the endpoint since that delivery was queued (it failed throughout the retry window),
+   * the endpoint is disabled with the reason.
    */
   async markFailed(
     id: string,
     failure: { statusCode: number | null; error: string; nextAttemptAt: Date | null },
-    disableAfterMs: number,
   ): Promise<{ disabled: boolean }> {
     const rows = await this.db.query<{ disabled: boolean }>(
       `WITH failed AS (
          UPDATE webhook_deliveries SET status = CASE WHEN $4::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
            last_status_code = $2, last_error = $3, next_attempt_at = $4, locked_until = NULL
-         WHERE id = $1 RETURNING endpoint_id
+         WHERE id = $1 RETURNING endpoint_id, created_at
+       ), verdict AS (
+         SELECT failed.endpoint_id, ($4::timestamptz IS NULL AND NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries AS delivered
+           WHERE delivered.endpoint_id = failed.endpoint_id AND delivered.delivered_at >= failed.created_at
+         )) AS disable
+         FROM failed
        )
        UPDATE webhook_endpoints SET
          failing_since = COALESCE(failing_since, now()),
-         disabled_at = CASE WHEN $4::timestamptz IS NULL AND failing_since <= now() - $5 * interval '1 millisecond'
-           THEN COALESCE(disabled_at, now()) ELSE disabled_at END,
-         disabled_reason = CASE WHEN $4::timestamptz IS NULL AND failing_since <= now() - $5 * interval '1 millisecond'
-           THEN COALESCE(disabled_reason, 'Every delivery failed since ' || to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '; the last: ' || $3)
+         disabled_at = CASE WHEN verdict.disable THEN COALESCE(disabled_at, now()) ELSE disabled_at END,
+         disabled_reason = CASE WHEN verdict.disable
+           THEN COALESCE(disabled_reason, 'Every delivery failed since '
+             || to_char(COALESCE(failing_since, now()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '; the last: ' || $3)
            ELSE disabled_reason END
-       FROM failed WHERE webhook_endpoints.id = failed.endpoint_id
+       FROM verdict WHERE webhook_endpoints.id = verdict.endpoint_id
        RETURNING webhook_endpoints.disabled_at IS NOT NULL AS disabled`,
-      [id, failure.statusCode, failure.error, failure.nextAttemptAt, disableAfterMs],
+      [id, failure.statusCode, failure.error, failure.nextAttemptAt],
     );
     return { disabled: rows[0]?.disabled === true };
   }

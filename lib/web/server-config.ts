@@ -15,6 +15,7 @@ import {
   readAddressesFile,
   type Env,
 } from "../env-schema";
+import { CLUSTER_NAMES, CLUSTER_PRESETS } from "../cluster";
 import { API_KEY_PATTERN } from "../store/api-keys";
 import type { AssetLabel, ClientConfig, ClusterName } from "./client-config";
 import { parseFrameAncestors } from "./csp";
@@ -28,7 +29,7 @@ const webEnvSchema = z.object({
   PUBLIC_RPC_URL: envUrl(["http:", "https:"]).optional(),
   PUBLIC_WS_URL: envUrl(["ws:", "wss:"]).optional(),
   FAUCET_URL: envUrl(["http:", "https:"]).optional(),
-  CLUSTER: z.enum(["localnet", "devnet", "testnet", "mainnet-beta", "custom"]).optional(),
+  CLUSTER: z.enum(CLUSTER_NAMES).optional(),
   LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
   DEFAULT_VAULT_ID: z.string().optional(),
   FRAME_ANCESTORS: z
@@ -147,9 +148,16 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
   const file = readAddressesFile(resolve(root, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE));
   const addresses = file === "invalid" ? null : file;
 
+  // A public cluster's preset endpoint stands in for PUBLIC_RPC_URL (rate-limited: name your own).
+  const presetRpcUrl =
+    values.CLUSTER === undefined || values.CLUSTER === "localnet"
+      ? null
+      : CLUSTER_PRESETS[values.CLUSTER].rpcUrl;
   let rpcUrl: string;
   if (values.PUBLIC_RPC_URL !== undefined) {
     rpcUrl = values.PUBLIC_RPC_URL;
+  } else if (presetRpcUrl !== null) {
+    rpcUrl = presetRpcUrl;
   } else if (values.RPC_URL === undefined) {
     rpcUrl = addresses?.rpcUrl ?? LOCALNET_RPC_URL;
   } else if (isShareableLocalUrl(values.RPC_URL)) {
@@ -181,7 +189,7 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
       defaultVaultId: values.DEFAULT_VAULT_ID ?? addresses?.defaultVaultId ?? null,
       assets,
     },
-    serverRpcUrl: values.RPC_URL ?? rpcUrl,
+    serverRpcUrl: values.RPC_URL ?? presetRpcUrl ?? rpcUrl,
     frameAncestors: values.FRAME_ANCESTORS ?? ["'self'"],
   };
 }

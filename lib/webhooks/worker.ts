@@ -143,14 +143,10 @@ export class WebhookWorker {
     const now = Date.now();
     const delay = retryDelayMs(delivery.attempts, this.backoffBaseMs, this.backoffMaxMs, this.random);
     const givenUp = now - delivery.createdAt.getTime() >= this.retryWindowMs;
-    await store.markFailed(
-      delivery.id,
-      {
-        statusCode: result.statusCode,
-        error: result.error ?? "failed",
-        nextAttemptAt: givenUp ? null : new Date(now + delay),
-      },
-      this.retryWindowMs,
-    );
+    await store.markFailed(delivery.id, {
+      statusCode: result.statusCode,
+      error: result.error ?? "failed",
+      nextAttemptAt: givenUp ? null : new Date(now + delay),
+    });
   }
 }
