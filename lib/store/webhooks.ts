@@ -320,16 +320,21 @@ export class WebhookStore {
     }));
   }
 
-  async markSucceeded(id: string, statusCode: number): Promise<void> {
+  /** Records successful attempts, a batch in one statement; their endpoints are failing no more. */
+  async markSucceeded(successes: readonly { id: string; statusCode: number }[]): Promise<void> {
+    if (successes.length === 0) {
+      return;
+    }
     await this.db.query(
       `WITH done AS (
-         UPDATE webhook_deliveries SET status = 'succeeded', last_status_code = $2, last_error = NULL,
-           delivered_at = now(), next_attempt_at = NULL, locked_until = NULL
-         WHERE id = $1 RETURNING endpoint_id
+         UPDATE webhook_deliveries AS delivery SET status = 'succeeded', last_status_code = result.code,
+           last_error = NULL, delivered_at = now(), next_attempt_at = NULL, locked_until = NULL
+         FROM unnest($1::text[], $2::int[]) AS result(id, code)
+         WHERE delivery.id = result.id RETURNING delivery.endpoint_id
        )
-       UPDATE webhook_endpoints SET failing_since = NULL FROM done
-       WHERE webhook_endpoints.id = done.endpoint_id AND webhook_endpoints.failing_since IS NOT NULL`,
-      [id, statusCode],
+       UPDATE webhook_endpoints SET failing_since = NULL
+       WHERE webhook_endpoints.id IN (SELECT endpoint_id FROM done) AND webhook_endpoints.failing_since IS NOT NULL`,
+      [successes.map((success) => success.id), successes.map((success) => success.statusCode)],
     );
   }
 

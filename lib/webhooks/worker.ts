@@ -5,7 +5,7 @@
 // retried with exponential backoff and jitter until a delivery is `retryWindowMs` old (24 h); an
 // endpoint that fails throughout that window is disabled with the reason.
 import type { WebhookStore, ClaimedDelivery } from "../store/webhooks";
-import { attemptDelivery } from "./deliver";
+import { attemptDelivery, type AttemptResult } from "./deliver";
 import type { TargetChecker } from "./target";
 
 export interface WebhookWorkerOptions {
@@ -56,7 +56,7 @@ export class WebhookWorker {
   constructor(private readonly options: WebhookWorkerOptions) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.leaseMs = options.leaseMs ?? Math.max(30_000, this.timeoutMs * 3);
-    this.batchSize = options.batchSize ?? 100;
+    this.batchSize = options.batchSize ?? 200;
     this.pollMs = options.pollMs ?? 1_000;
     this.backoffBaseMs = options.backoffBaseMs ?? 5_000;
     this.backoffMaxMs = options.backoffMaxMs ?? 3_600_000;
@@ -116,34 +116,45 @@ export class WebhookWorker {
     });
   }
 
-  /** Claims one batch and attempts it; the number claimed. */
+  /** Claims one batch, attempts it, and records the outcomes; the number claimed. */
   async runOnce(): Promise<number> {
     this.woken = false;
     const batch = await this.options.store.claimDue(this.batchSize, this.leaseMs);
-    await Promise.all(batch.map((delivery) => this.deliver(delivery)));
+    const outcomes = await Promise.all(batch.map((delivery) => this.attempt(delivery)));
+    const successes: { id: string; statusCode: number }[] = [];
+    for (const [index, result] of outcomes.entries()) {
+      const delivery = batch[index];
+      if (delivery === undefined) {
+        continue;
+      }
+      if (result.ok && result.statusCode !== null) {
+        successes.push({ id: delivery.id, statusCode: result.statusCode });
+      } else {
+        await this.recordFailure(delivery, result);
+      }
+    }
+    await this.options.store.markSucceeded(successes);
     return batch.length;
   }
 
-  private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { store, checker } = this.options;
+  private attempt(delivery: ClaimedDelivery): Promise<AttemptResult> {
     this.attempts += 1;
-    const result = await attemptDelivery(
+    return attemptDelivery(
       { url: delivery.url, secrets: delivery.secrets, messageId: delivery.eventId, body: delivery.body },
-      checker,
+      this.options.checker,
       this.timeoutMs,
     ).catch((error: unknown) => ({
       ok: false,
       statusCode: null,
       error: error instanceof Error ? error.message : String(error),
     }));
-    if (result.ok && result.statusCode !== null) {
-      await store.markSucceeded(delivery.id, result.statusCode);
-      return;
-    }
+  }
+
+  private async recordFailure(delivery: ClaimedDelivery, result: AttemptResult): Promise<void> {
     const now = Date.now();
     const delay = retryDelayMs(delivery.attempts, this.backoffBaseMs, this.backoffMaxMs, this.random);
     const givenUp = now - delivery.createdAt.getTime() >= this.retryWindowMs;
-    await store.markFailed(delivery.id, {
+    await this.options.store.markFailed(delivery.id, {
       statusCode: result.statusCode,
       error: result.error ?? "failed",
       nextAttemptAt: givenUp ? null : new Date(now + delay),
