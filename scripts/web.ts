@@ -11,6 +11,7 @@ import next from "next";
 
 import { resolveClientAddress } from "../lib/api/client-address";
 import { ConfigError, parseConfig } from "../lib/config";
+import { WebConfigError, describeEmbedFraming, parseWebConfig } from "../lib/web/server-config";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new ConfigError(`--port must be an integer 0–65535, got ${values.port ?? ""}`);
   }
+  // The pages' settings are checked before anything listens; the log says who may frame the embed.
+  const embedFraming = describeEmbedFraming(parseWebConfig(process.env));
   const app = next({ dev: values.dev, hostname, port, dir: process.cwd() });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
   });
   server.listen(port, hostname, () => {
     console.log(`web: ${values.dev ? "dev" : "production"} server on http://${hostname}:${port}`);
+    console.log(embedFraming);
   });
   const stop = (): void => {
     // Finish what is in flight, then let Next.js release its workers.
@@ -63,6 +67,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof WebConfigError ? error.message : error);
   process.exit(1);
 });
