@@ -12,6 +12,8 @@ import { resolveClientAddress } from "../lib/api/client-address";
 import type { ApiContext } from "../lib/api/context";
 import { installProcessApi } from "../lib/api/default-context";
 import { answerOutsideRequests, createNodeListener } from "../lib/api/node-host";
+import { METRICS_PATH, routeLabel } from "../lib/observability/http";
+import { answerMetrics, observeHttpRequest } from "../lib/observability/metrics";
 
 export interface WebServerOptions {
   dev: boolean;
@@ -48,6 +50,18 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const handle = app.getRequestHandler();
   const trustedProxyCount = options.context.config.trustedProxyCount;
   const server = createServer((request, response) => {
+    const started = performance.now();
+    const pathname = (request.url ?? "/").split(/[?#]/, 1)[0] ?? "/";
+    response.once("finish", () => {
+      const seconds = (performance.now() - started) / 1000;
+      observeHttpRequest(routeLabel(pathname), request.method ?? "GET", response.statusCode, seconds);
+    });
+    if (pathname === METRICS_PATH) {
+      void answerMetrics(request.headers.authorization ?? null).then((answer) => {
+        response.writeHead(answer.status, answer.headers).end(answer.body);
+      });
+      return;
+    }
     if (isApiPath(request)) {
       apiListener(request, response);
       return;
