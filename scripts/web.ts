@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 
 import { createApiContext } from "../lib/api/context";
 import { ConfigError, parseConfig } from "../lib/config";
+import { WebConfigError, describeEmbedFraming, parseWebConfig } from "../lib/web/server-config";
 import { startWebServer } from "./web-server";
 
 async function main(): Promise<void> {
@@ -25,10 +26,13 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new ConfigError(`--port must be an integer 0–65535, got ${values.port ?? ""}`);
   }
+  // The pages' settings are checked before anything listens; the log says who may frame the embed.
+  const embedFraming = describeEmbedFraming(parseWebConfig(process.env));
   // The indexer starts in instrumentation.ts (as under a bare `next start`), on this same context.
   const context = createApiContext(config);
   const web = await startWebServer({ dev: values.dev, hostname, port, context });
   console.log(`web: ${values.dev ? "dev" : "production"} server on ${web.url}`);
+  console.log(embedFraming);
   let stopping = false;
   const stop = (): void => {
     if (stopping) {
@@ -48,6 +52,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof WebConfigError ? error.message : error);
   process.exit(1);
 });

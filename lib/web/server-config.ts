@@ -70,6 +70,8 @@ export interface WebConfig {
   serverRpcUrl: string;
   /** CSP frame-ancestors sources for the embeddable pages. */
   frameAncestors: string[];
+  /** Whether frameAncestors came from FRAME_ANCESTORS (else the cluster's default). */
+  frameAncestorsConfigured: boolean;
 }
 
 function failure(error: z.ZodError): WebConfigError {
@@ -137,6 +139,24 @@ function sameEndpoint(left: string | undefined, right: string): boolean {
   }
 }
 
+/**
+ * Who may frame /embed/… when FRAME_ANCESTORS is unset: anyone on the local chain, where a partner
+ * trying the embed on their own dev site should see it work at once (nothing there is worth
+ * clickjacking); only the app itself anywhere else, until the deployment names its partners.
+ */
+export function defaultFrameAncestors(cluster: ClusterName): string[] {
+  return cluster === "localnet" ? ["*"] : ["'self'"];
+}
+
+/** The start-up log's line on embedding: which origins may frame /embed/…, and why. */
+export function describeEmbedFraming(config: WebConfig): string {
+  const sources = config.frameAncestors.join(" ");
+  const why = config.frameAncestorsConfigured
+    ? "FRAME_ANCESTORS"
+    : `the default on ${config.client.cluster === "localnet" ? "the local chain" : `cluster ${config.client.cluster}`}; set FRAME_ANCESTORS to list the partners`;
+  return `web: /embed/… may be framed by ${sources === "*" ? "any site (*)" : sources} (${why})`;
+}
+
 /** Parses the pages' settings; throws WebConfigError naming the first bad variable. */
 export function parseWebConfig(env: Env = process.env, root: string = process.cwd()): WebConfig {
   const parsed = webEnvSchema.safeParse(presentValues(env));
@@ -190,7 +210,8 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
       assets,
     },
     serverRpcUrl: values.RPC_URL ?? presetRpcUrl ?? rpcUrl,
-    frameAncestors: values.FRAME_ANCESTORS ?? ["'self'"],
+    frameAncestors: values.FRAME_ANCESTORS ?? defaultFrameAncestors(cluster),
+    frameAncestorsConfigured: values.FRAME_ANCESTORS !== undefined,
   };
 }
 

@@ -7,6 +7,8 @@ import bs58 from "bs58";
 import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import type { EndpointDefinition } from "../../lib/api/endpoint";
+import { ENDPOINTS } from "../../lib/api/endpoints";
 import { startApiHarness, type ApiHarness, type HttpResult, type KeyOptions } from "./harness";
 
 let harness: ApiHarness;
@@ -20,201 +22,21 @@ afterAll(async () => {
   await harness?.close();
 });
 
-interface PartnerRoute {
-  name: string;
-  method: string;
-  scope: "read" | "write";
-  /** What the request names, checked against a key's restrictions (default: a vault and a wallet). */
-  names?: "vault" | "wallet" | "nothing";
-  /** A request that passes validation, for this vault and wallet. */
-  build(vault: string, wallet: string): { path: string; body?: unknown };
-}
+/** Every partner endpoint, from the definitions the router and the document are built from. */
+const PARTNER_ROUTES = ENDPOINTS.filter((endpoint) => endpoint.audience === "partner").map((endpoint) => ({
+  ...endpoint,
+  name: `${endpoint.method} ${endpoint.path}`,
+}));
 
-const SIGNATURE = bs58.encode(randomBytes(64));
-const WEBHOOK_ID = `wh_${"0".repeat(32)}`;
-
-const PARTNER_ROUTES: PartnerRoute[] = [
-  {
-    name: "POST deposit",
-    method: "POST",
-    scope: "write",
-    build: (vault, wallet) => ({ path: `/api/vault/${vault}/deposit`, body: { wallet, amount: "1000000" } }),
-  },
-  {
-    name: "GET withdraw",
-    method: "GET",
-    scope: "read",
-    build: (vault, wallet) => ({ path: `/api/vault/${vault}/withdraw?wallet=${wallet}` }),
-  },
-  {
-    name: "POST withdraw",
-    method: "POST",
-    scope: "write",
-    build: (vault, wallet) => ({
-      path: `/api/vault/${vault}/withdraw`,
-      body: { wallet, sharesAmount: "1000000" },
-    }),
-  },
-  {
-    name: "PUT withdraw",
-    method: "PUT",
-    scope: "write",
-    build: (vault, wallet) => ({ path: `/api/vault/${vault}/withdraw`, body: { wallet, action: "claim" } }),
-  },
-  {
-    name: "POST history",
-    method: "POST",
-    scope: "write",
-    build: (vault, wallet) => ({
-      path: "/api/history",
-      body: { wallet, vault_id: vault, signature: SIGNATURE },
-    }),
-  },
-  {
-    name: "GET history",
-    method: "GET",
-    scope: "read",
-    build: (vault, wallet) => ({ path: `/api/history?wallet=${wallet}&vault_id=${vault}` }),
-  },
-  {
-    name: "GET vaults",
-    method: "GET",
-    scope: "read",
-    names: "nothing",
-    build: () => ({ path: "/api/vaults" }),
-  },
-  {
-    name: "GET vault",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}` }),
-  },
-  {
-    name: "GET nav",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}/nav` }),
-  },
-  {
-    name: "GET allocations",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}/allocations` }),
-  },
-  {
-    name: "GET portfolio",
-    method: "GET",
-    scope: "read",
-    names: "wallet",
-    build: (_vault, wallet) => ({ path: `/api/portfolio?wallet=${wallet}` }),
-  },
-  {
-    name: "GET portfolio-history",
-    method: "GET",
-    scope: "read",
-    build: (vault, wallet) => ({
-      path: `/api/vault/${vault}/portfolio-history?wallet=${wallet}&interval=week`,
-    }),
-  },
-  {
-    name: "GET pnl-history",
-    method: "GET",
-    scope: "read",
-    build: (vault, wallet) => ({ path: `/api/vault/${vault}/pnl-history?wallet=${wallet}` }),
-  },
-  {
-    name: "GET nav-history",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}/nav-history?interval=hour` }),
-  },
-  {
-    name: "GET stats",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}/stats` }),
-  },
-  // Webhook endpoints name no vault or wallet: they belong to the key (another key's ids are 404), and
-  // events reach them only from the key's vaults and wallet (tests/api/webhooks.test.ts).
-  {
-    name: "POST webhooks",
-    method: "POST",
-    scope: "write",
-    names: "nothing",
-    build: () => ({
-      path: "/api/webhooks",
-      body: { url: "http://127.0.0.1:9/hook", events: ["deposit.confirmed"] },
-    }),
-  },
-  {
-    name: "GET webhooks",
-    method: "GET",
-    scope: "write",
-    names: "nothing",
-    build: () => ({ path: "/api/webhooks" }),
-  },
-  {
-    name: "GET webhook",
-    method: "GET",
-    scope: "write",
-    names: "nothing",
-    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}` }),
-  },
-  {
-    name: "PATCH webhook",
-    method: "PATCH",
-    scope: "write",
-    names: "nothing",
-    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}`, body: { description: "x" } }),
-  },
-  {
-    name: "DELETE webhook",
-    method: "DELETE",
-    scope: "write",
-    names: "nothing",
-    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}` }),
-  },
-  {
-    name: "POST webhook rotate-secret",
-    method: "POST",
-    scope: "write",
-    names: "nothing",
-    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}/rotate-secret` }),
-  },
-  {
-    name: "POST webhook test",
-    method: "POST",
-    scope: "write",
-    names: "nothing",
-    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}/test` }),
-  },
-  {
-    name: "GET webhook deliveries",
-    method: "GET",
-    scope: "write",
-    names: "nothing",
-    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}/deliveries` }),
-  },
-  {
-    name: "POST webhook delivery retry",
-    method: "POST",
-    scope: "write",
-    names: "nothing",
-    build: () => ({ path: `/api/webhooks/${WEBHOOK_ID}/deliveries/dlv_${"0".repeat(32)}/retry` }),
-  },
-  {
-    name: "GET events",
-    method: "GET",
-    scope: "read",
-    names: "nothing",
-    build: () => ({ path: "/api/events" }),
-  },
-];
+describe("the partner endpoints", () => {
+  it("are all here, each with a sample request this suite sends", () => {
+    expect(PARTNER_ROUTES.length).toBeGreaterThanOrEqual(15);
+    for (const route of PARTNER_ROUTES) {
+      expect(route.sample, route.name).not.toBeNull();
+      expect(route.scope, route.name).not.toBeNull();
+    }
+  });
+});
 
 function nextClient(): Record<string, string> {
   ipCounter += 1;
@@ -223,13 +45,16 @@ function nextClient(): Record<string, string> {
 }
 
 async function call(
-  route: PartnerRoute,
+  route: EndpointDefinition,
   options: { authorization?: string; vault?: string; wallet?: string } = {},
 ): Promise<HttpResult> {
-  const { path, body } = route.build(
-    options.vault ?? harness.vaultId,
-    options.wallet ?? Keypair.generate().publicKey.toBase58(),
-  );
+  if (route.sample === null) {
+    throw new Error(`${route.operationId} has no sample request`);
+  }
+  const { path, body } = route.sample({
+    vault: options.vault ?? harness.vaultId,
+    wallet: options.wallet ?? Keypair.generate().publicKey.toBase58(),
+  });
   const headers = nextClient();
   if (options.authorization !== undefined) {
     headers.Authorization = options.authorization;
@@ -314,7 +139,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
   it.runIf(route.names === "nothing" || route.names === "wallet")(
     "serves a vault-restricted key (a read naming no vault)",
     async () => {
-      const restricted = await key({ scope: route.scope, vaults: [harness.flexVaultId] });
+      const restricted = await key({ scope: route.scope ?? "read", vaults: [harness.flexVaultId] });
       expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
     },
   );
@@ -322,7 +147,10 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
   it.runIf(route.names === "nothing")(
     "serves a wallet-restricted key (a read naming no wallet)",
     async () => {
-      const restricted = await key({ scope: route.scope, wallet: Keypair.generate().publicKey.toBase58() });
+      const restricted = await key({
+        scope: route.scope ?? "read",
+        wallet: Keypair.generate().publicKey.toBase58(),
+      });
       expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
     },
   );
@@ -335,7 +163,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     },
   );
 
-  it.runIf(route.names === undefined || route.names === "vault")(
+  it.runIf(route.names === "vault-and-wallet" || route.names === "vault")(
     "refuses a key restricted to other vaults with 403, and lets its own vault through",
     async () => {
       const restricted = await key({ scope: "write", vaults: [harness.flexVaultId] });
@@ -350,7 +178,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     },
   );
 
-  it.runIf(route.names === undefined || route.names === "wallet")(
+  it.runIf(route.names === "vault-and-wallet" || route.names === "wallet")(
     "refuses a key restricted to another wallet with 403, and lets its own wallet through",
     async () => {
       const wallet = Keypair.generate().publicKey.toBase58();
@@ -390,11 +218,14 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
 describe("failed authentication", () => {
   it("is limited per client address: 30 a minute, then 429", async () => {
     const route = PARTNER_ROUTES[0];
-    if (route === undefined) {
-      return;
+    if (route?.sample === null || route?.sample === undefined) {
+      throw new Error("No partner endpoint with a sample request");
     }
     const headers = { "X-Forwarded-For": "198.18.0.77", Authorization: "Bearer nope" };
-    const { path, body } = route.build(harness.vaultId, Keypair.generate().publicKey.toBase58());
+    const { path, body } = route.sample({
+      vault: harness.vaultId,
+      wallet: Keypair.generate().publicKey.toBase58(),
+    });
     const results = await Promise.all(
       Array.from({ length: 34 }, () => harness.request(route.method, path, { body, headers })),
     );
