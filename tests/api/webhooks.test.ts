@@ -6,11 +6,14 @@
 import type { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { bearerKeySource } from "../../lib/api/credentials";
+import { createFirstPartySessionSource } from "../../lib/api/first-party-session";
 import type { PartnerEvent } from "../../lib/events/partner-event";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/indexer/start";
 import { parseWebhookSettings } from "../../lib/webhooks/settings";
 import { configureWebhooks, type Webhooks } from "../../lib/webhooks/start";
+import { createSessionToken } from "../../lib/web/session-token";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 import { startReceiver, type Receiver } from "./webhook-receiver";
@@ -308,5 +311,31 @@ describe("partner events and webhooks", () => {
     const deleted = await harness.request("DELETE", `/api/webhooks/${mine.id}`, { key: writeKey });
     expect(dataOf(deleted)).toEqual({ id: mine.id, deleted: true });
     expect((await harness.request("GET", `/api/webhooks/${mine.id}`, { key: writeKey })).status).toBe(404);
+  });
+
+  it("refuses webhook management through the pages' first-party session (one key shared by every visitor)", async () => {
+    const secret = "webhooks-first-party-test-secret-0123456789";
+    harness.context.credentialSources = [
+      bearerKeySource,
+      createFirstPartySessionSource({
+        settings: { sessionSecret: secret, firstPartyApiKey: null, firstPartyRpm: 100 },
+      }),
+    ];
+    const headers = {
+      "Sec-Fetch-Site": "same-origin",
+      Cookie: `vg_session=${createSessionToken(secret, Date.now())}`,
+    };
+    for (const [method, body] of [
+      ["POST", { url: `${receiver.url}/pages`, events: ["deposit.confirmed"] }],
+      ["GET", undefined],
+    ] as const) {
+      const result = await harness.request(method, "/api/webhooks", { headers, body });
+      expect(result.status, method).toBe(403);
+      expect(result.body).toMatchObject({
+        success: false,
+        code: "FORBIDDEN",
+        error: "Webhooks are managed with a partner API key (Authorization: Bearer)",
+      });
+    }
   });
 });
