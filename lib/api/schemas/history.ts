@@ -2,7 +2,14 @@
 import bs58 from "bs58";
 import { z } from "zod";
 
-import { addressInput, successEnvelope, tokenAmountSchema, walletInput } from "./common";
+import {
+  addressInput,
+  base58KeyOutput,
+  signatureOutput,
+  successEnvelope,
+  tokenAmountSchema,
+  walletInput,
+} from "./common";
 
 /** zod runs every check, the pattern's failures included: decoding must not throw on any string. */
 function isSignature(value: string): boolean {
@@ -19,7 +26,11 @@ export const historyRequest = z
       .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, "must be a base58 transaction signature")
       // The pattern admits strings that decode to 63 or 65 bytes; the RPC refuses those outright.
       .refine(isSignature, "must be a base58 transaction signature (64 bytes)")
-      .meta({ description: "Signature of the confirmed transaction (64 bytes, base58)" }),
+      .meta({
+        description: "Signature of the confirmed transaction (64 bytes, base58)",
+        minLength: 64,
+        maxLength: 88,
+      }),
     withdrawal_reservation_id: z
       .string({ error: "must be a string" })
       .max(200, "is too long")
@@ -64,8 +75,8 @@ export function historyCursor(record: { slot: number; signature: string }): stri
 
 export const activitySchema = z
   .object({
-    signature: z.string(),
-    wallet: z.string(),
+    signature: signatureOutput,
+    wallet: base58KeyOutput,
     vaultId: z.string(),
     kind: z.enum(["deposit", "initiate", "claim"]),
     requestId: z.string().nullable(),
