@@ -424,6 +424,15 @@ describe("the operator journey on an empty chain", () => {
       sampleValue(scrape, "solana_rpc_calls_total", { method: "sendTransaction", outcome: "ok" }),
     ).toBeGreaterThan(0);
     await keeper.stop();
+
+    // The API host's own metrics saw the partner's requests under their route patterns.
+    const apiScrape = await scrapeMetrics(`${world.host.url}/metrics`);
+    const depositRoute = { route: "/api/vault/:vault_id/deposit", method: "POST", status: "200" };
+    expect(sampleValue(apiScrape, "http_requests_total", depositRoute)).toBe(1);
+    expect(
+      sampleValue(apiScrape, "http_requests_total", { route: "/api/history", method: "POST", status: "200" }),
+    ).toBe(3);
+    expect(sampleValue(apiScrape, "blockhash_cache_age_seconds")).toBeGreaterThanOrEqual(0);
   }, 180_000);
 
   it("upgrades the program with a new build; the vault and a pending receipt survive and still work", async () => {
