@@ -3,7 +3,9 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { parseConfig } = await import("./lib/config");
-    parseConfig(process.env);
+    const config = parseConfig(process.env);
+    const { parseWebhookSettings } = await import("./lib/webhooks/settings");
+    parseWebhookSettings(process.env, config.rpcUrl);
     // The pages' settings: public RPC endpoint, frame ancestors, first-party session.
     const { parseSessionSettings, parseWebConfig } = await import("./lib/web/server-config");
     parseWebConfig(process.env);

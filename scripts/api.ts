@@ -9,16 +9,23 @@ import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
 import { createIndexer, parseIndexerSettings } from "../lib/indexer/start";
 import { withMetrics } from "../lib/observability/http";
+import { parseWebhookSettings } from "../lib/webhooks/settings";
+import { configureWebhooks } from "../lib/webhooks/start";
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const context = createApiContext(config);
   const indexerSettings = parseIndexerSettings(process.env);
+  const webhooks = configureWebhooks(context, parseWebhookSettings(process.env, config.rpcUrl));
   // Every instance may start one; the advisory lock lets exactly one of them index at a time.
   const indexer = indexerSettings.enabled
     ? createIndexer(context, { intervalMs: indexerSettings.intervalMs })
     : null;
   indexer?.start();
+  // Every instance may run a delivery worker; SKIP LOCKED hands each delivery to one of them.
+  if (webhooks.settings.worker) {
+    webhooks.worker.start();
+  }
   const host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, context)), {
     host: config.host,
     port: config.port,
@@ -38,6 +45,7 @@ async function main(): Promise<void> {
     host
       .close()
       .then(() => indexer?.stop())
+      .then(() => webhooks.worker.stop())
       .then(() => context.close())
       .then(
         () => process.exit(0),

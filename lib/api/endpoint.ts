@@ -13,7 +13,7 @@ import { withPublic, type PublicCall } from "./public";
 /** partner: a key and the envelope; public: keyless bare bodies; ops: keyless health and documents. */
 export type Audience = "partner" | "public" | "ops";
 
-export type EndpointMethod = "GET" | "POST" | "PUT";
+export type EndpointMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a partner request names, which the key's vault and wallet restrictions are checked against. */
 export type Names = "vault-and-wallet" | "vault" | "wallet" | "nothing";

@@ -15,6 +15,7 @@
 //      file layout readable).
 //   4. Tests: its happy and error cases; the security suite covers it by itself.
 import type { EndpointDefinition } from "./endpoint";
+import { getEvents } from "./events/get-events";
 import { getHistory } from "./history/get-history";
 import { postHistory } from "./history/post-history";
 import { getHealth } from "./ops/get-health";
@@ -33,6 +34,17 @@ import { getPortfolioHistory } from "./vaults/get-portfolio-history";
 import { getStats } from "./vaults/get-stats";
 import { getVault } from "./vaults/get-vault";
 import { getVaults } from "./vaults/get-vaults";
+import {
+  deleteWebhookById,
+  getDeliveries,
+  getWebhookById,
+  getWebhooks,
+  patchWebhook,
+  postRetryDelivery,
+  postRotateSecret,
+  postTestEvent,
+  postWebhook,
+} from "./webhooks/webhooks";
 
 export const ENDPOINTS: readonly EndpointDefinition[] = [
   postDeposit,
@@ -50,6 +62,16 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   getPortfolioHistory,
   getPnlHistory,
   getNavHistory,
+  postWebhook,
+  getWebhooks,
+  getWebhookById,
+  patchWebhook,
+  deleteWebhookById,
+  postRotateSecret,
+  postTestEvent,
+  getDeliveries,
+  postRetryDelivery,
+  getEvents,
   getCirculatingSupply,
   getOracle,
   getHealth,

@@ -1,6 +1,7 @@
-// The indexer of the process-wide default context (Next.js), started once at boot and kept on
+// The indexer and the webhook worker of the process-wide default context (Next.js), started once at boot and kept on
 // globalThis so a dev server's module reloads do not start another.
 import { defaultApiContext } from "../api/default-context";
+import { webhooksOf } from "../webhooks/start";
 import type { Indexer } from "./indexer";
 import { createIndexer, parseIndexerSettings } from "./start";
 
@@ -18,6 +19,11 @@ export function startDefaultIndexer(env: Readonly<Record<string, string | undefi
       ? createIndexer(defaultApiContext(), { intervalMs: settings.intervalMs })
       : null;
     holder[KEY]?.start();
+    // The webhook worker starts with the indexer; its state is in the database, so a restart resumes.
+    const webhooks = webhooksOf(defaultApiContext());
+    if (webhooks.settings.worker) {
+      webhooks.worker.start();
+    }
   }
   return holder[KEY] ?? null;
 }

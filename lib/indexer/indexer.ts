@@ -11,6 +11,12 @@ import { decodeVault, type VaultAccount } from "../vault/accounts";
 import { decodeVaultEvents, type VaultEvent } from "../vault/events";
 import { countHolders, readProgramVaults, readTokenBalances, signaturesSince } from "./chain-reads";
 import type { LeaderLock } from "./leader-lock";
+import {
+  vaultOutboxContext,
+  writePartnerEvents,
+  type PartnerEventSettings,
+  type VaultOutboxContext,
+} from "./partner-events";
 
 export interface IndexerOptions {
   rpc: RpcClient;
@@ -22,6 +28,10 @@ export interface IndexerOptions {
   intervalMs: number;
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** Partner events are derived from the stored program events when given. */
+  partnerEvents?: PartnerEventSettings;
+  /** Called after a transaction's rows committed with deliveries queued (wakes the webhook worker). */
+  onDeliveriesQueued?: (count: number) => void;
   /** Told after each run as leader: the slot it read and each vault's strike and queue state. */
   onRun?: (progress: IndexerProgress) => void;
 }
@@ -169,7 +179,11 @@ export class Indexer {
         queueClaimed: vault.state.queueClaimed,
         reserveBalance,
       });
-      const backfilled = await this.indexEvents(vault.address);
+      const outbox =
+        this.options.partnerEvents === undefined
+          ? null
+          : vaultOutboxContext(vault.address, vault.data, vault.state, this.options.partnerEvents);
+      const backfilled = await this.indexEvents(vault.address, outbox);
       result.transactions += backfilled.transactions;
       result.events += backfilled.events;
     }
@@ -186,7 +200,10 @@ export class Indexer {
   }
 
   /** Stores the events of every transaction of `vault` after its cursor, oldest first. */
-  private async indexEvents(vault: PublicKey): Promise<{ transactions: number; events: number }> {
+  private async indexEvents(
+    vault: PublicKey,
+    outbox: VaultOutboxContext | null,
+  ): Promise<{ transactions: number; events: number }> {
     const { rpc, chain, store } = this.options;
     const address = vault.toBase58();
     const cursor = await store.cursor(address);
@@ -211,7 +228,17 @@ export class Indexer {
           );
         }
       }
-      await store.recordTransaction(address, { signature: entry.signature, slot: entry.slot }, stored);
+      const queued = await store.recordTransaction(
+        address,
+        { signature: entry.signature, slot: entry.slot },
+        stored,
+        outbox === null
+          ? undefined
+          : (tx) => writePartnerEvents(tx, address, entry.signature, stored, outbox),
+      );
+      if (queued !== undefined && queued > 0) {
+        this.options.onDeliveriesQueued?.(queued);
+      }
       events += stored.length;
       transactions += 1;
     }

@@ -5,6 +5,7 @@ import { z } from "zod";
 
 import type { ApiContext } from "../api/context";
 import { SqlIndexerStore } from "../store/indexer";
+import { webhooksOf } from "../webhooks/start";
 import { Indexer } from "./indexer";
 import { embeddedLeaderLock, postgresLeaderLock } from "./leader-lock";
 import type { IndexerProgress } from "./indexer";
@@ -73,6 +74,11 @@ export function createIndexer(
         : postgresLeaderLock(config.databaseUrl, options.schema ?? "public", config.databaseTimeoutMs),
     programId: config.programId,
     intervalMs: options.intervalMs,
+    partnerEvents: {
+      symbolOf: context.deps.symbolOf,
+      capacityLowBps: webhooksOf(context).settings.capacityLowBps,
+    },
+    onDeliveriesQueued: () => webhooksOf(context).worker.wake(),
     onError: (error) =>
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),

@@ -85,7 +85,7 @@ function snapshotFromRow(row: SnapshotRow): VaultSnapshot {
   };
 }
 
-interface EventRow {
+export interface EventRow {
   signature: string;
   event_index: number;
   vault: string;
@@ -97,10 +97,10 @@ interface EventRow {
   data: Record<string, unknown> | string;
 }
 
-const EVENT_COLUMNS = `signature, event_index, vault, name, owner, request_id::text AS request_id,
+export const EVENT_COLUMNS = `signature, event_index, vault, name, owner, request_id::text AS request_id,
   slot::text AS slot, block_time, data`;
 
-function eventFromRow(row: EventRow): StoredEvent {
+export function eventFromRow(row: EventRow): StoredEvent {
   return {
     signature: row.signature,
     eventIndex: Number(row.event_index),
@@ -263,16 +263,18 @@ export class SqlIndexerStore {
   }
 
   /**
-   * One transaction's events of `vault`, its NAV strikes as event snapshots, and the cursor moved past
-   * it, all in one database transaction.
+   * One transaction's events of `vault`, its NAV strikes as event snapshots, what `alsoWithin` writes
+   * from them (the partner events' outbox), and the cursor moved past it, all in one database
+   * transaction.
    */
-  async recordTransaction(
+  async recordTransaction<T = void>(
     vault: string,
     cursor: IndexerCursor,
     events: readonly StoredEvent[],
-  ): Promise<void> {
+    alsoWithin?: (tx: Queryable) => Promise<T>,
+  ): Promise<T | undefined> {
     const database = await this.db.ready();
-    await database.transaction(async (tx) => {
+    return database.transaction(async (tx) => {
       for (const event of events) {
         await tx.query(
           `INSERT INTO vault_events (signature, event_index, vault, name, owner, request_id, slot, block_time, data)
@@ -309,11 +311,13 @@ export class SqlIndexerStore {
           });
         }
       }
+      const derived = await alsoWithin?.(tx);
       await tx.query(
         `INSERT INTO indexer_cursors (vault, signature, slot, updated_at) VALUES ($1, $2, $3, now())
          ON CONFLICT (vault) DO UPDATE SET signature = EXCLUDED.signature, slot = EXCLUDED.slot, updated_at = now()`,
         [vault, cursor.signature, cursor.slot],
       );
+      return derived;
     });
   }
 

@@ -111,6 +111,64 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX vault_events_name ON vault_events (vault, name, slot);
     `,
   },
+  {
+    // Partner events (lib/events) written by the indexer in the transaction of the rows they come
+    // from; webhook endpoints under a partner key; and one delivery row per (event, endpoint), which is
+    // both the outbox the worker claims (FOR UPDATE SKIP LOCKED) and the log partners read.
+    id: "0008_events_webhooks",
+    sql: `
+      CREATE TABLE partner_events (
+        seq          bigserial PRIMARY KEY,
+        id           text NOT NULL UNIQUE,
+        type         text NOT NULL,
+        vault        text NOT NULL,
+        wallet       text,
+        request_id   numeric(20, 0),
+        signature    text,
+        slot         bigint,
+        occurred_at  timestamptz NOT NULL,
+        payload      text NOT NULL,
+        test_endpoint text,
+        created_at   timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX partner_events_vault ON partner_events (vault, seq);
+      CREATE INDEX partner_events_claimable ON partner_events (vault, request_id) WHERE type = 'withdrawal.claimable';
+      CREATE TABLE webhook_endpoints (
+        id                    text PRIMARY KEY,
+        key_id                text NOT NULL REFERENCES api_keys (id),
+        url                   text NOT NULL,
+        events                text[] NOT NULL,
+        description           text,
+        secret                text NOT NULL,
+        previous_secret       text,
+        previous_secret_until timestamptz,
+        failing_since         timestamptz,
+        disabled_at           timestamptz,
+        disabled_reason       text,
+        created_at            timestamptz NOT NULL DEFAULT now(),
+        updated_at            timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX webhook_endpoints_key ON webhook_endpoints (key_id);
+      CREATE TABLE webhook_deliveries (
+        id               text PRIMARY KEY,
+        endpoint_id      text NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+        event_seq        bigint NOT NULL REFERENCES partner_events (seq),
+        status           text NOT NULL CHECK (status IN ('pending', 'delivering', 'succeeded', 'failed')),
+        attempts         integer NOT NULL DEFAULT 0,
+        last_status_code integer,
+        last_error       text,
+        next_attempt_at  timestamptz,
+        locked_until     timestamptz,
+        last_attempt_at  timestamptz,
+        delivered_at     timestamptz,
+        created_at       timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (endpoint_id, event_seq)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (locked_until) WHERE status = 'delivering';
+      CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at DESC);
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

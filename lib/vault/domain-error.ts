@@ -18,6 +18,10 @@ export const DOMAIN_ERROR_CODES = [
   "TRANSACTION_FAILED",
   "NOT_A_VAULT_TRANSACTION",
   "SIGNATURE_CONFLICT",
+  "WEBHOOK_NOT_FOUND",
+  "DELIVERY_NOT_FOUND",
+  "DELIVERY_IN_FLIGHT",
+  "TARGET_REFUSED",
 ] as const;
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

@@ -139,7 +139,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
   it.runIf(route.names === "nothing" || route.names === "wallet")(
     "serves a vault-restricted key (a read naming no vault)",
     async () => {
-      const restricted = await key({ scope: "read", vaults: [harness.flexVaultId] });
+      const restricted = await key({ scope: route.scope ?? "read", vaults: [harness.flexVaultId] });
       expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
     },
   );
@@ -147,7 +147,10 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
   it.runIf(route.names === "nothing")(
     "serves a wallet-restricted key (a read naming no wallet)",
     async () => {
-      const restricted = await key({ scope: "read", wallet: Keypair.generate().publicKey.toBase58() });
+      const restricted = await key({
+        scope: route.scope ?? "read",
+        wallet: Keypair.generate().publicKey.toBase58(),
+      });
       expect([401, 403]).not.toContain((await call(route, { authorization: `Bearer ${restricted}` })).status);
     },
   );

@@ -1,0 +1,2 @@
+// GET /api/events
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/next-route";

@@ -1,0 +1,2 @@
+// POST and GET /api/webhooks
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/next-route";

@@ -1,0 +1,115 @@
+// Partner events from stored program events, with numbers: ids stable across runs, token amounts as
+// the API's, capacity_low only on the request that crosses the threshold, pause and resume only on a
+// change.
+import { describe, expect, it } from "vitest";
+
+import type { StoredEvent } from "../store/indexer";
+import { claimableEvent, partnerEventsOf, type VaultEventContext } from "./derive";
+
+const VAULT = "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS";
+const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+const context: VaultEventContext = {
+  asset: { mint: "AssetMint1111111111111111111111111111111111", symbol: "USDC", decimals: 6 },
+  shares: { mint: "ShareMint1111111111111111111111111111111111", symbol: "vUSDC", decimals: 6 },
+  hourlyCap: 1_000_000_000n,
+  dailyCap: 0n,
+  capacityLowBps: 1_000,
+  pausedBefore: false,
+};
+
+function stored(name: string, data: Record<string, unknown>, eventIndex = 0): StoredEvent {
+  return {
+    signature: "sig1",
+    eventIndex,
+    vault: VAULT,
+    name,
+    owner: "owner" in data ? String(data.owner) : null,
+    requestId: "requestId" in data ? BigInt(String(data.requestId)) : null,
+    slot: 42,
+    blockTime: new Date(1_700_000_000_000),
+    data: { vault: VAULT, timestamp: "1700000000", ...data },
+  };
+}
+
+const request = (assets: bigint, hourlyUsed: bigint) =>
+  stored("WithdrawalRequested", {
+    owner: WALLET,
+    requestId: "7",
+    shares: "5000000",
+    assets: assets.toString(),
+    navFloor: "3",
+    queueStart: "0",
+    queueEnd: "5000000",
+    hourlyUsed: hourlyUsed.toString(),
+    dailyUsed: hourlyUsed.toString(),
+  });
+
+describe("partnerEventsOf", () => {
+  it("turns a deposit into deposit.confirmed with token amounts and a stable id", () => {
+    const deposit = stored("Deposited", { owner: WALLET, assets: "250000000", shares: "249000000" });
+    const [event] = partnerEventsOf([deposit], context);
+    expect(event).toEqual({
+      id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      type: "deposit.confirmed",
+      timestamp: "2023-11-14T22:13:20.000Z",
+      vault: VAULT,
+      wallet: WALLET,
+      signature: "sig1",
+      slot: 42,
+      data: {
+        assets: { mint: context.asset.mint, symbol: "USDC", amount: "250000000", decimals: 6, uiAmount: 250 },
+        shares: {
+          mint: context.shares.mint,
+          symbol: "vUSDC",
+          amount: "249000000",
+          decimals: 6,
+          uiAmount: 249,
+        },
+      },
+    });
+    expect(partnerEventsOf([deposit], context)[0]?.id).toBe(event?.id);
+    expect(partnerEventsOf([{ ...deposit, eventIndex: 1 }], context)[0]?.id).not.toBe(event?.id);
+  });
+
+  it("announces capacity_low only for the request that crosses under 10% of the cap", () => {
+    // 850 used before + 100 = 950 used: 50 left of 1000, under the 100 threshold, from 150 above it.
+    const crossing = partnerEventsOf([request(100_000_000n, 950_000_000n)], context);
+    expect(crossing.map((event) => event.type)).toEqual(["withdrawal.requested", "vault.capacity_low"]);
+    expect(crossing[1]).toMatchObject({
+      wallet: null,
+      data: {
+        window: "hourly",
+        remaining: { amount: "50000000" },
+        threshold: { amount: "100000000" },
+        cap: { amount: "1000000000" },
+      },
+    });
+    // Already under before this request (940 used before): no second announcement.
+    expect(partnerEventsOf([request(10_000_000n, 950_000_000n)], context).map((event) => event.type)).toEqual(
+      ["withdrawal.requested"],
+    );
+    // Exactly at the threshold is not under it.
+    expect(partnerEventsOf([request(100_000_000n, 900_000_000n)], context)).toHaveLength(1);
+  });
+
+  it("announces pause and resume on a change of the flag only", () => {
+    const config = (paused: boolean, index: number) => stored("ConfigUpdated", { paused }, index);
+    expect(partnerEventsOf([config(false, 0)], context)).toEqual([]);
+    expect(
+      partnerEventsOf([config(true, 0), config(true, 1), config(false, 2)], context).map((e) => e.type),
+    ).toEqual(["vault.paused", "vault.resumed"]);
+    expect(partnerEventsOf([config(true, 0)], { ...context, pausedBefore: true })).toEqual([]);
+  });
+
+  it("names the request and the trigger in withdrawal.claimable, with one id per request", () => {
+    const nav = stored("NavUpdated", { navSequence: "4", totalAssets: "2", totalShares: "2" });
+    const event = claimableEvent(request(1n, 1n), { ...nav, signature: "sig2" }, context);
+    expect(event).toMatchObject({
+      type: "withdrawal.claimable",
+      wallet: WALLET,
+      signature: "sig2",
+      data: { requestId: "7", requestSignature: "sig1", shares: { amount: "5000000", uiAmount: 5 } },
+    });
+    expect(claimableEvent(request(1n, 1n), { ...nav, signature: "sig3" }, context).id).toBe(event.id);
+  });
+});

@@ -1,0 +1,179 @@
+// Partner events from the program's events as the indexer stores them. Pure: the indexer gives each
+// transaction's stored events with the vault's tokens, caps and previous paused flag, and the store
+// finds the requests a NAV strike or a staging made claimable (lib/store/partner-events.ts).
+import type { StoredEvent } from "../store/indexer";
+import { sharePrice } from "../vault/share-math";
+import { tokenAmount, type TokenLabel } from "../vault/token-amount";
+import { partnerEventId, type PartnerEvent } from "./partner-event";
+
+export interface VaultEventContext {
+  asset: TokenLabel;
+  shares: TokenLabel;
+  hourlyCap: bigint;
+  dailyCap: bigint;
+  /** vault.capacity_low when a window's remaining capacity falls under this share of its cap. */
+  capacityLowBps: number;
+  /** The vault's paused flag before this transaction (from its previous ConfigUpdated). */
+  pausedBefore: boolean;
+}
+
+const WHOLE_BPS = 10_000n;
+
+function field(event: StoredEvent, name: string): bigint {
+  const value = event.data[name];
+  return BigInt(typeof value === "string" || typeof value === "number" ? value : 0);
+}
+
+function timestampOf(event: StoredEvent): string {
+  const seconds = Number(field(event, "timestamp"));
+  return new Date(seconds > 0 ? seconds * 1000 : (event.blockTime?.getTime() ?? 0)).toISOString();
+}
+
+function base(
+  event: StoredEvent,
+  type: PartnerEvent["type"] & string,
+  id: string,
+): Omit<PartnerEvent, "data"> {
+  return {
+    id,
+    type,
+    timestamp: timestampOf(event),
+    vault: event.vault,
+    wallet: event.owner,
+    signature: event.signature,
+    slot: event.slot,
+  };
+}
+
+/** vault.capacity_low for each window a withdrawal request pushed under the threshold. */
+function capacityLow(event: StoredEvent, context: VaultEventContext): PartnerEvent[] {
+  const charged = field(event, "assets");
+  const windows = [
+    { window: "hourly", cap: context.hourlyCap, used: field(event, "hourlyUsed") },
+    { window: "daily", cap: context.dailyCap, used: field(event, "dailyUsed") },
+  ] as const;
+  const low: PartnerEvent[] = [];
+  for (const { window, cap, used } of windows) {
+    if (cap === 0n) {
+      continue;
+    }
+    const threshold = (cap * BigInt(context.capacityLowBps)) / WHOLE_BPS;
+    const remaining = cap > used ? cap - used : 0n;
+    const usedBefore = used > charged ? used - charged : 0n;
+    const remainingBefore = cap > usedBefore ? cap - usedBefore : 0n;
+    // Only the request that crosses the line, not every one after it in the same window.
+    if (remaining < threshold && remainingBefore >= threshold) {
+      low.push({
+        ...base(
+          event,
+          "vault.capacity_low",
+          partnerEventId("vault.capacity_low", event.signature, event.eventIndex, window),
+        ),
+        wallet: null,
+        data: {
+          window,
+          cap: tokenAmount(context.asset, cap),
+          used: tokenAmount(context.asset, used),
+          remaining: tokenAmount(context.asset, remaining),
+          threshold: tokenAmount(context.asset, threshold),
+        },
+      });
+    }
+  }
+  return low;
+}
+
+/** The partner events of one transaction's stored events, in the order the program emitted them. */
+export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEventContext): PartnerEvent[] {
+  const derived: PartnerEvent[] = [];
+  let paused = context.pausedBefore;
+  const asset = (event: StoredEvent, name: string) => tokenAmount(context.asset, field(event, name));
+  const shares = (event: StoredEvent, name: string) => tokenAmount(context.shares, field(event, name));
+  for (const event of events) {
+    const id = (type: Parameters<typeof partnerEventId>[0]) =>
+      partnerEventId(type, event.signature, event.eventIndex);
+    switch (event.name) {
+      case "Deposited":
+        derived.push({
+          ...base(event, "deposit.confirmed", id("deposit.confirmed")),
+          data: { assets: asset(event, "assets"), shares: shares(event, "shares") },
+        });
+        break;
+      case "WithdrawalRequested":
+        derived.push({
+          ...base(event, "withdrawal.requested", id("withdrawal.requested")),
+          data: {
+            requestId: field(event, "requestId").toString(),
+            shares: shares(event, "shares"),
+            estimatedAssets: asset(event, "assets"),
+            navFloor: field(event, "navFloor").toString(),
+          },
+        });
+        derived.push(...capacityLow(event, context));
+        break;
+      case "WithdrawalClaimed":
+        derived.push({
+          ...base(event, "withdrawal.claimed", id("withdrawal.claimed")),
+          data: {
+            requestId: field(event, "requestId").toString(),
+            shares: shares(event, "shares"),
+            gross: asset(event, "gross"),
+            fee: asset(event, "fee"),
+            net: asset(event, "net"),
+          },
+        });
+        break;
+      case "NavUpdated": {
+        const totalAssets = field(event, "totalAssets");
+        const totalShares = field(event, "totalShares");
+        derived.push({
+          ...base(event, "vault.nav_updated", id("vault.nav_updated")),
+          wallet: null,
+          data: {
+            navSequence: field(event, "navSequence").toString(),
+            totalAssets: asset(event, "totalAssets"),
+            totalShares: shares(event, "totalShares"),
+            sharePrice: sharePrice(totalAssets, totalShares),
+            gain: asset(event, "gain"),
+            loss: asset(event, "loss"),
+          },
+        });
+        break;
+      }
+      case "ConfigUpdated": {
+        const nowPaused = event.data.paused === true;
+        if (nowPaused !== paused) {
+          const type = nowPaused ? "vault.paused" : "vault.resumed";
+          derived.push({ ...base(event, type, id(type)), wallet: null, data: {} });
+        }
+        paused = nowPaused;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return derived;
+}
+
+/** withdrawal.claimable for a request, made so by `trigger` (a NAV strike or a staging). */
+export function claimableEvent(
+  request: StoredEvent,
+  trigger: StoredEvent,
+  context: Pick<VaultEventContext, "asset" | "shares">,
+): PartnerEvent {
+  const requestId = field(request, "requestId");
+  return {
+    ...base(
+      trigger,
+      "withdrawal.claimable",
+      partnerEventId("withdrawal.claimable", request.vault, requestId),
+    ),
+    wallet: request.owner,
+    data: {
+      requestId: requestId.toString(),
+      shares: tokenAmount(context.shares, field(request, "shares")),
+      requestSignature: request.signature,
+    },
+  };
+}

@@ -1,0 +1,376 @@
+// Webhook endpoints and their deliveries. Endpoints belong to the API key that created them and are
+// only ever found through it. The worker's operations are single statements (a claim is one
+// UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)), so they hold on PostgreSQL with any number of
+// workers and on PGlite, also when reached through its bridge.
+import type { PartnerEvent } from "../events/partner-event";
+import type { Queryable } from "./db";
+
+export interface WebhookEndpoint {
+  id: string;
+  keyId: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  failingSince: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type DeliveryStatus = "pending" | "delivering" | "succeeded" | "failed";
+
+export interface WebhookDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+/** A delivery the worker has claimed: everything one attempt needs. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  attempts: number;
+  createdAt: Date;
+  url: string;
+  secrets: string[];
+  eventId: string;
+  body: string;
+}
+
+interface EndpointRow {
+  id: string;
+  key_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const ENDPOINT_COLUMNS = `id, key_id, url, events, description, disabled_at, disabled_reason, failing_since,
+  created_at, updated_at`;
+
+const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+
+function endpointFromRow(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    keyId: row.key_id,
+    url: row.url,
+    events: [...row.events],
+    description: row.description,
+    disabledAt: dateOrNull(row.disabled_at),
+    disabledReason: row.disabled_reason,
+    failingSince: dateOrNull(row.failing_since),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+const DELIVERY_COLUMNS = `delivery.id, delivery.endpoint_id, event.id AS event_id, event.type AS event_type,
+  delivery.status, delivery.attempts, delivery.last_status_code, delivery.last_error, delivery.next_attempt_at,
+  delivery.last_attempt_at, delivery.delivered_at, delivery.created_at`;
+
+function deliveryFromRow(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
+    lastError: row.last_error,
+    nextAttemptAt: dateOrNull(row.next_attempt_at),
+    lastAttemptAt: dateOrNull(row.last_attempt_at),
+    deliveredAt: dateOrNull(row.delivered_at),
+    createdAt: new Date(row.created_at),
+  };
+}
+
+export interface EndpointChanges {
+  url?: string;
+  events?: readonly string[];
+  description?: string | null;
+  /** true re-enables a disabled endpoint (and forgets its failures); false disables it by hand. */
+  enabled?: boolean;
+}
+
+export class WebhookStore {
+  constructor(private readonly db: Queryable) {}
+
+  async createEndpoint(endpoint: {
+    id: string;
+    keyId: string;
+    url: string;
+    events: readonly string[];
+    description: string | null;
+    secret: string;
+  }): Promise<WebhookEndpoint> {
+    const [row] = await this.db.query<EndpointRow>(
+      `INSERT INTO webhook_endpoints (id, key_id, url, events, description, secret)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
+      [
+        endpoint.id,
+        endpoint.keyId,
+        endpoint.url,
+        [...endpoint.events],
+        endpoint.description,
+        endpoint.secret,
+      ],
+    );
+    if (row === undefined) {
+      throw new Error("INSERT … RETURNING returned no row");
+    }
+    return endpointFromRow(row);
+  }
+
+  async endpoints(keyId: string): Promise<WebhookEndpoint[]> {
+    const rows = await this.db.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE key_id = $1 ORDER BY created_at, id`,
+      [keyId],
+    );
+    return rows.map(endpointFromRow);
+  }
+
+  async endpoint(keyId: string, id: string): Promise<WebhookEndpoint | null> {
+    const [row] = await this.db.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE key_id = $1 AND id = $2`,
+      [keyId, id],
+    );
+    return row === undefined ? null : endpointFromRow(row);
+  }
+
+  async updateEndpoint(keyId: string, id: string, changes: EndpointChanges): Promise<WebhookEndpoint | null> {
+    const [row] = await this.db.query<EndpointRow>(
+      `UPDATE webhook_endpoints SET
+         url = COALESCE($3, url),
+         events = COALESCE($4::text[], events),
+         description = CASE WHEN $5 THEN $6 ELSE description END,
+         disabled_at = CASE WHEN $7::boolean IS NULL THEN disabled_at WHEN $7 THEN NULL ELSE COALESCE(disabled_at, now()) END,
+         disabled_reason = CASE WHEN $7::boolean IS NULL THEN disabled_reason WHEN $7 THEN NULL
+           ELSE COALESCE(disabled_reason, 'Disabled by its owner') END,
+         failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END,
+         updated_at = now()
+       WHERE key_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+      [
+        keyId,
+        id,
+        changes.url ?? null,
+        changes.events === undefined ? null : [...changes.events],
+        changes.description !== undefined,
+        changes.description ?? null,
+        changes.enabled ?? null,
+      ],
+    );
+    return row === undefined ? null : endpointFromRow(row);
+  }
+
+  async deleteEndpoint(keyId: string, id: string): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
+      "DELETE FROM webhook_endpoints WHERE key_id = $1 AND id = $2 RETURNING id",
+      [keyId, id],
+    );
+    return rows.length > 0;
+  }
+
+  /** The new secret signs from now on; the old one is also used until `previousUntil`. */
+  async rotateSecret(keyId: string, id: string, secret: string, previousUntil: Date): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $4, secret = $3, updated_at = now()
+       WHERE key_id = $1 AND id = $2 RETURNING id`,
+      [keyId, id, secret, previousUntil],
+    );
+    return rows.length > 0;
+  }
+
+  /** Stores a test event for one endpoint (never listed by GET /api/events) and queues its delivery. */
+  async queueTestEvent(endpointId: string, event: PartnerEvent): Promise<string> {
+    const [row] = await this.db.query<{ id: string }>(
+      `WITH event AS (
+         INSERT INTO partner_events (id, type, vault, wallet, signature, slot, occurred_at, payload, test_endpoint)
+         VALUES ($1, $2, $3, NULL, NULL, NULL, $4, $5, $6) RETURNING seq
+       )
+       INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, status, next_attempt_at)
+       SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), $6, event.seq, 'pending', now() FROM event
+       RETURNING id`,
+      [event.id, event.type, event.vault, event.timestamp, JSON.stringify(event), endpointId],
+    );
+    if (row === undefined) {
+      throw new Error("INSERT … RETURNING returned no row");
+    }
+    return row.id;
+  }
+
+  /** The endpoint's deliveries, newest first, before the delivery `before` (a page cursor) when given. */
+  async deliveries(
+    endpointId: string,
+    options: { limit: number; before: { createdAt: Date; id: string } | null; status: DeliveryStatus | null },
+  ): Promise<WebhookDelivery[]> {
+    const rows = await this.db.query<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries AS delivery
+       JOIN partner_events AS event ON event.seq = delivery.event_seq
+       WHERE delivery.endpoint_id = $1 AND ($2::text IS NULL OR delivery.status = $2)
+         AND ($3::timestamptz IS NULL OR (delivery.created_at, delivery.id) < ($3::timestamptz, $4::text))
+       ORDER BY delivery.created_at DESC, delivery.id DESC LIMIT $5`,
+      [
+        endpointId,
+        options.status,
+        options.before?.createdAt ?? null,
+        options.before?.id ?? null,
+        options.limit,
+      ],
+    );
+    return rows.map(deliveryFromRow);
+  }
+
+  async delivery(endpointId: string, id: string): Promise<WebhookDelivery | null> {
+    const [row] = await this.db.query<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries AS delivery
+       JOIN partner_events AS event ON event.seq = delivery.event_seq
+       WHERE delivery.endpoint_id = $1 AND delivery.id = $2`,
+      [endpointId, id],
+    );
+    return row === undefined ? null : deliveryFromRow(row);
+  }
+
+  /** Queues a delivery again now (a delivered one is sent once more; one in flight is left alone). */
+  async retryDelivery(endpointId: string, id: string): Promise<WebhookDelivery | null> {
+    await this.db.query(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), locked_until = NULL
+       WHERE endpoint_id = $1 AND id = $2 AND status <> 'delivering'`,
+      [endpointId, id],
+    );
+    return this.delivery(endpointId, id);
+  }
+
+  /**
+   * Claims up to `limit` due deliveries of enabled endpoints of unrevoked keys — pending ones whose
+   * time has come, and those whose worker's lease ran out (it died mid-attempt) — counting the attempt
+   * and leasing them for `leaseMs`.
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const rows = await this.db.query<{
+      id: string;
+      endpoint_id: string;
+      attempts: number;
+      created_at: Date;
+      url: string;
+      secret: string;
+      previous_secret: string | null;
+      event_id: string;
+      payload: string;
+    }>(
+      `UPDATE webhook_deliveries AS delivery
+       SET status = 'delivering', attempts = delivery.attempts + 1, last_attempt_at = now(),
+         locked_until = now() + $2 * interval '1 millisecond'
+       FROM (
+         SELECT candidate.id FROM webhook_deliveries AS candidate
+         JOIN webhook_endpoints AS endpoint ON endpoint.id = candidate.endpoint_id
+         JOIN api_keys AS key ON key.id = endpoint.key_id
+         WHERE endpoint.disabled_at IS NULL AND key.revoked_at IS NULL
+           AND ((candidate.status = 'pending' AND candidate.next_attempt_at <= now())
+             OR (candidate.status = 'delivering' AND candidate.locked_until < now()))
+         ORDER BY candidate.event_seq LIMIT $1
+         FOR UPDATE OF candidate SKIP LOCKED
+       ) AS due, webhook_endpoints AS endpoint, partner_events AS event
+       WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND event.seq = delivery.event_seq
+       RETURNING delivery.id, delivery.endpoint_id, delivery.attempts, delivery.created_at, endpoint.url,
+         endpoint.secret, CASE WHEN endpoint.previous_secret_until > now() THEN endpoint.previous_secret END AS previous_secret,
+         event.id AS event_id, event.payload`,
+      [limit, leaseMs],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      endpointId: row.endpoint_id,
+      attempts: Number(row.attempts),
+      createdAt: new Date(row.created_at),
+      url: row.url,
+      secrets: row.previous_secret === null ? [row.secret] : [row.secret, row.previous_secret],
+      eventId: row.event_id,
+      body: row.payload,
+    }));
+  }
+
+  /** Records successful attempts, a batch in one statement; their endpoints are failing no more. */
+  async markSucceeded(successes: readonly { id: string; statusCode: number }[]): Promise<void> {
+    if (successes.length === 0) {
+      return;
+    }
+    await this.db.query(
+      `WITH done AS (
+         UPDATE webhook_deliveries AS delivery SET status = 'succeeded', last_status_code = result.code,
+           last_error = NULL, delivered_at = now(), next_attempt_at = NULL, locked_until = NULL
+         FROM unnest($1::text[], $2::int[]) AS result(id, code)
+         WHERE delivery.id = result.id RETURNING delivery.endpoint_id
+       )
+       UPDATE webhook_endpoints SET failing_since = NULL
+       WHERE webhook_endpoints.id IN (SELECT endpoint_id FROM done) AND webhook_endpoints.failing_since IS NOT NULL`,
+      [successes.map((success) => success.id), successes.map((success) => success.statusCode)],
+    );
+  }
+
+  /**
+   * Records a failed attempt: retried at `nextAttemptAt`, or given up (failed) when null. The endpoint
+   * is noted as failing since now unless it already was; when a delivery is given up and nothing was
+   * delivered to the endpoint since that delivery was queued (it failed throughout the retry window),
+   * the endpoint is disabled with the reason.
+   */
+  async markFailed(
+    id: string,
+    failure: { statusCode: number | null; error: string; nextAttemptAt: Date | null },
+  ): Promise<{ disabled: boolean }> {
+    const rows = await this.db.query<{ disabled: boolean }>(
+      `WITH failed AS (
+         UPDATE webhook_deliveries SET status = CASE WHEN $4::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
+           last_status_code = $2, last_error = $3, next_attempt_at = $4, locked_until = NULL
+         WHERE id = $1 RETURNING endpoint_id, created_at
+       ), verdict AS (
+         SELECT failed.endpoint_id, ($4::timestamptz IS NULL AND NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries AS delivered
+           WHERE delivered.endpoint_id = failed.endpoint_id AND delivered.delivered_at >= failed.created_at
+         )) AS disable
+         FROM failed
+       )
+       UPDATE webhook_endpoints SET
+         failing_since = COALESCE(failing_since, now()),
+         disabled_at = CASE WHEN verdict.disable THEN COALESCE(disabled_at, now()) ELSE disabled_at END,
+         disabled_reason = CASE WHEN verdict.disable
+           THEN COALESCE(disabled_reason, 'Every delivery failed since '
+             || to_char(COALESCE(failing_since, now()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '; the last: ' || $3)
+           ELSE disabled_reason END
+       FROM verdict WHERE webhook_endpoints.id = verdict.endpoint_id
+       RETURNING webhook_endpoints.disabled_at IS NOT NULL AS disabled`,
+      [id, failure.statusCode, failure.error, failure.nextAttemptAt],
+    );
+    return { disabled: rows[0]?.disabled === true };
+  }
+}

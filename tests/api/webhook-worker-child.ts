@@ -1,0 +1,25 @@
+// A delivery worker in a process of its own, for the restart test: it reaches the test's database (the
+// PGlite directory's bridge, or PostgreSQL) and delivers until it is killed.
+import { Store } from "../../lib/store/store";
+import { WebhookStore } from "../../lib/store/webhooks";
+import { TargetChecker } from "../../lib/webhooks/target";
+import { WebhookWorker } from "../../lib/webhooks/worker";
+
+const store = new Store({
+  databaseUrl: process.env.DATABASE_URL ?? null,
+  pgliteDir: process.env.DATABASE_URL === undefined ? (process.env.WORKER_PGLITE_DIR ?? null) : null,
+  timeoutMs: 5_000,
+  schema: process.env.WORKER_SCHEMA,
+});
+const worker = new WebhookWorker({
+  store: new WebhookStore(store),
+  checker: new TargetChecker({ allowHttp: true, allowedNetworks: ["127.0.0.0/8"] }),
+  leaseMs: Number(process.env.WORKER_LEASE_MS ?? "1000"),
+  pollMs: 50,
+  backoffBaseMs: 50,
+  backoffMaxMs: 200,
+  onError: (error) => console.error("worker pass failed", error),
+});
+await store.ready();
+worker.start();
+process.send?.("ready");
