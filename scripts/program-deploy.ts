@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   console.log(`Program Id: ${result.programId.toBase58()} (${result.action})`);
   console.log(`  program data ${result.programData.toBase58()}`);
   console.log(
-    `  ${result.transactions} transactions (${result.writeTransactions} writes of ${result.chunks} chunks, ${result.chunksResumed} resumed) in ${result.seconds.toFixed(2)} s`,
+    `  ${result.transactions} transactions (${result.writeTransactions} writes of ${result.chunks} chunks, ${result.chunksResumed} already in place) in ${result.seconds.toFixed(2)} s`,
   );
   console.log(
     `  verified: the ${programBytes.length} bytes on chain equal ${programPath}, sha256 ${result.sha256}`,

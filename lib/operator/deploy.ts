@@ -186,7 +186,7 @@ async function writeBuffer(
       counters.resumed = offsets.length - missing.length;
       if (counters.resumed > 0) {
         log(
-          `buffer ${buffer.toBase58()}: ${counters.resumed} of ${offsets.length} chunks already written, resuming`,
+          `buffer ${buffer.toBase58()}: ${counters.resumed} of ${offsets.length} chunks already in place, writing the rest`,
         );
       }
     }
