@@ -39,7 +39,16 @@ function main(): number {
   const production = run(
     "the API suites on npm start's server",
     // One file at a time: each starts a chain and a Next.js server, on machines with few cores.
-    [vitest, "run", "--no-file-parallelism", "--hookTimeout", "180000", ...PRODUCTION_SUITES],
+    [
+      vitest,
+      "run",
+      "--no-file-parallelism",
+      "--hookTimeout",
+      "180000",
+      "--testTimeout",
+      "300000",
+      ...PRODUCTION_SUITES,
+    ],
     { ...env, API_HOST: "production" },
   );
   const dev = run(
