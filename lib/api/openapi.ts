@@ -150,6 +150,54 @@ function publicOperation(summary: string, body: z.ZodType): JsonObject {
   };
 }
 
+/** Solana Actions routes: their bodies are the Actions specification's (@solana/actions types). */
+function actionOperation(summary: string, success: string, body: "account" | "callback" | null): JsonObject {
+  const account = { type: "string", description: "The wallet's public key (base58); it pays the fee" };
+  const properties =
+    body === "callback"
+      ? { account, signature: { type: "string", description: "Signature of the confirmed transaction" } }
+      : { account };
+  return {
+    summary,
+    description:
+      "Solana Actions (blinks): keyless, 20 requests / 5 s per client IP, Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight. Errors answer { message }.",
+    security: [],
+    ...(body === null
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: jsonContent({ type: "object", required: Object.keys(properties), properties }),
+          },
+        }),
+    responses: {
+      "200": { description: success, content: jsonContent({ type: "object" }) },
+      "400": { description: "Invalid account, amount or signature", content: jsonContent(actionErrorSchema) },
+      "404": { description: "Unknown vault", content: jsonContent(actionErrorSchema) },
+      "409": { description: "The wallet's state does not allow it", content: jsonContent(actionErrorSchema) },
+      "422": { description: "A rule the request breaks", content: jsonContent(actionErrorSchema) },
+      "429": { description: "Rate limited", content: jsonContent(actionErrorSchema) },
+    },
+  };
+}
+
+const actionErrorSchema = {
+  type: "object",
+  required: ["message"],
+  properties: { message: { type: "string" } },
+};
+
+function actionPaths(getSummary: string, postSummary: string): JsonObject {
+  return {
+    get: actionOperation(getSummary, "ActionGetResponse", null),
+    post: actionOperation(
+      postSummary,
+      "ActionPostResponse: { type: transaction, transaction, message, links.next }",
+      "account",
+    ),
+  };
+}
+
 function buildDocument(): JsonObject {
   const withdrawBuild = partnerOperation({
     summary:
@@ -298,6 +346,32 @@ function buildDocument(): JsonObject {
     },
     "/api/openapi.json": {
       get: { summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1" } } },
+    },
+    "/actions.json": {
+      get: {
+        summary: "Solana Actions: which site paths have actions",
+        security: [],
+        responses: { "200": { description: "ActionsJson" } },
+      },
+    },
+    "/api/actions/vault/{vault_id}/deposit": actionPaths(
+      "Deposit action metadata",
+      "Unsigned v0 deposit transaction (?amount= in the asset's units)",
+    ),
+    "/api/actions/vault/{vault_id}/withdraw": actionPaths(
+      "Withdraw action metadata",
+      "Unsigned v0 withdrawal request (?amount= value in the asset's units, or ?shares=)",
+    ),
+    "/api/actions/vault/{vault_id}/claim": actionPaths(
+      "Claim action metadata",
+      "Unsigned v0 claim of the pending withdrawal",
+    ),
+    "/api/actions/vault/{vault_id}/confirm": {
+      post: actionOperation(
+        "The actions' chained callback: verifies and records the signature as POST /api/history does",
+        "CompletedAction",
+        "callback",
+      ),
     },
   };
   return {

@@ -1,5 +1,15 @@
 // The route table: every spec path, its audience and its method handlers. app/api/**/route.ts files
 // re-export one entry each (lib/api/endpoints/); the node:http host serves the whole table.
+import {
+  getActionsJson,
+  getClaimAction,
+  getDepositAction,
+  getWithdrawAction,
+  postClaimAction,
+  postConfirmAction,
+  postDepositAction,
+  postWithdrawAction,
+} from "./actions/vault-actions";
 import { getHistory } from "./history/get-history";
 import { postHistory } from "./history/post-history";
 import { getHealth } from "./ops/get-health";
@@ -61,6 +71,27 @@ export const ROUTES = {
   oracle: { pattern: "/api/oracle", audience: "public", methods: { GET: getOracle } },
   health: { pattern: "/api/health", audience: "public", methods: { GET: getHealth } },
   openapi: { pattern: "/api/openapi.json", audience: "public", methods: { GET: getOpenApi } },
+  actionsJson: { pattern: "/actions.json", audience: "actions", methods: { GET: getActionsJson } },
+  depositAction: {
+    pattern: "/api/actions/vault/:vault_id/deposit",
+    audience: "actions",
+    methods: { GET: getDepositAction, POST: postDepositAction },
+  },
+  withdrawAction: {
+    pattern: "/api/actions/vault/:vault_id/withdraw",
+    audience: "actions",
+    methods: { GET: getWithdrawAction, POST: postWithdrawAction },
+  },
+  claimAction: {
+    pattern: "/api/actions/vault/:vault_id/claim",
+    audience: "actions",
+    methods: { GET: getClaimAction, POST: postClaimAction },
+  },
+  confirmAction: {
+    pattern: "/api/actions/vault/:vault_id/confirm",
+    audience: "actions",
+    methods: { POST: postConfirmAction },
+  },
 } satisfies Record<string, RouteDefinition>;
 
 export const ROUTE_TABLE: readonly RouteDefinition[] = Object.values(ROUTES);
