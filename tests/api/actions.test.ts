@@ -2,79 +2,19 @@
 // against runtime mirrors of @solana/actions' types (typed so they cannot stray from them) and its
 // headers; a blink's deposit → withdraw → claim signed, landed and recorded through the chained
 // callback; and the error cases, each the specification's { message } with a 4xx.
-import type {
-  ActionGetResponse,
-  ActionPostResponse,
-  ActionsJson,
-  CompletedAction,
-  LinkedAction,
-} from "@solana/actions";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 
+import {
+  actionErrorSchema as actionError,
+  actionGetResponseSchema as actionGetResponse,
+  actionPostResponseSchema as actionPostResponse,
+  actionsJsonSchema as actionsJsonBody,
+  completedActionSchema as completedAction,
+  type ActionTransactionResponse as TransactionResponse,
+} from "../../lib/api/schemas/actions";
 import { waitFor } from "../../localnet/testing";
 import { USDC, startApiHarness, type ApiHarness, type HttpResult } from "./harness";
-
-const parameterFields = {
-  name: z.string().min(1),
-  label: z.string().optional(),
-  required: z.boolean().optional(),
-  pattern: z.string().optional(),
-  patternDescription: z.string().optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-};
-
-// The parameter types these routes use; a select, radio or checkbox (with options) would fail here.
-const parameter = z.union([
-  z.strictObject({ type: z.literal("number"), ...parameterFields }),
-  z.strictObject({ type: z.literal("text").optional(), ...parameterFields }),
-]);
-
-const linkedAction: z.ZodType<LinkedAction> = z.object({
-  type: z.literal("transaction"),
-  href: z.string().min(1),
-  label: z.string().min(1),
-  parameters: z.array(parameter).optional(),
-});
-
-const actionError = z.strictObject({ message: z.string().min(1) });
-
-const actionGetResponse: z.ZodType<ActionGetResponse> = z.strictObject({
-  type: z.literal("action"),
-  icon: z.url({ protocol: /^https?$/ }),
-  title: z.string().min(1),
-  description: z.string().min(1),
-  label: z.string().min(1),
-  disabled: z.boolean().optional(),
-  error: actionError.optional(),
-  links: z.strictObject({ actions: z.array(linkedAction).min(1) }),
-});
-
-/** The transaction member of ActionPostResponse (the package does not export it by name). */
-type TransactionResponse = Extract<ActionPostResponse, { type: "transaction" }>;
-
-const actionPostResponse: z.ZodType<TransactionResponse> = z.strictObject({
-  type: z.literal("transaction"),
-  transaction: z.base64(),
-  message: z.string().min(1),
-  links: z.strictObject({
-    next: z.strictObject({ type: z.literal("post"), href: z.string().startsWith("/") }),
-  }),
-});
-
-const completedAction: z.ZodType<CompletedAction> = z.strictObject({
-  type: z.literal("completed"),
-  icon: z.url(),
-  title: z.string().min(1),
-  description: z.string().min(1),
-  label: z.string().min(1),
-});
-
-const actionsJsonBody: z.ZodType<ActionsJson> = z.strictObject({
-  rules: z.array(z.strictObject({ pathPattern: z.string(), apiPath: z.string() })).min(1),
-});
 
 const RELAXED = { limit: 100_000, windowSeconds: 5 };
 
