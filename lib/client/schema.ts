@@ -14,128 +14,7 @@ export interface paths {
      * Build an unsigned deposit transaction
      * @description Needs a write-scope key.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["DepositRequest"];
-        };
-      };
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DepositResponse"];
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description State conflict (the message says which) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Body over 16 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Content-Type is not application/json */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    post: operations["buildDeposit"];
     delete?: never;
     options?: never;
     head?: never;
@@ -153,342 +32,17 @@ export interface paths {
      * Withdrawal status for a wallet
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query: {
-          wallet: string;
-        };
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["WithdrawalStatusResponse"];
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["getWithdrawalStatus"];
     /**
      * Alias of POST, identical behaviour
      * @description Needs a write-scope key.
      */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["WithdrawRequest"];
-        };
-      };
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["WithdrawResponse"];
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description State conflict (the message says which) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Body over 16 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Content-Type is not application/json */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    put: operations["buildWithdrawPut"];
     /**
      * Initiate a withdrawal or claim a pending one (action detected from on-chain state unless given)
      * @description Needs a write-scope key.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["WithdrawRequest"];
-        };
-      };
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["WithdrawResponse"];
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description State conflict (the message says which) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Body over 16 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Content-Type is not application/json */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    post: operations["buildWithdraw"];
     delete?: never;
     options?: never;
     head?: never;
@@ -506,216 +60,13 @@ export interface paths {
      * A wallet's recorded activity on a vault, newest first
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query: {
-          wallet: string;
-          vault_id: string;
-          limit?: string;
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["HistoryFeedResponse"];
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["listHistory"];
     put?: never;
     /**
      * Record a confirmed transaction signature (idempotent; a claim before its initiate is 409)
      * @description Needs a write-scope key.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["HistoryRequest"];
-        };
-      };
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["HistoryRecordResponse"];
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description State conflict (the message says which) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Body over 16 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Content-Type is not application/json */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    post: operations["recordHistory"];
     delete?: never;
     options?: never;
     head?: never;
@@ -733,74 +84,7 @@ export interface paths {
      * Every vault of the program: tokens, share price, TVL, APY, caps, paused
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @constant */
-              success: true;
-              data: {
-                vaults: components["schemas"]["VaultSummary"][];
-              };
-            };
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["listVaults"];
     put?: never;
     post?: never;
     delete?: never;
@@ -820,94 +104,7 @@ export interface paths {
      * One vault in full, with its withdrawal policy and current limits
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @constant */
-              success: true;
-              data: {
-                vault: components["schemas"]["VaultDetail"];
-              };
-            };
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["getVault"];
     put?: never;
     post?: never;
     delete?: never;
@@ -927,92 +124,7 @@ export interface paths {
      * Share price, total assets and shares, NAV sequence and when it was struck
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @constant */
-              success: true;
-              data: components["schemas"]["VaultNav"];
-            };
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["getVaultNav"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1032,92 +144,7 @@ export interface paths {
      * TVL, depositors, APY over 7 and 30 days (fractions), queue and staging, time to claimable
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @constant */
-              success: true;
-              data: components["schemas"]["VaultStats"];
-            };
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["getVaultStats"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1137,92 +164,7 @@ export interface paths {
      * Where the NAV sits: idle reserve, funded for the queue, deployed (amounts and fractions)
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @constant */
-              success: true;
-              data: components["schemas"]["VaultAllocations"];
-            };
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["getVaultAllocations"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1242,87 +184,7 @@ export interface paths {
      * The wallet's positions: shares, value, cost basis, PnL (fractions), pending withdrawal
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query: {
-          wallet: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @constant */
-              success: true;
-              data: {
-                wallet: string;
-                positions: components["schemas"]["PortfolioPosition"][];
-                totalValue: components["schemas"]["TokenAmount"][];
-              };
-            };
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["getPortfolio"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1342,107 +204,7 @@ export interface paths {
      * The wallet's position in the vault over time: shares, value, cost basis, PnL; pnlPct and sharePriceChangePct in percent (8.24 = 8.24%). Points at from, each UTC hour/day/week boundary and to; at most 1000
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query: {
-          wallet: string;
-          from?: string;
-          to?: string;
-          interval?: "minute" | "hour" | "day" | "week";
-        };
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @constant */
-              success: true;
-              data: {
-                vaultId: string;
-                /** @description ISO 8601: the first point's time */
-                from: string;
-                /** @description ISO 8601: the last point's time (the requested to, at most now) */
-                to: string;
-                /** @enum {string} */
-                interval: "minute" | "hour" | "day" | "week";
-                wallet: string;
-                points: components["schemas"]["PortfolioHistoryPoint"][];
-              };
-            };
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["getPortfolioHistory"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1462,107 +224,7 @@ export interface paths {
      * The wallet's unrealized and realized PnL in the vault over time (asset units) and pnlPct in percent (8.24 = 8.24%); at most 1000 points
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query: {
-          wallet: string;
-          from?: string;
-          to?: string;
-          interval?: "minute" | "hour" | "day" | "week";
-        };
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @constant */
-              success: true;
-              data: {
-                vaultId: string;
-                /** @description ISO 8601: the first point's time */
-                from: string;
-                /** @description ISO 8601: the last point's time (the requested to, at most now) */
-                to: string;
-                /** @enum {string} */
-                interval: "minute" | "hour" | "day" | "week";
-                wallet: string;
-                points: components["schemas"]["PnlHistoryPoint"][];
-              };
-            };
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["getPnlHistory"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1582,105 +244,7 @@ export interface paths {
      * The share price series from the indexed NAV strikes: at each point the NAV struck at or before it; at most 1000 points
      * @description Needs a read-scope key (write keys include read).
      */
-    get: {
-      parameters: {
-        query?: {
-          from?: string;
-          to?: string;
-          interval?: "minute" | "hour" | "day" | "week";
-        };
-        header?: never;
-        path: {
-          vault_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success (the envelope) */
-        200: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @constant */
-              success: true;
-              data: {
-                vaultId: string;
-                /** @description ISO 8601: the first point's time */
-                from: string;
-                /** @description ISO 8601: the last point's time (the requested to, at most now) */
-                to: string;
-                /** @enum {string} */
-                interval: "minute" | "hour" | "day" | "week";
-                points: components["schemas"]["NavHistoryPoint"][];
-              };
-            };
-          };
-        };
-        /** @description Malformed JSON or an invalid or missing field (the message names it) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Missing, malformed, unknown or revoked API key */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description Rate limited; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-        /** @description The chain or the database is unreachable */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorEnvelope"];
-          };
-        };
-      };
-    };
+    get: operations["getNavHistory"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1700,53 +264,7 @@ export interface paths {
      * Share token supply (human units)
      * @description Keyless; bare body (no envelope). 20 requests / 5 s per client IP. Cache-Control: public, s-maxage=60; Access-Control-Allow-Origin: *.
      */
-    get: {
-      parameters: {
-        query?: {
-          vault?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["CirculatingSupply"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["BareError"];
-          };
-        };
-        /** @description Rate limited */
-        429: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            "Retry-After"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["BareError"];
-          };
-        };
-      };
-    };
+    get: operations["getCirculatingSupply"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1766,53 +284,7 @@ export interface paths {
      * Share price (NAV per share, USD), cached ~10 s
      * @description Keyless; bare body (no envelope). 20 requests / 5 s per client IP. Cache-Control: public, s-maxage=60; Access-Control-Allow-Origin: *.
      */
-    get: {
-      parameters: {
-        query?: {
-          vault?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Oracle"];
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["BareError"];
-          };
-        };
-        /** @description Rate limited */
-        429: {
-          headers: {
-            /** @description Requests allowed in the window */
-            "X-RateLimit-Limit"?: number;
-            /** @description Requests left in the window */
-            "X-RateLimit-Remaining"?: number;
-            /** @description Unix time (s) when the window resets */
-            "X-RateLimit-Reset"?: number;
-            "Retry-After"?: number;
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["BareError"];
-          };
-        };
-      };
-    };
+    get: operations["getOracle"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1828,34 +300,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Chain, store and Redis health */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Healthy */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Health"];
-          };
-        };
-        /** @description Degraded */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Chain, store and Redis health (200 healthy, 503 degraded with the same checks)
+     * @description Keyless; not rate-limited.
+     */
+    get: operations["getHealth"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1871,25 +320,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** This document */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OpenAPI 3.1 */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * This document (OpenAPI 3.1)
+     * @description Keyless; not rate-limited.
+     */
+    get: operations["getOpenApiDocument"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1905,25 +340,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Solana Actions: which site paths have actions */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description ActionsJson */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Solana Actions: which site paths have actions
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
+     */
+    get: operations["getActionsJson"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1940,171 +361,16 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Deposit action metadata
-     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP, Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight. Errors answer { message }.
+     * Deposit action: share price, APY, fixed amounts and an {amount} field
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description ActionGetResponse */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": Record<string, never>;
-          };
-        };
-        /** @description Invalid account, amount or signature */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description The wallet's state does not allow it */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description A rule the request breaks */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Rate limited */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations["getDepositAction"];
     put?: never;
     /**
-     * Unsigned v0 deposit transaction (?amount= in the asset's units)
-     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP, Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight. Errors answer { message }.
+     * The unsigned v0 deposit transaction for the account (?amount= in the asset's units)
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description The wallet's public key (base58); it pays the fee */
-            account: string;
-          };
-        };
-      };
-      responses: {
-        /** @description ActionPostResponse: { type: transaction, transaction, message, links.next } */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": Record<string, never>;
-          };
-        };
-        /** @description Invalid account, amount or signature */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description The wallet's state does not allow it */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description A rule the request breaks */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Rate limited */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations["postDepositAction"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2119,171 +385,16 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Withdraw action metadata
-     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP, Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight. Errors answer { message }.
+     * Withdraw action: by value or by shares
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description ActionGetResponse */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": Record<string, never>;
-          };
-        };
-        /** @description Invalid account, amount or signature */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description The wallet's state does not allow it */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description A rule the request breaks */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Rate limited */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations["getWithdrawAction"];
     put?: never;
     /**
-     * Unsigned v0 withdrawal request (?amount= value in the asset's units, or ?shares=)
-     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP, Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight. Errors answer { message }.
+     * The unsigned v0 withdrawal request (?amount= value, or ?shares=); gross, fee and net in the message
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description The wallet's public key (base58); it pays the fee */
-            account: string;
-          };
-        };
-      };
-      responses: {
-        /** @description ActionPostResponse: { type: transaction, transaction, message, links.next } */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": Record<string, never>;
-          };
-        };
-        /** @description Invalid account, amount or signature */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description The wallet's state does not allow it */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description A rule the request breaks */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Rate limited */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations["postWithdrawAction"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2298,171 +409,16 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Claim action metadata
-     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP, Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight. Errors answer { message }.
+     * Claim action
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description ActionGetResponse */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": Record<string, never>;
-          };
-        };
-        /** @description Invalid account, amount or signature */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description The wallet's state does not allow it */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description A rule the request breaks */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Rate limited */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations["getClaimAction"];
     put?: never;
     /**
-     * Unsigned v0 claim of the pending withdrawal
-     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP, Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight. Errors answer { message }.
+     * The unsigned v0 claim of the account's pending withdrawal (409 when nothing is claimable)
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description The wallet's public key (base58); it pays the fee */
-            account: string;
-          };
-        };
-      };
-      responses: {
-        /** @description ActionPostResponse: { type: transaction, transaction, message, links.next } */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": Record<string, never>;
-          };
-        };
-        /** @description Invalid account, amount or signature */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description The wallet's state does not allow it */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description A rule the request breaks */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Rate limited */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations["postClaimAction"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2479,93 +435,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * The actions' chained callback: verifies and records the signature as POST /api/history does
-     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP, Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight. Errors answer { message }.
+     * Every action's links.next: verifies and records the signature as POST /api/history does
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description The wallet's public key (base58); it pays the fee */
-            account: string;
-            /** @description Signature of the confirmed transaction */
-            signature: string;
-          };
-        };
-      };
-      responses: {
-        /** @description CompletedAction */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": Record<string, never>;
-          };
-        };
-        /** @description Invalid account, amount or signature */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Unknown vault */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description The wallet's state does not allow it */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description A rule the request breaks */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-        /** @description Rate limited */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations["postConfirmAction"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2576,6 +449,91 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    DepositRequest: {
+      /**
+       * @description Wallet public key (base58)
+       * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+       */
+      wallet: string;
+      /**
+       * @description Raw integer amount (smallest units): an integer or a string of digits
+       * @example 250000000
+       */
+      amount?: string | number;
+      /** @description Human amount; at most the asset's decimals. `amount` wins when both are given */
+      uiAmount?: number;
+    };
+    DepositResponse: {
+      /** @constant */
+      success: true;
+      data: components["schemas"]["DepositData"];
+    };
+    DepositData: {
+      /** @description Base64 unsigned VersionedTransaction (v0); the wallet is fee payer */
+      transaction: string;
+      message: string;
+      lastValidBlockHeight: number;
+      /** @description ISO 8601: when the blockhash is expected to expire */
+      expiresAt: string;
+      details: {
+        vaultId: string;
+        vaultName: string;
+        depositAmount: components["schemas"]["TokenAmount"];
+        depositAmountHuman: string;
+        assetDecimals: number;
+        estimatedSharesReceived: components["schemas"]["TokenAmount"];
+        currentSharePrice: number;
+      };
+    };
+    TokenAmount: {
+      mint: string;
+      symbol: string;
+      /** @description Raw smallest units, decimal digits */
+      amount: string;
+      decimals: number;
+      uiAmount: number;
+    };
+    ErrorEnvelope: {
+      /** @constant */
+      success: false;
+      error: string;
+      details?: string;
+      code: string;
+      requestId: string;
+    };
+    WithdrawStatusQuery: {
+      /**
+       * @description Wallet public key (base58)
+       * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+       */
+      wallet: string;
+    };
+    WithdrawalStatusResponse: {
+      /** @constant */
+      success: true;
+      data: components["schemas"]["WithdrawalStatus"];
+    };
+    WithdrawalStatus: {
+      hasPendingWithdrawal: boolean;
+      pendingShares: string;
+      estimatedUsdcAmount: components["schemas"]["TokenAmount"];
+      canClaimNow: boolean;
+      createdAt: string | null;
+      estimate: {
+        /** @enum {string} */
+        kind: "ready" | "nav" | "staging";
+        band: {
+          earliest: string;
+          latest: string;
+        } | null;
+      } | null;
+      progress: {
+        stagedShares: string;
+        totalShares: string;
+        sharesAhead: string;
+        fraction: number;
+      } | null;
+    };
     WithdrawRequest: {
       /**
        * @description Wallet public key (base58)
@@ -2696,91 +654,6 @@ export interface components {
             withdrawalReservation: null;
           };
         };
-    TokenAmount: {
-      mint: string;
-      symbol: string;
-      /** @description Raw smallest units, decimal digits */
-      amount: string;
-      decimals: number;
-      uiAmount: number;
-    };
-    ErrorEnvelope: {
-      /** @constant */
-      success: false;
-      error: string;
-      details?: string;
-      code: string;
-      requestId: string;
-    };
-    DepositRequest: {
-      /**
-       * @description Wallet public key (base58)
-       * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
-       */
-      wallet: string;
-      /**
-       * @description Raw integer amount (smallest units): an integer or a string of digits
-       * @example 250000000
-       */
-      amount?: string | number;
-      /** @description Human amount; at most the asset's decimals. `amount` wins when both are given */
-      uiAmount?: number;
-    };
-    DepositResponse: {
-      /** @constant */
-      success: true;
-      data: components["schemas"]["DepositData"];
-    };
-    DepositData: {
-      /** @description Base64 unsigned VersionedTransaction (v0); the wallet is fee payer */
-      transaction: string;
-      message: string;
-      lastValidBlockHeight: number;
-      /** @description ISO 8601: when the blockhash is expected to expire */
-      expiresAt: string;
-      details: {
-        vaultId: string;
-        vaultName: string;
-        depositAmount: components["schemas"]["TokenAmount"];
-        depositAmountHuman: string;
-        assetDecimals: number;
-        estimatedSharesReceived: components["schemas"]["TokenAmount"];
-        currentSharePrice: number;
-      };
-    };
-    WithdrawStatusQuery: {
-      /**
-       * @description Wallet public key (base58)
-       * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
-       */
-      wallet: string;
-    };
-    WithdrawalStatusResponse: {
-      /** @constant */
-      success: true;
-      data: components["schemas"]["WithdrawalStatus"];
-    };
-    WithdrawalStatus: {
-      hasPendingWithdrawal: boolean;
-      pendingShares: string;
-      estimatedUsdcAmount: components["schemas"]["TokenAmount"];
-      canClaimNow: boolean;
-      createdAt: string | null;
-      estimate: {
-        /** @enum {string} */
-        kind: "ready" | "nav" | "staging";
-        band: {
-          earliest: string;
-          latest: string;
-        } | null;
-      } | null;
-      progress: {
-        stagedShares: string;
-        totalShares: string;
-        sharesAhead: string;
-        fraction: number;
-      } | null;
-    };
     HistoryRequest: {
       /**
        * @description Wallet public key (base58)
@@ -2792,7 +665,7 @@ export interface components {
        * @example 5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS
        */
       vault_id: string;
-      /** @description Signature of the confirmed transaction */
+      /** @description Signature of the confirmed transaction (64 bytes, base58) */
       signature: string;
       /**
        * @deprecated
@@ -3114,6 +987,11 @@ export interface components {
     Oracle: {
       sharePrice: number;
     };
+    HealthResponse: {
+      /** @constant */
+      success: true;
+      data: components["schemas"]["Health"];
+    };
     Health: {
       /** @enum {string} */
       status: "ok" | "degraded";
@@ -3128,7 +1006,8 @@ export interface components {
         ok: boolean;
         latencyMs: number | null;
         error?: string;
-        kind: string;
+        /** @enum {string} */
+        kind: "postgres" | "pglite";
       };
       redis: {
         ok: boolean;
@@ -3136,6 +1015,114 @@ export interface components {
         error?: string;
         configured: boolean;
       };
+    };
+    HealthDegradedResponse: {
+      /** @constant */
+      success: false;
+      error: string;
+      /** @constant */
+      code: "SERVICE_DEGRADED";
+      data: components["schemas"]["Health"];
+    };
+    OpenApiDocument: {
+      openapi: string;
+    } & {
+      [key: string]: unknown;
+    };
+    ActionsJson: {
+      rules: {
+        pathPattern: string;
+        apiPath: string;
+      }[];
+    };
+    ActionError: {
+      message: string;
+    };
+    ActionGetResponse: {
+      /** @constant */
+      type: "action";
+      /** Format: uri */
+      icon: string;
+      title: string;
+      description: string;
+      label: string;
+      disabled?: boolean;
+      error?: components["schemas"]["ActionError"];
+      links: {
+        actions: {
+          /** @constant */
+          type: "transaction";
+          href: string;
+          label: string;
+          parameters?: (
+            | {
+                /** @constant */
+                type: "number";
+                name: string;
+                label?: string;
+                required?: boolean;
+                pattern?: string;
+                patternDescription?: string;
+                min?: number;
+                max?: number;
+              }
+            | {
+                /** @constant */
+                type?: "text";
+                name: string;
+                label?: string;
+                required?: boolean;
+                pattern?: string;
+                patternDescription?: string;
+                min?: number;
+                max?: number;
+              }
+          )[];
+        }[];
+      };
+    };
+    ActionPostRequest: {
+      /**
+       * @description Wallet public key (base58)
+       * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+       */
+      account: string;
+    };
+    ActionPostResponse: {
+      /** @constant */
+      type: "transaction";
+      /**
+       * Format: base64
+       * @description Base64 unsigned VersionedTransaction (v0); the account pays the fee
+       */
+      transaction: string;
+      message: string;
+      links: {
+        next: {
+          /** @constant */
+          type: "post";
+          /** Format: starts_with */
+          href: string;
+        };
+      };
+    };
+    NextActionPostRequest: {
+      /**
+       * @description Wallet public key (base58)
+       * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+       */
+      account: string;
+      /** @description Signature of the confirmed transaction (64 bytes, base58) */
+      signature: string;
+    };
+    CompletedAction: {
+      /** @constant */
+      type: "completed";
+      /** Format: uri */
+      icon: string;
+      title: string;
+      description: string;
+      label: string;
     };
   };
   responses: never;
@@ -3145,4 +1132,3404 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  buildDeposit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DepositRequest"];
+      };
+    };
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DepositResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getWithdrawalStatus: {
+    parameters: {
+      query: {
+        wallet: string;
+      };
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WithdrawalStatusResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  buildWithdrawPut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WithdrawRequest"];
+      };
+    };
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WithdrawResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  buildWithdraw: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WithdrawRequest"];
+      };
+    };
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WithdrawResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  listHistory: {
+    parameters: {
+      query: {
+        wallet: string;
+        vault_id: string;
+        limit?: string;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HistoryFeedResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  recordHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["HistoryRequest"];
+      };
+    };
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HistoryRecordResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  listVaults: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              vaults: components["schemas"]["VaultSummary"][];
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getVault: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              vault: components["schemas"]["VaultDetail"];
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getVaultNav: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["VaultNav"];
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getVaultStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["VaultStats"];
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getVaultAllocations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["VaultAllocations"];
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getPortfolio: {
+    parameters: {
+      query: {
+        wallet: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              wallet: string;
+              positions: components["schemas"]["PortfolioPosition"][];
+              totalValue: components["schemas"]["TokenAmount"][];
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getPortfolioHistory: {
+    parameters: {
+      query: {
+        wallet: string;
+        from?: string;
+        to?: string;
+        interval?: "minute" | "hour" | "day" | "week";
+      };
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              vaultId: string;
+              /** @description ISO 8601: the first point's time */
+              from: string;
+              /** @description ISO 8601: the last point's time (the requested to, at most now) */
+              to: string;
+              /** @enum {string} */
+              interval: "minute" | "hour" | "day" | "week";
+              wallet: string;
+              points: components["schemas"]["PortfolioHistoryPoint"][];
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getPnlHistory: {
+    parameters: {
+      query: {
+        wallet: string;
+        from?: string;
+        to?: string;
+        interval?: "minute" | "hour" | "day" | "week";
+      };
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              vaultId: string;
+              /** @description ISO 8601: the first point's time */
+              from: string;
+              /** @description ISO 8601: the last point's time (the requested to, at most now) */
+              to: string;
+              /** @enum {string} */
+              interval: "minute" | "hour" | "day" | "week";
+              wallet: string;
+              points: components["schemas"]["PnlHistoryPoint"][];
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getNavHistory: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+        interval?: "minute" | "hour" | "day" | "week";
+      };
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              vaultId: string;
+              /** @description ISO 8601: the first point's time */
+              from: string;
+              /** @description ISO 8601: the last point's time (the requested to, at most now) */
+              to: string;
+              /** @enum {string} */
+              interval: "minute" | "hour" | "day" | "week";
+              points: components["schemas"]["NavHistoryPoint"][];
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getCirculatingSupply: {
+    parameters: {
+      query?: {
+        vault?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CirculatingSupply"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+    };
+  };
+  getOracle: {
+    parameters: {
+      query?: {
+        vault?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Oracle"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+    };
+  };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HealthResponse"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+      /** @description Degraded: the same checks */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HealthDegradedResponse"];
+        };
+      };
+    };
+  };
+  getOpenApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OpenApiDocument"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+    };
+  };
+  getActionsJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionsJson"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+  getDepositAction: {
+    parameters: {
+      query?: {
+        amount?: string;
+      };
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionGetResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+  postDepositAction: {
+    parameters: {
+      query?: {
+        amount?: string;
+      };
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ActionPostRequest"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionPostResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+  getWithdrawAction: {
+    parameters: {
+      query?: {
+        amount?: string;
+        shares?: string;
+      };
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionGetResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+  postWithdrawAction: {
+    parameters: {
+      query?: {
+        amount?: string;
+        shares?: string;
+      };
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ActionPostRequest"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionPostResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+  getClaimAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionGetResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+  postClaimAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ActionPostRequest"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionPostResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+  postConfirmAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NextActionPostRequest"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CompletedAction"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+}

@@ -16,17 +16,22 @@ import {
 } from "../../actions/vault-actions";
 import { loadVault } from "../../vault/vault-state";
 import type { ApiContext } from "../context";
-import { vaultPathParams, walletInput } from "../schemas/common";
-import { historyRequest } from "../schemas/history";
+import { actionEndpoint } from "../endpoint";
+import {
+  actionCallbackRequest,
+  actionGetResponseSchema,
+  actionPostRequest,
+  actionPostResponseSchema,
+  actionsJsonSchema,
+  completedActionSchema,
+  depositActionQuery,
+  noActionQuery,
+  withdrawActionQuery,
+} from "../schemas/actions";
+import { vaultPathParams } from "../schemas/common";
 import { indexedVaults } from "../vaults/indexed-reads";
-import { withAction } from "./with-action";
 
-const noQuery = z.object({});
 const noParams = z.object({});
-const accountBody = z.object({ account: walletInput });
-const callbackBody = z.object({ account: walletInput, signature: historyRequest.shape.signature });
-const depositQuery = z.object({ amount: z.string().optional() });
-const withdrawQuery = z.object({ amount: z.string().optional(), shares: z.string().optional() });
 
 async function vaultFacts(context: ApiContext, address: PublicKey): Promise<VaultFacts> {
   const vault = await loadVault(context.deps, address, "cached");
@@ -42,23 +47,44 @@ function schedule(context: ApiContext) {
   };
 }
 
-// GET /actions.json
-export const getActionsJson = withAction(async () => actionsJson(), {
+export const getActionsJson = actionEndpoint({
+  operationId: "getActionsJson",
+  method: "GET",
+  path: "/actions.json",
+  summary: "Solana Actions: which site paths have actions",
   params: noParams,
-  query: noQuery,
+  query: noActionQuery,
   body: undefined,
+  response: actionsJsonSchema,
+  statuses: [],
+  handler: async () => actionsJson(),
 });
 
-// GET /api/actions/vault/{vault_id}/deposit
-export const getDepositAction = withAction(
-  async ({ params, context, origin }) =>
+export const getDepositAction = actionEndpoint({
+  operationId: "getDepositAction",
+  method: "GET",
+  path: "/api/actions/vault/:vault_id/deposit",
+  summary: "Deposit action: share price, APY, fixed amounts and an {amount} field",
+  params: vaultPathParams,
+  query: depositActionQuery,
+  body: undefined,
+  response: actionGetResponseSchema,
+  statuses: [404],
+  handler: async ({ params, context, origin }) =>
     depositActionMetadata(await vaultFacts(context, params.vault_id), { origin }),
-  { params: vaultPathParams, query: depositQuery, body: undefined },
-);
+});
 
-// POST /api/actions/vault/{vault_id}/deposit?amount=
-export const postDepositAction = withAction(
-  async ({ params, query, body, context }) => {
+export const postDepositAction = actionEndpoint({
+  operationId: "postDepositAction",
+  method: "POST",
+  path: "/api/actions/vault/:vault_id/deposit",
+  summary: "The unsigned v0 deposit transaction for the account (?amount= in the asset's units)",
+  params: vaultPathParams,
+  query: depositActionQuery,
+  body: actionPostRequest,
+  response: actionPostResponseSchema,
+  statuses: [404, 409, 413, 415, 422],
+  handler: async ({ params, query, body, context }) => {
     const vault = await loadVault(context.deps, params.vault_id, "cached");
     return prepareDepositAction(context.deps, { slippageBps: context.config.depositSlippageBps }, vault, {
       vault: params.vault_id,
@@ -66,19 +92,34 @@ export const postDepositAction = withAction(
       amount: query.amount,
     });
   },
-  { params: vaultPathParams, query: depositQuery, body: accountBody },
-);
+});
 
-// GET /api/actions/vault/{vault_id}/withdraw
-export const getWithdrawAction = withAction(
-  async ({ params, context, origin }) =>
+export const getWithdrawAction = actionEndpoint({
+  operationId: "getWithdrawAction",
+  method: "GET",
+  path: "/api/actions/vault/:vault_id/withdraw",
+  summary: "Withdraw action: by value or by shares",
+  params: vaultPathParams,
+  query: withdrawActionQuery,
+  body: undefined,
+  response: actionGetResponseSchema,
+  statuses: [404],
+  handler: async ({ params, context, origin }) =>
     withdrawActionMetadata(await vaultFacts(context, params.vault_id), { origin }),
-  { params: vaultPathParams, query: withdrawQuery, body: undefined },
-);
+});
 
-// POST /api/actions/vault/{vault_id}/withdraw?amount= | ?shares=
-export const postWithdrawAction = withAction(
-  async ({ params, query, body, context }) => {
+export const postWithdrawAction = actionEndpoint({
+  operationId: "postWithdrawAction",
+  method: "POST",
+  path: "/api/actions/vault/:vault_id/withdraw",
+  summary:
+    "The unsigned v0 withdrawal request (?amount= value, or ?shares=); gross, fee and net in the message",
+  params: vaultPathParams,
+  query: withdrawActionQuery,
+  body: actionPostRequest,
+  response: actionPostResponseSchema,
+  statuses: [404, 409, 413, 415, 422],
+  handler: async ({ params, query, body, context }) => {
     const vault = await loadVault(context.deps, params.vault_id, "cached");
     return prepareWithdrawAction(context.deps, schedule(context), vault, {
       vault: params.vault_id,
@@ -87,31 +128,51 @@ export const postWithdrawAction = withAction(
       shares: query.shares,
     });
   },
-  { params: vaultPathParams, query: withdrawQuery, body: accountBody },
-);
+});
 
-// GET /api/actions/vault/{vault_id}/claim
-export const getClaimAction = withAction(
-  async ({ params, context, origin }) =>
+export const getClaimAction = actionEndpoint({
+  operationId: "getClaimAction",
+  method: "GET",
+  path: "/api/actions/vault/:vault_id/claim",
+  summary: "Claim action",
+  params: vaultPathParams,
+  query: noActionQuery,
+  body: undefined,
+  response: actionGetResponseSchema,
+  statuses: [404],
+  handler: async ({ params, context, origin }) =>
     claimActionMetadata(await vaultFacts(context, params.vault_id), { origin }),
-  { params: vaultPathParams, query: noQuery, body: undefined },
-);
+});
 
-// POST /api/actions/vault/{vault_id}/claim
-export const postClaimAction = withAction(
-  async ({ params, body, context }) =>
+export const postClaimAction = actionEndpoint({
+  operationId: "postClaimAction",
+  method: "POST",
+  path: "/api/actions/vault/:vault_id/claim",
+  summary: "The unsigned v0 claim of the account's pending withdrawal (409 when nothing is claimable)",
+  params: vaultPathParams,
+  query: noActionQuery,
+  body: actionPostRequest,
+  response: actionPostResponseSchema,
+  statuses: [404, 409, 413, 415, 422],
+  handler: async ({ params, body, context }) =>
     prepareClaimAction(context.deps, schedule(context), { vault: params.vault_id, account: body.account }),
-  { params: vaultPathParams, query: noQuery, body: accountBody },
-);
+});
 
-// POST /api/actions/vault/{vault_id}/confirm — links.next of every vault action: { account, signature }
-export const postConfirmAction = withAction(
-  async ({ params, body, context, origin }) =>
+export const postConfirmAction = actionEndpoint({
+  operationId: "postConfirmAction",
+  method: "POST",
+  path: "/api/actions/vault/:vault_id/confirm",
+  summary: "Every action's links.next: verifies and records the signature as POST /api/history does",
+  params: vaultPathParams,
+  query: noActionQuery,
+  body: actionCallbackRequest,
+  response: completedActionSchema,
+  statuses: [404, 409, 413, 415, 422],
+  handler: async ({ params, body, context, origin }) =>
     completeAction(
       context.deps,
       context.store.history,
       { origin },
       { vault: params.vault_id, account: body.account, signature: body.signature },
     ),
-  { params: vaultPathParams, query: noQuery, body: callbackBody },
-);
+});
