@@ -17,6 +17,7 @@ import { useNow } from "../ui/use-now";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";
 import { ClaimResult, PendingWithdrawal } from "./pending-withdrawal-ui";
+import { ShareBlink } from "./share-blink";
 import {
   useClaimWithdrawal,
   useNavHistory,
@@ -297,7 +298,9 @@ export function VaultFeature({
               Open in app ↗
             </a>
           </div>
-        ) : null}
+        ) : (
+          <ShareBlink vaultId={data.id} />
+        )}
       </header>
       <VaultStats vault={data} stats={stats.data} history={history.data} position={position.data} />
       <div className="grid gap-6 lg:grid-cols-5">

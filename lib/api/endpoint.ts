@@ -6,12 +6,16 @@
 import type { z } from "zod";
 
 import type { KeyScope } from "../store/api-keys";
+import { withAction, type ActionCall } from "./actions/with-action";
 import type { ApiHandler } from "./handler";
 import { withPartnerKey, type PartnerCall, type RequestTarget } from "./partner";
 import { withPublic, type PublicCall } from "./public";
 
-/** partner: a key and the envelope; public: keyless bare bodies; ops: keyless health and documents. */
-export type Audience = "partner" | "public" | "ops";
+/**
+ * partner: a key and the envelope; public: keyless bare bodies; ops: keyless health and documents;
+ * actions: Solana Actions (keyless, per-IP limit, the Actions specification's bodies and headers).
+ */
+export type Audience = "partner" | "public" | "ops" | "actions";
 
 export type EndpointMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -136,5 +140,41 @@ export function opsEndpoint(
     names: "nothing",
     sample: null,
     statuses: [...new Set([...definition.statuses, 405])].sort((a, b) => a - b),
+  };
+}
+
+/** What every Solana Actions endpoint can answer beyond its own statuses. */
+const ACTION_STATUSES = [200, 400, 405, 429, 503] as const;
+
+/** A Solana Actions endpoint: keyless, limited per client IP, `{ message }` errors (with-action.ts). */
+export function actionEndpoint<
+  P extends z.ZodObject,
+  Q extends z.ZodObject,
+  B extends z.ZodObject | undefined,
+>(
+  definition: Common & {
+    params: P;
+    query: Q;
+    body: B;
+    response: z.ZodType;
+    statuses: readonly number[];
+    handler(
+      call: ActionCall<z.output<P>, z.output<Q>, B extends z.ZodType ? z.output<B> : undefined>,
+    ): Promise<object>;
+  },
+): EndpointDefinition {
+  const { params, query, body, handler, statuses, ...rest } = definition;
+  return {
+    ...rest,
+    audience: "actions",
+    scope: null,
+    params: Object.keys(params.shape).length === 0 ? null : params,
+    query: Object.keys(query.shape).length === 0 ? null : query,
+    body: body ?? null,
+    statuses: [...new Set([...ACTION_STATUSES, ...statuses])].sort((a, b) => a - b),
+    errorBodies: {},
+    names: "nothing",
+    sample: null,
+    handler: withAction(handler, { params, query, body }),
   };
 }

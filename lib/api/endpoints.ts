@@ -14,6 +14,16 @@
 //      "@/lib/api/next-route" (the catch-all answers it otherwise, so that step only keeps the
 //      file layout readable).
 //   4. Tests: its happy and error cases; the security suite covers it by itself.
+import {
+  getActionsJson,
+  getClaimAction,
+  getDepositAction,
+  getWithdrawAction,
+  postClaimAction,
+  postConfirmAction,
+  postDepositAction,
+  postWithdrawAction,
+} from "./actions/vault-actions";
 import type { EndpointDefinition } from "./endpoint";
 import { getEvents } from "./events/get-events";
 import { getHistory } from "./history/get-history";
@@ -76,4 +86,12 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   getOracle,
   getHealth,
   getOpenApi,
+  getActionsJson,
+  getDepositAction,
+  postDepositAction,
+  getWithdrawAction,
+  postWithdrawAction,
+  getClaimAction,
+  postClaimAction,
+  postConfirmAction,
 ];

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { EndpointDefinition } from "./endpoint";
 import { ENDPOINTS } from "./endpoints";
 import { errorEnvelopeSchema } from "./schemas/common";
+import { actionErrorSchema } from "./schemas/actions";
 import { bareErrorSchema } from "./schemas/public";
 
 type JsonObject = Record<string, unknown>;
@@ -89,7 +90,11 @@ function responseOf(endpoint: EndpointDefinition, status: number): JsonObject {
     status < 300
       ? endpoint.response
       : (endpoint.errorBodies[status] ??
-        (endpoint.audience === "partner" ? errorEnvelopeSchema : bareErrorSchema));
+        (endpoint.audience === "partner"
+          ? errorEnvelopeSchema
+          : endpoint.audience === "actions"
+            ? actionErrorSchema
+            : bareErrorSchema));
   const description =
     status < 300
       ? endpoint.audience === "partner"
@@ -109,6 +114,8 @@ const AUDIENCE_NOTES: Readonly<Record<EndpointDefinition["audience"], string>> =
   public:
     "Keyless; bare body (no envelope). 20 requests / 5 s per client IP. Cache-Control: public, s-maxage=60; Access-Control-Allow-Origin: *.",
   ops: "Keyless; not rate-limited.",
+  actions:
+    "Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.",
 };
 
 function operationOf(endpoint: EndpointDefinition): JsonObject {

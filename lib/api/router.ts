@@ -6,6 +6,9 @@ import type { ApiContext } from "./context";
 import { ApiError, toApiError } from "./errors";
 import type { ApiHandler, ApiRequest, ApiResponse, RequestMeta } from "./handler";
 import { newRequestId } from "./logger";
+import { ACTIONS_CORS_HEADERS } from "@solana/actions";
+
+import { actionError, actionPreflight } from "./actions/with-action";
 import { PUBLIC_HEADERS } from "./public";
 import { bareError, envelopeError } from "./responses";
 
@@ -15,8 +18,11 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export interface RouteDefinition {
   /** e.g. "/api/vault/:vault_id/deposit" */
   pattern: string;
-  /** Keyless routes answer with bare bodies and allow any origin; partner routes use the envelope. */
-  audience: "partner" | "public";
+  /**
+   * Keyless routes answer with bare bodies and allow any origin; partner routes use the envelope;
+   * Solana Actions routes answer the Actions specification's bodies and headers.
+   */
+  audience: "partner" | "public" | "actions";
   methods: Partial<Record<HttpMethod, ApiHandler>>;
 }
 
@@ -94,6 +100,9 @@ function allowed(route: RouteDefinition): string {
 }
 
 function errorResponse(route: RouteDefinition | null, error: ApiError, requestId: string): ApiResponse {
+  if (route?.audience === "actions") {
+    return actionError(error, { ...ACTIONS_CORS_HEADERS, "Cache-Control": "no-store" });
+  }
   return route?.audience === "public"
     ? bareError(error, requestId, { ...PUBLIC_HEADERS, "Cache-Control": "no-store" })
     : envelopeError(error, requestId);
@@ -106,6 +115,9 @@ async function dispatch(
   context: ApiContext,
   meta: RequestMeta,
 ): Promise<ApiResponse> {
+  if (method === "OPTIONS" && route.audience === "actions") {
+    return actionPreflight(context, allowed(route));
+  }
   if (method === "OPTIONS") {
     const headers: Record<string, string> = { Allow: allowed(route) };
     if (route.audience === "public") {

@@ -11,7 +11,8 @@ export function routeTable(endpoints: readonly EndpointDefinition[]): RouteDefin
     const route = byPath.get(endpoint.path) ?? {
       pattern: endpoint.path,
       // Keyless routes answer with bare bodies and allow any origin; ops routes write their own.
-      audience: endpoint.audience === "partner" ? "partner" : "public",
+      audience:
+        endpoint.audience === "partner" || endpoint.audience === "actions" ? endpoint.audience : "public",
       methods: {},
     };
     if (route.methods[endpoint.method as HttpMethod] !== undefined) {

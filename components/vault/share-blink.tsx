@@ -1,0 +1,45 @@
+"use client";
+// "Share as a blink": the vault's Solana Actions URL, copied to the clipboard. The origin is read
+// only when asked for, so the server's HTML and the first render agree.
+import { useState } from "react";
+
+import { Button } from "../ui/primitives";
+
+export function ShareBlink({ vaultId }: { vaultId: string }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const [copied, setCopied] = useState<boolean | null>(null);
+
+  async function share(): Promise<void> {
+    const link = `solana-action:${window.location.origin}/api/actions/vault/${vaultId}/deposit`;
+    setUrl(link);
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+    } catch {
+      // No clipboard (an insecure origin, a refused permission): the field below is there to copy by hand.
+      setCopied(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-col items-end gap-1 text-sm">
+      <Button variant="secondary" onClick={() => void share()} data-testid="share-blink">
+        Share as a blink
+      </Button>
+      {url === null ? null : (
+        <label className="flex w-full max-w-md flex-col gap-1 text-xs text-muted">
+          <span role="status">
+            {copied === true ? "Copied. Paste it into any Actions-aware wallet or app." : "Copy this link:"}
+          </span>
+          <input
+            readOnly
+            value={url}
+            onFocus={(event) => event.currentTarget.select()}
+            className="w-full rounded border border-line bg-soft px-2 py-1 font-mono"
+            data-testid="blink-url"
+          />
+        </label>
+      )}
+    </div>
+  );
+}

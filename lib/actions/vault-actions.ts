@@ -1,0 +1,323 @@
+// Solana Actions (blinks) for a vault: the metadata a blink client renders, the POST that answers the
+// same unsigned v0 transaction the partner API builds, and the chained callback that verifies and
+// records the signature exactly as POST /api/history does. Shapes are @solana/actions' own types.
+import {
+  createPostResponse,
+  type ActionGetResponse,
+  type ActionPostResponse,
+  type ActionsJson,
+  type CompletedAction,
+  type LinkedAction,
+} from "@solana/actions";
+import { PublicKey, VersionedTransaction } from "@solana/web3.js";
+
+import { DomainError } from "../vault/domain-error";
+import { buildDepositTransaction, type DepositSettings } from "../vault/deposit";
+import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/history";
+import { sharePrice, sharesForAssetsRoundDown } from "../vault/share-math";
+import { formatHuman, type TokenAmount } from "../vault/token-amount";
+import type { LoadedVault, VaultDeps } from "../vault/vault-state";
+import { buildWithdrawTransaction } from "../vault/withdraw";
+import type { ScheduleSettings } from "../vault/withdrawal";
+import { parseDecimalAmount } from "./amount";
+
+export type VaultActionKind = "deposit" | "withdraw" | "claim";
+
+/** Where the action's links point: the site's origin (the icon must be absolute) and the API paths. */
+export interface ActionSite {
+  origin: string;
+}
+
+export function actionPath(vault: PublicKey | string, kind: VaultActionKind | "confirm"): string {
+  const id = typeof vault === "string" ? vault : vault.toBase58();
+  return `/api/actions/vault/${id}/${kind}`;
+}
+
+/** The blink URL of a vault's action: what a person pastes into a blink-aware client. */
+export function blinkUrl(origin: string, vault: string, kind: VaultActionKind): string {
+  return `solana-action:${origin}${actionPath(vault, kind)}`;
+}
+
+/** GET /actions.json: the vault pages map to their deposit action; the action paths map to themselves. */
+export function actionsJson(): ActionsJson {
+  return {
+    rules: [
+      { pathPattern: "/vault/*", apiPath: "/api/actions/vault/*/deposit" },
+      { pathPattern: "/embed/vault/*", apiPath: "/api/actions/vault/*/deposit" },
+      { pathPattern: "/api/actions/**", apiPath: "/api/actions/**" },
+    ],
+  };
+}
+
+/** What the metadata says about the vault beside its account: the APY from NAV history, if known. */
+export interface VaultFacts {
+  vault: LoadedVault;
+  apy7d: number | null;
+}
+
+function priceText(vault: LoadedVault): string {
+  const price = sharePrice(vault.state.totalAssets, vault.state.totalShares);
+  return `${price.toFixed(6).replace(/0+$/, "").replace(/\.$/, ".0")} ${vault.asset.symbol}`;
+}
+
+function describe(facts: VaultFacts): string {
+  const apy = facts.apy7d === null ? "APY not known yet" : `APY (7 days) ${(facts.apy7d * 100).toFixed(2)}%`;
+  const fee = `withdrawal fee ${(facts.vault.state.feeBps / 100).toFixed(2)}%`;
+  return `Share price ${priceText(facts.vault)} · ${apy} · ${fee}`;
+}
+
+function pausedNote(vault: LoadedVault): Pick<ActionGetResponse, "disabled" | "error"> {
+  return vault.state.paused
+    ? {
+        disabled: true,
+        error: { message: `${vault.state.name} is paused; it takes no deposits or withdrawals` },
+      }
+    : {};
+}
+
+const DEPOSIT_PRESETS = ["100", "500", "1000"] as const;
+
+export function depositActionMetadata(facts: VaultFacts, site: ActionSite): ActionGetResponse {
+  const { vault } = facts;
+  const path = actionPath(vault.address, "deposit");
+  const symbol = vault.asset.symbol;
+  const presets: LinkedAction[] = DEPOSIT_PRESETS.map((amount) => ({
+    type: "transaction",
+    label: `${amount} ${symbol}`,
+    href: `${path}?amount=${amount}`,
+  }));
+  return {
+    type: "action",
+    icon: `${site.origin}/icon.svg`,
+    title: `Deposit into ${vault.state.name}`,
+    description: `${describe(facts)}. Deposit ${symbol} and receive ${vault.shares.symbol} shares.`,
+    label: "Deposit",
+    ...pausedNote(vault),
+    links: {
+      actions: [
+        ...presets,
+        {
+          type: "transaction",
+          label: "Deposit",
+          href: `${path}?amount={amount}`,
+          parameters: [
+            {
+              type: "number",
+              name: "amount",
+              label: `Amount in ${symbol}`,
+              required: true,
+              min: 10 ** -vault.asset.decimals,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+export function withdrawActionMetadata(facts: VaultFacts, site: ActionSite): ActionGetResponse {
+  const { vault } = facts;
+  const path = actionPath(vault.address, "withdraw");
+  return {
+    type: "action",
+    icon: `${site.origin}/icon.svg`,
+    title: `Withdraw from ${vault.state.name}`,
+    description:
+      `${describe(facts)}. Request a withdrawal by value in ${vault.asset.symbol} or by ${vault.shares.symbol} ` +
+      `shares; it is claimable once a NAV is struck and the queue is funded.`,
+    label: "Withdraw",
+    ...pausedNote(vault),
+    links: {
+      actions: [
+        {
+          type: "transaction",
+          label: `Withdraw ${vault.asset.symbol}`,
+          href: `${path}?amount={amount}`,
+          parameters: [
+            { type: "number", name: "amount", label: `Value in ${vault.asset.symbol}`, required: true },
+          ],
+        },
+        {
+          type: "transaction",
+          label: `Withdraw ${vault.shares.symbol}`,
+          href: `${path}?shares={shares}`,
+          parameters: [
+            { type: "number", name: "shares", label: `Shares (${vault.shares.symbol})`, required: true },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+export function claimActionMetadata(facts: VaultFacts, site: ActionSite): ActionGetResponse {
+  const { vault } = facts;
+  return {
+    type: "action",
+    icon: `${site.origin}/icon.svg`,
+    title: `Claim your withdrawal from ${vault.state.name}`,
+    description: `${describe(facts)}. Claims the ${vault.asset.symbol} of your pending withdrawal once it is ready.`,
+    label: "Claim",
+    ...pausedNote(vault),
+    links: {
+      actions: [{ type: "transaction", label: "Claim", href: actionPath(vault.address, "claim") }],
+    },
+  };
+}
+
+function amountOf(field: string, text: string, decimals: number): bigint {
+  const parsed = parseDecimalAmount(text, decimals);
+  if (!parsed.ok) {
+    throw new DomainError("INVALID_AMOUNT", `${field}: ${parsed.reason}`);
+  }
+  return parsed.amount;
+}
+
+/** Our base64 transaction through the package's helper, with the chained callback as links.next. */
+async function postResponse(
+  transaction: string,
+  message: string,
+  vault: PublicKey,
+): Promise<ActionPostResponse> {
+  return createPostResponse({
+    fields: {
+      type: "transaction",
+      transaction: VersionedTransaction.deserialize(Buffer.from(transaction, "base64")),
+      message,
+      links: { next: { type: "post", href: actionPath(vault, "confirm") } },
+    },
+  });
+}
+
+export interface DepositActionRequest {
+  vault: PublicKey;
+  account: PublicKey;
+  /** The `amount` query parameter as the person typed it, in the asset's human units. */
+  amount: string | undefined;
+}
+
+export async function prepareDepositAction(
+  deps: VaultDeps,
+  settings: DepositSettings,
+  vault: LoadedVault,
+  request: DepositActionRequest,
+): Promise<ActionPostResponse> {
+  if (request.amount === undefined) {
+    throw new DomainError("INVALID_AMOUNT", `amount: is required (in ${vault.asset.symbol})`);
+  }
+  const raw = amountOf("amount", request.amount, vault.asset.decimals);
+  const prepared = await buildDepositTransaction(deps, settings, {
+    vault: request.vault,
+    wallet: request.account,
+    amount: { raw },
+  });
+  return postResponse(prepared.transaction, prepared.message, request.vault);
+}
+
+export interface WithdrawActionRequest {
+  vault: PublicKey;
+  account: PublicKey;
+  /** Shares in the share token's human units. */
+  shares: string | undefined;
+  /** A value in the asset's human units: the shares worth at most that much at today's share price. */
+  amount: string | undefined;
+}
+
+function sharesToWithdraw(vault: LoadedVault, request: WithdrawActionRequest): bigint {
+  if (request.shares !== undefined && request.amount !== undefined) {
+    throw new DomainError("INVALID_AMOUNT", "shares: give shares or amount, not both");
+  }
+  if (request.shares !== undefined) {
+    return amountOf("shares", request.shares, vault.shares.decimals);
+  }
+  if (request.amount === undefined) {
+    throw new DomainError(
+      "INVALID_AMOUNT",
+      `amount: is required (a value in ${vault.asset.symbol}, or shares in ${vault.shares.symbol})`,
+    );
+  }
+  const assets = amountOf("amount", request.amount, vault.asset.decimals);
+  // Rounded down like a deposit's shares: the request is never worth more than the value asked for.
+  const shares = sharesForAssetsRoundDown(assets, vault.state.totalAssets, vault.state.totalShares);
+  if (shares === null || shares === 0n) {
+    throw new DomainError(
+      "AMOUNT_TOO_SMALL",
+      `amount: ${formatHuman(assets, vault.asset)} is worth less than one unit of ${vault.shares.symbol}`,
+    );
+  }
+  return shares;
+}
+
+export async function prepareWithdrawAction(
+  deps: VaultDeps,
+  schedule: ScheduleSettings,
+  vault: LoadedVault,
+  request: WithdrawActionRequest,
+): Promise<ActionPostResponse> {
+  const prepared = await buildWithdrawTransaction(deps, schedule, {
+    vault: request.vault,
+    wallet: request.account,
+    sharesAmount: sharesToWithdraw(vault, request),
+    action: "initiate",
+  });
+  return postResponse(prepared.transaction, prepared.message, request.vault);
+}
+
+export async function prepareClaimAction(
+  deps: VaultDeps,
+  schedule: ScheduleSettings,
+  request: { vault: PublicKey; account: PublicKey },
+): Promise<ActionPostResponse> {
+  const prepared = await buildWithdrawTransaction(deps, schedule, {
+    vault: request.vault,
+    wallet: request.account,
+    action: "claim",
+  });
+  return postResponse(prepared.transaction, prepared.message, request.vault);
+}
+
+function human(amount: TokenAmount): string {
+  return formatHuman(BigInt(amount.amount), amount);
+}
+
+/**
+ * The chained callback: the signature is verified on chain and recorded once (the same function as
+ * POST /api/history), and the blink shows what happened in words.
+ */
+export async function completeAction(
+  deps: VaultDeps,
+  history: HistoryStore,
+  site: ActionSite,
+  request: { vault: PublicKey; account: PublicKey; signature: string },
+): Promise<CompletedAction> {
+  const { record } = await verifyHistoryEntry(deps, history, {
+    wallet: request.account,
+    vault: request.vault,
+    signature: request.signature,
+  });
+  const activity = activityView(record, (mint) => deps.symbolOf(new PublicKey(mint)));
+  const words: Record<typeof activity.kind, { title: string; description: string }> = {
+    deposit: {
+      title: "Deposit confirmed",
+      description: `Deposited ${human(activity.assets)}; about ${human(activity.shares)}`,
+    },
+    initiate: {
+      title: "Withdrawal requested",
+      description:
+        `Requested a withdrawal of ${human(activity.shares)}, worth about ${human(activity.assets)}; ` +
+        `claim it once a NAV is struck and the queue is funded`,
+    },
+    claim: {
+      title: "Withdrawal claimed",
+      description: `Claimed ${human(activity.assets)} for ${human(activity.shares)}${
+        activity.fee === null ? "" : ` (fee ${human(activity.fee)})`
+      }`,
+    },
+  };
+  return {
+    type: "completed",
+    icon: `${site.origin}/icon.svg`,
+    ...words[activity.kind],
+    label: "Done",
+  };
+}

@@ -1,0 +1,236 @@
+// The typed partner client: openapi-fetch over the types openapi-typescript generates from the API's
+// OpenAPI document (./schema.ts), plus the flows a partner otherwise writes by hand. deposit, withdraw
+// and claim build through /api, have the signer sign, send, confirm and record with POST /api/history
+// (the same flow the web app runs, lib/web/transaction-flow.ts): an expired blockhash is rebuilt and
+// signed again, a 429 waits its Retry-After, and a withdrawal the caps refuse (at preparation, or 6020 /
+// 6021 on chain) is a CapacityExceededError carrying the vault's refreshed withdrawal limits.
+import type { PublicKey, VersionedTransaction } from "@solana/web3.js";
+import { Connection } from "@solana/web3.js";
+import createClient from "openapi-fetch";
+
+import { ApiRequestError, TransactionRefusedError } from "../web/errors";
+import { runVaultTransaction, type FlowResult, type FlowStage } from "../web/transaction-flow";
+import type { paths } from "./schema";
+
+export type { components, paths } from "./schema";
+
+export type VaultClient = ReturnType<typeof createVaultClient>;
+export { ApiRequestError, TransactionRefusedError } from "../web/errors";
+export { BlockhashExpiredError, RecordingFailedError } from "../web/errors";
+
+/** The `data` of an operation's 200 envelope. */
+type DataOf<Operation> = Operation extends {
+  responses: { 200: { content: { "application/json": { data: infer Data } } } };
+}
+  ? Data
+  : never;
+
+export type DepositData = DataOf<paths["/api/vault/{vault_id}/deposit"]["post"]>;
+export type WithdrawData = DataOf<paths["/api/vault/{vault_id}/withdraw"]["post"]>;
+export type WithdrawalStatus = DataOf<paths["/api/vault/{vault_id}/withdraw"]["get"]>;
+export type WithdrawalLimits = DataOf<paths["/api/vault/{vault_id}"]["get"]>["vault"]["withdrawalLimits"];
+export type HistoryRecord = DataOf<paths["/api/history"]["post"]>;
+
+/** What signs: a wallet adapter, a Keypair wrapped in a function, a KMS. */
+export interface TransactionSigner {
+  publicKey: PublicKey;
+  signTransaction(transaction: VersionedTransaction): Promise<VersionedTransaction>;
+}
+
+/** The vault program's cap errors: the hourly (6020) or daily (6021) net-withdrawal cap. */
+export const CAP_ERROR_CODES = [6020, 6021] as const;
+
+/**
+ * A withdrawal the caps refuse: at preparation (422 CAPACITY_EXCEEDED, programErrorCode null) or on
+ * chain after another withdrawal used the capacity (6020/6021). `limits` is what is left now.
+ */
+export class CapacityExceededError extends Error {
+  constructor(
+    message: string,
+    readonly programErrorCode: (typeof CAP_ERROR_CODES)[number] | null,
+    readonly limits: WithdrawalLimits,
+    cause?: unknown,
+  ) {
+    super(message, { cause });
+    this.name = "CapacityExceededError";
+  }
+}
+
+export interface VaultClientOptions {
+  /** The API's origin, e.g. https://vaults.example. */
+  baseUrl: string;
+  /** A write-scope key: vk_live_… or vk_test_…. */
+  apiKey: string;
+  /** The vault the flows act on. */
+  vaultId: string;
+  /** Where transactions are sent and confirmed: an RPC URL or a Connection. */
+  rpc: string | Connection;
+  /** How many 429s in a row to wait out before answering the last one (default 3). */
+  maxRateLimitRetries?: number;
+  /** Progress of the flows (for a UI), including each wait for a rate limit and each rebuild. */
+  onEvent?: (event: ClientEvent) => void;
+  fetch?: typeof fetch;
+}
+
+export type ClientEvent =
+  | { type: "stage"; stage: FlowStage }
+  | { type: "rebuilt" }
+  | { type: "rate-limited"; retryAfterSeconds: number };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A fetch that waits out Retry-After on 429 (up to `retries` times) before answering. */
+function retryingFetch(
+  base: typeof fetch,
+  retries: number,
+  onWait: (seconds: number) => void,
+): (input: Request) => Promise<Response> {
+  return async (input) => {
+    for (let attempt = 0; ; attempt += 1) {
+      const response = await base(input.clone());
+      if (response.status !== 429 || attempt >= retries) {
+        return response;
+      }
+      const header = Number(response.headers.get("Retry-After"));
+      const seconds = Number.isFinite(header) && header > 0 ? header : 1;
+      onWait(seconds);
+      await response.body?.cancel();
+      await sleep(seconds * 1000);
+    }
+  };
+}
+
+interface Envelope<T> {
+  success: true;
+  data: T;
+}
+
+interface ErrorEnvelope {
+  success: false;
+  error: string;
+  code: string;
+  details?: string;
+}
+
+/** The data of an envelope, or the API's refusal as an ApiRequestError. */
+function unwrap<T>(result: { data?: Envelope<T>; error?: unknown; response: Response }): T {
+  if (result.data !== undefined) {
+    return result.data.data;
+  }
+  const body = result.error as Partial<ErrorEnvelope> | undefined;
+  const retryAfter = result.response.headers.get("Retry-After");
+  throw new ApiRequestError(
+    result.response.status,
+    body?.code ?? "UNKNOWN",
+    body?.error ?? `HTTP ${result.response.status}`,
+    body?.details ?? null,
+    retryAfter === null ? null : Number(retryAfter),
+  );
+}
+
+export function createVaultClient(options: VaultClientOptions) {
+  const emit = options.onEvent ?? (() => undefined);
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl,
+    headers: { Authorization: `Bearer ${options.apiKey}` },
+    fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.maxRateLimitRetries ?? 3, (seconds) =>
+      emit({ type: "rate-limited", retryAfterSeconds: seconds }),
+    ),
+  });
+  const connection = typeof options.rpc === "string" ? new Connection(options.rpc, "confirmed") : options.rpc;
+  const path = { vault_id: options.vaultId };
+
+  async function withdrawalLimits(): Promise<WithdrawalLimits> {
+    const data = unwrap(await api.GET("/api/vault/{vault_id}", { params: { path } }));
+    return data.vault.withdrawalLimits;
+  }
+
+  async function record(wallet: string, signature: string): Promise<HistoryRecord> {
+    return unwrap(await api.POST("/api/history", { body: { wallet, vault_id: options.vaultId, signature } }));
+  }
+
+  function run<P extends { transaction: string; lastValidBlockHeight: number }>(
+    wallet: string,
+    signer: TransactionSigner,
+    build: () => Promise<P>,
+  ): Promise<FlowResult<P, HistoryRecord>> {
+    return runVaultTransaction(
+      {
+        connection,
+        signTransaction: (transaction) => signer.signTransaction(transaction),
+        events: {
+          stage: (stage) => emit({ type: "stage", stage }),
+          rebuilt: () => emit({ type: "rebuilt" }),
+        },
+      },
+      build,
+      (signature) => record(wallet, signature),
+    );
+  }
+
+  /** 6020/6021 on chain, or CAPACITY_EXCEEDED at preparation, as a CapacityExceededError. */
+  async function capacityRefusal(error: unknown): Promise<unknown> {
+    if (error instanceof TransactionRefusedError) {
+      const code = CAP_ERROR_CODES.find((candidate) => candidate === error.programErrorCode);
+      if (code !== undefined) {
+        const window = code === 6020 ? "hourly" : "daily";
+        return new CapacityExceededError(
+          `The vault's ${window} withdrawal cap was used up before this withdrawal executed; prepare it again within the remaining capacity`,
+          code,
+          await withdrawalLimits(),
+          error,
+        );
+      }
+    }
+    if (error instanceof ApiRequestError && error.code === "CAPACITY_EXCEEDED") {
+      return new CapacityExceededError(error.message, null, await withdrawalLimits(), error);
+    }
+    return error;
+  }
+
+  return {
+    api,
+    vaultId: options.vaultId,
+    /** Builds, signs, sends, confirms and records a deposit. */
+    deposit(
+      request: { wallet: string; uiAmount: number } | { wallet: string; amount: string },
+      signer: TransactionSigner,
+    ) {
+      return run(request.wallet, signer, async () =>
+        unwrap(await api.POST("/api/vault/{vault_id}/deposit", { params: { path }, body: request })),
+      );
+    },
+    /** Requests a withdrawal of `sharesAmount` raw share units; 6020/6021 → CapacityExceededError. */
+    async withdraw(request: { wallet: string; sharesAmount: string }, signer: TransactionSigner) {
+      try {
+        return await run(request.wallet, signer, async () =>
+          unwrap(
+            await api.POST("/api/vault/{vault_id}/withdraw", {
+              params: { path },
+              body: { ...request, action: "initiate" },
+            }),
+          ),
+        );
+      } catch (error) {
+        throw await capacityRefusal(error);
+      }
+    },
+    /** Claims the wallet's pending withdrawal once it is claimable (see withdrawalStatus). */
+    claim(request: { wallet: string }, signer: TransactionSigner) {
+      return run(request.wallet, signer, async () =>
+        unwrap(
+          await api.POST("/api/vault/{vault_id}/withdraw", {
+            params: { path },
+            body: { wallet: request.wallet, action: "claim" },
+          }),
+        ),
+      );
+    },
+    async withdrawalStatus(wallet: string) {
+      return unwrap(await api.GET("/api/vault/{vault_id}/withdraw", { params: { path, query: { wallet } } }));
+    },
+    withdrawalLimits,
+  };
+}

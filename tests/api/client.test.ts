@@ -1,0 +1,185 @@
+// The typed partner client (lib/client) against a real API on the local chain, through the client
+// alone: deposit → withdraw → (the keeper stages the queue) → claim, each built, signed, sent,
+// confirmed and recorded; a 429 waited out by its Retry-After; an expired blockhash rebuilt and signed
+// again; two withdrawals racing for one cap's capacity, the loser a CapacityExceededError (6020) with
+// the refreshed limits; and the generated types equal to what the served document generates.
+import { readFile } from "node:fs/promises";
+
+import { Keypair, type VersionedTransaction } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  CapacityExceededError,
+  createVaultClient,
+  type ClientEvent,
+  type TransactionSigner,
+} from "../../lib/client";
+import { SCHEMA_FILE, generateSchemaSource } from "../../lib/client/generate";
+import type { Indexer } from "../../lib/indexer/indexer";
+import { createIndexer } from "../../lib/indexer/start";
+import { buildUpdateConfigInstruction } from "../../lib/vault/instructions";
+import { devRoles } from "../../localnet/genesis";
+import { submitLocalTransaction } from "../../localnet/local-transactions";
+import { sleep, waitFor } from "../../localnet/testing";
+import { USDC, startApiHarness, type ApiHarness } from "./harness";
+
+let harness: ApiHarness;
+// A real server runs the indexer (GET /api/vault/{id}, which the capacity refresh reads, serves its rows).
+let indexer: Indexer;
+
+beforeAll(async () => {
+  harness = await startApiHarness({
+    localnet: { keeper: { enabled: true, navIntervalSeconds: 2, stageIntervalSeconds: 1 } },
+  });
+  indexer = createIndexer(harness.context, { intervalMs: 200, schema: harness.schema });
+  indexer.start();
+}, 180_000);
+
+afterAll(async () => {
+  await indexer?.stop();
+  await harness?.close();
+});
+
+function signerOf(
+  wallet: Keypair,
+  before?: (transaction: VersionedTransaction) => Promise<void>,
+): TransactionSigner {
+  return {
+    publicKey: wallet.publicKey,
+    async signTransaction(transaction) {
+      await before?.(transaction);
+      transaction.sign([wallet]);
+      return transaction;
+    },
+  };
+}
+
+async function clientFor(vaultId: string, rpm = 100_000) {
+  const events: ClientEvent[] = [];
+  const { secret } = await harness.createKey({ scope: "write", rpm });
+  const client = createVaultClient({
+    baseUrl: harness.url,
+    apiKey: secret,
+    vaultId,
+    rpc: harness.connection,
+    onEvent: (event) => events.push(event),
+  });
+  return { client, events };
+}
+
+describe("the partner flow through the client", () => {
+  it("deposits, withdraws and claims, each confirmed and recorded", async () => {
+    const { client } = await clientFor(harness.vaultId);
+    const wallet = await harness.fundedWallet(1_000n * USDC);
+    const owner = wallet.publicKey.toBase58();
+    const signer = signerOf(wallet);
+
+    const deposit = await client.deposit({ wallet: owner, uiAmount: 250 }, signer);
+    expect(deposit.recorded).toMatchObject({
+      duplicate: false,
+      activity: { kind: "deposit", signature: deposit.signature },
+    });
+    expect(deposit.prepared.details.depositAmount.amount).toBe((250n * USDC).toString());
+
+    const shares = deposit.recorded.activity.shares.amount;
+    const withdrawal = await client.withdraw({ wallet: owner, sharesAmount: shares }, signer);
+    expect(withdrawal.recorded.activity).toMatchObject({ kind: "initiate", shares: { amount: shares } });
+
+    await waitFor(
+      async () => ((await client.withdrawalStatus(owner)).canClaimNow ? true : undefined),
+      30_000,
+    );
+    const claim = await client.claim({ wallet: owner }, signer);
+    expect(claim.prepared.action).toBe("claim");
+    expect(claim.recorded.activity).toMatchObject({ kind: "claim", shares: { amount: shares } });
+    expect((await client.withdrawalStatus(owner)).hasPendingWithdrawal).toBe(false);
+  }, 90_000);
+
+  it("waits out a 429 by its Retry-After and then answers", async () => {
+    const { client, events } = await clientFor(harness.vaultId, 2);
+    const owner = Keypair.generate().publicKey.toBase58();
+    for (let call = 0; call < 3; call += 1) {
+      expect((await client.withdrawalStatus(owner)).hasPendingWithdrawal).toBe(false);
+    }
+    const waits = events.filter((event) => event.type === "rate-limited");
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toMatchObject({ retryAfterSeconds: expect.any(Number) });
+  }, 90_000);
+
+  it("rebuilds a transaction whose blockhash expired before it was signed, and signs again", async () => {
+    const { client, events } = await clientFor(harness.vaultId);
+    const wallet = await harness.fundedWallet(100n * USDC);
+    let asked = 0;
+    const signer = signerOf(wallet, async (transaction) => {
+      asked += 1;
+      if (asked === 1) {
+        // A person slow to approve: the blockhash is past its last valid block height before the signature.
+        await waitFor(async () => {
+          const valid = await harness.connection.isBlockhashValid(transaction.message.recentBlockhash);
+          return valid.value ? undefined : true;
+        }, 60_000);
+      }
+    });
+    const deposit = await client.deposit({ wallet: wallet.publicKey.toBase58(), uiAmount: 10 }, signer);
+    expect(asked).toBe(2);
+    expect(events).toContainEqual({ type: "rebuilt" });
+    expect(deposit.recorded.activity.kind).toBe("deposit");
+  }, 90_000);
+
+  it("surfaces 6020 as a CapacityExceededError with the refreshed capacity", async () => {
+    const flex = harness.localnet.addresses.vaults[1];
+    if (flex === undefined) {
+      throw new Error("no flex vault");
+    }
+    const { client } = await clientFor(harness.flexVaultId);
+    const wallets = [await harness.fundedWallet(700n * USDC), await harness.fundedWallet(700n * USDC)];
+    for (const wallet of wallets) {
+      await client.deposit({ wallet: wallet.publicKey.toBase58(), uiAmount: 700 }, signerOf(wallet));
+    }
+    const { manager } = devRoles();
+    submitLocalTransaction(
+      harness.localnet.chain,
+      "test: set caps",
+      [
+        buildUpdateConfigInstruction(
+          { manager: manager.publicKey, vault: flex.vault },
+          { hourlyCap: 1_000n * USDC, dailyCap: 0n },
+        ),
+      ],
+      manager,
+    );
+    // Both are prepared (and simulated) against the same capacity before either is signed.
+    let waiting = 0;
+    const barrier = async () => {
+      waiting += 1;
+      while (waiting < 2) {
+        await sleep(20);
+      }
+    };
+    const results = await Promise.allSettled(
+      wallets.map((wallet) =>
+        client.withdraw(
+          { wallet: wallet.publicKey.toBase58(), sharesAmount: (600n * USDC).toString() },
+          signerOf(wallet, barrier),
+        ),
+      ),
+    );
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((result) => result.status === "rejected");
+    const error: unknown = refused?.status === "rejected" ? refused.reason : null;
+    expect(error).toBeInstanceOf(CapacityExceededError);
+    if (!(error instanceof CapacityExceededError)) {
+      throw new Error("unreachable");
+    }
+    expect(error.programErrorCode).toBe(6020);
+    // The limits are GET /api/vault/{id}'s, which trail the chain by up to the indexer's interval.
+    expect(error.limits.hourly).toMatchObject({ used: expect.any(Object), resetsAt: expect.any(String) });
+  }, 90_000);
+});
+
+describe("lib/client/schema.ts", () => {
+  it("is what the document this server serves generates", async () => {
+    const served = await harness.request("GET", "/api/openapi.json");
+    expect(await generateSchemaSource(served.text)).toBe(await readFile(SCHEMA_FILE, "utf8"));
+  });
+});
