@@ -7,7 +7,7 @@ import type { PublicKey } from "@solana/web3.js";
 
 import type { ConfirmedTransaction } from "../chain/vault-chain";
 import { DomainError } from "./domain-error";
-import { decodeVaultEvents, type VaultEvent } from "./events";
+import { decodeVaultEvents, eventVault, type VaultEvent } from "./events";
 import { tokenAmount, type TokenAmount, type TokenLabel } from "./token-amount";
 import { loadVault, shareSymbol, type VaultDeps } from "./vault-state";
 
@@ -128,7 +128,7 @@ export function classifyVaultTransaction(
   const records: NewActivityRecord[] = [];
   events.forEach((event, eventIndex) => {
     const action = walletAction(event);
-    if (action !== null && event.data.vault.toBase58() === vault && action.owner === wallet) {
+    if (action !== null && eventVault(event)?.toBase58() === vault && action.owner === wallet) {
       records.push({ ...base, eventIndex, ...action.fields });
     }
   });

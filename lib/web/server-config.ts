@@ -31,6 +31,10 @@ const webEnvSchema = z.object({
   CLUSTER: z.enum(["localnet", "devnet", "testnet", "mainnet-beta", "custom"]).optional(),
   LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
   DEFAULT_VAULT_ID: z.string().optional(),
+  PROTOCOL_ID: z
+    .string()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 public key")
+    .optional(),
   FRAME_ANCESTORS: z
     .string()
     .transform((value, context) => {
@@ -178,6 +182,7 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
       wsUrl,
       faucetUrl,
       programId: idlJson.address,
+      protocolId: values.PROTOCOL_ID ?? addresses?.protocolId ?? null,
       defaultVaultId: values.DEFAULT_VAULT_ID ?? addresses?.defaultVaultId ?? null,
       assets,
     },

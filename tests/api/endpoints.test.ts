@@ -319,7 +319,7 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
   });
 
   it("claims, auto-detected through PUT, once a NAV is struck and the queue funded; the message states the amount", async () => {
-    keeper().strikeNav(primeVault());
+    await keeper().strikeNav(primeVault());
     keeper().stageWithdrawals(primeVault());
     const status = dataOf(
       await harness.request("GET", `${withdrawPath()}?wallet=${address}`, { key: readKey }),
@@ -392,7 +392,7 @@ describe("POST and GET /api/history", () => {
       }),
     );
     await harness.signAndSend(String(initiate.transaction), wallet);
-    keeper().strikeNav(primeVault());
+    await keeper().strikeNav(primeVault());
     keeper().stageWithdrawals(primeVault());
     const claim = dataOf(
       await harness.request("POST", withdrawPath(), { key: writeKey, body: { wallet: address } }),

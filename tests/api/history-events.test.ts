@@ -44,12 +44,12 @@ function prime(): LocalnetVault {
 }
 
 /** The keeper strikes a NAV and funds the queue, so pending requests become claimable. */
-function makeClaimable(): void {
+async function makeClaimable(): Promise<void> {
   const keeper = harness.localnet.keeper;
   if (keeper === null) {
     throw new Error("the keeper is not running");
   }
-  keeper.strikeNav(prime());
+  await keeper.strikeNav(prime());
   keeper.stageWithdrawals(prime());
 }
 
@@ -132,7 +132,7 @@ describe("POST /api/history with several vault actions in one transaction", () =
     );
     expect(initiate.activities.map((activity) => activity.kind)).toEqual(["initiate"]);
     firstRequestId = initiate.activity.requestId ?? "";
-    makeClaimable();
+    await makeClaimable();
 
     twoActions = await claimThenRequest(wallet, shares / 4n);
     const recorded = await record(wallet, twoActions);
@@ -172,7 +172,7 @@ describe("POST /api/history with several vault actions in one transaction", () =
   });
 
   it("records the second request's own claim later (its initiate came from the shared transaction)", async () => {
-    makeClaimable();
+    await makeClaimable();
     const claim = await record(
       wallet,
       await buildAndSend(wallet, `/api/vault/${harness.vaultId}/withdraw`, { action: "claim" }),

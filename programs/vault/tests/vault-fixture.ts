@@ -3,10 +3,16 @@
 import { Keypair, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
 
 import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/accounts";
-import { deriveVaultAddresses, findReceipt, type VaultAddresses } from "../../../lib/vault/addresses";
+import {
+  deriveVaultAddresses,
+  findProtocolAddress,
+  findReceipt,
+  type VaultAddresses,
+} from "../../../lib/vault/addresses";
 import {
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
+  buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
   buildRequestWithdrawalInstruction,
   buildStageWithdrawalsInstruction,
@@ -19,11 +25,12 @@ import {
   type InitializeVaultArgs,
   type ManagerAccounts,
   type RequestWithdrawalAccounts,
+  type UpdateNavAccounts,
   type StageWithdrawalsAccounts,
 } from "../../../lib/vault/instructions";
 import type { TestChain, TransactionOutcome } from "./harness";
 
-export type VaultSettings = Omit<InitializeVaultArgs, "index">;
+export type VaultSettings = Omit<InitializeVaultArgs, "index" | "manager">;
 
 export const DEFAULT_VAULT_SETTINGS: VaultSettings = {
   name: "Test USDC vault",
@@ -41,6 +48,14 @@ export interface Member {
   receipt: PublicKey;
 }
 
+/** The manager's own protocol (it is its admin), with bounds that let any strike through. */
+export function initializeProtocolInstructionFor(manager: PublicKey): TransactionInstruction {
+  return buildInitializeProtocolInstruction(
+    { creator: manager, protocol: findProtocolAddress(manager) },
+    { maxGainBps: 10_000, maxLossBps: 10_000, minNavIntervalSeconds: 0 },
+  );
+}
+
 export function initializeVaultInstructionFor(
   manager: PublicKey,
   assetMint: PublicKey,
@@ -48,10 +63,22 @@ export function initializeVaultInstructionFor(
   settings: VaultSettings,
   overrides: Partial<InitializeVaultAccounts> = {},
 ): TransactionInstruction {
-  const { vault, authority, shareMint, reserve, escrow } = deriveVaultAddresses(manager, index);
+  const protocol = findProtocolAddress(manager);
+  const { vault, authority, shareMint, reserve, escrow } = deriveVaultAddresses(protocol, index);
   return buildInitializeVaultInstruction(
-    { manager, vault, authority, shareMint, reserve, escrow, assetMint, ...overrides },
-    { index, ...settings },
+    {
+      payer: manager,
+      admin: manager,
+      protocol,
+      vault,
+      authority,
+      shareMint,
+      reserve,
+      escrow,
+      assetMint,
+      ...overrides,
+    },
+    { index, manager, ...settings },
   );
 }
 
@@ -65,7 +92,7 @@ export class TestVault {
     this.chain = chain;
     this.manager = manager;
     this.index = index;
-    this.addresses = deriveVaultAddresses(manager.publicKey, index);
+    this.addresses = deriveVaultAddresses(findProtocolAddress(manager.publicKey), index);
   }
 
   /** Initializes a vault; throws if the program refuses. */
@@ -76,8 +103,12 @@ export class TestVault {
   ): { vault: TestVault; outcome: TransactionOutcome } {
     const manager = options.manager ?? chain.createFundedKeypair();
     const vault = new TestVault(chain, manager, options.index ?? 0n);
+    const protocolMissing = chain.readAccount(findProtocolAddress(manager.publicKey)) === null;
     const outcome = chain.sendOrThrow(
-      [vault.initializeInstruction({ ...DEFAULT_VAULT_SETTINGS, ...settings })],
+      [
+        ...(protocolMissing ? [initializeProtocolInstructionFor(manager.publicKey)] : []),
+        vault.initializeInstruction({ ...DEFAULT_VAULT_SETTINGS, ...settings }),
+      ],
       [manager],
     );
     return { vault, outcome };
@@ -199,9 +230,16 @@ export class TestVault {
   updateNavInstruction(
     gain: bigint,
     loss: bigint,
-    overrides: Partial<ManagerAccounts> = {},
+    overrides: Partial<UpdateNavAccounts> = {},
   ): TransactionInstruction {
-    return buildUpdateNavInstruction(this.managerAccounts(overrides), { gain, loss });
+    return buildUpdateNavInstruction(
+      {
+        protocol: findProtocolAddress(this.manager.publicKey),
+        ...this.managerAccounts(overrides),
+        ...overrides,
+      },
+      { gain, loss },
+    );
   }
 
   updateNav(gain: bigint, loss: bigint): TransactionOutcome {
