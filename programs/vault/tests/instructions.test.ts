@@ -64,7 +64,9 @@ describe("initialize_vault", () => {
     const index = new Uint8Array(8);
 
     expect(vault.state()).toEqual({
+      protocol,
       manager,
+      pendingManager: PublicKey.default,
       assetMint: chain.assetMint,
       shareMint,
       reserve,
@@ -77,6 +79,7 @@ describe("initialize_vault", () => {
       reserveBump: bump([Buffer.from("reserve"), vault.key.toBytes()]),
       escrowBump: bump([Buffer.from("escrow"), vault.key.toBytes()]),
       assetDecimals: ASSET_DECIMALS,
+      shareDecimals: ASSET_DECIMALS + 3,
       paused: false,
       name: "USDC core",
       totalAssets: 0n,
@@ -96,6 +99,7 @@ describe("initialize_vault", () => {
       queueClaimed: 0n,
       nextRequestId: 0n,
       pendingRequests: 0n,
+      surplusAssets: 0n,
     });
     expect(vault.registration()).toEqual({
       protocol,
@@ -242,6 +246,7 @@ describe("request_withdrawal", () => {
       requestedAt: now,
       queueStart: 100_000_000n,
       queueEnd: 500_000_000n,
+      feeBps: 0,
       bump: bump([Buffer.from("receipt"), vault.key.toBytes(), alice.publicKey.toBytes()]),
     });
     expect(vault.receiptFeeOf(alice)).toBe(0);

@@ -39,7 +39,7 @@ import {
   type VaultRegistration,
 } from "./program-client";
 
-export type VaultSettings = Omit<InitializeVaultArgs, "index">;
+export type VaultSettings = Omit<InitializeVaultArgs, "index" | "manager">;
 
 export const DEFAULT_VAULT_SETTINGS: VaultSettings = {
   name: "Test USDC vault",
