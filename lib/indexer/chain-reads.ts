@@ -27,11 +27,11 @@ export interface ProgramVaultAccount {
 /** The vault account's `protocol` field: right after the 8-byte discriminator. */
 const VAULT_PROTOCOL_OFFSET = 8;
 
-/** Every vault account of the program registered under `protocolId`. */
+/** Every vault account of the program registered under `protocolId` (null: every protocol's). */
 export async function readProgramVaults(
   rpc: RpcClient,
   programId: PublicKey,
-  protocolId: PublicKey,
+  protocolId: PublicKey | null,
 ): Promise<{ slot: number; vaults: ProgramVaultAccount[] }> {
   const raw = await rpc.call<unknown>(
     "getProgramAccounts",
@@ -43,7 +43,9 @@ export async function readProgramVaults(
         withContext: true,
         filters: [
           { dataSize: VAULT_ACCOUNT_SIZE },
-          { memcmp: { offset: VAULT_PROTOCOL_OFFSET, bytes: protocolId.toBase58() } },
+          ...(protocolId === null
+            ? []
+            : [{ memcmp: { offset: VAULT_PROTOCOL_OFFSET, bytes: protocolId.toBase58() } }]),
         ],
       },
     ],

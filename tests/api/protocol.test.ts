@@ -1,11 +1,12 @@
 // Only the deployment's protocol's vaults are served. An outsider makes a protocol of their own and a
 // second "USDC Prime" on the same USDC mint (the program lets anyone be a protocol's admin), and
 // deposits into it: that vault is not indexed, absent from GET /api/vaults and the wallet's portfolio,
-// 404 on every vault route (the security suite's list) and the keyless ones, and absent from what the
+// 404 on every vault route (the endpoint definitions the security suite runs over) and the keyless ones, and absent from what the
 // pages read (the directory's listing and the vault page's read).
 import { Keypair, type PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { ENDPOINTS } from "../../lib/api/endpoints";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer, indexerStoreOf } from "../../lib/indexer/start";
 import { buildCreateAssociatedTokenAccountIdempotentInstruction } from "../../lib/chain/spl-token";
@@ -22,9 +23,14 @@ import { parseWebConfig } from "../../lib/web/server-config";
 import { submitLocalTransaction } from "../../localnet/local-transactions";
 import { closeConnection } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
-import { PARTNER_ROUTES } from "./partner-routes";
 
 let harness: ApiHarness;
+
+/** Every partner endpoint that names a vault (the security suite's list, from the endpoint definitions). */
+const VAULT_ROUTES = ENDPOINTS.filter(
+  (endpoint) =>
+    endpoint.audience === "partner" && (endpoint.names === "vault" || endpoint.names === "vault-and-wallet"),
+).map((endpoint) => ({ ...endpoint, name: `${endpoint.method} ${endpoint.path}` }));
 let key: string;
 let indexer: Indexer;
 let outsider: Keypair;
@@ -135,24 +141,28 @@ describe("a vault of the same program outside the deployment's protocol", () => 
     expect(portfolio.positions.map((position) => position.vaultId)).toEqual([harness.vaultId]);
   });
 
-  it.each(PARTNER_ROUTES.filter((route) => route.names !== "nothing" && route.names !== "wallet"))(
-    "answers $name with 404 unknown vault",
-    async (route) => {
-      const { path, body } = route.build(fake.toBase58(), outsider.publicKey.toBase58());
-      const result = await harness.request(route.method, path, { key, body });
-      expect(result.status, result.text).toBe(404);
-      expect(result.body).toMatchObject({
-        success: false,
-        code: "VAULT_NOT_FOUND",
-        error: `No vault exists at ${fake.toBase58()}`,
-      });
-      // The same request for the protocol's vault is not a 404: the route itself is served.
-      const served = route.build(harness.vaultId, outsider.publicKey.toBase58());
-      expect((await harness.request(route.method, served.path, { key, body: served.body })).status).not.toBe(
-        404,
-      );
-    },
-  );
+  it("covers every partner route that names a vault", () => {
+    expect(VAULT_ROUTES.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it.each(VAULT_ROUTES)("answers $name with 404 unknown vault", async (route) => {
+    if (route.sample === null) {
+      throw new Error(`${route.operationId} has no sample request`);
+    }
+    const { path, body } = route.sample({ vault: fake.toBase58(), wallet: outsider.publicKey.toBase58() });
+    const result = await harness.request(route.method, path, { key, body });
+    expect(result.status, result.text).toBe(404);
+    expect(result.body).toMatchObject({
+      success: false,
+      code: "VAULT_NOT_FOUND",
+      error: `No vault exists at ${fake.toBase58()}`,
+    });
+    // The same request for the protocol's vault is not a 404: the route itself is served.
+    const served = route.sample({ vault: harness.vaultId, wallet: outsider.publicKey.toBase58() });
+    expect((await harness.request(route.method, served.path, { key, body: served.body })).status).not.toBe(
+      404,
+    );
+  });
 
   it("answers the keyless endpoints' ?vault= with a bare 404", async () => {
     for (const path of ["/api/oracle", "/api/circulating-supply"]) {

@@ -7,8 +7,9 @@ import bs58 from "bs58";
 import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import type { EndpointDefinition } from "../../lib/api/endpoint";
+import { ENDPOINTS } from "../../lib/api/endpoints";
 import { startApiHarness, type ApiHarness, type HttpResult, type KeyOptions } from "./harness";
-import { PARTNER_ROUTES, type PartnerRoute } from "./partner-routes";
 
 let harness: ApiHarness;
 let ipCounter = 0;
@@ -21,6 +22,22 @@ afterAll(async () => {
   await harness?.close();
 });
 
+/** Every partner endpoint, from the definitions the router and the document are built from. */
+const PARTNER_ROUTES = ENDPOINTS.filter((endpoint) => endpoint.audience === "partner").map((endpoint) => ({
+  ...endpoint,
+  name: `${endpoint.method} ${endpoint.path}`,
+}));
+
+describe("the partner endpoints", () => {
+  it("are all here, each with a sample request this suite sends", () => {
+    expect(PARTNER_ROUTES.length).toBeGreaterThanOrEqual(15);
+    for (const route of PARTNER_ROUTES) {
+      expect(route.sample, route.name).not.toBeNull();
+      expect(route.scope, route.name).not.toBeNull();
+    }
+  });
+});
+
 function nextClient(): Record<string, string> {
   ipCounter += 1;
   // The socket is the one trusted proxy; the entry it appended is the client.
@@ -28,13 +45,16 @@ function nextClient(): Record<string, string> {
 }
 
 async function call(
-  route: PartnerRoute,
+  route: EndpointDefinition,
   options: { authorization?: string; vault?: string; wallet?: string } = {},
 ): Promise<HttpResult> {
-  const { path, body } = route.build(
-    options.vault ?? harness.vaultId,
-    options.wallet ?? Keypair.generate().publicKey.toBase58(),
-  );
+  if (route.sample === null) {
+    throw new Error(`${route.operationId} has no sample request`);
+  }
+  const { path, body } = route.sample({
+    vault: options.vault ?? harness.vaultId,
+    wallet: options.wallet ?? Keypair.generate().publicKey.toBase58(),
+  });
   const headers = nextClient();
   if (options.authorization !== undefined) {
     headers.Authorization = options.authorization;
@@ -140,7 +160,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     },
   );
 
-  it.runIf(route.names === undefined || route.names === "vault")(
+  it.runIf(route.names === "vault-and-wallet" || route.names === "vault")(
     "refuses a key restricted to other vaults with 403, and lets its own vault through",
     async () => {
       const restricted = await key({ scope: "write", vaults: [harness.flexVaultId] });
@@ -155,7 +175,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     },
   );
 
-  it.runIf(route.names === undefined || route.names === "wallet")(
+  it.runIf(route.names === "vault-and-wallet" || route.names === "wallet")(
     "refuses a key restricted to another wallet with 403, and lets its own wallet through",
     async () => {
       const wallet = Keypair.generate().publicKey.toBase58();
@@ -195,11 +215,14 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
 describe("failed authentication", () => {
   it("is limited per client address: 30 a minute, then 429", async () => {
     const route = PARTNER_ROUTES[0];
-    if (route === undefined) {
-      return;
+    if (route?.sample === null || route?.sample === undefined) {
+      throw new Error("No partner endpoint with a sample request");
     }
     const headers = { "X-Forwarded-For": "198.18.0.77", Authorization: "Bearer nope" };
-    const { path, body } = route.build(harness.vaultId, Keypair.generate().publicKey.toBase58());
+    const { path, body } = route.sample({
+      vault: harness.vaultId,
+      wallet: Keypair.generate().publicKey.toBase58(),
+    });
     const results = await Promise.all(
       Array.from({ length: 34 }, () => harness.request(route.method, path, { body, headers })),
     );
