@@ -100,7 +100,7 @@ describe("a partner's whole flow", () => {
     const pending = dataOf(
       await harness.request("GET", `${vaultPath}/withdraw?wallet=${address}`, { key: secret }),
     );
-    expect(pending).toMatchObject({ hasPendingWithdrawal: true, pendingShares: "100000000" });
+    expect(pending).toMatchObject({ hasPendingWithdrawal: true, pendingShares: "100000000000" });
     expect(pending.progress).toMatchObject({ totalShares: "100000000000" });
     expect(pending.estimate).toMatchObject({ kind: expect.stringMatching(/^(nav|staging|ready)$/) });
     expect(pending.createdAt).toBe((initiateRecord.activity as { blockTime: string }).blockTime);
