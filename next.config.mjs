@@ -7,7 +7,14 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   productionBrowserSourceMaps: false,
-  serverExternalPackages: ["@electric-sql/pglite", "pg", "ioredis", "rate-limiter-flexible", "litesvm"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pg",
+    "ioredis",
+    "rate-limiter-flexible",
+    "litesvm",
+    "prom-client",
+  ],
   async headers() {
     return [
       {

@@ -1,6 +1,7 @@
 // The embed inside a partner's iframe on another origin: the partner's theme and accent, no site
 // chrome, a wallet and the first-party session working in the frame, a link-out when no wallet can be
-// reached there, and framing refused where FRAME_ANCESTORS does not allow it.
+// reached there, and framing refused where FRAME_ANCESTORS does not allow it (the world sets it as
+// production does; on the local chain it defaults to any site, lib/web/server-config.test.ts).
 import type { Browser, Frame, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
@@ -94,7 +95,7 @@ describe("the embed in a partner's iframe", () => {
     }
   });
 
-  it("is refused by the browser where FRAME_ANCESTORS does not allow it, and site pages are never framed", async () => {
+  it("is refused by the browser where an explicit FRAME_ANCESTORS does not allow it, and site pages are never framed", async () => {
     const { page, context } = await openSession(browser, { wallet: false });
     try {
       for (const url of [env.strangerUrl, `${env.partnerUrl}/site`]) {

@@ -163,6 +163,16 @@ async function journey(page: Page, address: string): Promise<void> {
     expect(activity).toContain("Deposit");
     expect(activity).toContain("Withdrawal requested");
     expect(activity).toContain("Withdrawal claimed");
+    // Every signature links to the explorer of this cluster: the local chain through its own RPC URL.
+    const links = await page
+      .getByTestId("activity-signature")
+      .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute("href") ?? ""));
+    expect(links.length).toBeGreaterThanOrEqual(3);
+    for (const href of links) {
+      expect(href).toMatch(
+        /^https:\/\/explorer\.solana\.com\/tx\/[1-9A-HJ-NP-Za-km-z]{64,88}\?cluster=custom&customUrl=http%3A%2F%2F127\.0\.0\.1%3A\d+$/,
+      );
+    }
     await screenshot(page, "08-activity");
 
     await page.getByRole("link", { name: "Portfolio" }).click();

@@ -15,6 +15,7 @@ import {
   readAddressesFile,
   type Env,
 } from "./env-schema";
+import { CLUSTER_NAMES, CLUSTER_PRESETS, clusterOfRpcUrl, type ClusterName } from "./cluster";
 import { VAULT_PROGRAM_ID } from "./vault/idl";
 import { WHOLE_BPS, type DeclaredStrategy } from "./vault/portfolio";
 
@@ -36,6 +37,7 @@ const publicKeyText = z.string().refine((value) => {
 }, "must be a base58 public key");
 
 const envSchema = z.object({
+  CLUSTER: z.enum(CLUSTER_NAMES).optional(),
   RPC_URL: envUrl(["http:", "https:"]).optional(),
   PROGRAM_ID: publicKeyText.optional(),
   DEFAULT_VAULT_ID: publicKeyText.optional(),
@@ -83,6 +85,8 @@ const strategiesFileSchema = z.record(
 );
 
 export interface AppConfig {
+  /** CLUSTER, else guessed from the RPC URL: which explorer links point at. */
+  cluster: ClusterName;
   rpcUrl: string;
   programId: PublicKey;
   defaultVaultId: PublicKey;
@@ -181,8 +185,14 @@ export function parseConfig(env: Env = process.env): AppConfig {
   if (addresses?.asset !== undefined) {
     assetSymbols.set(addresses.asset.mint, values.ASSET_SYMBOL ?? addresses.asset.symbol);
   }
+  const presetRpcUrl =
+    values.CLUSTER === undefined || values.CLUSTER === "localnet"
+      ? null
+      : CLUSTER_PRESETS[values.CLUSTER].rpcUrl;
+  const rpcUrl = values.RPC_URL ?? presetRpcUrl ?? addresses?.rpcUrl ?? "http://127.0.0.1:8899";
   return {
-    rpcUrl: values.RPC_URL ?? addresses?.rpcUrl ?? "http://127.0.0.1:8899",
+    cluster: values.CLUSTER ?? clusterOfRpcUrl(rpcUrl),
+    rpcUrl,
     programId,
     defaultVaultId: new PublicKey(defaultVault),
     assetSymbols,

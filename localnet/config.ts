@@ -26,6 +26,12 @@ export interface FaucetConfig {
 }
 
 export interface LocalnetConfig {
+  /**
+   * Start from nothing: only the builtins (system, token, upgradeable loader) and a funded payer whose
+   * keypair is written to `payerKeypairFile`; no mint, program, vaults or keeper.
+   */
+  empty: boolean;
+  payerKeypairFile: string;
   host: string;
   rpcPort: number;
   /** Defaults to rpcPort + 1, where web3.js looks for it. */
@@ -78,6 +84,12 @@ function option<T>(
 }
 
 const OPTIONS = {
+  payerKeypairFile: option(
+    "--payer-keypair",
+    "LOCALNET_PAYER_KEYPAIR",
+    text,
+    "with --empty: where the funded payer's keypair is written (default localnet/.state/payer.json)",
+  ),
   host: option("--host", "LOCALNET_HOST", text, "interface to listen on (default 127.0.0.1)"),
   rpcPort: option("--rpc-port", "LOCALNET_RPC_PORT", integer(0, 65535), "JSON-RPC port (default 8899)"),
   wsPort: option("--ws-port", "LOCALNET_WS_PORT", integer(0, 65535), "PubSub port (default RPC port + 1)"),
@@ -165,7 +177,13 @@ export function usage(): string {
   const lines = Object.values(OPTIONS).map(
     (spec) => `  ${`${spec.flag} <value>`.padEnd(34)} ${spec.env}: ${spec.description}`,
   );
-  return ["Usage: npm run localnet -- [options]", "", ...lines].join("\n");
+  return [
+    "Usage: npm run localnet -- [--empty] [options]",
+    "",
+    `  ${"--empty".padEnd(34)} LOCALNET_EMPTY=true: only the system and token programs, the loader and a funded payer`,
+    `  ${"--no-keeper".padEnd(34)} as --keeper false`,
+    ...lines,
+  ].join("\n");
 }
 
 /** Flags as `--name value` or `--name=value`; `--no-keeper` turns the keeper off. */
@@ -176,6 +194,10 @@ function parseArgv(argv: readonly string[]): Map<string, string> {
     const argument = argv[index] ?? "";
     if (argument === "--no-keeper") {
       flags.set("--keeper", "false");
+      continue;
+    }
+    if (argument === "--empty") {
+      flags.set("--empty", "true");
       continue;
     }
     const [name = "", inlineValue] = argument.split(/=(.*)/s, 2);
@@ -225,7 +247,16 @@ export function parseLocalnetConfig(
   const rpcPort = read("rpcPort", 8899);
   const fromRepo = (path: string): string => resolve(REPO_ROOT, path);
   const stateDir = read("stateDir");
+  const emptyRaw = flags.get("--empty") ?? env.LOCALNET_EMPTY;
+  const empty = emptyRaw === undefined || emptyRaw === "" ? false : flag.safeParse(emptyRaw);
+  if (typeof empty !== "boolean" && !empty.success) {
+    throw new ConfigError(
+      `Invalid localnet configuration: LOCALNET_EMPTY (--empty) must be true or false; got "${emptyRaw ?? ""}"`,
+    );
+  }
   return {
+    empty: typeof empty === "boolean" ? empty : empty.data,
+    payerKeypairFile: resolve(read("payerKeypairFile") ?? fromRepo("localnet/.state/payer.json")),
     host: read("host", "127.0.0.1"),
     rpcPort,
     wsPort: read("wsPort", rpcPort === 0 ? 0 : rpcPort + 1),

@@ -7,12 +7,14 @@ import type { AddressInfo } from "node:net";
 
 import { Chain, type ChainOptions } from "./chain";
 import type { LocalnetConfig } from "./config";
+import { applyEmptyGenesis, emptyAddressesDocument, type EmptyGenesis } from "./empty-genesis";
 import { Faucet } from "./faucet";
 import {
   addressesDocument,
   applyGenesis,
   devRoles,
   genesisHash,
+  localnetAddresses,
   writeAddressesFile,
   type LocalnetAddresses,
 } from "./genesis";
@@ -33,6 +35,8 @@ export interface LocalnetHandle {
   addressesDocument: unknown;
   faucet: Faucet;
   keeper: Keeper | null;
+  /** With --empty: the funded payer and where its keypair was written. */
+  empty: EmptyGenesis | null;
   rpcUrl: string;
   wsUrl: string;
   faucetUrl: string;
@@ -98,13 +102,14 @@ export async function startLocalnet(
           identity: roles.validator.publicKey.toBase58(),
         })
       : Chain.restore(chainOptions, snapshot);
-  const program = await readProgram(config.programPath);
-  if (program === null) {
+  const program = config.empty ? null : await readProgram(config.programPath);
+  if (program === null && !config.empty) {
     log(
       `localnet: no program binary at ${config.programPath}; starting without the vault program and demo vaults`,
     );
   }
-  const addresses = applyGenesis(chain, program);
+  const empty = config.empty ? await applyEmptyGenesis(chain, config.payerKeypairFile) : null;
+  const addresses = empty === null ? applyGenesis(chain, program) : localnetAddresses(false);
   const faucet = new Faucet(chain, roles, addresses, config.faucet);
 
   const context: RpcContext = {
@@ -114,7 +119,11 @@ export async function startLocalnet(
       faucet.requestAirdrop(recipient, lamports, recentBlockhash),
     clusterNode: { rpc: "", pubsub: "" },
   };
-  const rpcServer = createRpcHttpServer({ context, routes: { "/faucet": faucet.route } });
+  // An empty chain has no USDC mint for the faucet to give; requestAirdrop still gives SOL.
+  const rpcServer = createRpcHttpServer({
+    context,
+    routes: empty === null ? { "/faucet": faucet.route } : {},
+  });
   const wsServer = createServer((_request, response) => {
     response
       .writeHead(426, { "Content-Type": "text/plain" })
@@ -134,11 +143,14 @@ export async function startLocalnet(
   const rpcUrl = `http://${urlHost(config.host)}:${(rpcServer.address() as AddressInfo).port}`;
   const wsUrl = `ws://${urlHost(config.host)}:${(wsServer.address() as AddressInfo).port}`;
   const faucetUrl = `${rpcUrl}/faucet`;
-  const document = addressesDocument(chain, addresses, { rpcUrl, wsUrl, faucetUrl });
+  const document =
+    empty === null
+      ? addressesDocument(chain, addresses, { rpcUrl, wsUrl, faucetUrl })
+      : emptyAddressesDocument(chain, empty, { rpcUrl, wsUrl });
   await writeAddressesFile(config.addressesFile, document);
 
   const keeper =
-    config.keeper.enabled && addresses.programDeployed
+    config.keeper.enabled && addresses.programDeployed && empty === null
       ? new Keeper({
           chain,
           roles,
@@ -186,6 +198,7 @@ export async function startLocalnet(
     addressesDocument: document,
     faucet,
     keeper,
+    empty,
     rpcUrl,
     wsUrl,
     faucetUrl,

@@ -5,6 +5,16 @@ import { startLocalnet, type LocalnetHandle } from "./localnet";
 
 function banner(localnet: LocalnetHandle): string {
   const { addresses, config } = localnet;
+  if (localnet.empty !== null) {
+    return [
+      `Localnet ready, empty${localnet.restored ? ` (restored from ${config.stateDir ?? ""})` : ""}`,
+      `  JSON-RPC   ${localnet.rpcUrl}`,
+      `  PubSub     ${localnet.wsUrl}`,
+      `  Payer      ${localnet.empty.payer.publicKey.toBase58()}  ${localnet.empty.payerKeypairFile}`,
+      `  Program    ${addresses.programId.toBase58()}  (not deployed; its dev keypair: ${localnet.empty.programKeypairFile})`,
+      `  Next       npm run program:deploy -- --url ${localnet.rpcUrl} --keypair ${localnet.empty.payerKeypairFile} --program-keypair ${localnet.empty.programKeypairFile}`,
+    ].join("\n");
+  }
   const lines = [
     `Localnet ready${localnet.restored ? ` (restored from ${config.stateDir ?? ""})` : ""}`,
     `  JSON-RPC   ${localnet.rpcUrl}`,

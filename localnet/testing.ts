@@ -20,6 +20,8 @@ export const PROGRAM_BINARY = join(REPO_ROOT, "programs/vault/vault.so");
 export const hasProgramBinary = existsSync(PROGRAM_BINARY);
 
 export interface TestLocalnetOptions {
+  /** `--empty`: builtins and a funded payer only (its keypair file in the test's temp directory). */
+  empty?: boolean;
   slotMs?: number;
   finalizationDepth?: number;
   stateDir?: string;
@@ -37,6 +39,8 @@ export async function startTestLocalnet(options: TestLocalnetOptions = {}): Prom
     ...base,
     rpcPort: 0,
     wsPort: 0,
+    empty: options.empty ?? false,
+    payerKeypairFile: join(directory, "payer.json"),
     addressesFile: join(directory, "addresses.json"),
     stateDir: options.stateDir ?? null,
     slotMs: options.slotMs ?? 100,

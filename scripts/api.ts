@@ -1,4 +1,5 @@
-// npm run api: the partner API alone on the lean node:http host (no Next.js), from the same handlers.
+// npm run api: the partner API alone on the lean node:http host (no Next.js), from the same handlers,
+// and GET /metrics (Prometheus text; METRICS_TOKEN guards it when set).
 // Variables: see lib/config.ts (HOST, PORT, RPC_URL, DATABASE_URL, REDIS_URL, …). SIGTERM/SIGINT
 // finish in-flight requests before exiting.
 import { ConfigError, parseConfig } from "../lib/config";
@@ -7,6 +8,7 @@ import { startNodeHost } from "../lib/api/node-host";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
 import { createIndexer, parseIndexerSettings } from "../lib/indexer/start";
+import { withMetrics } from "../lib/observability/http";
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
@@ -17,7 +19,7 @@ async function main(): Promise<void> {
     ? createIndexer(context, { intervalMs: indexerSettings.intervalMs })
     : null;
   indexer?.start();
-  const host = await startNodeHost(createApiHandler(ROUTE_TABLE, context), {
+  const host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, context)), {
     host: config.host,
     port: config.port,
   });

@@ -1,5 +1,6 @@
 "use client";
 // A wallet's recorded activity: deposits, withdrawal requests and claims, newest first.
+import { ExplorerLink } from "@/components/ui/explorer-link";
 import type { ActivityData } from "@/lib/web/api-client";
 import { formatAmount } from "@/lib/web/amounts";
 import { formatDateTime } from "@/lib/web/time";
@@ -47,9 +48,13 @@ export function ActivityList({ items, showVault }: { items: ActivityItem[]; show
                 {formatDateTime(timeOf(activity))}
               </time>
               {" · "}
-              <span className="font-mono" title={activity.signature}>
+              <ExplorerLink
+                target={{ signature: activity.signature }}
+                className="font-mono underline decoration-dotted underline-offset-2 hover:text-accent"
+                testId="activity-signature"
+              >
                 {activity.signature.slice(0, 8)}…
-              </span>
+              </ExplorerLink>
             </p>
           </div>
           <p className="tabular text-right text-sm">

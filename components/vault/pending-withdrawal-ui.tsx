@@ -1,6 +1,7 @@
 "use client";
 // The pending withdrawal: its value, when it should arrive and which condition binds (a NAV strike or
 // the queue's funding), a live progress bar and the shares ahead in the queue, then the claim.
+import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId } from "react";
 
 import type { WithdrawalStatusData } from "@/lib/web/api-client";
@@ -37,7 +38,8 @@ export function ClaimResult({ vault, claim }: { vault: VaultView; claim: ClaimHa
   return (
     <Alert tone="success" title="Withdrawal claimed" testId="claim-success">
       {assetText(BigInt(recorded.assets.amount), vault)} arrived in your wallet
-      {recorded.fee === null ? "." : ` (after a ${assetText(BigInt(recorded.fee.amount), vault)} fee).`}
+      {recorded.fee === null ? "." : ` (after a ${assetText(BigInt(recorded.fee.amount), vault)} fee).`}{" "}
+      <ExplorerLink target={{ signature: recorded.signature }}>View the transaction</ExplorerLink>
     </Alert>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 // The vault page (and its embeddable variant) and the vault directory: composition of the data hooks
 // and the ui pieces, with loading, empty and error states.
+import { ExplorerLink } from "@/components/ui/explorer-link";
 import Link from "next/link";
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
@@ -273,7 +274,14 @@ export function VaultFeature({
             {data.name}
           </h1>
           <p className="mt-1 text-sm text-muted">
-            {data.assetSymbol} vault · <span className="font-mono">{shortAddress(data.id)}</span>
+            {data.assetSymbol} vault ·{" "}
+            <ExplorerLink
+              target={{ address: data.id }}
+              className="font-mono underline decoration-dotted underline-offset-2 hover:text-accent"
+              testId="vault-address"
+            >
+              {shortAddress(data.id)}
+            </ExplorerLink>
             {data.paused ? <span className="ml-2 font-semibold text-warn">Paused</span> : null}
           </p>
         </div>

@@ -1,6 +1,7 @@
 "use client";
 // The deposit and withdraw forms: amounts in human units with max and balance, previews computed
 // with the program's own rounding, and the transaction's progress and outcome in words.
+import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId, useState, type FormEvent } from "react";
 
 import { amountInputText, formatSharePrice, parseAmountInput } from "@/lib/web/amounts";
@@ -203,7 +204,10 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
           mutation.isSuccess && result !== undefined ? (
             <Alert tone="success" title="Deposit confirmed" testId="deposit-success">
               Deposited {assetText(BigInt(result.recorded.assets.amount), vault)} and received{" "}
-              {sharesText(BigInt(result.recorded.shares.amount), vault)}.
+              {sharesText(BigInt(result.recorded.shares.amount), vault)}.{" "}
+              <ExplorerLink target={{ signature: result.recorded.signature }}>
+                View the transaction
+              </ExplorerLink>
             </Alert>
           ) : null
         }
@@ -228,7 +232,10 @@ export function RequestResult({ vault, request }: { vault: VaultView; request: R
   }
   return (
     <Alert tone="success" title="Withdrawal requested" testId="withdraw-success">
-      Your request of {sharesText(BigInt(mutation.data.recorded.shares.amount), vault)} is in the queue.
+      Your request of {sharesText(BigInt(mutation.data.recorded.shares.amount), vault)} is in the queue.{" "}
+      <ExplorerLink target={{ signature: mutation.data.recorded.signature }}>
+        View the transaction
+      </ExplorerLink>
     </Alert>
   );
 }

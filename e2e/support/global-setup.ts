@@ -93,6 +93,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     NAV_INTERVAL_SECONDS: String(NAV_INTERVAL_SECONDS),
     STAGE_INTERVAL_SECONDS: String(STAGE_INTERVAL_SECONDS),
     SLOT_MS: String(SLOT_MS),
+    // Production's setting, explicit: on the local chain the default lets any site frame the embed,
+    // and the embed tests check that a site not listed is refused.
     FRAME_ANCESTORS: `'self' ${partnerUrl}`,
     SESSION_SECRET: sessionSecret,
     FIRST_PARTY_RPM: "5000",

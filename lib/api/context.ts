@@ -16,6 +16,7 @@ import { KeyResolver } from "./keys";
 import { createLogger, type Logger } from "./logger";
 import { createRateLimiter, type RateLimiter } from "./rate-limit";
 import { SingleFlightCache } from "./single-flight-cache";
+import { observeRpcCall, processMetrics } from "../observability/metrics";
 
 export interface ApiContext {
   config: AppConfig;
@@ -66,11 +67,13 @@ export function createRedis(url: string): Redis {
 
 export function createApiContext(config: AppConfig, overrides: ContextOverrides = {}): ApiContext {
   const log = overrides.logger ?? createLogger(config.logLevel);
-  const rpc = createRpcClient(config.rpcUrl, config.rpcTimeoutMs);
+  const rpc = createRpcClient(config.rpcUrl, config.rpcTimeoutMs, observeRpcCall);
   const chain = new RpcVaultChain(rpc, {
     slotMs: config.slotMs,
     priorityFeeCapMicroLamports: config.priorityFeeCapMicroLamports,
   });
+  const blockhashAge = (): number | null => chain.blockhashAgeMs();
+  processMetrics().blockhashAges.add(blockhashAge);
   const store = new Store({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.pgliteDir,
@@ -101,6 +104,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     publicReads: new SingleFlightCache<number>(10_000),
     publicLimit: overrides.publicLimit ?? null,
     async close() {
+      processMetrics().blockhashAges.delete(blockhashAge);
       chain.stop();
       redis?.disconnect();
       await store.close();

@@ -1,31 +1,51 @@
-// The process-wide context for hosts that import handlers directly (Next.js route files): built on
-// first use from the environment and kept on globalThis, so a dev server's module reloads share one
-// set of connections.
+// The process's one API: the router and the context, built once from one module graph and kept on
+// globalThis. scripts/web.ts installs it before Next.js starts and answers /api itself; Next.js route
+// files (for platforms that run Next.js alone) and the indexer started by instrumentation.ts use the
+// same instance. Each Next.js bundle has its own copy of lib/api, so a per-bundle router or context
+// would throw one bundle's ApiError into another's `instanceof` (a 500 for every bad key, once).
 import { parseConfig } from "../config";
 import { createApiContext, type ApiContext } from "./context";
+import type { ApiRequest, ApiResponse } from "./handler";
 import { toWebResponse } from "./responses";
-import { HTTP_METHODS, matchPath, runRoute, type HttpMethod, type RouteDefinition } from "./router";
+import { HTTP_METHODS, createApiHandler, type HttpMethod } from "./router";
+import { ROUTE_TABLE } from "./routes";
 
-const KEY = Symbol.for("vault-gateway.api-context");
+const KEY = Symbol.for("vault-gateway.process-api");
+
+export interface ProcessApi {
+  context: ApiContext;
+  handle(request: ApiRequest): Promise<ApiResponse>;
+}
 
 interface Holder {
-  [KEY]?: ApiContext;
+  [KEY]?: ProcessApi;
+}
+
+/** Makes `context` the process's API (a host that builds its own context installs it before use). */
+export function installProcessApi(context: ApiContext): ProcessApi {
+  const api: ProcessApi = { context, handle: createApiHandler(ROUTE_TABLE, context) };
+  (globalThis as Holder)[KEY] = api;
+  return api;
+}
+
+/** The installed API, or one built from the environment by whichever bundle asks first. */
+export function processApi(): ProcessApi {
+  return (globalThis as Holder)[KEY] ?? installProcessApi(createApiContext(parseConfig(process.env)));
 }
 
 export function defaultApiContext(): ApiContext {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= createApiContext(parseConfig(process.env));
-  return holder[KEY];
+  return processApi().context;
 }
 
-export type BoundRoute = Record<HttpMethod, (request: Request) => Promise<Response>>;
+export type NextRouteHandlers = Record<HttpMethod, (request: Request) => Promise<Response>>;
 
-/** One function per HTTP method, each running the route under the default context. */
-export function bindRoute(route: RouteDefinition): BoundRoute {
-  const handle = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    const params = matchPath(route.pattern, url.pathname) ?? {};
-    return toWebResponse(await runRoute(route, params, request, defaultApiContext(), url));
-  };
-  return Object.fromEntries(HTTP_METHODS.map((method) => [method, handle])) as BoundRoute;
-}
+/**
+ * Every method Next.js routes to a route file, answered by the process's API (which matches the path
+ * itself): app/api/**\/route.ts re-export these, the catch-all app/api/[...path] included.
+ */
+export const NEXT_ROUTE_HANDLERS = Object.fromEntries(
+  HTTP_METHODS.map((method) => [
+    method,
+    async (request: Request) => toWebResponse(await processApi().handle(request)),
+  ]),
+) as NextRouteHandlers;

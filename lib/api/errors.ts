@@ -53,7 +53,15 @@ export const CODE_TO_STATUS: Readonly<Record<ErrorCode, number>> = {
   STORE_UNAVAILABLE: 503,
 };
 
+/**
+ * Marks an ApiError whichever copy of this module made it: bundlers (Next.js builds each route on its
+ * own) can load this file more than once in a process, and `instanceof` only knows its own copy.
+ */
+const API_ERROR_BRAND = Symbol.for("vault-gateway.api-error");
+
 export class ApiError extends Error {
+  readonly [API_ERROR_BRAND] = true;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -69,9 +77,14 @@ export class ApiError extends Error {
   }
 }
 
+/** An ApiError from this or any other copy of this module. */
+export function isApiError(thrown: unknown): thrown is ApiError {
+  return typeof thrown === "object" && thrown !== null && API_ERROR_BRAND in thrown;
+}
+
 /** Whatever was thrown, as an ApiError; `internal` is true for bugs (logged, never shown). */
 export function toApiError(thrown: unknown): { error: ApiError; internal: boolean } {
-  if (thrown instanceof ApiError) {
+  if (isApiError(thrown)) {
     return { error: thrown, internal: false };
   }
   if (thrown instanceof DomainError) {

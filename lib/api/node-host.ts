@@ -4,6 +4,7 @@
 // Headers, AbortSignal, body streams) cost more than a keyless request's whole handler. Shutdown
 // stops accepting, lets in-flight requests finish, then closes connections.
 import {
+  STATUS_CODES,
   createServer,
   type IncomingHttpHeaders,
   type IncomingMessage,
@@ -11,6 +12,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 
 import type { ApiRequest, ApiResponse } from "./handler";
 import { MAX_BODY_BYTES } from "./request-input";
@@ -59,7 +61,7 @@ export class NodeRequestHeaders {
   }
 }
 
-function toApiRequest(incoming: IncomingMessage, rawBody?: Uint8Array | "too-large"): ApiRequest {
+export function toApiRequest(incoming: IncomingMessage, rawBody?: Uint8Array | "too-large"): ApiRequest {
   return {
     method: incoming.method ?? "GET",
     url: `http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`,
@@ -97,18 +99,23 @@ export interface NodeHost {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function startNodeHost(
-  handler: NodeHostHandler,
-  options: { host: string; port: number },
-): Promise<NodeHost> {
+/** A node:http server's request listener for the handler, counting requests in flight. */
+export interface NodeListener {
+  (incoming: IncomingMessage, outgoing: ServerResponse): void;
+  inFlight(): number;
+  /** Resolves when nothing is in flight (at once when nothing is). */
+  drained(): Promise<void>;
+}
+
+export function createNodeListener(handler: NodeHostHandler): NodeListener {
   let inFlight = 0;
-  let drained: (() => void) | null = null;
-  const server = createServer((incoming, outgoing) => {
+  const waiting: (() => void)[] = [];
+  const listener = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     inFlight += 1;
     const finish = (): void => {
       inFlight -= 1;
       if (inFlight === 0) {
-        drained?.();
+        waiting.splice(0).forEach((resolve) => resolve());
       }
     };
     handle(handler, incoming)
@@ -120,9 +127,32 @@ export async function startNodeHost(
         outgoing.end('{"success":false,"error":"Internal error"}');
       })
       .finally(finish);
+  };
+  return Object.assign(listener, {
+    inFlight: () => inFlight,
+    drained: () =>
+      inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)),
   });
-  // Requests Node cannot parse (oversized headers or URL, bad framing) never reach a handler: answer
-  // them here in the envelope too.
+}
+
+function rawResponse(response: ApiResponse): string {
+  const body = response.status === 204 ? "" : (response.body ?? "");
+  const headers = {
+    ...response.headers,
+    "Content-Length": String(Buffer.byteLength(body)),
+    Connection: "close",
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}\r\n${lines.join("")}\r\n${body}`;
+}
+
+/**
+ * The answers a node:http server gives outside its request listener, in the envelope: requests Node
+ * cannot parse (oversized headers or URL, bad framing, a method it does not know) and CONNECT, which
+ * Node hands to a `connect` listener (the socket is dropped without one) — that one goes through the
+ * handler like any other method, so it gets the route's 405 with Allow, or the 404 of an unknown path.
+ */
+export function answerOutsideRequests(server: Server, handler: NodeHostHandler): void {
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) {
       socket.destroy();
@@ -140,6 +170,21 @@ export async function startNodeHost(
         `Connection: close\r\n\r\n${body}`,
     );
   });
+  server.on("connect", (incoming: IncomingMessage, socket: Duplex) => {
+    socket.on("error", () => socket.destroy());
+    handler(toApiRequest(incoming, new Uint8Array()))
+      .then((response) => socket.end(rawResponse(response)))
+      .catch(() => socket.destroy());
+  });
+}
+
+export async function startNodeHost(
+  handler: NodeHostHandler,
+  options: { host: string; port: number },
+): Promise<NodeHost> {
+  const listener = createNodeListener(handler);
+  const server = createServer(listener);
+  answerOutsideRequests(server, handler);
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -158,14 +203,10 @@ export async function startNodeHost(
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      if (inFlight > 0) {
-        await Promise.race([
-          new Promise<void>((resolve) => {
-            drained = resolve;
-          }),
-          new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),
-        ]);
-      }
+      await Promise.race([
+        listener.drained(),
+        new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),
+      ]);
       server.closeAllConnections();
       await closed;
     },

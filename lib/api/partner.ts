@@ -9,7 +9,7 @@ import type { KeyScope } from "../store/api-keys";
 import { clientAddress } from "./client-address";
 import type { ApiContext } from "./context";
 import { authenticate, type Principal } from "./credentials";
-import { ApiError, answerFor } from "./errors";
+import { ApiError, answerFor, isApiError } from "./errors";
 import type { ApiHandler, ApiRequest, RequestMeta } from "./handler";
 import { rateLimitHeaders, type RateLimitDecision } from "./rate-limit";
 import { parseInput, readJsonBody, readQuery } from "./request-input";
@@ -59,7 +59,7 @@ async function authenticateOrLimit(
   try {
     return { principal: await authenticate(request, context) };
   } catch (error) {
-    if (!(error instanceof ApiError) || error.code !== "UNAUTHORIZED") {
+    if (!isApiError(error) || error.code !== "UNAUTHORIZED") {
       throw error;
     }
     const decision = await context.limiter.consume(

@@ -2,7 +2,7 @@
 // and path parameters, each through its zod schema; every failure is a 4xx naming the field.
 import type { z } from "zod";
 
-import { ApiError } from "./errors";
+import { ApiError, isApiError } from "./errors";
 import type { ApiRequest } from "./handler";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -57,7 +57,7 @@ export async function readJsonBody(request: ApiRequest): Promise<unknown> {
   try {
     text = await readLimited(request);
   } catch (error) {
-    if (error instanceof ApiError) {
+    if (isApiError(error)) {
       throw error;
     }
     throw new ApiError("INVALID_JSON", "The body is not valid UTF-8 JSON");

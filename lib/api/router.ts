@@ -1,6 +1,7 @@
 // Routing by path pattern and method, shared by both hosts: Next.js route files (one route each) and
 // the node:http host (the whole table). Every response gets X-Request-Id and one JSON log line;
 // unknown paths are 404 and other methods 405 with Allow, in the route's body style.
+import { BASELINE_SECURITY_HEADERS } from "../web/csp";
 import type { ApiContext } from "./context";
 import { ApiError, toApiError } from "./errors";
 import type { ApiHandler, ApiRequest, ApiResponse, RequestMeta } from "./handler";
@@ -158,7 +159,10 @@ export async function runRoute(
     meta.errorCode = error.code;
     response = errorResponse(route, error, meta.requestId);
   }
-  response.headers["X-Request-Id"] = meta.requestId;
+  // The web server's baseline (nosniff, referrer policy), on every API response of every host.
+  Object.assign(response.headers, BASELINE_SECURITY_HEADERS, { "X-Request-Id": meta.requestId });
+  // Only what a route marks cacheable (the keyless reads, the document) may be kept by anyone.
+  response.headers["Cache-Control"] ??= "no-store";
   const level = response.status >= 500 ? "warn" : "info";
   if (!context.log.enabled(level)) {
     return response;

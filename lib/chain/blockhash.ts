@@ -56,6 +56,11 @@ class RefreshedValue<T> {
     }
   }
 
+  /** Milliseconds since the value was read; null before the first read. */
+  ageMs(): number | null {
+    return this.value === null ? null : this.options.now() - this.value.at;
+  }
+
   private startTimer(): void {
     if (this.timer === null) {
       this.timer = setInterval(() => {
@@ -110,6 +115,11 @@ export class BlockhashCache {
 
   get(): Promise<RecentBlockhash> {
     return this.cached.get();
+  }
+
+  /** Age of the blockhash held now (null before the first read), for the process's metrics. */
+  ageMs(): number | null {
+    return this.cached.ageMs();
   }
 
   stop(): void {

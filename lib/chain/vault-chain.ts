@@ -93,6 +93,10 @@ export class RpcVaultChain implements VaultChain {
     return this.blockhashes.get();
   }
 
+  blockhashAgeMs(): number | null {
+    return this.blockhashes.ageMs();
+  }
+
   priorityFee(writable: readonly PublicKey[]): Promise<number> {
     return this.fees.get(writable.map((address) => base58Of(address)));
   }

@@ -22,6 +22,13 @@ export interface IndexerOptions {
   intervalMs: number;
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** Told after each run as leader: the slot it read and each vault's strike and queue state. */
+  onRun?: (progress: IndexerProgress) => void;
+}
+
+export interface IndexerProgress {
+  slot: number;
+  vaults: { address: string; navUpdatedAt: bigint; unfundedShares: bigint }[];
 }
 
 export interface IndexerRun {
@@ -167,6 +174,14 @@ export class Indexer {
       result.events += backfilled.events;
     }
     this.runs += 1;
+    this.options.onRun?.({
+      slot,
+      vaults: decoded.map((vault) => ({
+        address: vault.address.toBase58(),
+        navUpdatedAt: vault.state.navUpdatedAt,
+        unfundedShares: vault.state.queueTail - vault.state.queueFunded,
+      })),
+    });
     return result;
   }
 

@@ -6,6 +6,8 @@ import pg from "pg";
 
 /** The advisory lock's first key; the second is the hash of the schema, so test schemas don't collide. */
 const INDEXER_LOCK_CLASS = 726_351_002;
+/** The keepers' lock class; its second key is the hash of what they keep (program and manager). */
+export const KEEPER_LOCK_CLASS = 726_351_003;
 
 export interface LeaderLock {
   /** True when this holder has (or just took) the lock. */
@@ -13,7 +15,12 @@ export interface LeaderLock {
   release(): Promise<void>;
 }
 
-export function postgresLeaderLock(url: string, schema: string, timeoutMs: number): LeaderLock {
+export function postgresLeaderLock(
+  url: string,
+  schema: string,
+  timeoutMs: number,
+  lockClass: number = INDEXER_LOCK_CLASS,
+): LeaderLock {
   let client: pg.Client | null = null;
   let held = false;
   const drop = (): void => {
@@ -51,7 +58,7 @@ export function postgresLeaderLock(url: string, schema: string, timeoutMs: numbe
       }
       const result = await client.query<{ locked: boolean }>(
         "SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked",
-        [INDEXER_LOCK_CLASS, schema],
+        [lockClass, schema],
       );
       held = result.rows[0]?.locked === true;
       return held;
@@ -60,7 +67,7 @@ export function postgresLeaderLock(url: string, schema: string, timeoutMs: numbe
       const current = client;
       if (current !== null && held) {
         await current
-          .query("SELECT pg_advisory_unlock($1, hashtext($2))", [INDEXER_LOCK_CLASS, schema])
+          .query("SELECT pg_advisory_unlock($1, hashtext($2))", [lockClass, schema])
           .catch(() => undefined);
       }
       drop();
@@ -86,5 +93,15 @@ export function embeddedLeaderLock(database: object): LeaderLock {
         embeddedHolders.delete(database);
       }
     },
+  };
+}
+
+/** The lock of a process that is the only one of its kind (no database to coordinate through). */
+export function soleLeaderLock(): LeaderLock {
+  return {
+    async tryAcquire() {
+      return true;
+    },
+    async release() {},
   };
 }

@@ -7,6 +7,22 @@ import type { ApiContext } from "../api/context";
 import { SqlIndexerStore } from "../store/indexer";
 import { Indexer } from "./indexer";
 import { embeddedLeaderLock, postgresLeaderLock } from "./leader-lock";
+import type { IndexerProgress } from "./indexer";
+import { processMetrics } from "../observability/metrics";
+import type { RpcClient } from "../chain/rpc";
+
+/** The indexer's gauges: how far behind the chain its last run was, and what it read of each vault. */
+async function recordIndexerRun(rpc: RpcClient, progress: IndexerProgress): Promise<void> {
+  const metrics = processMetrics();
+  metrics.indexerIndexedSlot.set(progress.slot);
+  metrics.indexerLastRun.set(Date.now() / 1000);
+  for (const vault of progress.vaults) {
+    metrics.vaultNavUpdatedAt.set({ vault: vault.address }, Number(vault.navUpdatedAt));
+    metrics.vaultUnfundedShares.set({ vault: vault.address }, Number(vault.unfundedShares));
+  }
+  const current = await rpc.call<number>("getSlot", [{ commitment: "confirmed" }], { background: true });
+  metrics.indexerLag.set(Math.max(0, current - progress.slot));
+}
 
 const indexerEnv = z.object({
   INDEXER: z.enum(["on", "off"]).default("on"),
@@ -61,5 +77,8 @@ export function createIndexer(
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),
       }),
+    onRun: (progress) => {
+      recordIndexerRun(context.rpc, progress).catch(() => undefined);
+    },
   });
 }

@@ -1,7 +1,9 @@
 // What the browser is told about the deployment: public values only. The server builds it from its
 // environment (lib/web/server-config.ts) on each page render and hands it to the client providers;
 // nothing here is inlined at build time, so one build serves any cluster.
-export type ClusterName = "localnet" | "devnet" | "testnet" | "mainnet-beta" | "custom";
+import type { ClusterName } from "../cluster";
+
+export type { ClusterName };
 
 export interface AssetLabel {
   mint: string;

@@ -4,7 +4,13 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { WebConfigError, defaultWebSocketUrl, parseSessionSettings, parseWebConfig } from "./server-config";
+import {
+  WebConfigError,
+  defaultWebSocketUrl,
+  describeEmbedFraming,
+  parseSessionSettings,
+  parseWebConfig,
+} from "./server-config";
 
 const directory = mkdtempSync(join(tmpdir(), "web-config-"));
 const addressesFile = join(directory, "addresses.json");
@@ -32,7 +38,11 @@ describe("the browser's view of the deployment", () => {
       defaultVaultId: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS",
       assets: [{ mint: "EPW1hKi3ZEw172GQeDr6kpzp4DZuF15JxB9JHUdjaAnC", symbol: "USDC", decimals: 6 }],
     });
-    expect(config.frameAncestors).toEqual(["'self'"]);
+    // Any site may frame the embed on the local chain, so a partner's dev site just works.
+    expect(config.frameAncestors).toEqual(["*"]);
+    expect(describeEmbedFraming(config)).toBe(
+      "web: /embed/… may be framed by any site (*) (the default on the local chain; set FRAME_ANCESTORS to list the partners)",
+    );
   });
 
   it("never hands the browser the server's RPC URL when it may carry a key", () => {
@@ -49,6 +59,11 @@ describe("the browser's view of the deployment", () => {
       CLUSTER: "devnet",
     });
     expect(JSON.stringify(config.client)).not.toContain("secret");
+    // Off the local chain only the app frames its embed until FRAME_ANCESTORS names the partners.
+    expect(config.frameAncestors).toEqual(["'self'"]);
+    expect(describeEmbedFraming(config)).toBe(
+      "web: /embed/… may be framed by 'self' (the default on cluster devnet; set FRAME_ANCESTORS to list the partners)",
+    );
     expect(config.serverRpcUrl).toBe("https://rpc.provider.example/?api-key=secret");
     expect(config.client).toMatchObject({
       cluster: "devnet",
@@ -72,9 +87,12 @@ describe("the browser's view of the deployment", () => {
   });
 
   it("parses frame ancestors and the first-party limits", () => {
-    expect(
-      parseWebConfig({ ...local, FRAME_ANCESTORS: "'self' https://partner.example" }).frameAncestors,
-    ).toEqual(["'self'", "https://partner.example"]);
+    // FRAME_ANCESTORS wins on the local chain too: production's refusal can be tried there.
+    const partners = parseWebConfig({ ...local, FRAME_ANCESTORS: "'self' https://partner.example" });
+    expect(partners.frameAncestors).toEqual(["'self'", "https://partner.example"]);
+    expect(describeEmbedFraming(partners)).toBe(
+      "web: /embed/… may be framed by 'self' https://partner.example (FRAME_ANCESTORS)",
+    );
     expect(parseSessionSettings({})).toEqual({
       sessionSecret: null,
       firstPartyApiKey: null,

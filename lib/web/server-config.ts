@@ -15,6 +15,7 @@ import {
   readAddressesFile,
   type Env,
 } from "../env-schema";
+import { CLUSTER_NAMES, CLUSTER_PRESETS } from "../cluster";
 import { API_KEY_PATTERN } from "../store/api-keys";
 import type { AssetLabel, ClientConfig, ClusterName } from "./client-config";
 import { parseFrameAncestors } from "./csp";
@@ -28,7 +29,7 @@ const webEnvSchema = z.object({
   PUBLIC_RPC_URL: envUrl(["http:", "https:"]).optional(),
   PUBLIC_WS_URL: envUrl(["ws:", "wss:"]).optional(),
   FAUCET_URL: envUrl(["http:", "https:"]).optional(),
-  CLUSTER: z.enum(["localnet", "devnet", "testnet", "mainnet-beta", "custom"]).optional(),
+  CLUSTER: z.enum(CLUSTER_NAMES).optional(),
   LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
   DEFAULT_VAULT_ID: z.string().optional(),
   FRAME_ANCESTORS: z
@@ -69,6 +70,8 @@ export interface WebConfig {
   serverRpcUrl: string;
   /** CSP frame-ancestors sources for the embeddable pages. */
   frameAncestors: string[];
+  /** Whether frameAncestors came from FRAME_ANCESTORS (else the cluster's default). */
+  frameAncestorsConfigured: boolean;
 }
 
 function failure(error: z.ZodError): WebConfigError {
@@ -136,6 +139,24 @@ function sameEndpoint(left: string | undefined, right: string): boolean {
   }
 }
 
+/**
+ * Who may frame /embed/… when FRAME_ANCESTORS is unset: anyone on the local chain, where a partner
+ * trying the embed on their own dev site should see it work at once (nothing there is worth
+ * clickjacking); only the app itself anywhere else, until the deployment names its partners.
+ */
+export function defaultFrameAncestors(cluster: ClusterName): string[] {
+  return cluster === "localnet" ? ["*"] : ["'self'"];
+}
+
+/** The start-up log's line on embedding: which origins may frame /embed/…, and why. */
+export function describeEmbedFraming(config: WebConfig): string {
+  const sources = config.frameAncestors.join(" ");
+  const why = config.frameAncestorsConfigured
+    ? "FRAME_ANCESTORS"
+    : `the default on ${config.client.cluster === "localnet" ? "the local chain" : `cluster ${config.client.cluster}`}; set FRAME_ANCESTORS to list the partners`;
+  return `web: /embed/… may be framed by ${sources === "*" ? "any site (*)" : sources} (${why})`;
+}
+
 /** Parses the pages' settings; throws WebConfigError naming the first bad variable. */
 export function parseWebConfig(env: Env = process.env, root: string = process.cwd()): WebConfig {
   const parsed = webEnvSchema.safeParse(presentValues(env));
@@ -147,9 +168,16 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
   const file = readAddressesFile(resolve(root, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE));
   const addresses = file === "invalid" ? null : file;
 
+  // A public cluster's preset endpoint stands in for PUBLIC_RPC_URL (rate-limited: name your own).
+  const presetRpcUrl =
+    values.CLUSTER === undefined || values.CLUSTER === "localnet"
+      ? null
+      : CLUSTER_PRESETS[values.CLUSTER].rpcUrl;
   let rpcUrl: string;
   if (values.PUBLIC_RPC_URL !== undefined) {
     rpcUrl = values.PUBLIC_RPC_URL;
+  } else if (presetRpcUrl !== null) {
+    rpcUrl = presetRpcUrl;
   } else if (values.RPC_URL === undefined) {
     rpcUrl = addresses?.rpcUrl ?? LOCALNET_RPC_URL;
   } else if (isShareableLocalUrl(values.RPC_URL)) {
@@ -181,8 +209,9 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
       defaultVaultId: values.DEFAULT_VAULT_ID ?? addresses?.defaultVaultId ?? null,
       assets,
     },
-    serverRpcUrl: values.RPC_URL ?? rpcUrl,
-    frameAncestors: values.FRAME_ANCESTORS ?? ["'self'"],
+    serverRpcUrl: values.RPC_URL ?? presetRpcUrl ?? rpcUrl,
+    frameAncestors: values.FRAME_ANCESTORS ?? defaultFrameAncestors(cluster),
+    frameAncestorsConfigured: values.FRAME_ANCESTORS !== undefined,
   };
 }
 

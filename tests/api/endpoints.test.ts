@@ -477,6 +477,37 @@ describe("POST and GET /api/history", () => {
       errorBody(400, "INVALID_REQUEST", "limit: must be an integer from 1 to 100"),
     );
   });
+
+  it.each([
+    ["decodes to 65 bytes", "z".repeat(88)],
+    ["decodes to 65 zero bytes", "1".repeat(65)],
+    ["decodes to 63 bytes", "1".repeat(62) + "22"],
+  ])("answers 400 naming signature for one that matches the pattern but %s", async (_case, signature) => {
+    const result = await harness.request("POST", "/api/history", {
+      key: writeKey,
+      body: { wallet: Keypair.generate().publicKey.toBase58(), vault_id: harness.vaultId, signature },
+    });
+    expectError(
+      result,
+      errorBody(400, "INVALID_REQUEST", "signature: must be a base58 transaction signature (64 bytes)"),
+    );
+  });
+
+  it.each(["9223372036854775808", "9223372036854775807", "9007199254740992"])(
+    "answers 400 naming cursor for a cursor at slot %s, past what a slot can be",
+    async (slot) => {
+      const cursor = Buffer.from(`${slot}:${"1".repeat(64)}`, "utf8").toString("base64url");
+      const result = await harness.request(
+        "GET",
+        `/api/history?wallet=${Keypair.generate().publicKey.toBase58()}&vault_id=${harness.vaultId}&cursor=${cursor}`,
+        { key: readKey },
+      );
+      expectError(
+        result,
+        errorBody(400, "INVALID_REQUEST", "cursor: must be a nextCursor this endpoint returned"),
+      );
+    },
+  );
 });
 
 describe("keyless GET /api/oracle and /api/circulating-supply", () => {

@@ -66,6 +66,12 @@ function generator(seed: number, vault: string, key: string) {
     vault,
     "11111111111111111111111111111111",
     bs58.encode(randomBytes(64)),
+    // Base58 of the signature's length that decodes to 65 bytes.
+    "z".repeat(88),
+    "1".repeat(65),
+    // Cursors past the largest slot.
+    Buffer.from(`9223372036854775808:${"1".repeat(64)}`, "utf8").toString("base64url"),
+    Buffer.from(`99999999999999999999:${"1".repeat(64)}`, "utf8").toString("base64url"),
     "18446744073709551616",
     "99999999999999999999999",
   ];
@@ -142,7 +148,9 @@ function generator(seed: number, vault: string, key: string) {
     () => `/api/vault/${pick(vaultSegments)}/withdraw?wallet=${encodeURIComponent(String(pick(values)))}`,
     () => `/api/vault/${vault}/withdraw?wallet=${wallet}&wallet=${wallet}`,
     () =>
-      `/api/history?wallet=${encodeURIComponent(String(pick(values)))}&vault_id=${pick(vaultSegments)}&limit=${encodeURIComponent(String(pick(values)))}`,
+      `/api/history?wallet=${encodeURIComponent(String(pick(values)))}&vault_id=${pick(vaultSegments)}&limit=${encodeURIComponent(String(pick(values)))}&cursor=${encodeURIComponent(String(pick(values)))}`,
+    () =>
+      `/api/history?wallet=${wallet}&vault_id=${vault}&cursor=${encodeURIComponent(String(pick(values)))}`,
     () => "/api/history",
     () => `/api/oracle?vault=${encodeURIComponent(String(pick(values)))}`,
     () => "/api/circulating-supply?vault=%ZZ",
@@ -213,7 +221,7 @@ describe("a stream of bad requests", () => {
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         if (response.status >= 500) {
           problems.push(
-            `${request.method} ${request.path.slice(0, 80)} → ${response.status} ${text.slice(0, 200)}`,
+            `${request.method} ${request.path.slice(0, 80)} ${typeof request.body === "string" ? request.body.slice(0, 300) : ""} → ${response.status} ${text.slice(0, 200)}`,
           );
         }
         if (/node_modules|\.ts:\d+|at [A-Za-z.]+ \(/.test(text)) {

@@ -1,6 +1,9 @@
 // The API under test: an in-process localnet, a context on a fresh store (a PGlite in memory, or a
 // per-run schema of the PostgreSQL at DATABASE_URL), rate limits in process (or in the Redis at
-// REDIS_URL under a per-run prefix), and the node:http host on a free port.
+// REDIS_URL under a per-run prefix), and a host on a free port. API_HOST picks the host: `lean` (the
+// default: `npm run api`'s node:http host), `production` (`npm start`'s server, scripts/web-server.ts,
+// on the last `next build`) or `dev` (`npm run dev`'s, Next.js in dev mode). The web servers run in
+// this process with this context, so the tests create keys and read rows as they do on the lean host.
 import { randomBytes } from "node:crypto";
 
 import { Keypair, VersionedTransaction, type Connection, type PublicKey } from "@solana/web3.js";
@@ -11,6 +14,7 @@ import { createLogger } from "../../lib/api/logger";
 import { startNodeHost, type NodeHost } from "../../lib/api/node-host";
 import { createApiHandler } from "../../lib/api/router";
 import { ROUTE_TABLE } from "../../lib/api/routes";
+import { startWebServer } from "../../scripts/web-server";
 import type { KeyScope } from "../../lib/store/api-keys";
 import { dropPostgresSchema } from "../../lib/store/db";
 import type { LocalnetHandle } from "../../localnet/localnet";
@@ -25,6 +29,35 @@ export const DATABASE_URL = process.env.DATABASE_URL ?? null;
 export const REDIS_URL = process.env.REDIS_URL ?? null;
 
 export const USDC = 1_000_000n;
+
+export type ApiHostKind = "lean" | "production" | "dev";
+
+function apiHostKind(value: string | undefined): ApiHostKind {
+  if (value === undefined || value === "" || value === "lean") {
+    return "lean";
+  }
+  if (value === "production" || value === "dev") {
+    return value;
+  }
+  throw new Error(`API_HOST must be lean, production or dev, got ${value}`);
+}
+
+/** The host the API suites run against (tests/api/hosts.ts runs them on each). */
+export const API_HOST: ApiHostKind = apiHostKind(process.env.API_HOST);
+
+async function startHost(
+  context: ApiContext,
+  env: Record<string, string>,
+): Promise<Pick<NodeHost, "url" | "close">> {
+  const listen = { host: "127.0.0.1", port: 0 };
+  if (API_HOST === "lean") {
+    return startNodeHost(createApiHandler(ROUTE_TABLE, context), listen);
+  }
+  // Next.js's side (instrumentation, the pages) reads the environment, as it does under npm start. The
+  // suites start no indexer on the lean host; the instrumentation would start one here.
+  Object.assign(process.env, env, { INDEXER: "off" });
+  return startWebServer({ dev: API_HOST === "dev", hostname: listen.host, port: listen.port, context });
+}
 
 export function uniqueSuffix(): string {
   return randomBytes(6).toString("hex");
@@ -55,7 +88,7 @@ export interface ApiHarness {
   localnet: LocalnetHandle;
   config: AppConfig;
   context: ApiContext;
-  host: NodeHost;
+  host: Pick<NodeHost, "url" | "close">;
   url: string;
   connection: Connection;
   vaultId: string;
@@ -86,7 +119,7 @@ export async function startApiHarness(options: HarnessOptions = {}): Promise<Api
   const localnet = options.sharedLocalnet ?? (await startTestLocalnet(options.localnet));
   const schema = options.schema ?? `api_test_${uniqueSuffix()}`;
   const rateLimitPrefix = options.rateLimitPrefix ?? `test:${uniqueSuffix()}`;
-  const config = parseConfig({
+  const env: Record<string, string> = {
     RPC_URL: localnet.rpcUrl,
     LOCALNET_ADDRESSES_FILE: localnet.config.addressesFile,
     PGLITE_DIR: ":memory:",
@@ -95,14 +128,15 @@ export async function startApiHarness(options: HarnessOptions = {}): Promise<Api
     ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
     ...(REDIS_URL === null ? {} : { REDIS_URL }),
     ...(typeof options.env === "function" ? options.env(localnet) : options.env),
-  });
+  };
+  const config = parseConfig(env);
   const context = createApiContext(config, {
     schema: config.databaseUrl === null ? undefined : schema,
     rateLimitPrefix,
     logger: createLogger("silent"),
   });
   await context.store.ready();
-  const host = await startNodeHost(createApiHandler(ROUTE_TABLE, context), { host: "127.0.0.1", port: 0 });
+  const host = await startHost(context, env);
   const connection = connect(localnet);
   const [prime, flex] = localnet.addresses.vaults;
   if (prime === undefined || flex === undefined) {

@@ -7,6 +7,8 @@ import bs58 from "bs58";
 import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import type { EndpointDefinition } from "../../lib/api/endpoint";
+import { ENDPOINTS } from "../../lib/api/endpoints";
 import { startApiHarness, type ApiHarness, type HttpResult, type KeyOptions } from "./harness";
 
 let harness: ApiHarness;
@@ -20,125 +22,21 @@ afterAll(async () => {
   await harness?.close();
 });
 
-interface PartnerRoute {
-  name: string;
-  method: string;
-  scope: "read" | "write";
-  /** What the request names, checked against a key's restrictions (default: a vault and a wallet). */
-  names?: "vault" | "wallet" | "nothing";
-  /** A request that passes validation, for this vault and wallet. */
-  build(vault: string, wallet: string): { path: string; body?: unknown };
-}
+/** Every partner endpoint, from the definitions the router and the document are built from. */
+const PARTNER_ROUTES = ENDPOINTS.filter((endpoint) => endpoint.audience === "partner").map((endpoint) => ({
+  ...endpoint,
+  name: `${endpoint.method} ${endpoint.path}`,
+}));
 
-const SIGNATURE = bs58.encode(randomBytes(64));
-
-const PARTNER_ROUTES: PartnerRoute[] = [
-  {
-    name: "POST deposit",
-    method: "POST",
-    scope: "write",
-    build: (vault, wallet) => ({ path: `/api/vault/${vault}/deposit`, body: { wallet, amount: "1000000" } }),
-  },
-  {
-    name: "GET withdraw",
-    method: "GET",
-    scope: "read",
-    build: (vault, wallet) => ({ path: `/api/vault/${vault}/withdraw?wallet=${wallet}` }),
-  },
-  {
-    name: "POST withdraw",
-    method: "POST",
-    scope: "write",
-    build: (vault, wallet) => ({
-      path: `/api/vault/${vault}/withdraw`,
-      body: { wallet, sharesAmount: "1000000" },
-    }),
-  },
-  {
-    name: "PUT withdraw",
-    method: "PUT",
-    scope: "write",
-    build: (vault, wallet) => ({ path: `/api/vault/${vault}/withdraw`, body: { wallet, action: "claim" } }),
-  },
-  {
-    name: "POST history",
-    method: "POST",
-    scope: "write",
-    build: (vault, wallet) => ({
-      path: "/api/history",
-      body: { wallet, vault_id: vault, signature: SIGNATURE },
-    }),
-  },
-  {
-    name: "GET history",
-    method: "GET",
-    scope: "read",
-    build: (vault, wallet) => ({ path: `/api/history?wallet=${wallet}&vault_id=${vault}` }),
-  },
-  {
-    name: "GET vaults",
-    method: "GET",
-    scope: "read",
-    names: "nothing",
-    build: () => ({ path: "/api/vaults" }),
-  },
-  {
-    name: "GET vault",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}` }),
-  },
-  {
-    name: "GET nav",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}/nav` }),
-  },
-  {
-    name: "GET allocations",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}/allocations` }),
-  },
-  {
-    name: "GET portfolio",
-    method: "GET",
-    scope: "read",
-    names: "wallet",
-    build: (_vault, wallet) => ({ path: `/api/portfolio?wallet=${wallet}` }),
-  },
-  {
-    name: "GET portfolio-history",
-    method: "GET",
-    scope: "read",
-    build: (vault, wallet) => ({
-      path: `/api/vault/${vault}/portfolio-history?wallet=${wallet}&interval=week`,
-    }),
-  },
-  {
-    name: "GET pnl-history",
-    method: "GET",
-    scope: "read",
-    build: (vault, wallet) => ({ path: `/api/vault/${vault}/pnl-history?wallet=${wallet}` }),
-  },
-  {
-    name: "GET nav-history",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}/nav-history?interval=hour` }),
-  },
-  {
-    name: "GET stats",
-    method: "GET",
-    scope: "read",
-    names: "vault",
-    build: (vault) => ({ path: `/api/vault/${vault}/stats` }),
-  },
-];
+describe("the partner endpoints", () => {
+  it("are all here, each with a sample request this suite sends", () => {
+    expect(PARTNER_ROUTES.length).toBeGreaterThanOrEqual(15);
+    for (const route of PARTNER_ROUTES) {
+      expect(route.sample, route.name).not.toBeNull();
+      expect(route.scope, route.name).not.toBeNull();
+    }
+  });
+});
 
 function nextClient(): Record<string, string> {
   ipCounter += 1;
@@ -147,13 +45,16 @@ function nextClient(): Record<string, string> {
 }
 
 async function call(
-  route: PartnerRoute,
+  route: EndpointDefinition,
   options: { authorization?: string; vault?: string; wallet?: string } = {},
 ): Promise<HttpResult> {
-  const { path, body } = route.build(
-    options.vault ?? harness.vaultId,
-    options.wallet ?? Keypair.generate().publicKey.toBase58(),
-  );
+  if (route.sample === null) {
+    throw new Error(`${route.operationId} has no sample request`);
+  }
+  const { path, body } = route.sample({
+    vault: options.vault ?? harness.vaultId,
+    wallet: options.wallet ?? Keypair.generate().publicKey.toBase58(),
+  });
   const headers = nextClient();
   if (options.authorization !== undefined) {
     headers.Authorization = options.authorization;
@@ -259,7 +160,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     },
   );
 
-  it.runIf(route.names === undefined || route.names === "vault")(
+  it.runIf(route.names === "vault-and-wallet" || route.names === "vault")(
     "refuses a key restricted to other vaults with 403, and lets its own vault through",
     async () => {
       const restricted = await key({ scope: "write", vaults: [harness.flexVaultId] });
@@ -274,7 +175,7 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
     },
   );
 
-  it.runIf(route.names === undefined || route.names === "wallet")(
+  it.runIf(route.names === "vault-and-wallet" || route.names === "wallet")(
     "refuses a key restricted to another wallet with 403, and lets its own wallet through",
     async () => {
       const wallet = Keypair.generate().publicKey.toBase58();
@@ -314,11 +215,14 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
 describe("failed authentication", () => {
   it("is limited per client address: 30 a minute, then 429", async () => {
     const route = PARTNER_ROUTES[0];
-    if (route === undefined) {
-      return;
+    if (route?.sample === null || route?.sample === undefined) {
+      throw new Error("No partner endpoint with a sample request");
     }
     const headers = { "X-Forwarded-For": "198.18.0.77", Authorization: "Bearer nope" };
-    const { path, body } = route.build(harness.vaultId, Keypair.generate().publicKey.toBase58());
+    const { path, body } = route.sample({
+      vault: harness.vaultId,
+      wallet: Keypair.generate().publicKey.toBase58(),
+    });
     const results = await Promise.all(
       Array.from({ length: 34 }, () => harness.request(route.method, path, { body, headers })),
     );

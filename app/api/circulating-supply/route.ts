@@ -1,2 +1,2 @@
 // GET /api/circulating-supply (keyless)
-export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/endpoints/circulating-supply";
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/next-route";

@@ -1,2 +1,2 @@
 // GET /api/openapi.json
-export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/endpoints/openapi";
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/next-route";

@@ -3,11 +3,22 @@
 import { activityView } from "../../vault/history";
 import { loadVault } from "../../vault/vault-state";
 import { symbolOfMint } from "../context";
-import { historyCursor, historyQuery } from "../schemas/history";
-import { withPartnerKey } from "../partner";
+import { partnerEndpoint } from "../endpoint";
+import { historyCursor, historyFeedResponse, historyQuery } from "../schemas/history";
 
-export const getHistory = withPartnerKey(
-  async ({ input, context }) => {
+export const getHistory = partnerEndpoint({
+  operationId: "listHistory",
+  method: "GET",
+  path: "/api/history",
+  summary: "A wallet's recorded activity on a vault, newest first",
+  scope: "read",
+  input: { from: "query", schema: historyQuery },
+  response: historyFeedResponse,
+  statuses: [404],
+  names: "vault-and-wallet",
+  target: (input) => ({ vault: input.vault_id, wallet: input.wallet }),
+  sample: ({ vault, wallet }) => ({ path: `/api/history?wallet=${wallet}&vault_id=${vault}` }),
+  handler: async ({ input, context }) => {
     await loadVault(context.deps, input.vault_id, "cached");
     const limit = input.limit ?? 50;
     // One more than the page tells whether another page follows.
@@ -24,9 +35,4 @@ export const getHistory = withPartnerKey(
       nextCursor: records.length > limit && last !== undefined ? historyCursor(last) : null,
     };
   },
-  {
-    scope: "read",
-    input: { from: "query", schema: historyQuery },
-    target: (input) => ({ vault: input.vault_id, wallet: input.wallet }),
-  },
-);
+});

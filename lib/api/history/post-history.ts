@@ -1,11 +1,28 @@
 // POST /api/history — verifies a confirmed signature on chain and records it once (write scope).
 import { activityView, verifyHistoryEntry } from "../../vault/history";
 import { symbolOfMint } from "../context";
-import { historyRequest } from "../schemas/history";
-import { withPartnerKey } from "../partner";
+import { partnerEndpoint } from "../endpoint";
+import { historyRecordResponse, historyRequest } from "../schemas/history";
 
-export const postHistory = withPartnerKey(
-  async ({ input, context }) => {
+/** A well-formed signature of no transaction: it passes validation and fails verification. */
+const SAMPLE_SIGNATURE = "5".repeat(87);
+
+export const postHistory = partnerEndpoint({
+  operationId: "recordHistory",
+  method: "POST",
+  path: "/api/history",
+  summary: "Record a confirmed transaction signature (idempotent; a claim before its initiate is 409)",
+  scope: "write",
+  input: { from: "body", schema: historyRequest },
+  response: historyRecordResponse,
+  statuses: [404, 409, 413, 415, 422],
+  names: "vault-and-wallet",
+  target: (input) => ({ vault: input.vault_id, wallet: input.wallet }),
+  sample: ({ vault, wallet }) => ({
+    path: "/api/history",
+    body: { wallet, vault_id: vault, signature: SAMPLE_SIGNATURE },
+  }),
+  handler: async ({ input, context }) => {
     const { duplicate, record } = await verifyHistoryEntry(context.deps, context.store.history, {
       wallet: input.wallet,
       vault: input.vault_id,
@@ -13,9 +30,4 @@ export const postHistory = withPartnerKey(
     });
     return { duplicate, activity: activityView(record, (mint) => symbolOfMint(context, mint)) };
   },
-  {
-    scope: "write",
-    input: { from: "body", schema: historyRequest },
-    target: (input) => ({ vault: input.vault_id, wallet: input.wallet }),
-  },
-);
+});

@@ -1,8 +1,12 @@
 // GET /api/health — the chain (slot, how far its latest block lags the clock), the store and Redis,
 // each checked with a bounded wait. 200 and the envelope when all are up, 503 with `success: false`
 // and the same checks otherwise; never cached, not rate-limited (load balancers poll it).
+import type { z } from "zod";
+
+import { opsEndpoint } from "../endpoint";
 import type { ApiHandler } from "../handler";
 import { json } from "../responses";
+import { healthDegradedResponse, healthResponse, type healthData } from "../schemas/public";
 
 const CHECK_TIMEOUT_MS = 1_500;
 
@@ -36,7 +40,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ check: Check; value: 
   }
 }
 
-export const getHealth: ApiHandler = async (_request, context) => {
+const answerHealth: ApiHandler = async (_request, context) => {
   const [chain, store, redis] = await Promise.all([
     timed(async () => {
       const slot = await context.chain.getSlot();
@@ -53,7 +57,7 @@ export const getHealth: ApiHandler = async (_request, context) => {
     ["store", store.check.ok],
     ["redis", redisCheck.ok],
   ].flatMap(([name, ok]) => (ok === true ? [] : [String(name)]));
-  const data = {
+  const data: z.input<typeof healthData> = {
     status: healthy ? "ok" : "degraded",
     chain: {
       ...chain.check,
@@ -69,13 +73,24 @@ export const getHealth: ApiHandler = async (_request, context) => {
   return json(
     healthy ? 200 : 503,
     healthy
-      ? { success: true, data }
-      : {
+      ? ({ success: true, data } satisfies z.input<typeof healthResponse>)
+      : ({
           success: false,
           error: `Degraded: ${failing.join(", ")} unavailable`,
           code: "SERVICE_DEGRADED",
           data,
-        },
+        } satisfies z.input<typeof healthDegradedResponse>),
     { "Cache-Control": "no-store" },
   );
 };
+
+export const getHealth = opsEndpoint({
+  operationId: "getHealth",
+  method: "GET",
+  path: "/api/health",
+  summary: "Chain, store and Redis health (200 healthy, 503 degraded with the same checks)",
+  response: healthResponse,
+  errorBodies: { 503: healthDegradedResponse },
+  statuses: [200, 503],
+  handler: answerHealth,
+});

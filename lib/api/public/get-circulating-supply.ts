@@ -3,11 +3,20 @@
 import { decodeMint } from "../../chain/spl-token";
 import { formatUnits } from "../../vault/token-amount";
 import { vaultLayout } from "../../vault/vault-state";
-import { publicVaultQuery } from "../schemas/public";
-import { PUBLIC_LIMIT, withPublic } from "../public";
+import { publicEndpoint } from "../endpoint";
+import { PUBLIC_LIMIT } from "../public";
+import { circulatingSupplyBody, publicVaultQuery } from "../schemas/public";
 
-export const getCirculatingSupply = withPublic(
-  async ({ query, context }) => {
+export const getCirculatingSupply = publicEndpoint({
+  operationId: "getCirculatingSupply",
+  method: "GET",
+  path: "/api/circulating-supply",
+  summary: "Share token supply (human units)",
+  limit: PUBLIC_LIMIT,
+  query: publicVaultQuery,
+  response: circulatingSupplyBody,
+  statuses: [404],
+  handler: async ({ query, context }) => {
     const vault = query.vault ?? context.config.defaultVaultId;
     const supply = await context.publicReads.get(`supply:${vault.toBase58()}`, async () => {
       const layout = await vaultLayout(context.deps, vault);
@@ -20,5 +29,4 @@ export const getCirculatingSupply = withPublic(
     });
     return { circulatingSupply: supply };
   },
-  { limit: PUBLIC_LIMIT, query: publicVaultQuery },
-);
+});

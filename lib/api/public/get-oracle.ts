@@ -3,11 +3,20 @@
 import { base58Of } from "../../chain/bounded-memo";
 import { loadVault } from "../../vault/vault-state";
 import { sharePrice } from "../../vault/share-math";
-import { publicVaultQuery } from "../schemas/public";
-import { PUBLIC_LIMIT, withPublic } from "../public";
+import { publicEndpoint } from "../endpoint";
+import { PUBLIC_LIMIT } from "../public";
+import { oracleBody, publicVaultQuery } from "../schemas/public";
 
-export const getOracle = withPublic(
-  async ({ query, context }) => {
+export const getOracle = publicEndpoint({
+  operationId: "getOracle",
+  method: "GET",
+  path: "/api/oracle",
+  summary: "Share price (NAV per share, USD), cached ~10 s",
+  limit: PUBLIC_LIMIT,
+  query: publicVaultQuery,
+  response: oracleBody,
+  statuses: [404],
+  handler: async ({ query, context }) => {
     const vault = query.vault ?? context.config.defaultVaultId;
     const price = await context.publicReads.get(`price:${base58Of(vault)}`, async () => {
       const { state } = await loadVault(context.deps, vault, "fresh");
@@ -15,5 +24,4 @@ export const getOracle = withPublic(
     });
     return { sharePrice: price };
   },
-  { limit: PUBLIC_LIMIT, query: publicVaultQuery },
-);
+});

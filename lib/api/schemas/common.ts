@@ -8,6 +8,17 @@ import { U64_MAX } from "../../vault/token-amount";
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
+/** What the document says of a public key: the transforms below check exactly this, and more. */
+const BASE58_KEY_FORMAT = { pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$", minLength: 32, maxLength: 44 };
+
+/** A public key in a response. */
+export const base58KeyOutput = z.string().meta(BASE58_KEY_FORMAT);
+
+/** A transaction signature in a response. */
+export const signatureOutput = z
+  .string()
+  .meta({ pattern: "^[1-9A-HJ-NP-Za-km-z]{64,88}$", minLength: 64, maxLength: 88 });
+
 // Parsing a key and checking it lies on the curve cost a base58 decode and a point decompression;
 // the same wallets and vaults come back request after request.
 const parsedKeys = boundedMemo((value): PublicKey | null => {
@@ -39,7 +50,11 @@ export const addressInput = z
     }
     return key;
   })
-  .meta({ description: "Base58 account address", example: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS" });
+  .meta({
+    description: "Base58 account address",
+    example: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS",
+    ...BASE58_KEY_FORMAT,
+  });
 
 /** A wallet: a base58 public key on the ed25519 curve (a program address cannot sign). */
 export const walletInput = z
@@ -59,6 +74,7 @@ export const walletInput = z
   .meta({
     description: "Wallet public key (base58)",
     example: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+    ...BASE58_KEY_FORMAT,
   });
 
 /** A positive raw amount (u64) as a JSON integer or a string of digits. */

@@ -1,7 +1,21 @@
 // POST and GET /api/history: request validation and the response shapes.
+import bs58 from "bs58";
 import { z } from "zod";
 
-import { addressInput, successEnvelope, tokenAmountSchema, walletInput } from "./common";
+import {
+  addressInput,
+  base58KeyOutput,
+  signatureOutput,
+  successEnvelope,
+  tokenAmountSchema,
+  walletInput,
+} from "./common";
+
+/** zod runs every check, the pattern's failures included: decoding must not throw on any string. */
+function isSignature(value: string): boolean {
+  const bytes = bs58.decodeUnsafe(value);
+  return bytes !== undefined && bytes.length === 64;
+}
 
 export const historyRequest = z
   .object({
@@ -10,7 +24,13 @@ export const historyRequest = z
     signature: z
       .string({ error: "must be a string" })
       .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, "must be a base58 transaction signature")
-      .meta({ description: "Signature of the confirmed transaction" }),
+      // The pattern admits strings that decode to 63 or 65 bytes; the RPC refuses those outright.
+      .refine(isSignature, "must be a base58 transaction signature (64 bytes)")
+      .meta({
+        description: "Signature of the confirmed transaction (64 bytes, base58)",
+        minLength: 64,
+        maxLength: 88,
+      }),
     withdrawal_reservation_id: z
       .string({ error: "must be a string" })
       .max(200, "is too long")
@@ -36,7 +56,8 @@ export const historyQuery = z
         const decoded = /^(\d{1,19}):([1-9A-HJ-NP-Za-km-z]{32,100})$/.exec(
           Buffer.from(value, "base64url").toString("utf8"),
         );
-        if (decoded === null) {
+        // Slots are JavaScript numbers here and BIGINT in the store: a larger one is no cursor of ours.
+        if (decoded === null || BigInt(decoded[1] ?? "0") > BigInt(Number.MAX_SAFE_INTEGER)) {
           context.addIssue({ code: "custom", message: "must be a nextCursor this endpoint returned" });
           return z.NEVER;
         }
@@ -54,8 +75,8 @@ export function historyCursor(record: { slot: number; signature: string }): stri
 
 export const activitySchema = z
   .object({
-    signature: z.string(),
-    wallet: z.string(),
+    signature: signatureOutput,
+    wallet: base58KeyOutput,
     vaultId: z.string(),
     kind: z.enum(["deposit", "initiate", "claim"]),
     requestId: z.string().nullable(),

@@ -1,7 +1,7 @@
 // GET /api/portfolio?wallet= and GET /api/vault/{id}/allocations.
 import { z } from "zod";
 
-import { successEnvelope, tokenAmountSchema, walletInput } from "./common";
+import { base58KeyOutput, successEnvelope, tokenAmountSchema, walletInput } from "./common";
 
 export const portfolioQuery = z.object({ wallet: walletInput });
 
@@ -28,7 +28,7 @@ export const positionSchema = z
 
 export const portfolioResponse = successEnvelope(
   z.object({
-    wallet: z.string(),
+    wallet: base58KeyOutput,
     positions: z.array(positionSchema),
     totalValue: z.array(tokenAmountSchema),
   }),

@@ -4,7 +4,7 @@
 import { z } from "zod";
 
 import { SERIES_INTERVALS } from "../../vault/series-timestamps";
-import { successEnvelope, tokenAmountSchema, walletInput } from "./common";
+import { base58KeyOutput, successEnvelope, tokenAmountSchema, walletInput } from "./common";
 
 /** Most points one response carries; a longer window needs a longer interval. */
 export const MAX_SERIES_POINTS = 1_000;
@@ -133,10 +133,10 @@ export const navHistoryPointSchema = z
   .meta({ id: "NavHistoryPoint" });
 
 export const portfolioHistoryResponse = successEnvelope(
-  z.object({ ...seriesFields, wallet: z.string(), points: z.array(portfolioHistoryPointSchema) }),
+  z.object({ ...seriesFields, wallet: base58KeyOutput, points: z.array(portfolioHistoryPointSchema) }),
 );
 export const pnlHistoryResponse = successEnvelope(
-  z.object({ ...seriesFields, wallet: z.string(), points: z.array(pnlHistoryPointSchema) }),
+  z.object({ ...seriesFields, wallet: base58KeyOutput, points: z.array(pnlHistoryPointSchema) }),
 );
 export const navHistoryResponse = successEnvelope(
   z.object({ ...seriesFields, points: z.array(navHistoryPointSchema) }),

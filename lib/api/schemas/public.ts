@@ -17,11 +17,26 @@ export const bareErrorSchema = z
 
 const check = z.object({ ok: z.boolean(), latencyMs: z.number().nullable(), error: z.string().optional() });
 
-export const healthBody = z
+export const healthData = z
   .object({
     status: z.enum(["ok", "degraded"]),
     chain: check.extend({ slot: z.number().nullable(), lagSeconds: z.number().nullable() }),
-    store: check.extend({ kind: z.string() }),
+    store: check.extend({ kind: z.enum(["postgres", "pglite"]) }),
     redis: check.extend({ configured: z.boolean() }),
   })
   .meta({ id: "Health" });
+
+/** 200: every check passed. */
+export const healthResponse = z
+  .object({ success: z.literal(true), data: healthData })
+  .meta({ id: "HealthResponse" });
+
+/** 503: the same checks, with the failing ones named. */
+export const healthDegradedResponse = z
+  .object({
+    success: z.literal(false),
+    error: z.string(),
+    code: z.literal("SERVICE_DEGRADED"),
+    data: healthData,
+  })
+  .meta({ id: "HealthDegradedResponse" });

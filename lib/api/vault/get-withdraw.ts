@@ -1,11 +1,23 @@
 // GET /api/vault/{vault_id}/withdraw?wallet= — the wallet's withdrawal status (read scope).
 import { getWithdrawalStatus } from "../../vault/withdrawal-status";
+import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
-import { withdrawStatusQuery } from "../schemas/withdraw";
-import { withPartnerKey } from "../partner";
+import { withdrawalStatusResponse, withdrawStatusQuery } from "../schemas/withdraw";
 
-export const getWithdraw = withPartnerKey(
-  async ({ input, params, context }) =>
+export const getWithdraw = partnerEndpoint({
+  operationId: "getWithdrawalStatus",
+  method: "GET",
+  path: "/api/vault/:vault_id/withdraw",
+  summary: "Withdrawal status for a wallet",
+  scope: "read",
+  params: vaultPathParams,
+  input: { from: "query", schema: withdrawStatusQuery },
+  response: withdrawalStatusResponse,
+  statuses: [404],
+  names: "vault-and-wallet",
+  target: (input, params) => ({ vault: params.vault_id, wallet: input.wallet }),
+  sample: ({ vault, wallet }) => ({ path: `/api/vault/${vault}/withdraw?wallet=${wallet}` }),
+  handler: async ({ input, params, context }) =>
     getWithdrawalStatus(
       context.deps,
       context.store.history,
@@ -16,10 +28,4 @@ export const getWithdraw = withPartnerKey(
       },
       { vault: params.vault_id, wallet: input.wallet },
     ),
-  {
-    scope: "read",
-    params: vaultPathParams,
-    input: { from: "query", schema: withdrawStatusQuery },
-    target: (input, params) => ({ vault: params.vault_id, wallet: input.wallet }),
-  },
-);
+});

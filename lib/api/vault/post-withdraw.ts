@@ -1,12 +1,27 @@
 // POST (and PUT, its alias) /api/vault/{vault_id}/withdraw — builds an initiate or claim transaction,
 // the action detected from on-chain state unless given (write scope).
 import { buildWithdrawTransaction } from "../../vault/withdraw";
+import { partnerEndpoint, type EndpointDefinition } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
-import { withdrawRequest } from "../schemas/withdraw";
-import { withPartnerKey } from "../partner";
+import { withdrawRequest, withdrawResponse } from "../schemas/withdraw";
 
-export const postWithdraw = withPartnerKey(
-  async ({ input, params, context }) =>
+export const postWithdraw = partnerEndpoint({
+  operationId: "buildWithdraw",
+  method: "POST",
+  path: "/api/vault/:vault_id/withdraw",
+  summary: "Initiate a withdrawal or claim a pending one (action detected from on-chain state unless given)",
+  scope: "write",
+  params: vaultPathParams,
+  input: { from: "body", schema: withdrawRequest },
+  response: withdrawResponse,
+  statuses: [404, 409, 413, 415, 422],
+  names: "vault-and-wallet",
+  target: (input, params) => ({ vault: params.vault_id, wallet: input.wallet }),
+  sample: ({ vault, wallet }) => ({
+    path: `/api/vault/${vault}/withdraw`,
+    body: { wallet, sharesAmount: "1000000" },
+  }),
+  handler: async ({ input, params, context }) =>
     buildWithdrawTransaction(
       context.deps,
       {
@@ -20,10 +35,16 @@ export const postWithdraw = withPartnerKey(
         action: input.action,
       },
     ),
-  {
-    scope: "write",
-    params: vaultPathParams,
-    input: { from: "body", schema: withdrawRequest },
-    target: (input, params) => ({ vault: params.vault_id, wallet: input.wallet }),
-  },
-);
+});
+
+/** PUT is the spec's alias of POST: the same definition under another method. */
+export const putWithdraw: EndpointDefinition = {
+  ...postWithdraw,
+  operationId: "buildWithdrawPut",
+  method: "PUT",
+  summary: "Alias of POST, identical behaviour",
+  sample: ({ vault, wallet }) => ({
+    path: `/api/vault/${vault}/withdraw`,
+    body: { wallet, action: "claim" },
+  }),
+};

@@ -2,14 +2,26 @@
 // indexer's NAV strikes: at each point the newest NAV struck at or before it (read scope).
 import { indexerStoreOf } from "../../indexer/start";
 import { navHistoryPoints } from "../../vault/directory";
-import { withPartnerKey } from "../partner";
+import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
-import { navHistoryQuery } from "../schemas/position-history";
+import { MAX_SERIES_POINTS, navHistoryQuery, navHistoryResponse } from "../schemas/position-history";
 import { indexedVault } from "./indexed-reads";
 import { resolveSeriesWindow, seriesFields } from "./series-window";
 
-export const getNavHistory = withPartnerKey(
-  async ({ input, params, context }) => {
+export const getNavHistory = partnerEndpoint({
+  operationId: "getNavHistory",
+  method: "GET",
+  path: "/api/vault/:vault_id/nav-history",
+  summary: `The share price series from the indexed NAV strikes: at each point the NAV struck at or before it; at most ${MAX_SERIES_POINTS} points`,
+  scope: "read",
+  params: vaultPathParams,
+  input: { from: "query", schema: navHistoryQuery },
+  response: navHistoryResponse,
+  statuses: [404],
+  names: "vault",
+  target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
+  sample: ({ vault }) => ({ path: `/api/vault/${vault}/nav-history?interval=hour` }),
+  handler: async ({ input, params, context }) => {
     const window = resolveSeriesWindow(input, context.deps.now());
     const entry = await indexedVault(context, params.vault_id);
     const navAt = await indexerStoreOf(context).navAt(
@@ -21,10 +33,4 @@ export const getNavHistory = withPartnerKey(
       points: navHistoryPoints(entry.vault, window.timestamps, navAt),
     };
   },
-  {
-    scope: "read",
-    params: vaultPathParams,
-    input: { from: "query", schema: navHistoryQuery },
-    target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
-  },
-);
+});

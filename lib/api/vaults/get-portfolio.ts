@@ -8,8 +8,8 @@ import type { StoredEvent } from "../../store/indexer";
 import { portfolioPosition, type PortfolioPosition } from "../../vault/portfolio";
 import { tokenAmount, type TokenLabel } from "../../vault/token-amount";
 import type { ApiContext } from "../context";
-import { withPartnerKey } from "../partner";
-import { portfolioQuery } from "../schemas/portfolio";
+import { partnerEndpoint } from "../endpoint";
+import { portfolioQuery, portfolioResponse } from "../schemas/portfolio";
 import { SingleFlightCache } from "../single-flight-cache";
 import { indexedVaults, keyAllowsVault } from "./indexed-reads";
 
@@ -67,8 +67,19 @@ function cachedWalletPositions(context: ApiContext, wallet: PublicKey): Promise<
   return cache.get(wallet.toBase58(), () => walletPositions(context, wallet));
 }
 
-export const getPortfolio = withPartnerKey(
-  async ({ input, context, principal }) => {
+export const getPortfolio = partnerEndpoint({
+  operationId: "getPortfolio",
+  method: "GET",
+  path: "/api/portfolio",
+  summary: "The wallet's positions: shares, value, cost basis, PnL (fractions), pending withdrawal",
+  scope: "read",
+  input: { from: "query", schema: portfolioQuery },
+  response: portfolioResponse,
+  statuses: [],
+  names: "wallet",
+  target: (input) => ({ vault: null, wallet: input.wallet }),
+  sample: ({ wallet }) => ({ path: `/api/portfolio?wallet=${wallet}` }),
+  handler: async ({ input, context, principal }) => {
     const held = (await cachedWalletPositions(context, input.wallet)).filter((entry) =>
       keyAllowsVault(principal.vaults, entry.position.vaultId),
     );
@@ -85,9 +96,4 @@ export const getPortfolio = withPartnerKey(
       totalValue: [...totals.values()].map((total) => tokenAmount(total.asset, total.value)),
     };
   },
-  {
-    scope: "read",
-    input: { from: "query", schema: portfolioQuery },
-    target: (input) => ({ vault: null, wallet: input.wallet }),
-  },
-);
+});

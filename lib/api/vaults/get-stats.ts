@@ -3,9 +3,9 @@
 import { indexerStoreOf } from "../../indexer/start";
 import { vaultStats } from "../../vault/directory";
 import type { ApiContext } from "../context";
-import { withPartnerKey } from "../partner";
+import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
-import { noQuery } from "../schemas/vaults";
+import { noQuery, statsResponse } from "../schemas/vaults";
 import { SingleFlightCache } from "../single-flight-cache";
 import { indexedVault } from "./indexed-reads";
 
@@ -40,16 +40,22 @@ function statsReads(context: ApiContext, vault: string, nowMs: number): Promise<
   });
 }
 
-export const getStats = withPartnerKey(
-  async ({ params, context }) => {
+export const getStats = partnerEndpoint({
+  operationId: "getVaultStats",
+  method: "GET",
+  path: "/api/vault/:vault_id/stats",
+  summary: "TVL, depositors, APY over 7 and 30 days (fractions), queue and staging, time to claimable",
+  scope: "read",
+  params: vaultPathParams,
+  input: { from: "query", schema: noQuery },
+  response: statsResponse,
+  statuses: [404],
+  names: "vault",
+  target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
+  sample: ({ vault }) => ({ path: `/api/vault/${vault}/stats` }),
+  handler: async ({ params, context }) => {
     const entry = await indexedVault(context, params.vault_id);
     const now = context.deps.now();
     return vaultStats(entry.vault, entry.row, entry.apy, await statsReads(context, entry.row.vault, now));
   },
-  {
-    scope: "read",
-    params: vaultPathParams,
-    input: { from: "query", schema: noQuery },
-    target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
-  },
-);
+});

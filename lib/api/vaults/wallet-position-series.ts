@@ -2,12 +2,14 @@
 // NAV strike before it — two queries whatever the window — replayed into positions, then shaped by
 // each endpoint into its points (read scope, the key's vault and wallet restrictions).
 import type { PublicKey } from "@solana/web3.js";
+import type { z } from "zod";
 
 import { indexerStoreOf } from "../../indexer/start";
 import { positionSeries, type PositionPoint } from "../../vault/position-history";
 import type { LoadedVault } from "../../vault/vault-state";
 import type { ApiContext } from "../context";
-import { withPartnerKey } from "../partner";
+import type { SampleRequest } from "../endpoint";
+import type { PartnerCall } from "../partner";
 import { vaultPathParams } from "../schemas/common";
 import { positionHistoryQuery } from "../schemas/position-history";
 import { indexedVault, type IndexedVault } from "./indexed-reads";
@@ -29,26 +31,41 @@ export async function walletPositionSeries(
   return positionSeries(events, navAt, window.timestamps);
 }
 
-/** A wallet-series endpoint whose points are `toPoints` of the wallet's positions over the window. */
-export function walletSeriesEndpoint<Point>(
+/** What both series endpoints share in their definitions: path parameter, query, key checks, sample. */
+export const walletSeriesOptions = {
+  method: "GET",
+  scope: "read",
+  params: vaultPathParams,
+  input: { from: "query", schema: positionHistoryQuery },
+  statuses: [404],
+  names: "vault-and-wallet",
+  target: (input: { wallet: PublicKey }, params: { vault_id: PublicKey }) => ({
+    vault: params.vault_id,
+    wallet: input.wallet,
+  }),
+} as const;
+
+export function walletSeriesSample(path: string): SampleRequest {
+  return ({ vault, wallet }) => ({
+    path: `${path.replace(":vault_id", vault)}?wallet=${wallet}&interval=week`,
+  });
+}
+
+/** A wallet-series response whose points are `toPoints` of the wallet's positions over the window. */
+export async function walletSeries<Point>(
+  {
+    input,
+    params,
+    context,
+  }: PartnerCall<z.output<typeof positionHistoryQuery>, z.output<typeof vaultPathParams>>,
   toPoints: (vault: LoadedVault, points: readonly PositionPoint[]) => Point[],
 ) {
-  return withPartnerKey(
-    async ({ input, params, context }) => {
-      const window = resolveSeriesWindow(input, context.deps.now());
-      const entry = await indexedVault(context, params.vault_id);
-      const points = await walletPositionSeries(context, entry, input.wallet, window);
-      return {
-        ...seriesFields(entry.row.vault, window),
-        wallet: input.wallet.toBase58(),
-        points: toPoints(entry.vault, points),
-      };
-    },
-    {
-      scope: "read",
-      params: vaultPathParams,
-      input: { from: "query", schema: positionHistoryQuery },
-      target: (input, params) => ({ vault: params.vault_id, wallet: input.wallet }),
-    },
-  );
+  const window = resolveSeriesWindow(input, context.deps.now());
+  const entry = await indexedVault(context, params.vault_id);
+  const points = await walletPositionSeries(context, entry, input.wallet, window);
+  return {
+    ...seriesFields(entry.row.vault, window),
+    wallet: input.wallet.toBase58(),
+    points: toPoints(entry.vault, points),
+  };
 }

@@ -1,2 +1,2 @@
 // GET /api/vault/{vault_id}/allocations
-export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/endpoints/vault-allocations";
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/next-route";

@@ -1,2 +1,2 @@
 // GET, POST and PUT /api/vault/{vault_id}/withdraw
-export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/endpoints/vault-withdraw";
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/next-route";

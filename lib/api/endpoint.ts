@@ -1,0 +1,140 @@
+// The shape of one endpoint: everything about it in one object, from which the route table
+// (routes.ts), the OpenAPI document (openapi.ts), the Next.js route files (which hand every request to
+// that table) and the security suite's route list (tests/api/security.test.ts) are derived. The
+// handler's return is typed by the response schema, so a handler that answers something its schema
+// does not describe does not compile.
+import type { z } from "zod";
+
+import type { KeyScope } from "../store/api-keys";
+import type { ApiHandler } from "./handler";
+import { withPartnerKey, type PartnerCall, type RequestTarget } from "./partner";
+import { withPublic, type PublicCall } from "./public";
+
+/** partner: a key and the envelope; public: keyless bare bodies; ops: keyless health and documents. */
+export type Audience = "partner" | "public" | "ops";
+
+export type EndpointMethod = "GET" | "POST" | "PUT";
+
+/** What a partner request names, which the key's vault and wallet restrictions are checked against. */
+export type Names = "vault-and-wallet" | "vault" | "wallet" | "nothing";
+
+/** A request that passes validation for this vault and wallet (the security suite sends it). */
+export type SampleRequest = (fixture: { vault: string; wallet: string }) => { path: string; body?: unknown };
+
+export interface EndpointDefinition {
+  /** Unique; the OpenAPI operationId. */
+  operationId: string;
+  method: EndpointMethod;
+  /** e.g. "/api/vault/:vault_id/deposit" */
+  path: string;
+  audience: Audience;
+  /** The key scope a partner endpoint needs; null for keyless ones. */
+  scope: KeyScope | null;
+  summary: string;
+  params: z.ZodObject | null;
+  query: z.ZodObject | null;
+  body: z.ZodType | null;
+  /** The success body (the envelope for partner endpoints). */
+  response: z.ZodType;
+  /** Every status the endpoint can answer (OpenAPI lists each). */
+  statuses: readonly number[];
+  /** Error bodies other than the audience's error shape, by status (health's 503). */
+  errorBodies: Readonly<Partial<Record<number, z.ZodType>>>;
+  names: Names;
+  sample: SampleRequest | null;
+  handler: ApiHandler;
+}
+
+/** What every partner endpoint can answer: success, bad input, key, scope, 405, limits, outages. */
+const PARTNER_STATUSES = [200, 400, 401, 403, 405, 429, 503] as const;
+/** And every keyless one. */
+const PUBLIC_STATUSES = [200, 400, 405, 429, 503] as const;
+
+/** The `data` of a success envelope schema, as a handler builds it. */
+type EnvelopeData<R extends z.ZodType> = z.input<R> extends { data: infer Data } ? Data : never;
+
+interface Common {
+  operationId: string;
+  method: EndpointMethod;
+  path: string;
+  summary: string;
+}
+
+export function partnerEndpoint<
+  S extends z.ZodObject,
+  R extends z.ZodType,
+  P extends z.ZodObject = z.ZodObject<Record<string, never>>,
+>(
+  definition: Common & {
+    scope: KeyScope;
+    params?: P;
+    input: { from: "body" | "query"; schema: S };
+    response: R;
+    /** Statuses beyond PARTNER_STATUSES: 404 unknown vault, 409, 413, 415, 422. */
+    statuses: readonly number[];
+    names: Names;
+    target(input: z.output<S>, params: z.output<P>): RequestTarget;
+    sample: SampleRequest;
+    handler(call: PartnerCall<z.output<S>, z.output<P>>): Promise<EnvelopeData<R>>;
+  },
+): EndpointDefinition {
+  const { input, params, target, handler, statuses, ...rest } = definition;
+  return {
+    ...rest,
+    audience: "partner",
+    params: params ?? null,
+    query: input.from === "query" ? input.schema : null,
+    body: input.from === "body" ? input.schema : null,
+    statuses: [...new Set([...PARTNER_STATUSES, ...statuses])].sort((a, b) => a - b),
+    errorBodies: {},
+    handler: withPartnerKey<S, P>(handler, { scope: definition.scope, input, params, target }),
+  };
+}
+
+export function publicEndpoint<Q extends z.ZodObject, R extends z.ZodType>(
+  definition: Common & {
+    limit: { limit: number; windowSeconds: number };
+    query: Q;
+    response: R;
+    statuses: readonly number[];
+    handler(call: PublicCall<z.output<Q>>): Promise<z.input<R>>;
+  },
+): EndpointDefinition {
+  const { limit, query, handler, statuses, ...rest } = definition;
+  return {
+    ...rest,
+    audience: "public",
+    scope: null,
+    params: null,
+    query,
+    body: null,
+    statuses: [...new Set([...PUBLIC_STATUSES, ...statuses])].sort((a, b) => a - b),
+    errorBodies: {},
+    names: "nothing",
+    sample: null,
+    handler: withPublic<Q>(async (call) => (await handler(call)) as object, { limit, query }),
+  };
+}
+
+/** Keyless operations endpoints that write their own response (health, the OpenAPI document). */
+export function opsEndpoint(
+  definition: Common & {
+    response: z.ZodType;
+    errorBodies?: Readonly<Partial<Record<number, z.ZodType>>>;
+    statuses: readonly number[];
+    handler: ApiHandler;
+  },
+): EndpointDefinition {
+  return {
+    ...definition,
+    errorBodies: definition.errorBodies ?? {},
+    audience: "ops",
+    scope: null,
+    params: null,
+    query: null,
+    body: null,
+    names: "nothing",
+    sample: null,
+    statuses: [...new Set([...definition.statuses, 405])].sort((a, b) => a - b),
+  };
+}

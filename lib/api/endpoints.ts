@@ -1,0 +1,57 @@
+// Every endpoint of the API, one definition each (lib/api/endpoint.ts). The route table
+// (routes.ts), the OpenAPI document (openapi.ts), the Next.js route files (app/api/**, which hand
+// every request to that table) and the security suite (tests/api/security.test.ts) all read this list.
+//
+// Adding an endpoint:
+//   1. Write one file beside its peers (lib/api/<resource>/<verb>-<noun>.ts) exporting
+//      `partnerEndpoint({ operationId, method, path, summary, scope, params?, input, response,
+//      statuses, names, target, sample, handler })` — or `publicEndpoint` (keyless, bare bodies) or
+//      `opsEndpoint`. The handler's return must match `response` (it does not compile otherwise);
+//      `statuses` lists what it answers beyond its audience's common ones (endpoint.ts);
+//      `sample` is a request that passes validation, which the security suite sends.
+//   2. Add it to ENDPOINTS below.
+//   3. A Next.js route file only when the path is new: app/api/<path>/route.ts re-exporting
+//      "@/lib/api/next-route" (the catch-all answers it otherwise, so that step only keeps the
+//      file layout readable).
+//   4. Tests: its happy and error cases; the security suite covers it by itself.
+import type { EndpointDefinition } from "./endpoint";
+import { getHistory } from "./history/get-history";
+import { postHistory } from "./history/post-history";
+import { getHealth } from "./ops/get-health";
+import { getOpenApi } from "./ops/get-openapi";
+import { getCirculatingSupply } from "./public/get-circulating-supply";
+import { getOracle } from "./public/get-oracle";
+import { getWithdraw } from "./vault/get-withdraw";
+import { postDeposit } from "./vault/post-deposit";
+import { postWithdraw, putWithdraw } from "./vault/post-withdraw";
+import { getAllocations } from "./vaults/get-allocations";
+import { getNav } from "./vaults/get-nav";
+import { getNavHistory } from "./vaults/get-nav-history";
+import { getPnlHistory } from "./vaults/get-pnl-history";
+import { getPortfolio } from "./vaults/get-portfolio";
+import { getPortfolioHistory } from "./vaults/get-portfolio-history";
+import { getStats } from "./vaults/get-stats";
+import { getVault } from "./vaults/get-vault";
+import { getVaults } from "./vaults/get-vaults";
+
+export const ENDPOINTS: readonly EndpointDefinition[] = [
+  postDeposit,
+  getWithdraw,
+  postWithdraw,
+  putWithdraw,
+  postHistory,
+  getHistory,
+  getVaults,
+  getVault,
+  getNav,
+  getStats,
+  getAllocations,
+  getPortfolio,
+  getPortfolioHistory,
+  getPnlHistory,
+  getNavHistory,
+  getCirculatingSupply,
+  getOracle,
+  getHealth,
+  getOpenApi,
+];

@@ -1,0 +1,133 @@
+// The keeper's decisions with numbers: one strike per period from chain state, the bounds' clamp and
+// minimum interval, and each NAV source (simulated yield, a file, an HTTP endpoint) with its refusals.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { OperatorError } from "../operator/errors";
+import { decideStrike, periodOf, type StrikeBounds } from "./keeper";
+import { accruedYield, parseNavSource } from "./nav-source";
+
+const UNBOUNDED: StrikeBounds = { maxChangeBps: null, minIntervalSeconds: 0n };
+const VAULT = "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS";
+
+describe("decideStrike", () => {
+  const base = { totalAssets: 1_000_000_000n, navUpdatedAt: 1_000_030n };
+
+  it("strikes once per period: not again in the period of the last strike", () => {
+    expect(periodOf(1_000_030n, 60)).toBe(16_667n);
+    expect(decideStrike(base, 1_000_100_000n, 1_000_079n, 60, UNBOUNDED)).toEqual({
+      strike: false,
+      reason: "struck this period",
+    });
+    expect(decideStrike(base, 1_000_100_000n, 1_000_080n, 60, UNBOUNDED)).toEqual({
+      strike: true,
+      gain: 100_000n,
+      loss: 0n,
+      target: 1_000_100_000n,
+      clamped: false,
+    });
+    // A vault never struck strikes at once.
+    expect(decideStrike({ ...base, navUpdatedAt: 0n }, null, 5n, 60, UNBOUNDED)).toMatchObject({
+      strike: true,
+      gain: 0n,
+      loss: 0n,
+    });
+  });
+
+  it("clamps a change to the bounds, both ways, and waits out the minimum interval", () => {
+    const bounds: StrikeBounds = { maxChangeBps: 50n, minIntervalSeconds: 30n };
+    // 0.5 % of 1,000 units is 5 units.
+    expect(decideStrike(base, 2_000_000_000n, 1_000_080n, 60, bounds)).toEqual({
+      strike: true,
+      gain: 5_000_000n,
+      loss: 0n,
+      target: 1_005_000_000n,
+      clamped: true,
+    });
+    expect(decideStrike(base, 1n, 1_000_080n, 60, bounds)).toEqual({
+      strike: true,
+      gain: 0n,
+      loss: 5_000_000n,
+      target: 995_000_000n,
+      clamped: true,
+    });
+    expect(decideStrike(base, 1_000_000_000n, 1_000_049n, 10, bounds)).toEqual({
+      strike: false,
+      reason: "too soon for the bounds",
+    });
+    expect(decideStrike(base, 996_000_000n, 1_000_080n, 60, bounds)).toMatchObject({
+      loss: 4_000_000n,
+      clamped: false,
+    });
+  });
+});
+
+describe("NAV sources", () => {
+  const reading = {
+    vault: VAULT,
+    totalAssets: 1_000_000_000_000n,
+    navUpdatedAt: 1_000n,
+    now: 1_000n + 365n * 86_400n,
+  };
+
+  it("simulated:<apy> accrues the rate since the last strike, at most a day of it", async () => {
+    expect(accruedYield(1_000_000_000_000n, 1_000n, 365n * 86_400n)).toBe(100_000_000_000n);
+    const source = parseNavSource("simulated:7.5");
+    expect(source.simulated).toBe(true);
+    // Capped at one day: 1,000,000 units × 7.5 % / 365.
+    expect(await source.currentTotalAssets(reading)).toBe(1_000_000_000_000n + 205_479_452n);
+    expect(await source.currentTotalAssets({ ...reading, now: reading.navUpdatedAt + 60n })).toBe(
+      1_000_000_000_000n + 142_694n,
+    );
+    expect(await source.currentTotalAssets({ ...reading, navUpdatedAt: 0n })).toBe(1_000_000_000_000n);
+  });
+
+  it("file:<path> reads a number or a per-vault JSON document", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "nav-source-"));
+    const plain = join(directory, "plain.txt");
+    writeFileSync(plain, "1234567\n");
+    expect(await parseNavSource(`file:${plain}`).currentTotalAssets(reading)).toBe(1_234_567n);
+    const byVault = join(directory, "vaults.json");
+    writeFileSync(byVault, JSON.stringify({ [VAULT]: "99000000" }));
+    expect(await parseNavSource(`file:${byVault}`).currentTotalAssets(reading)).toBe(99_000_000n);
+    writeFileSync(byVault, JSON.stringify({ other: "1" }));
+    await expect(parseNavSource(`file:${byVault}`).currentTotalAssets(reading)).rejects.toThrow(
+      OperatorError,
+    );
+    await expect(
+      parseNavSource(`file:${join(directory, "absent")}`).currentTotalAssets(reading),
+    ).rejects.toThrow(/cannot be read/);
+  });
+
+  it("http(s):// asks for the vault and reads { totalAssets }", async () => {
+    const server = createServer((request, response) => {
+      const url = new URL(request.url ?? "/", "http://x");
+      if (url.pathname === "/broken") {
+        response.writeHead(502).end();
+        return;
+      }
+      const vault = url.searchParams.get("vault") ?? url.pathname.split("/").at(-1);
+      response
+        .writeHead(200, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ totalAssets: vault === VAULT ? "5000000" : "0" }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await parseNavSource(`${base}/nav`).currentTotalAssets(reading)).toBe(5_000_000n);
+      expect(await parseNavSource(`${base}/nav/{vault}`).currentTotalAssets(reading)).toBe(5_000_000n);
+      await expect(parseNavSource(`${base}/broken`).currentTotalAssets(reading)).rejects.toThrow(/HTTP 502/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it.each(["simulated:abc", "simulated:1.234", "file:", "ftp://x", "nonsense"])("refuses %s", (text) => {
+    expect(() => parseNavSource(text)).toThrow(OperatorError);
+  });
+});

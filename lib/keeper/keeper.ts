@@ -1,0 +1,389 @@
+// The manager's service: for each vault it manages, a NAV strike once per period (the first tick of
+// each NAV_INTERVAL-aligned period) from a NAV source, within the program's strike bounds, and the
+// withdrawal queue funded when the reserve allows. It decides from chain state alone (the vault's
+// nav_updated_at against the period), so a keeper restarted after a crash, or one taking over from
+// a leader that died mid-cycle, never strikes a period twice. Several may run: the one holding the
+// leader lock acts, the others wait.
+import type { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
+
+import { buildMintToInstruction } from "../chain/spl-token";
+import type { LeaderLock } from "../indexer/leader-lock";
+import { readProgramVaults } from "../indexer/chain-reads";
+import { processMetrics } from "../observability/metrics";
+import { ChainClient, TransactionFailedError, customErrorCode } from "../operator/chain-client";
+import { decodeVault, type VaultAccount } from "../vault/accounts";
+import { VAULT_PROGRAM_ID } from "../vault/idl";
+import { buildStageWithdrawalsInstruction, buildUpdateNavInstruction } from "../vault/instructions";
+import type { NavSource } from "./nav-source";
+
+const BPS = 10_000n;
+const INSUFFICIENT_LIQUIDITY = 6016;
+
+/** What the program lets one strike do (the protocol's bounds). */
+export interface StrikeBounds {
+  /** Largest change of total assets in one strike, in bps of the current total; null: unbounded. */
+  maxChangeBps: bigint | null;
+  /** Least seconds between two strikes of one vault. */
+  minIntervalSeconds: bigint;
+}
+
+export interface KeeperSettings {
+  navIntervalSeconds: number;
+  stageIntervalSeconds: number;
+  /** Most shares one stage_withdrawals call funds. */
+  stageMaxShares: bigint;
+  /** Seconds between looks at the chain. */
+  tickSeconds: number;
+  /** Attempts per action before the keeper gives up until the next tick. */
+  attempts: number;
+  /** First retry delay; doubled for each further one. */
+  backoffMs: number;
+}
+
+export const DEFAULT_KEEPER_SETTINGS: KeeperSettings = {
+  navIntervalSeconds: 60,
+  stageIntervalSeconds: 20,
+  stageMaxShares: 25_000_000_000n,
+  tickSeconds: 2,
+  attempts: 4,
+  backoffMs: 500,
+};
+
+export interface KeeperOptions {
+  client: ChainClient;
+  manager: Keypair;
+  navSource: NavSource;
+  lock: LeaderLock;
+  /** The vaults to keep; null: every vault of the program this manager manages. */
+  vaults: PublicKey[] | null;
+  /** Mints simulated yield into the reserve (a test mint's authority); absent: the yield is only reported. */
+  mintAuthority?: Keypair;
+  bounds: (client: ChainClient) => Promise<StrikeBounds>;
+  settings?: Partial<KeeperSettings>;
+  /** The keeper's name in logs and in the keeper_leader metric. */
+  name?: string;
+  programId?: PublicKey;
+  log?: (line: string) => void;
+  now?: () => number;
+}
+
+export type StrikeDecision =
+  | { strike: false; reason: "struck this period" | "too soon for the bounds" }
+  | { strike: true; gain: bigint; loss: bigint; target: bigint; clamped: boolean };
+
+/** Unix seconds → the NAV period it falls in. */
+export function periodOf(unixSeconds: bigint, intervalSeconds: number): bigint {
+  return unixSeconds / BigInt(intervalSeconds);
+}
+
+/** Whether to strike now, and the change to report: the source's total, clamped to the bounds. */
+export function decideStrike(
+  vault: Pick<VaultAccount, "totalAssets" | "navUpdatedAt">,
+  target: bigint | null,
+  now: bigint,
+  navIntervalSeconds: number,
+  bounds: StrikeBounds,
+): StrikeDecision {
+  if (
+    vault.navUpdatedAt > 0n &&
+    periodOf(vault.navUpdatedAt, navIntervalSeconds) >= periodOf(now, navIntervalSeconds)
+  ) {
+    return { strike: false, reason: "struck this period" };
+  }
+  if (vault.navUpdatedAt > 0n && now - vault.navUpdatedAt < bounds.minIntervalSeconds) {
+    return { strike: false, reason: "too soon for the bounds" };
+  }
+  const wanted = target ?? vault.totalAssets;
+  let change = wanted - vault.totalAssets;
+  let clamped = false;
+  if (bounds.maxChangeBps !== null) {
+    const limit = (vault.totalAssets * bounds.maxChangeBps) / BPS;
+    if (change > limit) {
+      change = limit;
+      clamped = true;
+    } else if (change < -limit) {
+      change = -limit;
+      clamped = true;
+    }
+  }
+  return {
+    strike: true,
+    gain: change > 0n ? change : 0n,
+    loss: change < 0n ? -change : 0n,
+    target: vault.totalAssets + change,
+    clamped,
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+interface KeptVault {
+  address: PublicKey;
+  state: VaultAccount;
+}
+
+export interface CycleReport {
+  leader: boolean;
+  strikes: { vault: string; signature: string; gain: bigint; loss: bigint; navSequence: bigint }[];
+  stagings: { vault: string; signature: string; funded: bigint; tail: bigint }[];
+}
+
+export class Keeper {
+  private readonly settings: KeeperSettings;
+  private readonly log: (line: string) => void;
+  private readonly name: string;
+  private readonly lastStaging = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<CycleReport> | null = null;
+  private stopped = false;
+  private wasLeader: boolean | null = null;
+  private warnedUnbacked = false;
+
+  constructor(private readonly options: KeeperOptions) {
+    this.settings = { ...DEFAULT_KEEPER_SETTINGS, ...options.settings };
+    this.log = options.log ?? ((line) => console.log(line));
+    this.name = options.name ?? options.manager.publicKey.toBase58();
+  }
+
+  start(): void {
+    this.stopped = false;
+    const tick = (): void => {
+      this.timer = setTimeout(() => {
+        this.runCycle()
+          .catch((error: unknown) => this.log(`keeper: cycle failed: ${describe(error)}`))
+          .finally(() => {
+            if (!this.stopped) {
+              tick();
+            }
+          });
+      }, this.settings.tickSeconds * 1000);
+    };
+    this.runCycle()
+      .catch((error: unknown) => this.log(`keeper: cycle failed: ${describe(error)}`))
+      .finally(() => {
+        if (!this.stopped) {
+          tick();
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    await this.running?.catch(() => null);
+    await this.options.lock.release();
+    processMetrics().keeperLeader.set({ keeper: this.name }, 0);
+  }
+
+  /** One look at the chain: lead or wait; strike what is due; stage what the reserve allows. */
+  runCycle(): Promise<CycleReport> {
+    this.running ??= this.cycle().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private nowSeconds(): bigint {
+    return BigInt(Math.floor((this.options.now ?? Date.now)() / 1000));
+  }
+
+  private async cycle(): Promise<CycleReport> {
+    const report: CycleReport = { leader: false, strikes: [], stagings: [] };
+    let leader: boolean;
+    try {
+      leader = await this.options.lock.tryAcquire();
+    } catch (error) {
+      leader = false;
+      this.log(`keeper: the leader lock is unreachable (${describe(error)}); waiting`);
+    }
+    processMetrics().keeperLeader.set({ keeper: this.name }, leader ? 1 : 0);
+    if (leader !== this.wasLeader) {
+      this.log(
+        leader ? `keeper ${this.name}: leading` : `keeper ${this.name}: another keeper leads; waiting`,
+      );
+      this.wasLeader = leader;
+    }
+    report.leader = leader;
+    if (!leader || this.stopped) {
+      return report;
+    }
+    const bounds = await this.options.bounds(this.options.client);
+    for (const vault of await this.keptVaults()) {
+      const strike = await this.withRetries(`NAV strike for ${vault.address.toBase58()}`, () =>
+        this.strikeIfDue(vault.address, bounds),
+      );
+      if (strike !== null) {
+        report.strikes.push(strike);
+      }
+      const staging = await this.withRetries(`staging for ${vault.address.toBase58()}`, () =>
+        this.stageIfDue(vault.address),
+      );
+      if (staging !== null) {
+        report.stagings.push(staging);
+      }
+    }
+    return report;
+  }
+
+  private async keptVaults(): Promise<KeptVault[]> {
+    const { client, manager } = this.options;
+    if (this.options.vaults !== null) {
+      const kept: KeptVault[] = [];
+      for (const address of this.options.vaults) {
+        const state = await this.readVault(address);
+        if (state !== null) {
+          kept.push({ address, state });
+        }
+      }
+      return kept;
+    }
+    const { vaults } = await readProgramVaults(client.rpc, this.options.programId ?? VAULT_PROGRAM_ID);
+    const kept: KeptVault[] = [];
+    for (const vault of vaults) {
+      try {
+        const state = decodeVault(vault.data);
+        if (state.manager.equals(manager.publicKey)) {
+          kept.push({ address: vault.address, state });
+        }
+      } catch {
+        // Another account of the vault's size: not a vault.
+      }
+    }
+    return kept;
+  }
+
+  private async readVault(address: PublicKey): Promise<VaultAccount | null> {
+    const account = await this.options.client.getAccount(address);
+    return account === null ? null : decodeVault(account.data);
+  }
+
+  /** Runs an action up to `attempts` times with doubling delays; the last failure is logged, not thrown. */
+  private async withRetries<T>(label: string, action: () => Promise<T | null>): Promise<T | null> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await action();
+      } catch (error) {
+        if (attempt >= this.settings.attempts || this.stopped) {
+          this.log(`keeper: ${label} failed after ${attempt} attempts: ${describe(error)}`);
+          return null;
+        }
+        const delay = this.settings.backoffMs * 2 ** (attempt - 1);
+        this.log(`keeper: ${label} failed (${describe(error)}); retrying in ${delay} ms`);
+        await sleep(delay);
+      }
+    }
+  }
+
+  private label(address: PublicKey, state: VaultAccount): string {
+    return `${state.name} (${address.toBase58()})`;
+  }
+
+  /** Reads the vault afresh (an earlier attempt may have landed) and strikes if its period is open. */
+  private async strikeIfDue(
+    address: PublicKey,
+    bounds: StrikeBounds,
+  ): Promise<CycleReport["strikes"][number] | null> {
+    const { client, manager, navSource, mintAuthority } = this.options;
+    const metrics = processMetrics();
+    const vault = address.toBase58();
+    const state = await this.readVault(address);
+    if (state === null) {
+      return null;
+    }
+    const now = this.nowSeconds();
+    const due = decideStrike(state, null, now, this.settings.navIntervalSeconds, bounds);
+    if (!due.strike) {
+      return null;
+    }
+    const target = await navSource.currentTotalAssets({
+      vault,
+      totalAssets: state.totalAssets,
+      navUpdatedAt: state.navUpdatedAt,
+      now,
+    });
+    const decision = decideStrike(state, target, now, this.settings.navIntervalSeconds, bounds);
+    if (!decision.strike) {
+      return null;
+    }
+    const instructions: TransactionInstruction[] = [];
+    const signers: Keypair[] = [];
+    if (navSource.simulated && decision.gain > 0n) {
+      if (mintAuthority === undefined) {
+        if (!this.warnedUnbacked) {
+          this.log("keeper: simulated yield is reported without minting it (no --mint-authority)");
+          this.warnedUnbacked = true;
+        }
+      } else {
+        // Backed in the same transaction, so the reported NAV is always in the reserve.
+        instructions.push(
+          buildMintToInstruction(state.assetMint, state.reserve, mintAuthority.publicKey, decision.gain),
+        );
+        signers.push(mintAuthority);
+      }
+    }
+    instructions.push(
+      buildUpdateNavInstruction(
+        { manager: manager.publicKey, vault: address },
+        { gain: decision.gain, loss: decision.loss },
+      ),
+    );
+    const signature = await client.sendAndConfirm(`NAV strike for ${vault}`, instructions, manager, signers);
+    const sequence = state.navSequence + 1n;
+    metrics.keeperLastStrike.set({ vault }, Date.now() / 1000);
+    metrics.keeperActions.inc({ vault, action: "strike", outcome: "sent" });
+    const change = decision.loss > 0n ? `-${decision.loss}` : `+${decision.gain}`;
+    this.log(
+      `keeper: ${this.label(address, state)} NAV #${sequence}: ${change} on ${state.totalAssets} -> ${decision.target}${decision.clamped ? " (clamped to the bounds)" : ""} (${signature})`,
+    );
+    return { vault, signature, gain: decision.gain, loss: decision.loss, navSequence: sequence };
+  }
+
+  /** Funds the queue by up to stageMaxShares every stage interval; waits when the reserve is short. */
+  private async stageIfDue(address: PublicKey): Promise<CycleReport["stagings"][number] | null> {
+    const { client, manager } = this.options;
+    const vault = address.toBase58();
+    const last = this.lastStaging.get(vault);
+    const nowMs = (this.options.now ?? Date.now)();
+    if (last !== undefined && nowMs - last < this.settings.stageIntervalSeconds * 1000) {
+      return null;
+    }
+    const state = await this.readVault(address);
+    if (state === null || state.queueTail <= state.queueFunded) {
+      return null;
+    }
+    const instruction = buildStageWithdrawalsInstruction(
+      { manager: manager.publicKey, vault: address, reserve: state.reserve },
+      { maxShares: this.settings.stageMaxShares },
+    );
+    const metrics = processMetrics();
+    // Simulated first: a reserve too short for the next shares is a wait, not a failed transaction.
+    const simulation = await client.simulate([instruction], manager.publicKey);
+    if (simulation.err !== null) {
+      if (customErrorCode(simulation.err) === INSUFFICIENT_LIQUIDITY) {
+        this.lastStaging.set(vault, nowMs);
+        metrics.keeperActions.inc({ vault, action: "stage", outcome: "skipped" });
+        this.log(`keeper: ${this.label(address, state)} queue waits for liquidity`);
+        return null;
+      }
+      throw new TransactionFailedError(`staging for ${vault}`, simulation.err, simulation.logs);
+    }
+    const signature = await client.sendAndConfirm(`staging for ${vault}`, [instruction], manager);
+    this.lastStaging.set(vault, nowMs);
+    const after = (await this.readVault(address)) ?? state;
+    metrics.keeperLastStaging.set({ vault }, Date.now() / 1000);
+    metrics.keeperActions.inc({ vault, action: "stage", outcome: "sent" });
+    this.log(
+      `keeper: ${this.label(address, state)} staged the queue ${state.queueFunded} -> ${after.queueFunded} of ${after.queueTail} (${signature})`,
+    );
+    return { vault, signature, funded: after.queueFunded, tail: after.queueTail };
+  }
+}

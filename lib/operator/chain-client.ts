@@ -1,0 +1,296 @@
+// What the operator commands need from any Solana RPC: accounts, rent, blockhashes, simulation, and
+// sending legacy transactions with confirmation by polling signature statuses until the blockhash
+// expires. Built on lib/chain/rpc.ts, so its calls are counted and timed like the servers' are.
+import bs58 from "bs58";
+import { PublicKey, Transaction, type Keypair, type TransactionInstruction } from "@solana/web3.js";
+import { z } from "zod";
+
+import { RpcError, createRpcClient, type RpcClient, type RpcObserver } from "../chain/rpc";
+
+export interface OnChainAccount {
+  lamports: bigint;
+  data: Uint8Array;
+  owner: PublicKey;
+  executable: boolean;
+}
+
+/** A transaction the chain refused or executed with an error; `err` is the RPC's error value. */
+export class TransactionFailedError extends Error {
+  constructor(
+    readonly label: string,
+    readonly err: unknown,
+    readonly logs: readonly string[],
+  ) {
+    // The runtime's own explanation, when it logged one, says more than the error value.
+    const reason = logs.find((line) => !line.startsWith("Program "));
+    super(
+      `${label} failed: ${JSON.stringify(err)}${programErrorSuffix(err)}${reason === undefined ? "" : `: ${reason}`}`,
+    );
+  }
+}
+
+function programErrorSuffix(err: unknown): string {
+  const code = customErrorCode(err);
+  return code === null ? "" : ` (program error ${code})`;
+}
+
+/** The custom program error number of `{ InstructionError: [i, { Custom: n }] }`, else null. */
+export function customErrorCode(err: unknown): number | null {
+  if (typeof err === "object" && err !== null && "InstructionError" in err) {
+    const detail: unknown = (err as { InstructionError: unknown }).InstructionError;
+    if (Array.isArray(detail)) {
+      const inner: unknown = detail[1];
+      if (typeof inner === "object" && inner !== null && "Custom" in inner) {
+        const custom: unknown = (inner as { Custom: unknown }).Custom;
+        return typeof custom === "number" ? custom : null;
+      }
+    }
+  }
+  return null;
+}
+
+const accountInfoSchema = z.object({
+  value: z
+    .object({
+      lamports: z.number(),
+      data: z.tuple([z.string(), z.literal("base64")]),
+      owner: z.string(),
+      executable: z.boolean(),
+    })
+    .nullable(),
+});
+
+const blockhashSchema = z.object({
+  value: z.object({ blockhash: z.string(), lastValidBlockHeight: z.number() }),
+});
+
+const statusesSchema = z.object({
+  value: z.array(
+    z
+      .object({
+        err: z.unknown().nullable(),
+        confirmationStatus: z.enum(["processed", "confirmed", "finalized"]).nullable().optional(),
+      })
+      .nullable(),
+  ),
+});
+
+const simulationSchema = z.object({
+  value: z.object({
+    err: z.unknown().nullable(),
+    logs: z.array(z.string()).nullable(),
+    unitsConsumed: z.number().optional(),
+  }),
+});
+
+export interface Blockhash {
+  blockhash: string;
+  lastValidBlockHeight: number;
+}
+
+export interface SignedTransaction {
+  signature: string;
+  wire: Buffer;
+}
+
+export interface Simulation {
+  err: unknown;
+  logs: string[];
+  unitsConsumed: number;
+}
+
+export type Outcome = { status: "confirmed"; err: unknown } | { status: "expired" };
+
+const POLL_MS = 400;
+const MAX_STATUSES_PER_CALL = 256;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export class ChainClient {
+  readonly rpc: RpcClient;
+  /** Transactions this client has sent, retries included. */
+  sent = 0;
+
+  constructor(url: string, options: { timeoutMs?: number; observe?: RpcObserver } = {}) {
+    this.rpc = createRpcClient(url, options.timeoutMs ?? 10_000, options.observe);
+  }
+
+  async getAccount(address: PublicKey): Promise<OnChainAccount | null> {
+    const result = accountInfoSchema.parse(
+      await this.rpc.call("getAccountInfo", [
+        address.toBase58(),
+        { encoding: "base64", commitment: "confirmed" },
+      ]),
+    );
+    if (result.value === null) {
+      return null;
+    }
+    return {
+      lamports: BigInt(result.value.lamports),
+      data: Buffer.from(result.value.data[0], "base64"),
+      owner: new PublicKey(result.value.owner),
+      executable: result.value.executable,
+    };
+  }
+
+  async getBalance(address: PublicKey): Promise<bigint> {
+    const result = z
+      .object({ value: z.number() })
+      .parse(await this.rpc.call("getBalance", [address.toBase58(), { commitment: "confirmed" }]));
+    return BigInt(result.value);
+  }
+
+  async rentExempt(size: number): Promise<bigint> {
+    return BigInt(z.number().parse(await this.rpc.call("getMinimumBalanceForRentExemption", [size])));
+  }
+
+  async latestBlockhash(): Promise<Blockhash> {
+    return blockhashSchema.parse(await this.rpc.call("getLatestBlockhash", [{ commitment: "confirmed" }]))
+      .value;
+  }
+
+  async blockHeight(): Promise<number> {
+    return z.number().parse(await this.rpc.call("getBlockHeight", [{ commitment: "confirmed" }]));
+  }
+
+  async slot(): Promise<bigint> {
+    return BigInt(z.number().parse(await this.rpc.call("getSlot", [{ commitment: "confirmed" }])));
+  }
+
+  /** Resolves once the confirmed slot is past `slot`. */
+  async waitForSlotAfter(slot: bigint): Promise<void> {
+    while ((await this.slot()) <= slot) {
+      await sleep(POLL_MS);
+    }
+  }
+
+  sign(
+    instructions: readonly TransactionInstruction[],
+    feePayer: Keypair,
+    signers: readonly Keypair[],
+    blockhash: string,
+  ): SignedTransaction {
+    const transaction = new Transaction({ feePayer: feePayer.publicKey, recentBlockhash: blockhash }).add(
+      ...instructions,
+    );
+    const unique = [feePayer, ...signers.filter((signer) => !signer.publicKey.equals(feePayer.publicKey))];
+    transaction.sign(...unique);
+    const signature = transaction.signature;
+    if (signature === null) {
+      throw new Error("The transaction has no fee-payer signature after signing");
+    }
+    return { signature: bs58.encode(signature), wire: transaction.serialize() };
+  }
+
+  /** Runs the instructions without sending them (no signature check; a fresh blockhash). */
+  async simulate(instructions: readonly TransactionInstruction[], feePayer: PublicKey): Promise<Simulation> {
+    const { blockhash } = await this.latestBlockhash();
+    const transaction = new Transaction({ feePayer, recentBlockhash: blockhash }).add(...instructions);
+    const wire = transaction.serialize({ requireAllSignatures: false, verifySignatures: false });
+    const result = simulationSchema.parse(
+      await this.rpc.call("simulateTransaction", [
+        wire.toString("base64"),
+        { encoding: "base64", sigVerify: false, replaceRecentBlockhash: true, commitment: "confirmed" },
+      ]),
+    );
+    return {
+      err: result.value.err ?? null,
+      logs: result.value.logs ?? [],
+      unitsConsumed: result.value.unitsConsumed ?? 0,
+    };
+  }
+
+  /** Sends a signed transaction; a preflight refusal becomes TransactionFailedError. */
+  async send(
+    label: string,
+    transaction: SignedTransaction,
+    options: { skipPreflight?: boolean } = {},
+  ): Promise<void> {
+    this.sent += 1;
+    try {
+      await this.rpc.call("sendTransaction", [
+        transaction.wire.toString("base64"),
+        {
+          encoding: "base64",
+          skipPreflight: options.skipPreflight ?? false,
+          preflightCommitment: "confirmed",
+        },
+      ]);
+    } catch (error) {
+      if (
+        error instanceof RpcError &&
+        typeof error.data === "object" &&
+        error.data !== null &&
+        "err" in error.data
+      ) {
+        const data = error.data as { err: unknown; logs?: unknown };
+        const logs = Array.isArray(data.logs)
+          ? data.logs.filter((line): line is string => typeof line === "string")
+          : [];
+        throw new TransactionFailedError(label, data.err, logs);
+      }
+      throw error;
+    }
+  }
+
+  /** Polls until every signature is confirmed or the blockhash's last valid block height passes. */
+  async confirmAll(
+    signatures: readonly string[],
+    lastValidBlockHeight: number,
+  ): Promise<Map<string, Outcome>> {
+    const outcomes = new Map<string, Outcome>();
+    let pending = [...signatures];
+    for (;;) {
+      for (let start = 0; start < pending.length; start += MAX_STATUSES_PER_CALL) {
+        const batch = pending.slice(start, start + MAX_STATUSES_PER_CALL);
+        const result = statusesSchema.parse(await this.rpc.call("getSignatureStatuses", [batch]));
+        batch.forEach((signature, index) => {
+          const status = result.value[index];
+          if (status !== null && status !== undefined && status.confirmationStatus !== "processed") {
+            outcomes.set(signature, { status: "confirmed", err: status.err ?? null });
+          }
+        });
+      }
+      pending = pending.filter((signature) => !outcomes.has(signature));
+      if (pending.length === 0) {
+        return outcomes;
+      }
+      if ((await this.blockHeight()) > lastValidBlockHeight) {
+        for (const signature of pending) {
+          outcomes.set(signature, { status: "expired" });
+        }
+        return outcomes;
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  /** Signs, sends and confirms one transaction, with a fresh blockhash each time one expires. */
+  async sendAndConfirm(
+    label: string,
+    instructions: readonly TransactionInstruction[],
+    feePayer: Keypair,
+    signers: readonly Keypair[] = [],
+    attempts = 3,
+  ): Promise<string> {
+    for (let attempt = 1; ; attempt += 1) {
+      const { blockhash, lastValidBlockHeight } = await this.latestBlockhash();
+      const transaction = this.sign(instructions, feePayer, signers, blockhash);
+      await this.send(label, transaction);
+      const outcome = (await this.confirmAll([transaction.signature], lastValidBlockHeight)).get(
+        transaction.signature,
+      );
+      if (outcome?.status === "confirmed") {
+        if (outcome.err !== null) {
+          throw new TransactionFailedError(label, outcome.err, []);
+        }
+        return transaction.signature;
+      }
+      if (attempt >= attempts) {
+        throw new TransactionFailedError(label, "BlockhashExpired", []);
+      }
+    }
+  }
+}

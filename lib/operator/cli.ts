@@ -1,0 +1,97 @@
+// What every operator command shares: flags parsed strictly (an unknown or missing flag is a one-line
+// error), the RPC URL from --url, RPC_URL or the CLUSTER preset, explorer links for that cluster, and
+// one exit path that prints an expected failure as one line and exits non-zero.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+import { ChainUnavailableError, RpcError } from "../chain/rpc";
+import {
+  CLUSTER_PRESETS,
+  clusterOfRpcUrl,
+  explorerUrl,
+  isClusterName,
+  type ClusterName,
+  type ExplorerTarget,
+} from "../cluster";
+import { TransactionFailedError } from "./chain-client";
+import { OperatorError } from "./errors";
+
+export type OptionsSpec = NonNullable<ParseArgsConfig["options"]>;
+
+export function parseFlags<const O extends OptionsSpec>(
+  argv: readonly string[],
+  options: O,
+): {
+  values: ReturnType<
+    typeof parseArgs<{ options: O; args: string[]; allowPositionals: true; strict: true }>
+  >["values"];
+  positionals: string[];
+} {
+  try {
+    const parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    return { values: parsed.values, positionals: parsed.positionals };
+  } catch (error) {
+    throw new OperatorError(
+      error instanceof Error ? (error.message.split("\n")[0] ?? "bad arguments") : "bad arguments",
+    );
+  }
+}
+
+export interface Cluster {
+  name: ClusterName;
+  rpcUrl: string;
+  link(target: ExplorerTarget): string;
+}
+
+/** The RPC endpoint: --url, else RPC_URL, else CLUSTER's preset. */
+export function resolveCluster(
+  url: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Cluster {
+  const clusterText = env.CLUSTER === undefined || env.CLUSTER === "" ? undefined : env.CLUSTER;
+  if (clusterText !== undefined && !isClusterName(clusterText)) {
+    throw new OperatorError(
+      `CLUSTER must be localnet, devnet, testnet, mainnet-beta or custom; got "${clusterText}"`,
+    );
+  }
+  const rpcUrl =
+    url ??
+    (env.RPC_URL === "" ? undefined : env.RPC_URL) ??
+    (clusterText === undefined ? null : CLUSTER_PRESETS[clusterText].rpcUrl);
+  if (rpcUrl === null || rpcUrl === undefined) {
+    throw new OperatorError("name the RPC endpoint: --url <rpc>, RPC_URL or CLUSTER");
+  }
+  try {
+    const protocol = new URL(rpcUrl).protocol;
+    if (protocol !== "http:" && protocol !== "https:") {
+      throw new Error(protocol);
+    }
+  } catch {
+    throw new OperatorError(`--url must be an http(s) URL; got "${rpcUrl}"`);
+  }
+  const name = clusterText ?? clusterOfRpcUrl(rpcUrl);
+  return { name, rpcUrl, link: (target) => explorerUrl(target, name, rpcUrl) };
+}
+
+export function requireFlag(value: string | undefined, flag: string): string {
+  if (value === undefined || value === "") {
+    throw new OperatorError(`${flag} is required`);
+  }
+  return value;
+}
+
+/** Runs a command; an expected failure is one line on stderr and exit code 1. */
+export function runCommand(name: string, main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      if (error instanceof OperatorError || error instanceof TransactionFailedError) {
+        console.error(`${name}: ${error.message}`);
+      } else if (error instanceof ChainUnavailableError || error instanceof RpcError) {
+        console.error(`${name}: ${error.message}`);
+      } else {
+        console.error(`${name}: unexpected failure`, error);
+      }
+      process.exit(1);
+    },
+  );
+}

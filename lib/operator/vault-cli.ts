@@ -1,0 +1,286 @@
+// npm run vault -- create|show|config|pause|resume … --url <rpc> --keypair <file> [--yes]
+// Each command reads the vault, checks the keypair may do what is asked, prints the change, simulates
+// it and sends it with --yes. Amounts are raw units of the asset (or shares), as the program keeps them.
+import { PublicKey } from "@solana/web3.js";
+
+import { decodeMint } from "../chain/spl-token";
+import { observeRpcCall } from "../observability/metrics";
+import { decodeVault, type VaultAccount } from "../vault/accounts";
+import { deriveVaultAddresses } from "../vault/addresses";
+import { VAULT_PROGRAM_ID } from "../vault/idl";
+import {
+  buildInitializeVaultInstruction,
+  buildUpdateConfigInstruction,
+  type ConfigUpdate,
+} from "../vault/instructions";
+import { ChainClient } from "./chain-client";
+import { parseFlags, requireFlag, resolveCluster, type OptionsSpec } from "./cli";
+import { OperatorError } from "./errors";
+import { readKeypairFile } from "./keypair-file";
+import { runPlan, type Change, type CommandContext } from "./plan";
+
+export const VAULT_USAGE = `Usage: npm run vault -- <command> [options] --url <rpc> --keypair <file> [--yes]
+  create --asset-mint <mint> --name <name> [--index <n>] [--fee-bps <bps>] [--min-withdrawal-shares <raw>]
+         [--hourly-cap <raw>] [--daily-cap <raw>]
+  show <vault>
+  config <vault> [--name <name>] [--fee-bps <bps>] [--min-withdrawal-shares <raw>] [--hourly-cap <raw>] [--daily-cap <raw>]
+  pause <vault>
+  resume <vault>
+Without --yes a command prints what it would change and simulates it; nothing is sent.`;
+
+const COMMON = {
+  url: { type: "string" },
+  keypair: { type: "string" },
+  yes: { type: "boolean" },
+} as const satisfies OptionsSpec;
+
+const CONFIG_FLAGS = {
+  name: { type: "string" },
+  "fee-bps": { type: "string" },
+  "min-withdrawal-shares": { type: "string" },
+  "hourly-cap": { type: "string" },
+  "daily-cap": { type: "string" },
+} as const satisfies OptionsSpec;
+
+export function parseAddress(flag: string, text: string | undefined): PublicKey {
+  const value = requireFlag(text, flag);
+  try {
+    const key = new PublicKey(value);
+    if (key.toBase58() !== value) {
+      throw new Error("not canonical");
+    }
+    return key;
+  } catch {
+    throw new OperatorError(`${flag} is not a base58 address: "${value}"`);
+  }
+}
+
+export function parseRaw(flag: string, text: string): bigint {
+  if (!/^\d+$/.test(text) || BigInt(text) >= 2n ** 64n) {
+    throw new OperatorError(`${flag} must be a whole number of raw units below 2^64; got "${text}"`);
+  }
+  return BigInt(text);
+}
+
+function parseFeeBps(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 10_000) {
+    throw new OperatorError(`--fee-bps must be 0–10000; got "${text}"`);
+  }
+  return Number(text);
+}
+
+function parseName(text: string): string {
+  const bytes = Buffer.byteLength(text);
+  if (text.trim() === "" || bytes > 32) {
+    throw new OperatorError(`--name must be 1–32 bytes; got ${bytes}`);
+  }
+  return text;
+}
+
+async function commandContext(
+  values: {
+    url?: string;
+    keypair?: string;
+    yes?: boolean;
+  },
+  out: (line: string) => void,
+): Promise<CommandContext> {
+  const cluster = resolveCluster(values.url, process.env);
+  const signer = await readKeypairFile(requireFlag(values.keypair, "--keypair"));
+  return {
+    client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }),
+    cluster,
+    signer,
+    send: values.yes === true,
+    out,
+  };
+}
+
+export async function readVaultAccount(
+  context: Pick<CommandContext, "client" | "cluster">,
+  address: PublicKey,
+): Promise<VaultAccount> {
+  const account = await context.client.getAccount(address);
+  if (account === null) {
+    throw new OperatorError(`no vault at ${address.toBase58()} on ${context.cluster.name}`);
+  }
+  if (!account.owner.equals(VAULT_PROGRAM_ID)) {
+    throw new OperatorError(`${address.toBase58()} is not a vault of program ${VAULT_PROGRAM_ID.toBase58()}`);
+  }
+  try {
+    return decodeVault(account.data);
+  } catch {
+    throw new OperatorError(`${address.toBase58()} is an account of the program but not a vault`);
+  }
+}
+
+function requireManager(context: CommandContext, address: PublicKey, vault: VaultAccount): void {
+  if (!vault.manager.equals(context.signer.publicKey)) {
+    throw new OperatorError(
+      `--keypair is ${context.signer.publicKey.toBase58()}, not the manager of ${address.toBase58()} (${vault.manager.toBase58()})`,
+    );
+  }
+}
+
+export function describeVault(address: PublicKey, vault: VaultAccount): string[] {
+  return [
+    `vault ${address.toBase58()}  "${vault.name}"${vault.paused ? "  PAUSED" : ""}`,
+    `  manager              ${vault.manager.toBase58()}`,
+    `  asset mint           ${vault.assetMint.toBase58()} (${vault.assetDecimals} decimals)`,
+    `  share mint           ${vault.shareMint.toBase58()}`,
+    `  reserve              ${vault.reserve.toBase58()}`,
+    `  total assets         ${vault.totalAssets}`,
+    `  total shares         ${vault.totalShares}`,
+    `  NAV                  #${vault.navSequence} at ${vault.navUpdatedAt > 0n ? new Date(Number(vault.navUpdatedAt) * 1000).toISOString() : "never"}`,
+    `  fee                  ${vault.feeBps} bps`,
+    `  min withdrawal       ${vault.minWithdrawalShares} shares`,
+    `  caps                 hourly ${vault.hourlyCap}, daily ${vault.dailyCap} (0: none)`,
+    `  queue                tail ${vault.queueTail}, funded ${vault.queueFunded}, claimed ${vault.queueClaimed}`,
+  ];
+}
+
+function configChanges(vault: VaultAccount, update: ConfigUpdate): Change[] {
+  const changes: Change[] = [];
+  const add = (field: string, from: string, to: string | undefined): void => {
+    if (to !== undefined && to !== from) {
+      changes.push({ field, from, to });
+    }
+  };
+  add("name", vault.name, update.name);
+  add("fee_bps", String(vault.feeBps), update.feeBps?.toString());
+  add("min_withdrawal_shares", vault.minWithdrawalShares.toString(), update.minWithdrawalShares?.toString());
+  add("hourly_cap", vault.hourlyCap.toString(), update.hourlyCap?.toString());
+  add("daily_cap", vault.dailyCap.toString(), update.dailyCap?.toString());
+  add("paused", String(vault.paused), update.paused?.toString());
+  return changes;
+}
+
+async function nextFreeIndex(context: CommandContext, manager: PublicKey): Promise<bigint> {
+  for (let index = 0n; index < 1_000n; index += 1n) {
+    if ((await context.client.getAccount(deriveVaultAddresses(manager, index).vault)) === null) {
+      return index;
+    }
+  }
+  throw new OperatorError("no free vault index below 1000; name one with --index");
+}
+
+async function create(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags(argv, {
+    ...COMMON,
+    ...CONFIG_FLAGS,
+    "asset-mint": { type: "string" },
+    index: { type: "string" },
+  });
+  if (positionals.length > 0) {
+    throw new OperatorError(`vault create takes no positional argument; got "${positionals[0] ?? ""}"`);
+  }
+  const assetMint = parseAddress("--asset-mint", values["asset-mint"]);
+  const name = parseName(requireFlag(values.name, "--name"));
+  const feeBps = values["fee-bps"] === undefined ? 0 : parseFeeBps(values["fee-bps"]);
+  const minWithdrawalShares =
+    values["min-withdrawal-shares"] === undefined
+      ? 0n
+      : parseRaw("--min-withdrawal-shares", values["min-withdrawal-shares"]);
+  const hourlyCap = values["hourly-cap"] === undefined ? 0n : parseRaw("--hourly-cap", values["hourly-cap"]);
+  const dailyCap = values["daily-cap"] === undefined ? 0n : parseRaw("--daily-cap", values["daily-cap"]);
+  const context = await commandContext(values, out);
+  const mintAccount = await context.client.getAccount(assetMint);
+  if (mintAccount === null || decodeMint(mintAccount.owner, mintAccount.data) === null) {
+    throw new OperatorError(
+      `--asset-mint ${assetMint.toBase58()} is not a token mint on ${context.cluster.name}`,
+    );
+  }
+  const manager = context.signer.publicKey;
+  const index =
+    values.index === undefined ? await nextFreeIndex(context, manager) : parseRaw("--index", values.index);
+  const addresses = deriveVaultAddresses(manager, index);
+  if ((await context.client.getAccount(addresses.vault)) !== null) {
+    throw new OperatorError(`a vault already exists at index ${index}: ${addresses.vault.toBase58()}`);
+  }
+  const args = { index, name, feeBps, minWithdrawalShares, hourlyCap, dailyCap };
+  await runPlan(
+    context,
+    `vault create ${addresses.vault.toBase58()}`,
+    [
+      { field: "vault", from: "(none)", to: `${addresses.vault.toBase58()} (index ${index})` },
+      { field: "name", from: "", to: name },
+      { field: "asset_mint", from: "", to: assetMint.toBase58() },
+      { field: "manager", from: "", to: manager.toBase58() },
+      { field: "fee_bps", from: "", to: String(feeBps) },
+      { field: "min_withdrawal_shares", from: "", to: minWithdrawalShares.toString() },
+      { field: "hourly_cap", from: "", to: hourlyCap.toString() },
+      { field: "daily_cap", from: "", to: dailyCap.toString() },
+    ],
+    [buildInitializeVaultInstruction({ manager, ...addresses, assetMint }, args)],
+  );
+  out(`vault ${addresses.vault.toBase58()}`);
+  out(`  ${context.cluster.link({ address: addresses.vault.toBase58() })}`);
+}
+
+async function show(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags(argv, { url: { type: "string" } });
+  const address = parseAddress("<vault>", positionals[0]);
+  const cluster = resolveCluster(values.url, process.env);
+  const context = { client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }), cluster };
+  const vault = await readVaultAccount(context, address);
+  for (const line of describeVault(address, vault)) {
+    out(line);
+  }
+  out(`  ${cluster.link({ address: address.toBase58() })}`);
+}
+
+async function updateConfig(
+  argv: string[],
+  out: (line: string) => void,
+  fixed: ConfigUpdate | null,
+): Promise<void> {
+  const { values, positionals } = parseFlags(argv, fixed === null ? { ...COMMON, ...CONFIG_FLAGS } : COMMON);
+  const address = parseAddress("<vault>", positionals[0]);
+  const flags = values as Partial<Record<keyof typeof CONFIG_FLAGS, string>>;
+  const update: ConfigUpdate = fixed ?? {
+    name: flags.name === undefined ? undefined : parseName(flags.name),
+    feeBps: flags["fee-bps"] === undefined ? undefined : parseFeeBps(flags["fee-bps"]),
+    minWithdrawalShares:
+      flags["min-withdrawal-shares"] === undefined
+        ? undefined
+        : parseRaw("--min-withdrawal-shares", flags["min-withdrawal-shares"]),
+    hourlyCap: flags["hourly-cap"] === undefined ? undefined : parseRaw("--hourly-cap", flags["hourly-cap"]),
+    dailyCap: flags["daily-cap"] === undefined ? undefined : parseRaw("--daily-cap", flags["daily-cap"]),
+  };
+  const context = await commandContext(values, out);
+  const vault = await readVaultAccount(context, address);
+  requireManager(context, address, vault);
+  const changes = configChanges(vault, update);
+  if (changes.length === 0) {
+    throw new OperatorError(`nothing to change on ${address.toBase58()}: it already has those settings`);
+  }
+  await runPlan(
+    context,
+    `vault ${fixed === null ? "config" : fixed.paused === true ? "pause" : "resume"} ${address.toBase58()}`,
+    changes,
+    [buildUpdateConfigInstruction({ manager: context.signer.publicKey, vault: address }, update)],
+  );
+}
+
+export async function runVaultCli(argv: readonly string[], out: (line: string) => void): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "create":
+      return create(rest, out);
+    case "show":
+      return show(rest, out);
+    case "config":
+      return updateConfig(rest, out, null);
+    case "pause":
+      return updateConfig(rest, out, { paused: true });
+    case "resume":
+      return updateConfig(rest, out, { paused: false });
+    case undefined:
+    case "help":
+    case "--help":
+      out(VAULT_USAGE);
+      return;
+    default:
+      throw new OperatorError(`unknown command "${command}" (create, show, config, pause, resume)`);
+  }
+}

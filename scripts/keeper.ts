@@ -1,0 +1,159 @@
+// npm run keeper -- --url <rpc> --keypair <manager.json> --nav-source <simulated:<apy>|file:<path>|http(s)://…>
+//   [--vault <address>]… [--mint-authority <file>] [--nav-interval <s>] [--stage-interval <s>]
+//   [--stage-max-shares <raw>] [--tick <s>] [--metrics-port <port>] [--metrics-host <host>] [--name <name>]
+// The manager's service (lib/keeper/keeper.ts). With DATABASE_URL, keepers of the same manager share a
+// Postgres advisory lock: one leads, the others wait and take over when it goes. GET /metrics on
+// --metrics-port (KEEPER_METRICS_PORT; METRICS_TOKEN guards it when set).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+import { PublicKey } from "@solana/web3.js";
+
+import { KEEPER_LOCK_CLASS, postgresLeaderLock, soleLeaderLock } from "../lib/indexer/leader-lock";
+import { DEFAULT_KEEPER_SETTINGS, Keeper, type StrikeBounds } from "../lib/keeper/keeper";
+import { parseNavSource } from "../lib/keeper/nav-source";
+import { METRICS_PATH } from "../lib/observability/http";
+import { answerMetrics, observeRpcCall } from "../lib/observability/metrics";
+import { ChainClient } from "../lib/operator/chain-client";
+import { parseFlags, requireFlag, resolveCluster, runCommand } from "../lib/operator/cli";
+import { OperatorError } from "../lib/operator/errors";
+import { readKeypairFile } from "../lib/operator/keypair-file";
+import { VAULT_PROGRAM_ID } from "../lib/vault/idl";
+
+function positiveInteger(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) {
+    return fallback;
+  }
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    throw new OperatorError(`${flag} must be a positive integer; got "${text}"`);
+  }
+  return Number(text);
+}
+
+function portNumber(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 65_535) {
+    throw new OperatorError(`--metrics-port must be a port number (0 picks a free one); got "${text}"`);
+  }
+  return Number(text);
+}
+
+function startMetricsServer(host: string, port: number): Promise<string> {
+  const server = createServer((request, response) => {
+    const pathname = (request.url ?? "/").split("?", 1)[0];
+    if (pathname !== METRICS_PATH) {
+      response.writeHead(404, { "Content-Type": "text/plain" }).end("not found\n");
+      return;
+    }
+    void answerMetrics(request.headers.authorization ?? null).then((answer) => {
+      response.writeHead(answer.status, answer.headers).end(answer.body);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.unref();
+      resolve(`http://${host}:${(server.address() as AddressInfo).port}${METRICS_PATH}`);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseFlags(process.argv.slice(2), {
+    url: { type: "string" },
+    keypair: { type: "string" },
+    "nav-source": { type: "string" },
+    vault: { type: "string", multiple: true },
+    "mint-authority": { type: "string" },
+    "nav-interval": { type: "string" },
+    "stage-interval": { type: "string" },
+    "stage-max-shares": { type: "string" },
+    tick: { type: "string" },
+    "metrics-port": { type: "string" },
+    "metrics-host": { type: "string" },
+    name: { type: "string" },
+  });
+  if (positionals.length > 0) {
+    throw new OperatorError(`unexpected argument "${positionals[0] ?? ""}"`);
+  }
+  const cluster = resolveCluster(values.url, process.env);
+  const manager = await readKeypairFile(requireFlag(values.keypair, "--keypair"), "manager keypair");
+  const navSource = parseNavSource(requireFlag(values["nav-source"], "--nav-source"));
+  const mintAuthority =
+    values["mint-authority"] === undefined
+      ? undefined
+      : await readKeypairFile(values["mint-authority"], "mint authority keypair");
+  const vaults =
+    values.vault === undefined
+      ? null
+      : values.vault.map((text) => {
+          try {
+            return new PublicKey(text);
+          } catch {
+            throw new OperatorError(`--vault is not a base58 address: "${text}"`);
+          }
+        });
+  const stageMaxText = values["stage-max-shares"];
+  if (stageMaxText !== undefined && !/^\d+$/.test(stageMaxText)) {
+    throw new OperatorError(`--stage-max-shares must be raw share units; got "${stageMaxText}"`);
+  }
+  const settings = {
+    navIntervalSeconds: positiveInteger(
+      "--nav-interval",
+      values["nav-interval"],
+      DEFAULT_KEEPER_SETTINGS.navIntervalSeconds,
+    ),
+    stageIntervalSeconds: positiveInteger(
+      "--stage-interval",
+      values["stage-interval"],
+      DEFAULT_KEEPER_SETTINGS.stageIntervalSeconds,
+    ),
+    stageMaxShares:
+      stageMaxText === undefined ? DEFAULT_KEEPER_SETTINGS.stageMaxShares : BigInt(stageMaxText),
+    tickSeconds: positiveInteger("--tick", values.tick, DEFAULT_KEEPER_SETTINGS.tickSeconds),
+  };
+  const databaseUrl = process.env.DATABASE_URL === "" ? undefined : process.env.DATABASE_URL;
+  // One leader per program and manager: keepers of other managers do not wait on each other.
+  const lock =
+    databaseUrl === undefined
+      ? soleLeaderLock()
+      : postgresLeaderLock(
+          databaseUrl,
+          `keeper:${VAULT_PROGRAM_ID.toBase58()}:${manager.publicKey.toBase58()}`,
+          5_000,
+          KEEPER_LOCK_CLASS,
+        );
+  const metricsPortText = values["metrics-port"] ?? process.env.KEEPER_METRICS_PORT;
+  const metricsUrl =
+    metricsPortText === undefined || metricsPortText === ""
+      ? null
+      : await startMetricsServer(values["metrics-host"] ?? "127.0.0.1", portNumber(metricsPortText));
+  const client = new ChainClient(cluster.rpcUrl, { observe: observeRpcCall });
+  const bounds = async (): Promise<StrikeBounds> => ({ maxChangeBps: null, minIntervalSeconds: 0n });
+  const name = values.name ?? `${manager.publicKey.toBase58().slice(0, 8)}:${process.pid}`;
+  const keeper = new Keeper({
+    client,
+    manager,
+    navSource,
+    lock,
+    vaults,
+    mintAuthority,
+    bounds,
+    settings,
+    name,
+    log: (line) => console.log(`${new Date().toISOString()} ${line}`),
+  });
+  console.log(
+    `keeper ${name}: manager ${manager.publicKey.toBase58()} on ${cluster.name} (${cluster.rpcUrl}); NAV from ${navSource.description} every ${settings.navIntervalSeconds} s, staging every ${settings.stageIntervalSeconds} s; ${databaseUrl === undefined ? "sole keeper (no DATABASE_URL)" : "leader by Postgres advisory lock"}${metricsUrl === null ? "" : `; metrics ${metricsUrl}`}`,
+  );
+  keeper.start();
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      console.log(`keeper ${name}: ${signal}, stopping after the current cycle`);
+      keeper.stop().then(resolve, resolve);
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  });
+}
+
+runCommand("keeper", main);

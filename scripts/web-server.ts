@@ -1,0 +1,109 @@
+// The server behind `npm start` and `npm run dev`: one node:http server whose /api is the process's
+// API (the lean router, lib/api/default-context.ts) answered before Next.js, and Next.js for the
+// pages. The API reads the client's address from the socket; Next.js gets X-Forwarded-For rewritten
+// to the one address resolved from the socket and the TRUSTED_PROXY_COUNT hops in front, because
+// Next.js keeps any header a client sends (lib/api/client-address.ts).
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+import next from "next";
+
+import { resolveClientAddress } from "../lib/api/client-address";
+import type { ApiContext } from "../lib/api/context";
+import { installProcessApi } from "../lib/api/default-context";
+import { answerOutsideRequests, createNodeListener } from "../lib/api/node-host";
+import { METRICS_PATH, routeLabel } from "../lib/observability/http";
+import { answerMetrics, observeHttpRequest } from "../lib/observability/metrics";
+
+export interface WebServerOptions {
+  dev: boolean;
+  hostname: string;
+  /** 0: a free port. */
+  port: number;
+  /** The API's context; installed as the process's before Next.js starts (its indexer uses it too). */
+  context: ApiContext;
+  dir?: string;
+}
+
+export interface WebServer {
+  server: Server;
+  url: string;
+  /** Finishes what is in flight (at most `graceMs` for the API), then releases Next.js. */
+  close(graceMs?: number): Promise<void>;
+}
+
+function isApiPath(incoming: IncomingMessage): boolean {
+  const url = incoming.url ?? "/";
+  return url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
+}
+
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const api = installProcessApi(options.context);
+  const apiListener = createNodeListener(api.handle);
+  const app = next({
+    dev: options.dev,
+    hostname: options.hostname,
+    port: options.port,
+    dir: options.dir ?? process.cwd(),
+  });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const trustedProxyCount = options.context.config.trustedProxyCount;
+  const server = createServer((request, response) => {
+    const started = performance.now();
+    const pathname = (request.url ?? "/").split(/[?#]/, 1)[0] ?? "/";
+    response.once("finish", () => {
+      const seconds = (performance.now() - started) / 1000;
+      observeHttpRequest(routeLabel(pathname), request.method ?? "GET", response.statusCode, seconds);
+    });
+    if (pathname === METRICS_PATH) {
+      void answerMetrics(request.headers.authorization ?? null).then((answer) => {
+        response.writeHead(answer.status, answer.headers).end(answer.body);
+      });
+      return;
+    }
+    if (isApiPath(request)) {
+      apiListener(request, response);
+      return;
+    }
+    const forwarded = request.headers["x-forwarded-for"];
+    request.headers["x-forwarded-for"] = resolveClientAddress(
+      request.socket.remoteAddress ?? "unknown",
+      Array.isArray(forwarded) ? forwarded.join(", ") : forwarded,
+      trustedProxyCount,
+    );
+    handle(request, response).catch((error: unknown) => {
+      console.error("web: request failed", error);
+      if (!response.headersSent) {
+        response.writeHead(500, { "Content-Type": "text/plain" });
+      }
+      response.end();
+    });
+  });
+  // CONNECT and unparsable requests, anywhere: the API's answers (405 with Allow, 404, 400).
+  answerOutsideRequests(server, api.handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.hostname, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    async close(graceMs = 10_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.race([
+        apiListener.drained(),
+        new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),
+      ]);
+      server.closeAllConnections();
+      await closed;
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// npm run test:api-hosts: the API suites on the servers people run, after `npm run test:unit` ran them
+// on the lean host. One `next build` (skipped with E2E_SKIP_BUILD=1 when a build exists, as the browser
+// tests do), then the endpoint, security, fuzz and smoke suites against `npm start`'s server
+// (API_HOST=production), then the smoke suite and the security suite's credential cases against
+// `npm run dev`'s (API_HOST=dev; its first page compiles for a minute, so only a subset runs there).
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const require = createRequire(import.meta.url);
+const nextBin = require.resolve("next/dist/bin/next");
+const vitest = join(dirname(require.resolve("vitest/package.json")), "vitest.mjs");
+
+const PRODUCTION_SUITES = [
+  "tests/api/hosts-smoke.test.ts",
+  "tests/api/endpoints.test.ts",
+  "tests/api/security.test.ts",
+  "tests/api/fuzz.test.ts",
+];
+const DEV_SUITES = ["tests/api/hosts-smoke.test.ts", "tests/api/security.test.ts"];
+/** The security suite's credential cases (every partner route, no key / bad / unknown / revoked). */
+const DEV_SECURITY_CASES = "API on the dev host|401";
+
+function run(label: string, args: string[], env: NodeJS.ProcessEnv): boolean {
+  console.log(`\ntest:api-hosts: ${label}`);
+  const result = spawnSync(process.execPath, args, { cwd: REPO_ROOT, env, stdio: "inherit" });
+  return result.status === 0;
+}
+
+function main(): number {
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const reuse = process.env.E2E_SKIP_BUILD === "1" && existsSync(join(REPO_ROOT, ".next/BUILD_ID"));
+  if (!reuse && !run("next build", [nextBin, "build"], { ...env, NODE_ENV: "production" })) {
+    return 1;
+  }
+  const production = run(
+    "the API suites on npm start's server",
+    // One file at a time: each starts a chain and a Next.js server, on machines with few cores.
+    [vitest, "run", "--no-file-parallelism", "--hookTimeout", "180000", ...PRODUCTION_SUITES],
+    { ...env, API_HOST: "production" },
+  );
+  const dev = run(
+    "the smoke and credential cases on npm run dev's server",
+    [
+      vitest,
+      "run",
+      "--no-file-parallelism",
+      "--hookTimeout",
+      "240000",
+      ...DEV_SUITES,
+      "-t",
+      DEV_SECURITY_CASES,
+    ],
+    { ...env, API_HOST: "dev" },
+  );
+  return production && dev ? 0 : 1;
+}
+
+process.exitCode = main();

@@ -1,0 +1,151 @@
+// Every operator command's refusals: a missing or broken keypair file, a bad URL or address, an
+// unknown vault, a keypair that is not the vault's manager, a bad value. In process each is an
+// OperatorError naming the problem; as a process, one line on stderr and exit code 1.
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { Keypair } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { OperatorError } from "../../lib/operator/errors";
+import { writeKeypairFile } from "../../lib/operator/keypair-file";
+import { runVaultCli } from "../../lib/operator/vault-cli";
+import type { LocalnetHandle } from "../../localnet/localnet";
+import { devKeypair } from "../../localnet/keys";
+import { startTestLocalnet } from "../../localnet/testing";
+import { runScript } from "./processes";
+
+let localnet: LocalnetHandle;
+let directory: string;
+let strangerFile: string;
+let managerFile: string;
+const lines: string[] = [];
+const out = (line: string): void => {
+  lines.push(line);
+};
+
+beforeAll(async () => {
+  localnet = await startTestLocalnet();
+  directory = await mkdtemp(join(tmpdir(), "operator-cli-"));
+  strangerFile = join(directory, "stranger.json");
+  managerFile = join(directory, "manager.json");
+  await writeKeypairFile(strangerFile, Keypair.generate());
+  await writeKeypairFile(managerFile, devKeypair("manager"));
+  await writeFile(join(directory, "not-json.json"), "hello");
+  await writeFile(join(directory, "short.json"), "[1,2,3]");
+  const corrupt = Array.from(Keypair.generate().secretKey);
+  corrupt[40] = ((corrupt[40] ?? 0) + 1) % 256;
+  await writeFile(join(directory, "corrupt.json"), JSON.stringify(corrupt));
+});
+
+afterAll(async () => {
+  await localnet.stop();
+});
+
+describe("vault commands refuse bad input", () => {
+  const vault = (): string => localnet.addresses.vaults[0]?.vault.toBase58() ?? "";
+  const url = (): string[] => ["--url", localnet.rpcUrl];
+
+  it.each([
+    [["frobnicate"], /unknown command "frobnicate"/],
+    [["show", "not-an-address"], /<vault> is not a base58 address/],
+    [["show"], /<vault> is required/],
+    [["pause", "--keypair", "/nonexistent/key.json"], /<vault> is required/],
+    [["create", "--bogus", "1"], /Unknown option '--bogus'/],
+  ])("%j", async (argv, message) => {
+    await expect(runVaultCli([...argv, ...url()], out)).rejects.toThrow(message);
+  });
+
+  it("names a missing, non-JSON, short or corrupt keypair file", async () => {
+    for (const [file, message] of [
+      ["/nonexistent/key.json", /keypair file \/nonexistent\/key.json does not exist/],
+      [join(directory, "not-json.json"), /is not JSON/],
+      [join(directory, "short.json"), /is not a Solana CLI keypair/],
+      [join(directory, "corrupt.json"), /its public key does not match/],
+    ] as const) {
+      await expect(runVaultCli(["pause", vault(), "--keypair", file, ...url()], out)).rejects.toThrow(
+        message,
+      );
+    }
+  });
+
+  it("refuses an unknown vault, an account that is not one, and a keypair that is not the manager", async () => {
+    const unknown = Keypair.generate().publicKey.toBase58();
+    await expect(runVaultCli(["show", unknown, ...url()], out)).rejects.toThrow(`no vault at ${unknown}`);
+    const mint = localnet.addresses.usdcMint.toBase58();
+    await expect(runVaultCli(["show", mint, ...url()], out)).rejects.toThrow(/is not a vault of program/);
+    await expect(runVaultCli(["pause", vault(), "--keypair", strangerFile, ...url()], out)).rejects.toThrow(
+      /not the manager of/,
+    );
+  });
+
+  it("refuses bad values and a no-op change, and sends nothing without --yes", async () => {
+    for (const [argv, message] of [
+      [["config", vault(), "--fee-bps", "10001"], /--fee-bps must be 0–10000/],
+      [["config", vault(), "--hourly-cap", "12.5"], /--hourly-cap must be a whole number/],
+      [["config", vault(), "--name", "x".repeat(33)], /--name must be 1–32 bytes/],
+      [["config", vault(), "--fee-bps", "10"], /nothing to change/],
+      [["create", "--asset-mint", vault(), "--name", "X"], /is not a token mint/],
+    ] as const) {
+      await expect(runVaultCli([...argv, "--keypair", managerFile, ...url()], out)).rejects.toThrow(message);
+    }
+    lines.length = 0;
+    await runVaultCli(["pause", vault(), "--keypair", managerFile, ...url()], out);
+    expect(lines).toContain("  paused: false -> true");
+    expect(lines).toContain("  not sent: pass --yes to send it");
+    await expect(runVaultCli(["resume", vault(), "--keypair", managerFile, ...url()], out)).rejects.toThrow(
+      /nothing to change/,
+    );
+  });
+
+  it("all are OperatorErrors (one line, exit 1 from the command)", async () => {
+    await expect(runVaultCli(["show", "x", ...url()], out)).rejects.toBeInstanceOf(OperatorError);
+  });
+});
+
+describe("as processes: one line on stderr, exit code 1", () => {
+  it.each([
+    [
+      "scripts/vault.ts",
+      ["show", "11111111111111111111111111111111", "--url", "http://127.0.0.1:1"],
+      /^vault: The chain is unreachable/,
+    ],
+    ["scripts/program-deploy.ts", ["--url", "http://127.0.0.1:1"], /^program:deploy: --keypair is required$/],
+    [
+      "scripts/program-deploy.ts",
+      ["--url", "ftp://x", "--keypair", "k.json"],
+      /^program:deploy: --url must be an http\(s\) URL/,
+    ],
+    [
+      "scripts/keeper.ts",
+      ["--url", "http://127.0.0.1:1", "--keypair", "/nonexistent.json", "--nav-source", "simulated:5"],
+      /^keeper: manager keypair file \/nonexistent.json does not exist$/,
+    ],
+  ] as const)(
+    "%s %j",
+    async (script, argv, message) => {
+      const result = await runScript(script, argv, { RPC_URL: "", CLUSTER: "" });
+      expect(result.code).toBe(1);
+      const errorLines = result.stderr.trimEnd().split("\n");
+      expect(errorLines).toHaveLength(1);
+      expect(errorLines[0]).toMatch(message);
+    },
+    60_000,
+  );
+
+  it("keeper: a bad --nav-source", async () => {
+    const result = await runScript("scripts/keeper.ts", [
+      "--url",
+      localnet.rpcUrl,
+      "--keypair",
+      strangerFile,
+      "--nav-source",
+      "nonsense",
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(
+      /^keeper: --nav-source must be simulated:<apy>, file:<path> or an http\(s\) URL/,
+    );
+  }, 60_000);
+});
