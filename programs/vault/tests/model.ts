@@ -141,7 +141,10 @@ function divideRoundingUp(numerator: bigint, denominator: bigint): bigint {
 }
 
 /** value(shares) = floor(shares × (total_assets + 1) / (total_shares + 10^3)). */
-export function valueOfShares(vault: ModelVault, shares: bigint): bigint {
+export function valueOfShares(
+  vault: Pick<ModelVault, "totalAssets" | "totalShares">,
+  shares: bigint,
+): bigint {
   return checkedU64(
     divideRoundingDown(
       shares * checkedU64(vault.totalAssets + VIRTUAL_ASSETS),
