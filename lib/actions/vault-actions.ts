@@ -290,11 +290,20 @@ export async function completeAction(
   site: ActionSite,
   request: { vault: PublicKey; account: PublicKey; signature: string },
 ): Promise<CompletedAction> {
-  const { record } = await verifyHistoryEntry(deps, history, {
+  const { records } = await verifyHistoryEntry(deps, history, {
     wallet: request.account,
     vault: request.vault,
     signature: request.signature,
   });
+  // An action's transaction holds one vault instruction; a hand-built one may hold several, and the
+  // blink then says what the last of them did (the wallet's state now).
+  const record = records.at(-1);
+  if (record === undefined) {
+    throw new DomainError(
+      "NOT_A_VAULT_TRANSACTION",
+      "signature: the transaction holds no action of this wallet",
+    );
+  }
   const activity = activityView(record, (mint) => deps.symbolOf(new PublicKey(mint)));
   const words: Record<typeof activity.kind, { title: string; description: string }> = {
     deposit: {

@@ -253,6 +253,158 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This key's webhook endpoints
+     * @description Needs a write-scope key.
+     */
+    get: operations["listWebhooks"];
+    put?: never;
+    /**
+     * Subscribe a URL to partner events; the answer holds the signing secret (whsec_…) once. Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature), at least once, retried with backoff for 24 h
+     * @description Needs a write-scope key.
+     */
+    post: operations["createWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/webhooks/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One endpoint, with why it was disabled when it was
+     * @description Needs a write-scope key.
+     */
+    get: operations["getWebhook"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete the endpoint and its delivery log
+     * @description Needs a write-scope key.
+     */
+    delete: operations["deleteWebhook"];
+    options?: never;
+    head?: never;
+    /**
+     * Change the URL, events or description; enabled: true re-enables a disabled endpoint
+     * @description Needs a write-scope key.
+     */
+    patch: operations["updateWebhook"];
+    trace?: never;
+  };
+  "/api/webhooks/{id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new secret, shown once; the old one also signs for 24 h
+     * @description Needs a write-scope key.
+     */
+    post: operations["rotateWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/webhooks/{id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queue a webhook.test event to this endpoint
+     * @description Needs a write-scope key.
+     */
+    post: operations["sendWebhookTest"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/webhooks/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The endpoint's deliveries, newest first: status, attempts, last response code, next attempt
+     * @description Needs a write-scope key.
+     */
+    get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/webhooks/{id}/deliveries/{delivery}/retry": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again now (same webhook-id)
+     * @description Needs a write-scope key.
+     */
+    post: operations["retryWebhookDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Partner events oldest first after a cursor: the stream webhooks deliver, limited to the key's vaults and wallet
+     * @description Needs a read-scope key (write keys include read).
+     */
+    get: operations["listEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/circulating-supply": {
     parameters: {
       query?: never;
@@ -679,10 +831,14 @@ export interface components {
       data: {
         duplicate: boolean;
         activity: components["schemas"]["Activity"];
+        /** @description Every deposit, request and claim of the wallet on the vault in the transaction, in order */
+        activities: components["schemas"]["Activity"][];
       };
     };
     Activity: {
       signature: string;
+      /** @description Position among the vault program's events in the transaction */
+      eventIndex: number;
       wallet: string;
       vaultId: string;
       /** @enum {string} */
@@ -968,6 +1124,95 @@ export interface components {
       navSequence: string | null;
       /** @description ISO 8601: when that NAV was struck */
       struckAt: string | null;
+    };
+    WebhookCreateRequest: {
+      /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
+      url: string;
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low */
+      events: (
+        | "deposit.confirmed"
+        | "withdrawal.requested"
+        | "withdrawal.claimable"
+        | "withdrawal.claimed"
+        | "vault.nav_updated"
+        | "vault.paused"
+        | "vault.resumed"
+        | "vault.capacity_low"
+      )[];
+      description?: string;
+    };
+    WebhookEndpoint: {
+      id: string;
+      url: string;
+      events: string[];
+      description: string | null;
+      enabled: boolean;
+      disabledAt: string | null;
+      /** @description Why deliveries stopped, when they did */
+      disabledReason: string | null;
+      failingSince: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
+    WebhookUpdateRequest: {
+      /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
+      url?: string;
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low */
+      events?: (
+        | "deposit.confirmed"
+        | "withdrawal.requested"
+        | "withdrawal.claimable"
+        | "withdrawal.claimed"
+        | "vault.nav_updated"
+        | "vault.paused"
+        | "vault.resumed"
+        | "vault.capacity_low"
+      )[];
+      description?: string | null;
+      /** @description true re-enables a disabled endpoint; false disables it */
+      enabled?: boolean;
+    };
+    WebhookDeliveriesQuery: {
+      limit?: string;
+      /** @enum {string} */
+      status?: "pending" | "delivering" | "succeeded" | "failed";
+      /** @description nextCursor of the previous page (newest first) */
+      cursor?: string;
+    };
+    WebhookDelivery: {
+      id: string;
+      eventId: string;
+      eventType: string;
+      /** @enum {string} */
+      status: "pending" | "delivering" | "succeeded" | "failed";
+      attempts: number;
+      lastStatusCode: number | null;
+      lastError: string | null;
+      nextAttemptAt: string | null;
+      lastAttemptAt: string | null;
+      deliveredAt: string | null;
+      createdAt: string;
+    };
+    EventsQuery: {
+      /** @description nextCursor of the previous page; omit to start from the oldest event */
+      after?: string;
+      limit?: string;
+      /** @description Comma-separated event types to keep */
+      types?: string;
+    };
+    PartnerEvent: {
+      /** @description Stable: the same event always has this id (the webhook-id header) */
+      id: string;
+      type: string;
+      /** @description ISO 8601, the chain's clock */
+      timestamp: string;
+      vault: string;
+      wallet: string | null;
+      signature: string | null;
+      slot: number | null;
+      data: {
+        [key: string]: unknown;
+      };
     };
     PublicVaultQuery: {
       /**
@@ -3468,6 +3713,1512 @@ export interface operations {
       };
       /** @description Unknown vault */
       404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              webhooks: components["schemas"]["WebhookEndpoint"][];
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookCreateRequest"];
+      };
+    };
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              id: string;
+              url: string;
+              events: string[];
+              description: string | null;
+              enabled: boolean;
+              disabledAt: string | null;
+              /** @description Why deliveries stopped, when they did */
+              disabledReason: string | null;
+              failingSince: string | null;
+              createdAt: string;
+              updatedAt: string;
+              /** @description whsec_…: shown once; verify deliveries with it */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookEndpoint"];
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              id: string;
+              /** @constant */
+              deleted: true;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookUpdateRequest"];
+      };
+    };
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookEndpoint"];
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              id: string;
+              secret: string;
+              /** @description The old secret also signs until then */
+              previousSecretValidUntil: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sendWebhookTest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              eventId: string;
+              deliveryId: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        limit?: string;
+        status?: "pending" | "delivering" | "succeeded" | "failed";
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              deliveries: components["schemas"]["WebhookDelivery"][];
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  retryWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        delivery: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookDelivery"];
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        after?: string;
+        limit?: string;
+        types?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              events: components["schemas"]["PartnerEvent"][];
+              /** @description Pass as after= for the next events (also when none came) */
+              nextCursor: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
         headers: {
           /** @description Requests allowed in the window */
           "X-RateLimit-Limit"?: number;

@@ -26,8 +26,13 @@ export function vaultOutboxContext(
   state: VaultAccount,
   settings: PartnerEventSettings,
 ): VaultOutboxContext {
-  // The same token labels (symbols, decimals) as the API's responses.
-  const vault = vaultFromAccount(settings, address, { owner: VAULT_PROGRAM_ID, lamports: 0n, data });
+  // The same token labels (symbols, decimals) as the API's responses. The indexer reads only the
+  // deployment's protocol's vaults, so the vault's own protocol is the one served here.
+  const vault = vaultFromAccount({ symbolOf: settings.symbolOf, protocol: state.protocol }, address, {
+    owner: VAULT_PROGRAM_ID,
+    lamports: 0n,
+    data,
+  });
   return {
     asset: vault.asset,
     shares: vault.shares,

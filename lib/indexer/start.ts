@@ -73,6 +73,7 @@ export function createIndexer(
         ? embeddedLeaderLock(context.store)
         : postgresLeaderLock(config.databaseUrl, options.schema ?? "public", config.databaseTimeoutMs),
     programId: config.programId,
+    protocolId: config.protocolId,
     intervalMs: options.intervalMs,
     partnerEvents: {
       symbolOf: context.deps.symbolOf,

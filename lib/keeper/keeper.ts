@@ -246,7 +246,8 @@ export class Keeper {
       }
       return kept;
     }
-    const { vaults } = await readProgramVaults(client.rpc, this.options.programId ?? VAULT_PROGRAM_ID);
+    // The vaults this manager manages, whichever protocol registered them.
+    const { vaults } = await readProgramVaults(client.rpc, this.options.programId ?? VAULT_PROGRAM_ID, null);
     const kept: KeptVault[] = [];
     for (const vault of vaults) {
       try {
@@ -332,7 +333,7 @@ export class Keeper {
     }
     instructions.push(
       buildUpdateNavInstruction(
-        { manager: manager.publicKey, vault: address },
+        { manager: manager.publicKey, vault: address, protocol: state.protocol },
         { gain: decision.gain, loss: decision.loss },
       ),
     );

@@ -6,7 +6,7 @@ import { PublicKey } from "@solana/web3.js";
 import { decodeMint } from "../chain/spl-token";
 import { observeRpcCall } from "../observability/metrics";
 import { decodeVault, type VaultAccount } from "../vault/accounts";
-import { deriveVaultAddresses } from "../vault/addresses";
+import { deriveVaultAddresses, findProtocolAddress } from "../vault/addresses";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
 import {
   buildInitializeVaultInstruction,
@@ -155,9 +155,9 @@ function configChanges(vault: VaultAccount, update: ConfigUpdate): Change[] {
   return changes;
 }
 
-async function nextFreeIndex(context: CommandContext, manager: PublicKey): Promise<bigint> {
+async function nextFreeIndex(context: CommandContext, protocol: PublicKey): Promise<bigint> {
   for (let index = 0n; index < 1_000n; index += 1n) {
-    if ((await context.client.getAccount(deriveVaultAddresses(manager, index).vault)) === null) {
+    if ((await context.client.getAccount(deriveVaultAddresses(protocol, index).vault)) === null) {
       return index;
     }
   }
@@ -190,14 +190,16 @@ async function create(argv: string[], out: (line: string) => void): Promise<void
       `--asset-mint ${assetMint.toBase58()} is not a token mint on ${context.cluster.name}`,
     );
   }
+  // The signer registers the vault as the admin of its own protocol (["protocol", signer]) and manages it.
   const manager = context.signer.publicKey;
+  const protocol = findProtocolAddress(manager);
   const index =
-    values.index === undefined ? await nextFreeIndex(context, manager) : parseRaw("--index", values.index);
-  const addresses = deriveVaultAddresses(manager, index);
+    values.index === undefined ? await nextFreeIndex(context, protocol) : parseRaw("--index", values.index);
+  const addresses = deriveVaultAddresses(protocol, index);
   if ((await context.client.getAccount(addresses.vault)) !== null) {
     throw new OperatorError(`a vault already exists at index ${index}: ${addresses.vault.toBase58()}`);
   }
-  const args = { index, name, feeBps, minWithdrawalShares, hourlyCap, dailyCap };
+  const args = { index, manager, name, feeBps, minWithdrawalShares, hourlyCap, dailyCap };
   await runPlan(
     context,
     `vault create ${addresses.vault.toBase58()}`,
@@ -211,7 +213,12 @@ async function create(argv: string[], out: (line: string) => void): Promise<void
       { field: "hourly_cap", from: "", to: hourlyCap.toString() },
       { field: "daily_cap", from: "", to: dailyCap.toString() },
     ],
-    [buildInitializeVaultInstruction({ manager, ...addresses, assetMint }, args)],
+    [
+      buildInitializeVaultInstruction(
+        { payer: manager, admin: manager, protocol, ...addresses, assetMint },
+        args,
+      ),
+    ],
   );
   out(`vault ${addresses.vault.toBase58()}`);
   out(`  ${context.cluster.link({ address: addresses.vault.toBase58() })}`);

@@ -180,7 +180,7 @@ describe("a blink's whole flow", () => {
     const withdrawSignature = await signAndLand(withdrawResponse, wallet);
     const withdrawDone = await post(vault.confirm, { account, signature: withdrawSignature });
     expect(completedAction.parse(withdrawDone.body)).toMatchObject({ title: "Withdrawal requested" });
-    const initiate = await harness.context.store.history.findBySignature(withdrawSignature);
+    const [initiate] = await harness.context.store.history.findBySignature(withdrawSignature);
     expect(initiate?.kind).toBe("initiate");
     // By value: the shares are worth at most the 100 USDC asked for, and not a unit of USDC less.
     expect(initiate?.assets).toBeLessThanOrEqual(100n * USDC);
@@ -198,7 +198,7 @@ describe("a blink's whole flow", () => {
     const claimSignature = await signAndLand(claimResponse, wallet);
     const claimDone = await post(vault.confirm, { account, signature: claimSignature });
     expect(completedAction.parse(claimDone.body).description).toMatch(/^Claimed \d+\.\d+ USDC for /);
-    expect((await harness.context.store.history.findBySignature(claimSignature))?.kind).toBe("claim");
+    expect((await harness.context.store.history.findBySignature(claimSignature))[0]?.kind).toBe("claim");
   });
 
   it("withdraws by shares as well", async () => {

@@ -60,6 +60,9 @@ async function depositedWallet(amount: bigint): Promise<Keypair> {
   return wallet;
 }
 
+/** One whole share: the share mint has the asset's 6 decimals plus the program's offset of 3. */
+const SHARE = 1_000n * USDC;
+
 async function prepareInitiate(wallet: Keypair, shares: bigint) {
   return harness.request("POST", `/api/vault/${harness.flexVaultId}/withdraw`, {
     key,
@@ -94,15 +97,15 @@ describe("cap capacity consumed between preparation and execution", () => {
       throw new Error("wallets");
     }
     setCaps({ hourlyCap: 1_000n * USDC, dailyCap: 0n });
-    const preparedFirst = dataOf(await prepareInitiate(first, 600n * USDC));
-    const preparedSecond = dataOf(await prepareInitiate(second, 600n * USDC));
+    const preparedFirst = dataOf(await prepareInitiate(first, 600n * SHARE));
+    const preparedSecond = dataOf(await prepareInitiate(second, 600n * SHARE));
     expect(await execute(String(preparedFirst.transaction), first)).toBeNull();
     expect(await execute(String(preparedSecond.transaction), second)).toBe(
       vaultErrorCode("HourlyWithdrawalCapExceeded"),
     );
     expect(vaultErrorCode("HourlyWithdrawalCapExceeded")).toBe(6020);
 
-    const refused = await prepareInitiate(second, 600n * USDC);
+    const refused = await prepareInitiate(second, 600n * SHARE);
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({
       success: false,
@@ -113,7 +116,7 @@ describe("cap capacity consumed between preparation and execution", () => {
     expect((refused.body as { details: string }).details).toMatch(
       /^hourly cap 1000000000, used 600000000, remaining 400000000/,
     );
-    expect(dataOf(await prepareInitiate(second, 400n * USDC)).action).toBe("initiate");
+    expect(dataOf(await prepareInitiate(second, 400n * SHARE)).action).toBe("initiate");
   });
 
   it("fails the second initiate on chain with 6021 DailyWithdrawalCapExceeded", async () => {
@@ -123,11 +126,11 @@ describe("cap capacity consumed between preparation and execution", () => {
     }
     // Deposits give capacity back to the windows, so the cap is set from what the day has used now.
     setCaps({ hourlyCap: 0n, dailyCap: dailyUsed() + 700n * USDC });
-    const preparedFirst = dataOf(await prepareInitiate(first, 400n * USDC));
-    const preparedSecond = dataOf(await prepareInitiate(second, 400n * USDC));
+    const preparedFirst = dataOf(await prepareInitiate(first, 400n * SHARE));
+    const preparedSecond = dataOf(await prepareInitiate(second, 400n * SHARE));
     expect(await execute(String(preparedFirst.transaction), first)).toBeNull();
     expect(await execute(String(preparedSecond.transaction), second)).toBe(6021);
-    const refused = await prepareInitiate(second, 400n * USDC);
+    const refused = await prepareInitiate(second, 400n * SHARE);
     expect(refused.body).toMatchObject({
       code: "CAPACITY_EXCEEDED",
       error: /^The daily net-withdrawal cap leaves 300\.00 USDC/,

@@ -88,18 +88,20 @@ describe("a partner's whole flow", () => {
     const initiate = dataOf(
       await harness.request("POST", `${vaultPath}/withdraw`, {
         key: secret,
-        body: { wallet: address, sharesAmount: "100000000" },
+        body: { wallet: address, sharesAmount: "100000000000" },
       }),
     );
     expect(initiate.action).toBe("initiate");
     const initiateRecord = await record(await signSendConfirm(String(initiate.transaction)));
-    expect(initiateRecord).toMatchObject({ activity: { kind: "initiate", shares: { amount: "100000000" } } });
+    expect(initiateRecord).toMatchObject({
+      activity: { kind: "initiate", shares: { amount: "100000000000" } },
+    });
 
     const pending = dataOf(
       await harness.request("GET", `${vaultPath}/withdraw?wallet=${address}`, { key: secret }),
     );
-    expect(pending).toMatchObject({ hasPendingWithdrawal: true, pendingShares: "100000000" });
-    expect(pending.progress).toMatchObject({ totalShares: "100000000" });
+    expect(pending).toMatchObject({ hasPendingWithdrawal: true, pendingShares: "100000000000" });
+    expect(pending.progress).toMatchObject({ totalShares: "100000000000" });
     expect(pending.estimate).toMatchObject({ kind: expect.stringMatching(/^(nav|staging|ready)$/) });
     expect(pending.createdAt).toBe((initiateRecord.activity as { blockTime: string }).blockTime);
 
@@ -117,7 +119,7 @@ describe("a partner's whole flow", () => {
     expect(claim.action).toBe("claim");
     expect(String(claim.message)).toMatch(/^Claim about \d+\.\d+ USDC/);
     const claimRecord = await record(await signSendConfirm(String(claim.transaction)));
-    expect(claimRecord).toMatchObject({ activity: { kind: "claim", shares: { amount: "100000000" } } });
+    expect(claimRecord).toMatchObject({ activity: { kind: "claim", shares: { amount: "100000000000" } } });
 
     const after = dataOf(
       await harness.request("GET", `${vaultPath}/withdraw?wallet=${address}`, { key: secret }),

@@ -42,7 +42,10 @@ interface Series<Point> {
 }
 
 const DEPOSIT = 100_000n * USDC;
-const REQUESTED = 100n * USDC;
+/** 100 shares: the share mint has the asset's 6 decimals plus the program's offset of 3. */
+const REQUESTED = 100_000n * USDC;
+/** A deposit into a fresh vault mints 1,000 raw share units per raw asset unit. */
+const DEPOSITED_SHARES = DEPOSIT * 1_000n;
 const HOUR_MS = 3_600_000;
 
 let harness: ApiHarness;
@@ -137,7 +140,7 @@ describe("GET /api/vault/{id}/portfolio-history", () => {
     }
     expect(last?.timestamp).toBe(series.to);
     expect(last).toMatchObject({
-      shares: { amount: (DEPOSIT - REQUESTED).toString(), symbol: "vUSDC" },
+      shares: { amount: (DEPOSITED_SHARES - REQUESTED).toString(), symbol: "vUSDC" },
       pendingShares: { amount: REQUESTED.toString() },
       costBasis: { amount: DEPOSIT.toString(), symbol: "USDC" },
       realizedPnl: { amount: "0" },
@@ -160,7 +163,7 @@ describe("GET /api/vault/{id}/portfolio-history", () => {
       const { positions: read } = dataOf(await get(`/api/portfolio?wallet=${investor}`)) as {
         positions: { shares: { amount: string }; costBasis: { amount: string }; pnl: { fraction: number } }[];
       };
-      return read[0]?.shares.amount === (DEPOSIT - REQUESTED).toString() ? read : undefined;
+      return read[0]?.shares.amount === (DEPOSITED_SHARES - REQUESTED).toString() ? read : undefined;
     }, 15_000);
     const last = (await portfolioHistory(`wallet=${investor}`)).points.at(-1);
     expect(last?.costBasis.amount).toBe(positions[0]?.costBasis.amount);

@@ -77,7 +77,7 @@ describe("compute-unit budgets", () => {
     const initiate = dataOf(
       await harness.request("POST", `${path}/withdraw`, {
         key: secret,
-        body: { wallet: address, sharesAmount: "100000000" },
+        body: { wallet: address, sharesAmount: "100000000000" },
       }),
     );
     const initiateUnits = await consumed(await harness.signAndSend(String(initiate.transaction), wallet));

@@ -17,6 +17,9 @@ import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 
 let harness: ApiHarness;
 
+/** One whole share: the share mint has the asset's 6 decimals plus the program's offset of 3. */
+const SHARE = 1_000n * USDC;
+
 /** The prime vault's manager declares two strategies for its deployed assets. */
 function declareStrategies(localnet: LocalnetHandle): string {
   const path = join(mkdtempSync(join(tmpdir(), "strategies-")), "strategies.json");
@@ -56,7 +59,7 @@ beforeAll(async () => {
   const initiate = dataOf(
     await harness.request("POST", `/api/vault/${harness.vaultId}/withdraw`, {
       key: writeKey,
-      body: { wallet: wallet.publicKey.toBase58(), sharesAmount: (100n * USDC).toString() },
+      body: { wallet: wallet.publicKey.toBase58(), sharesAmount: (100n * SHARE).toString() },
     }),
   );
   await harness.signAndSend(String(initiate.transaction), wallet);
@@ -85,7 +88,7 @@ describe("GET /api/vaults", () => {
     expect(prime).toMatchObject({
       name: "USDC Prime",
       asset: { symbol: "USDC", decimals: 6 },
-      shares: { symbol: "vUSDC", decimals: 6 },
+      shares: { symbol: "vUSDC", decimals: 9 },
       paused: false,
       caps: {
         hourly: { amount: (25_000n * USDC).toString() },
@@ -156,8 +159,8 @@ describe("GET /api/vault/{id}, /nav, /stats", () => {
     const stats = dataOf(await get(`/api/vault/${harness.vaultId}/stats`));
     expect(stats).toMatchObject({
       depositors: 1,
-      queuedShares: { amount: (100n * USDC).toString() },
-      stagedShares: { amount: (100n * USDC).toString() },
+      queuedShares: { amount: (100n * SHARE).toString() },
+      stagedShares: { amount: (100n * SHARE).toString() },
     });
     expect(Number((stats.queuedAssets as { amount: string }).amount)).toBeGreaterThanOrEqual(100 * 1e6);
     expect(stats.apy7d).toBeCloseTo(Math.expm1(0.1), 1);
@@ -233,9 +236,9 @@ describe("GET /api/portfolio", () => {
     const [position] = positions;
     expect(position).toMatchObject({
       vaultId: harness.vaultId,
-      shares: { amount: (99_900n * USDC).toString(), symbol: "vUSDC" },
+      shares: { amount: (99_900n * SHARE).toString(), symbol: "vUSDC" },
       costBasis: { amount: (100_000n * USDC).toString() },
-      pendingWithdrawal: { shares: { amount: (100n * USDC).toString() } },
+      pendingWithdrawal: { shares: { amount: (100n * SHARE).toString() } },
     });
     const pnl = position?.pnl as { amount: string; fraction: number };
     expect(BigInt(pnl.amount)).toBeGreaterThan(0n);
