@@ -86,7 +86,8 @@ async function main(): Promise<void> {
 
   const initiate = await api<Built & { action: string }>("POST", `/api/vault/${VAULT_ID}/withdraw`, {
     wallet: owner,
-    sharesAmount: "100000000",
+    // 100 shares: shares have the asset's decimals plus 3.
+    sharesAmount: "100000000000",
   });
   console.log(initiate.message);
   await record(await signSendConfirm(initiate));

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "./config";
 
 const VAULT = Keypair.generate().publicKey.toBase58();
+const PROTOCOL = Keypair.generate().publicKey.toBase58();
 const directory = mkdtempSync(join(tmpdir(), "config-test-"));
 
 function withStrategies(contents: string): ReturnType<typeof parseConfig> {
@@ -15,6 +16,7 @@ function withStrategies(contents: string): ReturnType<typeof parseConfig> {
   writeFileSync(path, contents);
   return parseConfig({
     DEFAULT_VAULT_ID: VAULT,
+    PROTOCOL_ID: PROTOCOL,
     LOCALNET_ADDRESSES_FILE: join(directory, "absent.json"),
     STRATEGIES_FILE: path,
   });
@@ -36,6 +38,7 @@ describe("STRATEGIES_FILE", () => {
     ]);
     const plain = parseConfig({
       DEFAULT_VAULT_ID: VAULT,
+      PROTOCOL_ID: PROTOCOL,
       LOCALNET_ADDRESSES_FILE: join(directory, "absent.json"),
     });
     expect(plain.strategies.size).toBe(0);
@@ -57,5 +60,34 @@ describe("STRATEGIES_FILE", () => {
   ])("refuses %s at boot, naming the problem", (contents, message) => {
     expect(() => withStrategies(contents)).toThrow(ConfigError);
     expect(() => withStrategies(contents)).toThrow(message);
+  });
+});
+
+describe("PROTOCOL_ID", () => {
+  const addresses = (contents: object): string => {
+    const path = join(directory, `${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(path, JSON.stringify(contents));
+    return path;
+  };
+
+  it("comes from the variable, else the localnet's addresses file", () => {
+    const file = addresses({ defaultVaultId: VAULT, protocolId: PROTOCOL });
+    expect(parseConfig({ LOCALNET_ADDRESSES_FILE: file }).protocolId.toBase58()).toBe(PROTOCOL);
+    const other = Keypair.generate().publicKey.toBase58();
+    expect(parseConfig({ LOCALNET_ADDRESSES_FILE: file, PROTOCOL_ID: other }).protocolId.toBase58()).toBe(
+      other,
+    );
+  });
+
+  it("is required, and must be an address", () => {
+    const none = addresses({ defaultVaultId: VAULT, protocolId: null });
+    expect(() => parseConfig({ LOCALNET_ADDRESSES_FILE: none })).toThrow(
+      /PROTOCOL_ID is not set and .* names no protocol/,
+    );
+    expect(() => parseConfig({ LOCALNET_ADDRESSES_FILE: none, PROTOCOL_ID: "nope" })).toThrow(
+      /PROTOCOL_ID must be a base58 public key/,
+    );
+    const bad = addresses({ defaultVaultId: VAULT, protocolId: "nope" });
+    expect(() => parseConfig({ LOCALNET_ADDRESSES_FILE: bad })).toThrow(/protocolId that is not a base58/);
   });
 });

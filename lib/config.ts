@@ -41,6 +41,7 @@ const envSchema = z.object({
   RPC_URL: envUrl(["http:", "https:"]).optional(),
   PROGRAM_ID: publicKeyText.optional(),
   DEFAULT_VAULT_ID: publicKeyText.optional(),
+  PROTOCOL_ID: publicKeyText.optional(),
   LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
   ASSET_SYMBOL: z
     .string()
@@ -89,6 +90,8 @@ export interface AppConfig {
   cluster: ClusterName;
   rpcUrl: string;
   programId: PublicKey;
+  /** The deployment's protocol account: only vaults registered under it are indexed and served. */
+  protocolId: PublicKey;
   defaultVaultId: PublicKey;
   /** Symbols of asset mints the API names; other mints get a short form of their address. */
   assetSymbols: ReadonlyMap<string, string>;
@@ -175,6 +178,17 @@ export function parseConfig(env: Env = process.env): AppConfig {
       `Invalid configuration: PROGRAM_ID ${programId.toBase58()} is not the program this build's IDL describes (${VAULT_PROGRAM_ID.toBase58()})`,
     );
   }
+  const protocolId = values.PROTOCOL_ID ?? addresses?.protocolId ?? undefined;
+  if (protocolId === undefined) {
+    throw new ConfigError(
+      `Invalid configuration: PROTOCOL_ID is not set and ${addressesPath} names no protocol (start the localnet first, or set PROTOCOL_ID)`,
+    );
+  }
+  if (!publicKeyText.safeParse(protocolId).success) {
+    throw new ConfigError(
+      `Invalid configuration: LOCALNET_ADDRESSES_FILE ${addressesPath} names a protocolId that is not a base58 public key`,
+    );
+  }
   const defaultVault = values.DEFAULT_VAULT_ID ?? addresses?.defaultVaultId ?? undefined;
   if (defaultVault === undefined || defaultVault === null) {
     throw new ConfigError(
@@ -194,6 +208,7 @@ export function parseConfig(env: Env = process.env): AppConfig {
     cluster: values.CLUSTER ?? clusterOfRpcUrl(rpcUrl),
     rpcUrl,
     programId,
+    protocolId: new PublicKey(protocolId),
     defaultVaultId: new PublicKey(defaultVault),
     assetSymbols,
     strategies:

@@ -41,6 +41,7 @@ const addressesFileSchema = z.object({
   wsUrl: z.string().optional(),
   faucetUrl: z.string().optional(),
   programId: z.string().optional(),
+  protocolId: z.string().nullable().optional(),
   asset: z.object({ mint: z.string(), symbol: z.string(), decimals: z.number() }).optional(),
   defaultVaultId: z.string().nullable().optional(),
 });

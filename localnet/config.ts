@@ -142,7 +142,7 @@ const OPTIONS = {
     "--keeper-stage-max-shares",
     "LOCALNET_KEEPER_STAGE_MAX_SHARES",
     amount,
-    "shares funded per staging step, raw units (default 25000000000)",
+    "shares funded per staging step, raw units (default 25000000000000: 25,000 shares of 9 decimals)",
   ),
   faucetUsdcAmount: option(
     "--faucet-usdc-amount",
@@ -271,7 +271,7 @@ export function parseLocalnetConfig(
       navIntervalSeconds: read("navIntervalSeconds", 60),
       apyBps: read("apyBps", 1000),
       stageIntervalSeconds: read("stageIntervalSeconds", 20),
-      stageMaxShares: read("stageMaxShares", 25_000_000_000n),
+      stageMaxShares: read("stageMaxShares", 25_000_000_000_000n),
     },
     faucet: {
       usdcAmount: read("faucetUsdcAmount", 10_000_000_000n),

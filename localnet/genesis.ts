@@ -1,15 +1,23 @@
-// Genesis of the local chain: the dev accounts, a USDC-like mint, the vault program at its fixed id and
-// the demo vaults, all at addresses derived from fixed dev seeds so the app's config can name them.
-// Idempotent: run on every start, it creates only what is missing (and redeploys the program binary).
+// Genesis of the local chain: the dev accounts, a USDC-like mint, the vault program at its fixed id, the
+// protocol (its admin a dev key) and the demo vaults registered under it, all at addresses derived
+// from fixed dev seeds so the app's config can name them. Idempotent: run on every start, it creates
+// only what is missing, redeploys the program binary and brings the protocol's NAV bounds to these.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
 import bs58 from "bs58";
 import { SystemProgram, type Keypair, type PublicKey } from "@solana/web3.js";
 
-import { deriveVaultAddresses, type VaultAddresses } from "../lib/vault/addresses";
+import { decodeProtocol } from "../lib/vault/accounts";
+import { deriveVaultAddresses, findProtocolAddress, type VaultAddresses } from "../lib/vault/addresses";
 import { VAULT_PROGRAM_ID } from "../lib/vault/idl";
-import { buildInitializeVaultInstruction, type InitializeVaultArgs } from "../lib/vault/instructions";
+import {
+  buildInitializeProtocolInstruction,
+  buildInitializeVaultInstruction,
+  buildSetNavBoundsInstruction,
+  type InitializeVaultArgs,
+  type NavBounds,
+} from "../lib/vault/instructions";
 import type { Chain } from "./chain";
 import { stringifyJson } from "./json";
 import { devHash, devKeypair } from "./keys";
@@ -27,6 +35,8 @@ export interface DevRoles {
   mintAuthority: Keypair;
   /** The mint's own keypair, so its address is fixed. */
   usdcMint: Keypair;
+  /** Admin of the protocol: registers the vaults and sets the NAV bounds. */
+  admin: Keypair;
   /** Manager of the demo vaults; the keeper signs with it. */
   manager: Keypair;
   /** The validator's identity (getIdentity). */
@@ -38,6 +48,7 @@ export function devRoles(): DevRoles {
     faucet: devKeypair("faucet"),
     mintAuthority: devKeypair("usdc-mint-authority"),
     usdcMint: devKeypair("usdc-mint"),
+    admin: devKeypair("protocol-admin"),
     manager: devKeypair("manager"),
     validator: devKeypair("validator"),
   };
@@ -45,8 +56,15 @@ export function devRoles(): DevRoles {
 
 export const genesisHash = (): string => bs58.encode(devHash("genesis"));
 
-/** A demo vault is what initialize_vault takes. */
-export type DemoVaultSpec = InitializeVaultArgs;
+/** A demo vault is what initialize_vault takes; the dev manager manages each. */
+export type DemoVaultSpec = Omit<InitializeVaultArgs, "manager">;
+
+/**
+ * The protocol's NAV bounds here: the keeper's ~10% APY struck every minute (or every second in the
+ * tests) accrues far below 5 bps a strike, and a day's accrual after downtime (~2.7 bps) still fits;
+ * at most one strike a second, and a loss of at most 0.5% a strike.
+ */
+export const LOCALNET_NAV_BOUNDS: NavBounds = { maxGainBps: 5, maxLossBps: 50, minNavIntervalSeconds: 1 };
 
 export const USDC_DECIMALS = 6;
 
@@ -55,7 +73,8 @@ export const DEMO_VAULTS: readonly DemoVaultSpec[] = [
     index: 0n,
     name: "USDC Prime",
     feeBps: 10,
-    minWithdrawalShares: 1n * USDC,
+    // One whole share: the share mint has the asset's 6 decimals plus 3.
+    minWithdrawalShares: 1_000n * USDC,
     hourlyCap: 25_000n * USDC,
     dailyCap: 100_000n * USDC,
   },
@@ -71,6 +90,7 @@ export const DEMO_VAULTS: readonly DemoVaultSpec[] = [
 
 const GENESIS_BALANCES = {
   faucet: 100_000_000n * LAMPORTS_PER_SOL,
+  admin: 100n * LAMPORTS_PER_SOL,
   manager: 1_000n * LAMPORTS_PER_SOL,
   validator: 500n * LAMPORTS_PER_SOL,
 } as const;
@@ -83,6 +103,9 @@ export interface LocalnetAddresses {
   programId: PublicKey;
   programDeployed: boolean;
   usdcMint: PublicKey;
+  /** The deployment's protocol: the app serves its vaults only (PROTOCOL_ID). */
+  protocol: PublicKey;
+  admin: PublicKey;
   manager: PublicKey;
   faucet: PublicKey;
   vaults: LocalnetVault[];
@@ -90,16 +113,16 @@ export interface LocalnetAddresses {
 
 export function localnetAddresses(programDeployed: boolean): LocalnetAddresses {
   const roles = devRoles();
+  const protocol = findProtocolAddress(roles.admin.publicKey);
   return {
     programId: VAULT_PROGRAM_ID,
     programDeployed,
     usdcMint: roles.usdcMint.publicKey,
+    protocol,
+    admin: roles.admin.publicKey,
     manager: roles.manager.publicKey,
     faucet: roles.faucet.publicKey,
-    vaults: DEMO_VAULTS.map((spec) => ({
-      spec,
-      ...deriveVaultAddresses(roles.manager.publicKey, spec.index),
-    })),
+    vaults: DEMO_VAULTS.map((spec) => ({ spec, ...deriveVaultAddresses(protocol, spec.index) })),
   };
 }
 
@@ -140,15 +163,44 @@ function createUsdcMint(chain: Chain, roles: DevRoles): void {
   );
 }
 
-function initializeVault(chain: Chain, roles: DevRoles, vault: LocalnetVault): void {
+/** Creates the protocol, or brings its bounds to LOCALNET_NAV_BOUNDS when they differ. */
+function ensureProtocol(chain: Chain, roles: DevRoles, protocol: PublicKey): void {
+  const account = chain.getAccount(protocol.toBase58());
+  if (account === null) {
+    submitLocalTransaction(
+      chain,
+      "genesis: create the protocol",
+      [buildInitializeProtocolInstruction({ creator: roles.admin.publicKey, protocol }, LOCALNET_NAV_BOUNDS)],
+      roles.admin,
+    );
+    return;
+  }
+  const stored = decodeProtocol(account.data);
+  if (
+    stored.maxGainBps !== LOCALNET_NAV_BOUNDS.maxGainBps ||
+    stored.maxLossBps !== LOCALNET_NAV_BOUNDS.maxLossBps ||
+    stored.minNavIntervalSeconds !== LOCALNET_NAV_BOUNDS.minNavIntervalSeconds
+  ) {
+    submitLocalTransaction(
+      chain,
+      "genesis: set the protocol's NAV bounds",
+      [buildSetNavBoundsInstruction({ admin: roles.admin.publicKey, protocol }, LOCALNET_NAV_BOUNDS)],
+      roles.admin,
+    );
+  }
+}
+
+function initializeVault(chain: Chain, roles: DevRoles, protocol: PublicKey, vault: LocalnetVault): void {
   const { spec } = vault;
   submitLocalTransaction(
     chain,
-    `genesis: initialize the vault "${spec.name}"`,
+    `genesis: register the vault "${spec.name}"`,
     [
       buildInitializeVaultInstruction(
         {
-          manager: roles.manager.publicKey,
+          payer: roles.admin.publicKey,
+          admin: roles.admin.publicKey,
+          protocol,
           vault: vault.vault,
           authority: vault.authority,
           shareMint: vault.shareMint,
@@ -156,20 +208,22 @@ function initializeVault(chain: Chain, roles: DevRoles, vault: LocalnetVault): v
           escrow: vault.escrow,
           assetMint: roles.usdcMint.publicKey,
         },
-        spec,
+        { ...spec, manager: roles.manager.publicKey },
       ),
     ],
-    roles.manager,
+    roles.admin,
   );
 }
 
 /**
  * Brings the chain to the genesis state: funds the dev accounts, creates the mint, deploys the program
- * (every start, so a rebuilt binary takes effect) and initializes the demo vaults that do not exist.
+ * (every start, so a rebuilt binary takes effect), creates the protocol and registers the demo vaults
+ * that do not exist.
  */
 export function applyGenesis(chain: Chain, programBinary: Uint8Array | null): LocalnetAddresses {
   const roles = devRoles();
   fundIfMissing(chain, roles.faucet, GENESIS_BALANCES.faucet);
+  fundIfMissing(chain, roles.admin, GENESIS_BALANCES.admin);
   fundIfMissing(chain, roles.manager, GENESIS_BALANCES.manager);
   fundIfMissing(chain, roles.validator, GENESIS_BALANCES.validator);
   if (chain.getAccount(roles.usdcMint.publicKey.toBase58()) === null) {
@@ -180,9 +234,11 @@ export function applyGenesis(chain: Chain, programBinary: Uint8Array | null): Lo
   }
   const addresses = localnetAddresses(programBinary !== null);
   if (programBinary !== null) {
+    ensureProtocol(chain, roles, addresses.protocol);
+    // Vaults are registered in index order, as the protocol's vault_count requires.
     for (const vault of addresses.vaults) {
       if (chain.getAccount(vault.vault.toBase58()) === null) {
-        initializeVault(chain, roles, vault);
+        initializeVault(chain, roles, addresses.protocol, vault);
       }
     }
   }
@@ -203,6 +259,8 @@ export function addressesDocument(chain: Chain, addresses: LocalnetAddresses, en
     genesisHash: chain.identity.genesisHash,
     programId: addresses.programId.toBase58(),
     programDeployed: addresses.programDeployed,
+    protocolId: addresses.programDeployed ? addresses.protocol.toBase58() : null,
+    admin: addresses.admin.toBase58(),
     asset: { mint: addresses.usdcMint.toBase58(), symbol: "USDC", decimals: USDC_DECIMALS },
     manager: addresses.manager.toBase58(),
     faucet: addresses.faucet.toBase58(),

@@ -12,7 +12,8 @@ import { describe, expect, it } from "vitest";
 
 import { SlidingWindowLimiter } from "./faucet";
 import { stringifyJson } from "./json";
-import { accruedYield } from "./keeper";
+import { LOCALNET_NAV_BOUNDS } from "./genesis";
+import { accruedYield, boundedGain, gainBound } from "./keeper";
 import { uiTokenAmount } from "./ui-token-amount";
 import {
   TransactionDecodeError,
@@ -151,5 +152,20 @@ describe("keeper yield", () => {
     expect(accruedYield(1_000_000_000n, 1000, year)).toBe(100_000_000n);
     expect(accruedYield(1_000_000_000n, 1000, 60n)).toBe(190n);
     expect(accruedYield(0n, 1000, 60n)).toBe(0n);
+  });
+
+  it("fits the genesis bounds: a minute at 10% APY, and a day's accrual after downtime", () => {
+    const assets = 1_000_000_000n;
+    const bound = gainBound(assets, LOCALNET_NAV_BOUNDS.maxGainBps);
+    expect(bound).toBe(500_000n); // 5 bps
+    expect(accruedYield(assets, 1000, 60n)).toBeLessThan(bound);
+    expect(accruedYield(assets, 1000, 86_400n)).toBeLessThan(bound); // 273,972
+    expect(gainBound(0n, LOCALNET_NAV_BOUNDS.maxGainBps)).toBe(0n);
+  });
+
+  it("strikes at most the bound and carries the rest", () => {
+    expect(boundedGain(700_000n, 500_000n)).toEqual({ gain: 500_000n, carry: 200_000n });
+    expect(boundedGain(200_000n + 190n, 500_000n)).toEqual({ gain: 200_190n, carry: 0n });
+    expect(boundedGain(5n, 0n)).toEqual({ gain: 0n, carry: 5n });
   });
 });

@@ -154,6 +154,8 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
       rpcUrl: localnet.rpcUrl,
       wsUrl: localnet.wsUrl,
       programId: "4eZ1RNBKAGZY9ptCQh1TqcCAnxHW7CHL4xF99J6MWpVB",
+      protocolId: localnet.addresses.protocol.toBase58(),
+      admin: localnet.addresses.admin.toBase58(),
       asset: { mint: localnet.addresses.usdcMint.toBase58(), symbol: "USDC", decimals: 6 },
       defaultVaultId: prime.vault.toBase58(),
       vaults: expect.arrayContaining([
@@ -162,6 +164,9 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
     });
     const state = await vaultState();
     expect(state).toMatchObject({
+      protocol: localnet.addresses.protocol,
+      manager: localnet.addresses.manager,
+      shareDecimals: 9,
       name: "USDC Prime",
       feeBps: 10,
       hourlyCap: 25_000n * USDC,
@@ -286,7 +291,8 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
     const member = await newMember(100n * USDC);
     await send(depositInstructions(member, 100n * USDC), member.wallet);
     const shares = await tokenAmount(member.shares);
-    const requested = 40n * USDC;
+    // 40 whole shares: the share mint has 9 decimals (the asset's 6 plus the program's offset of 3).
+    const requested = 40_000n * USDC;
     await send([requestWithdrawalInstruction(member, requested)], member.wallet);
     const receiptAddress = findReceipt(prime.vault, member.wallet.publicKey);
     const receiptAccount = await connection.getAccountInfo(receiptAddress);

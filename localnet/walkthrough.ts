@@ -47,7 +47,8 @@ const addressesSchema = z.object({
 });
 
 const DEPOSIT = 1_000_000_000n;
-const WITHDRAW_SHARES = 400_000_000n;
+/** 400 shares: the share mint has the asset's 6 decimals plus the program's offset of 3. */
+const WITHDRAW_SHARES = 400_000_000_000n;
 
 function step(text: string): void {
   console.log(`${new Date().toISOString().slice(11, 19)}  ${text}`);

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   await signSend(connection, String(deposit.transaction), wallet);
   const initiate = await post(
     `${vaultPath}/withdraw`,
-    { wallet: address, sharesAmount: "1000000000" },
+    { wallet: address, sharesAmount: "1000000000000" },
     ready.apiKey,
   );
   const initiateSignature = await signSend(connection, String(initiate.transaction), wallet);

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     slotMs: 400,
     navIntervalSeconds: 60,
     stageIntervalSeconds: 20,
-    stageMaxShares: 25_000_000_000n,
+    stageMaxShares: 25_000_000_000_000n,
     log,
   });
   const prime = localnet.vaults[0];

@@ -33,7 +33,7 @@ export function ActivityList({ items, showVault }: { items: ActivityItem[]; show
     <ol className="divide-y divide-line" data-testid="activity-list">
       {items.map(({ activity, vaultName }) => (
         <li
-          key={activity.signature}
+          key={`${activity.signature}:${activity.eventIndex}`}
           className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2.5"
         >
           <div className="min-w-0">

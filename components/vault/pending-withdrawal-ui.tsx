@@ -47,16 +47,19 @@ export function ClaimResult({ vault, claim }: { vault: VaultView; claim: ClaimHa
 export function PendingWithdrawal({
   vault,
   status,
+  feeBps,
   claim,
 }: {
   vault: VaultView;
   status: WithdrawalStatusData;
+  /** The fee the request fixed in its receipt (a later change of the vault's fee does not apply). */
+  feeBps: number;
   claim: ClaimHandle;
 }) {
   const titleId = useId();
   const { mutation, progress } = claim;
   const shares = BigInt(status.pendingShares);
-  const approximate = claimNet(vault, shares);
+  const approximate = claimNet(vault, shares, feeBps);
   const staged = status.progress === null ? 0n : BigInt(status.progress.stagedShares);
   const ahead = status.progress === null ? 0n : BigInt(status.progress.sharesAhead);
   const fraction = status.progress?.fraction ?? 0;
@@ -105,8 +108,8 @@ export function PendingWithdrawal({
           <div className="flex justify-between text-xs text-muted">
             <span>Queue funding</span>
             <span className="tabular" data-testid="progress-text">
-              {formatPercent(fraction, 0)} · {formatAmount(staged, vault.decimals)} of{" "}
-              {formatAmount(shares, vault.decimals)} {vault.shareSymbol} staged
+              {formatPercent(fraction, 0)} · {formatAmount(staged, vault.shareDecimals)} of{" "}
+              {formatAmount(shares, vault.shareDecimals)} {vault.shareSymbol} staged
             </span>
           </div>
           <ProgressBar
@@ -119,8 +122,8 @@ export function PendingWithdrawal({
 
         {status.canClaimNow ? (
           <Alert tone="success" title="Ready to claim">
-            You can claim about {assetText(approximate, vault)} now (after the{" "}
-            {(vault.feeBps / 100).toFixed(2)}% fee, at today&apos;s share price).
+            You can claim about {assetText(approximate, vault)} now (after the {(feeBps / 100).toFixed(2)}%
+            fee, at today&apos;s share price).
           </Alert>
         ) : null}
         <Button

@@ -186,7 +186,14 @@ function VaultActions({ vault, embed }: { vault: VaultView; embed: boolean }) {
       ) : null}
       {pending === null ? null : <RequestResult vault={vault} request={request} />}
       <ClaimResult vault={vault} claim={claim} />
-      {pending === null ? null : <PendingWithdrawal vault={vault} status={pending} claim={claim} />}
+      {pending === null ? null : (
+        <PendingWithdrawal
+          vault={vault}
+          status={pending}
+          feeBps={position.data?.receipt?.feeBps ?? vault.feeBps}
+          claim={claim}
+        />
+      )}
     </div>
   );
 }

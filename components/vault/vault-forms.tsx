@@ -9,6 +9,7 @@ import type { WalletPosition } from "@/lib/web/chain-reader";
 import { formatClock } from "@/lib/web/time";
 import {
   previewDeposit,
+  positionValue,
   previewWithdrawal,
   sharesForValueRoundUp,
   type Capacity,
@@ -256,7 +257,7 @@ export function WithdrawForm({
   const [mode, setMode] = useState<"shares" | "value">("shares");
   const [text, setText] = useState("");
   const { mutation, progress } = request;
-  const parsed = parseAmountInput(text, vault.decimals);
+  const parsed = parseAmountInput(text, mode === "shares" ? vault.shareDecimals : vault.decimals);
   const walletShares = position?.shareBalance ?? 0n;
   const shares = parsed.ok
     ? mode === "shares"
@@ -312,17 +313,14 @@ export function WithdrawForm({
             ? null
             : mode === "shares"
               ? sharesText(walletShares, vault)
-              : assetText(
-                  (walletShares * vault.totalAssets) / (vault.totalShares === 0n ? 1n : vault.totalShares),
-                  vault,
-                )
+              : assetText(positionValue(vault, walletShares), vault)
         }
         onMax={
           position === undefined || walletShares === 0n
             ? null
             : () => {
                 setMode("shares");
-                setText(amountInputText(walletShares, vault.decimals));
+                setText(amountInputText(walletShares, vault.shareDecimals));
               }
         }
         invalid={

@@ -19,8 +19,8 @@ export function assetText(raw: bigint, vault: Pick<VaultView, "decimals" | "asse
   return `${formatAmount(raw, vault.decimals)} ${vault.assetSymbol}`;
 }
 
-export function sharesText(raw: bigint, vault: Pick<VaultView, "decimals" | "shareSymbol">): string {
-  return `${formatAmount(raw, vault.decimals)} ${vault.shareSymbol}`;
+export function sharesText(raw: bigint, vault: Pick<VaultView, "shareDecimals" | "shareSymbol">): string {
+  return `${formatAmount(raw, vault.shareDecimals)} ${vault.shareSymbol}`;
 }
 
 /**

@@ -62,7 +62,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     navIntervalSeconds: NAV_INTERVAL_SECONDS,
     stageIntervalSeconds: STAGE_INTERVAL_SECONDS,
     // 30 shares a step: a 100-share request is funded over four steps, so its progress visibly moves.
-    stageMaxShares: 30_000_000n,
+    stageMaxShares: 30_000_000_000n, // shares have 9 decimals
     log: chainLog,
   });
   const [prime, flex] = localnet.vaults;

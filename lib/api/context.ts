@@ -83,6 +83,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
   const redis = config.redisUrl === null ? null : createRedis(config.redisUrl);
   const deps: VaultDeps = {
     chain,
+    protocol: config.protocolId,
     symbolOf: (mint: PublicKey) => config.assetSymbols.get(mint.toBase58()) ?? shortMint(mint.toBase58()),
     now: overrides.now ?? Date.now,
   };

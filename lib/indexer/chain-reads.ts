@@ -24,9 +24,14 @@ export interface ProgramVaultAccount {
   data: Buffer;
 }
 
+/** The vault account's `protocol` field: right after the 8-byte discriminator. */
+const VAULT_PROTOCOL_OFFSET = 8;
+
+/** Every vault account of the program registered under `protocolId`. */
 export async function readProgramVaults(
   rpc: RpcClient,
   programId: PublicKey,
+  protocolId: PublicKey,
 ): Promise<{ slot: number; vaults: ProgramVaultAccount[] }> {
   const raw = await rpc.call<unknown>(
     "getProgramAccounts",
@@ -36,7 +41,10 @@ export async function readProgramVaults(
         encoding: "base64",
         commitment: "confirmed",
         withContext: true,
-        filters: [{ dataSize: VAULT_ACCOUNT_SIZE }],
+        filters: [
+          { dataSize: VAULT_ACCOUNT_SIZE },
+          { memcmp: { offset: VAULT_PROTOCOL_OFFSET, bytes: protocolId.toBase58() } },
+        ],
       },
     ],
     { background: true },

@@ -1,14 +1,15 @@
 // The indexer: on a schedule, the leader (one instance, see leader-lock.ts) reads every vault of the
-// program, stores its account, a NAV/supply/queue snapshot and its holders, then walks the vault's
-// signatures newer than its cursor (all of them on first run, or after downtime) and stores each
-// successful transaction's program events together with the cursor. Reads are served from these rows.
+// deployment's protocol (PROTOCOL_ID; the program's other vaults are not indexed), stores its account,
+// a NAV/supply/queue snapshot and its holders, then walks the vault's signatures newer than its cursor
+// (all of them on first run, or after downtime) and stores each successful transaction's program
+// events together with the cursor. Reads are served from these rows.
 import { PublicKey } from "@solana/web3.js";
 
 import type { RpcClient } from "../chain/rpc";
 import type { VaultChain } from "../chain/vault-chain";
 import type { SqlIndexerStore, StoredEvent } from "../store/indexer";
 import { decodeVault, type VaultAccount } from "../vault/accounts";
-import { decodeVaultEvents, type VaultEvent } from "../vault/events";
+import { decodeVaultEvents, eventVault, type VaultEvent } from "../vault/events";
 import { countHolders, readProgramVaults, readTokenBalances, signaturesSince } from "./chain-reads";
 import type { LeaderLock } from "./leader-lock";
 
@@ -18,6 +19,8 @@ export interface IndexerOptions {
   store: SqlIndexerStore;
   lock: LeaderLock;
   programId: PublicKey;
+  /** Only the vaults registered under this protocol are indexed. */
+  protocolId: PublicKey;
   /** Milliseconds between runs. */
   intervalMs: number;
   now?: () => number;
@@ -56,7 +59,7 @@ function storedEvents(
 ): StoredEvent[] {
   const stored: StoredEvent[] = [];
   events.forEach((event, eventIndex) => {
-    if (!event.data.vault.equals(new PublicKey(vault))) {
+    if (eventVault(event)?.toBase58() !== vault) {
       return;
     }
     const data = eventJson(event);
@@ -133,12 +136,16 @@ export class Indexer {
     if (!this.leader) {
       return null;
     }
-    const { rpc, store, programId } = this.options;
-    const { slot, vaults } = await readProgramVaults(rpc, programId);
+    const { rpc, store, programId, protocolId } = this.options;
+    const { slot, vaults } = await readProgramVaults(rpc, programId, protocolId);
     const decoded: { address: PublicKey; data: Buffer; state: VaultAccount }[] = [];
     for (const vault of vaults) {
       try {
-        decoded.push({ ...vault, state: decodeVault(vault.data) });
+        const state = decodeVault(vault.data);
+        // The RPC filtered on the protocol; a node that ignores filters must not widen what is served.
+        if (state.protocol.equals(protocolId)) {
+          decoded.push({ ...vault, state });
+        }
       } catch {
         // An account of the vault's size that is not a vault (another account type): not ours to index.
       }

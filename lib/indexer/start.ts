@@ -72,6 +72,7 @@ export function createIndexer(
         ? embeddedLeaderLock(context.store)
         : postgresLeaderLock(config.databaseUrl, options.schema ?? "public", config.databaseTimeoutMs),
     programId: config.programId,
+    protocolId: config.protocolId,
     intervalMs: options.intervalMs,
     onError: (error) =>
       context.log.log("warn", "indexer run failed", {

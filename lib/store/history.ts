@@ -1,11 +1,19 @@
-// History rows, unique by signature. Inserting twice, even concurrently, leaves one row: the insert
-// does nothing on conflict and the loser reads the winner's row.
-import type { ActivityKind, ActivityRecord, HistoryStore, NewActivityRecord } from "../vault/history";
+// History rows, unique by (signature, event index). Inserting a transaction's rows twice, even
+// concurrently, leaves one of each: the insert does nothing on conflict and the loser reads the
+// winner's rows.
+import type {
+  ActivityKind,
+  ActivityRecord,
+  HistoryPosition,
+  HistoryStore,
+  NewActivityRecord,
+} from "../vault/history";
 import type { RequestTimeSource } from "../vault/withdrawal-status";
 import type { Queryable } from "./db";
 
 interface HistoryRow {
   signature: string;
+  event_index: number;
   wallet: string;
   vault: string;
   kind: ActivityKind;
@@ -22,13 +30,14 @@ interface HistoryRow {
 }
 
 // Numeric and bigint columns as text: pg and PGlite map them to JavaScript differently.
-const COLUMNS = `signature, wallet, vault, kind, request_id::text AS request_id, assets::text AS assets,
+const COLUMNS = `signature, event_index, wallet, vault, kind, request_id::text AS request_id, assets::text AS assets,
   shares::text AS shares, fee::text AS fee, asset_mint, share_mint, decimals, slot::text AS slot,
   block_time, recorded_at`;
 
 function fromRow(row: HistoryRow): ActivityRecord {
   return {
     signature: row.signature,
+    eventIndex: Number(row.event_index),
     wallet: row.wallet,
     vault: row.vault,
     kind: row.kind,
@@ -48,11 +57,12 @@ function fromRow(row: HistoryRow): ActivityRecord {
 export class SqlHistoryStore implements HistoryStore, RequestTimeSource {
   constructor(private readonly db: Queryable) {}
 
-  async findBySignature(signature: string): Promise<ActivityRecord | null> {
-    const [row] = await this.db.query<HistoryRow>(`SELECT ${COLUMNS} FROM history WHERE signature = $1`, [
-      signature,
-    ]);
-    return row === undefined ? null : fromRow(row);
+  async findBySignature(signature: string): Promise<ActivityRecord[]> {
+    const rows = await this.db.query<HistoryRow>(
+      `SELECT ${COLUMNS} FROM history WHERE signature = $1 ORDER BY event_index`,
+      [signature],
+    );
+    return rows.map(fromRow);
   }
 
   async hasInitiate(vault: string, wallet: string, requestId: bigint): Promise<boolean> {
@@ -71,15 +81,33 @@ export class SqlHistoryStore implements HistoryStore, RequestTimeSource {
     return row?.block_time === null || row === undefined ? null : new Date(row.block_time);
   }
 
-  async insertOnce(record: NewActivityRecord): Promise<{ inserted: boolean; record: ActivityRecord }> {
-    const [inserted] = await this.db.query<HistoryRow>(
-      `INSERT INTO history (signature, wallet, vault, kind, request_id, assets, shares, fee, asset_mint,
-         share_mint, decimals, slot, block_time)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-       ON CONFLICT (signature) DO NOTHING
+  async insertEvents(
+    records: readonly NewActivityRecord[],
+  ): Promise<{ inserted: boolean; records: ActivityRecord[] }> {
+    const [first] = records;
+    if (first === undefined) {
+      return { inserted: false, records: [] };
+    }
+    // A row stored before events were numbered is its pair's first event in the transaction.
+    await this.db.query(
+      `UPDATE history SET event_index = $4
+       WHERE signature = $1 AND wallet = $2 AND vault = $3 AND event_index = -1`,
+      [first.signature, first.wallet, first.vault, first.eventIndex],
+    );
+    const FIELDS = 14;
+    const placeholders = records.map(
+      (_, row) =>
+        `(${Array.from({ length: FIELDS }, (_unused, field) => `$${row * FIELDS + field + 1}`).join(", ")})`,
+    );
+    const inserted = await this.db.query<HistoryRow>(
+      `INSERT INTO history (signature, event_index, wallet, vault, kind, request_id, assets, shares, fee,
+         asset_mint, share_mint, decimals, slot, block_time)
+       VALUES ${placeholders.join(", ")}
+       ON CONFLICT (signature, event_index) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [
+      records.flatMap((record) => [
         record.signature,
+        record.eventIndex,
         record.wallet,
         record.vault,
         record.kind,
@@ -92,30 +120,30 @@ export class SqlHistoryStore implements HistoryStore, RequestTimeSource {
         record.decimals,
         record.slot,
         record.blockTime,
-      ],
+      ]),
     );
-    if (inserted !== undefined) {
-      return { inserted: true, record: fromRow(inserted) };
+    const wanted = new Set(records.map((record) => record.eventIndex));
+    const stored = (await this.findBySignature(first.signature)).filter((row) => wanted.has(row.eventIndex));
+    if (stored.length !== records.length) {
+      throw new Error(`History rows of ${first.signature} conflicted but cannot be read`);
     }
-    const existing = await this.findBySignature(record.signature);
-    if (existing === null) {
-      throw new Error(`History row ${record.signature} conflicted but cannot be read`);
-    }
-    return { inserted: false, record: existing };
+    return { inserted: inserted.length > 0, records: stored };
   }
 
   async list(
     vault: string,
     wallet: string,
     limit: number,
-    before?: { slot: number; signature: string },
+    before?: HistoryPosition,
   ): Promise<ActivityRecord[]> {
-    // The feed's order is (slot DESC, signature ASC); a cursor resumes strictly after its entry.
+    // The feed's order is (slot DESC, signature ASC, event_index DESC): newest first, and a
+    // transaction's later events before its earlier ones. A cursor resumes strictly after its entry.
     const rows = await this.db.query<HistoryRow>(
       `SELECT ${COLUMNS} FROM history WHERE vault = $1 AND wallet = $2
-         AND ($4::bigint IS NULL OR history.slot < $4 OR (history.slot = $4 AND history.signature > $5))
-       ORDER BY history.slot DESC, history.signature LIMIT $3`,
-      [vault, wallet, limit, before?.slot ?? null, before?.signature ?? null],
+         AND ($4::bigint IS NULL OR history.slot < $4 OR (history.slot = $4 AND (history.signature > $5
+           OR (history.signature = $5 AND history.event_index < $6))))
+       ORDER BY history.slot DESC, history.signature, history.event_index DESC LIMIT $3`,
+      [vault, wallet, limit, before?.slot ?? null, before?.signature ?? null, before?.eventIndex ?? null],
     );
     return rows.map(fromRow);
   }

@@ -111,11 +111,27 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX vault_events_name ON vault_events (vault, name, slot);
     `,
   },
+  {
+    // One row per vault event of a transaction (a claim and a new request can share one), numbered as
+    // the indexer numbers them. Rows stored before get -1: each was its wallet's first event on its
+    // vault in that transaction, and is renumbered when the signature is posted again.
+    id: "0005_history_events",
+    sql: `
+      ALTER TABLE history ADD COLUMN event_index integer NOT NULL DEFAULT -1;
+      ALTER TABLE history ALTER COLUMN event_index DROP DEFAULT;
+      ALTER TABLE history DROP CONSTRAINT history_pkey;
+      ALTER TABLE history ADD PRIMARY KEY (signature, event_index);
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;
 
-export async function migrate(db: Database): Promise<string[]> {
+/** Applies the migrations not applied yet (`migrations`: all of them, or a prefix in tests). */
+export async function migrate(
+  db: Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<string[]> {
   if (db.schema !== undefined) {
     await db.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(db.schema)}`);
   }
@@ -128,7 +144,7 @@ export async function migrate(db: Database): Promise<string[]> {
       (await tx.query<{ id: string }>("SELECT id FROM schema_migrations")).map((row) => row.id),
     );
     const ran: string[] = [];
-    for (const migration of MIGRATIONS) {
+    for (const migration of migrations) {
       if (!applied.has(migration.id)) {
         for (const statement of migration.sql.split(/;\s*$/m).map((part) => part.trim())) {
           if (statement !== "") {

@@ -2,8 +2,13 @@ import { Keypair } from "@solana/web3.js";
 import BN from "bn.js";
 import { describe, expect, it } from "vitest";
 
-import { decodeReceipt, decodeVault } from "./accounts";
-import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, vaultCoder } from "./idl";
+import { decodeProtocol, decodeReceipt, decodeVault } from "./accounts";
+import {
+  PROTOCOL_ACCOUNT_SIZE,
+  VAULT_ACCOUNT_SIZE,
+  WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
+  vaultCoder,
+} from "./idl";
 
 async function encodedReceipt(): Promise<Buffer> {
   return vaultCoder.accounts.encode("WithdrawalReceipt", {
@@ -16,6 +21,7 @@ async function encodedReceipt(): Promise<Buffer> {
     requested_at: new BN(-5),
     queue_start: new BN(6),
     queue_end: new BN(7),
+    fee_bps: 25,
     bump: 254,
   });
 }
@@ -31,6 +37,7 @@ describe("account decoders", () => {
       requestedAt: -5n,
       queueStart: 6n,
       queueEnd: 7n,
+      feeBps: 25,
       bump: 254,
     });
   });
@@ -38,13 +45,39 @@ describe("account decoders", () => {
   it("refuse data of the wrong size, even with the right discriminator", async () => {
     const data = await encodedReceipt();
     expect(data.length).toBe(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE);
-    expect(() => decodeReceipt(Buffer.concat([data, Buffer.alloc(1)]))).toThrow(/129 bytes, got 130/);
-    expect(() => decodeReceipt(data.subarray(0, -1))).toThrow(/129 bytes, got 128/);
+    expect(() => decodeReceipt(Buffer.concat([data, Buffer.alloc(1)]))).toThrow(/131 bytes, got 132/);
+    expect(() => decodeReceipt(data.subarray(0, -1))).toThrow(/131 bytes, got 130/);
   });
 
   it("refuse an account of another type", async () => {
     const receiptBytes = await encodedReceipt();
-    const vaultSized = Buffer.concat([receiptBytes, Buffer.alloc(441 - receiptBytes.length)]);
+    const vaultSized = Buffer.concat([receiptBytes, Buffer.alloc(VAULT_ACCOUNT_SIZE - receiptBytes.length)]);
     expect(() => decodeVault(vaultSized)).toThrow();
+  });
+
+  it("decode the protocol: its admin, pending admin and NAV bounds", async () => {
+    const admin = Keypair.generate().publicKey;
+    const data = await vaultCoder.accounts.encode("Protocol", {
+      creator: admin,
+      admin,
+      pending_admin: Keypair.generate().publicKey,
+      max_gain_bps: 5,
+      max_loss_bps: 50,
+      min_nav_interval_seconds: 4_000_000_000,
+      vault_count: new BN(2),
+      bump: 255,
+      reserved: Array(64).fill(0),
+    });
+    expect(data.length).toBe(PROTOCOL_ACCOUNT_SIZE);
+    expect(decodeProtocol(data)).toMatchObject({
+      admin,
+      maxGainBps: 5,
+      maxLossBps: 50,
+      minNavIntervalSeconds: 4_000_000_000,
+      vaultCount: 2n,
+    });
+    expect(() =>
+      decodeVault(Buffer.concat([data, Buffer.alloc(VAULT_ACCOUNT_SIZE - data.length)])),
+    ).toThrow();
   });
 });

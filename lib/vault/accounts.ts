@@ -3,11 +3,19 @@
 import { z } from "zod";
 
 import { fixedNameValue, i64Value, publicKeyValue, smallIntegerValue, u64Value } from "./coder-values";
-import { VAULT_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, camelCaseKeys, vaultCoder } from "./idl";
+import {
+  PROTOCOL_ACCOUNT_SIZE,
+  VAULT_ACCOUNT_SIZE,
+  WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
+  camelCaseKeys,
+  vaultCoder,
+} from "./idl";
 
 const vaultSchema = z
   .object({
+    protocol: publicKeyValue,
     manager: publicKeyValue,
+    pending_manager: publicKeyValue,
     asset_mint: publicKeyValue,
     share_mint: publicKeyValue,
     reserve: publicKeyValue,
@@ -20,6 +28,7 @@ const vaultSchema = z
     reserve_bump: smallIntegerValue,
     escrow_bump: smallIntegerValue,
     asset_decimals: smallIntegerValue,
+    share_decimals: smallIntegerValue,
     paused: z.boolean(),
     name: fixedNameValue,
     total_assets: u64Value,
@@ -39,6 +48,7 @@ const vaultSchema = z
     queue_claimed: u64Value,
     next_request_id: u64Value,
     pending_requests: u64Value,
+    surplus_assets: u64Value,
   })
   .transform(camelCaseKeys);
 
@@ -53,12 +63,27 @@ const withdrawalReceiptSchema = z
     requested_at: i64Value,
     queue_start: u64Value,
     queue_end: u64Value,
+    fee_bps: smallIntegerValue,
+    bump: smallIntegerValue,
+  })
+  .transform(camelCaseKeys);
+
+const protocolSchema = z
+  .object({
+    creator: publicKeyValue,
+    admin: publicKeyValue,
+    pending_admin: publicKeyValue,
+    max_gain_bps: smallIntegerValue,
+    max_loss_bps: smallIntegerValue,
+    min_nav_interval_seconds: z.number().int().nonnegative(),
+    vault_count: u64Value,
     bump: smallIntegerValue,
   })
   .transform(camelCaseKeys);
 
 export type VaultAccount = z.output<typeof vaultSchema>;
 export type WithdrawalReceiptAccount = z.output<typeof withdrawalReceiptSchema>;
+export type ProtocolAccount = z.output<typeof protocolSchema>;
 
 function decodeProgramAccount(accountName: string, expectedSize: number, data: Uint8Array): unknown {
   if (data.length !== expectedSize) {
@@ -75,4 +100,8 @@ export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
   return withdrawalReceiptSchema.parse(
     decodeProgramAccount("WithdrawalReceipt", WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, data),
   );
+}
+
+export function decodeProtocol(data: Uint8Array): ProtocolAccount {
+  return protocolSchema.parse(decodeProgramAccount("Protocol", PROTOCOL_ACCOUNT_SIZE, data));
 }

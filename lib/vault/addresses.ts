@@ -16,8 +16,14 @@ function findAddress(seeds: Uint8Array[]): PublicKey {
   return address;
 }
 
-export function findVaultAddress(manager: PublicKey, index: bigint): PublicKey {
-  return findAddress([encoder.encode("vault"), manager.toBytes(), u64LittleEndian(index)]);
+/** The protocol account its creator made (the creator is its first admin). */
+export function findProtocolAddress(creator: PublicKey): PublicKey {
+  return findAddress([encoder.encode("protocol"), creator.toBytes()]);
+}
+
+/** The protocol's vault number `index` (its admin registers them in order). */
+export function findVaultAddress(protocol: PublicKey, index: bigint): PublicKey {
+  return findAddress([encoder.encode("vault"), protocol.toBytes(), u64LittleEndian(index)]);
 }
 
 export function findVaultAuthority(vault: PublicKey): PublicKey {
@@ -48,9 +54,9 @@ export interface VaultAddresses {
   escrow: PublicKey;
 }
 
-/** Every address a vault owns, derived from the manager and the vault's index. */
-export function deriveVaultAddresses(manager: PublicKey, index: bigint): VaultAddresses {
-  const vault = findVaultAddress(manager, index);
+/** Every address a vault owns, derived from its protocol and its index there. */
+export function deriveVaultAddresses(protocol: PublicKey, index: bigint): VaultAddresses {
+  const vault = findVaultAddress(protocol, index);
   return {
     vault,
     authority: findVaultAuthority(vault),

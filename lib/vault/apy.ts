@@ -1,5 +1,7 @@
 // APY from NAV points: the share price's growth between two strikes, compounded to a year. Exact
 // integer arithmetic up to the growth fraction; only that fraction becomes a float.
+import { sharePriceGrowth } from "./share-math";
+
 export interface NavPoint {
   /** When the NAV was struck. */
   at: Date;
@@ -16,18 +18,11 @@ const SECONDS_PER_YEAR = 365 * 24 * 3600;
  */
 export function annualizedYield(start: NavPoint, end: NavPoint, minSpanSeconds = 0): number | null {
   const seconds = (end.at.getTime() - start.at.getTime()) / 1000;
-  if (
-    seconds <= 0 ||
-    seconds < minSpanSeconds ||
-    start.totalAssets === 0n ||
-    start.totalShares === 0n ||
-    end.totalShares === 0n
-  ) {
+  if (seconds <= 0 || seconds < minSpanSeconds || start.totalShares === 0n || end.totalShares === 0n) {
     return null;
   }
-  // price_end / price_start − 1 = (A1·S0 − A0·S1) / (A0·S1)
-  const denominator = start.totalAssets * end.totalShares;
-  const growth = Number(end.totalAssets * start.totalShares - denominator) / Number(denominator);
+  const exact = sharePriceGrowth(start, end);
+  const growth = Number(exact.part) / Number(exact.whole);
   if (growth <= -1) {
     return -1;
   }

@@ -156,7 +156,7 @@ export async function buildDepositTransaction(
   }
   const { state } = vault;
   const shares = sharesForAssetsRoundDown(amount, state.totalAssets, state.totalShares);
-  if (shares === null || shares === 0n) {
+  if (shares === 0n) {
     throw new DomainError(
       "AMOUNT_TOO_SMALL",
       `A deposit of ${formatHuman(amount, vault.asset)} would mint no shares at the current share price`,

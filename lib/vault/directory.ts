@@ -20,7 +20,10 @@ import {
 
 const DAY = 86_400;
 
-export function vaultOfRow(deps: Pick<VaultDeps, "symbolOf">, row: IndexedVaultRow): LoadedVault {
+export function vaultOfRow(
+  deps: Pick<VaultDeps, "symbolOf" | "protocol">,
+  row: IndexedVaultRow,
+): LoadedVault {
   return vaultFromAccount(deps, new PublicKey(row.vault), {
     owner: VAULT_PROGRAM_ID,
     lamports: 0n,
@@ -200,7 +203,7 @@ export function vaultStats(
     queuedShares: tokenAmount(vault.shares, queued),
     queuedAssets: tokenAmount(
       vault.asset,
-      state.totalShares === 0n ? 0n : assetsForSharesRoundDown(queued, state.totalAssets, state.totalShares),
+      assetsForSharesRoundDown(queued, state.totalAssets, state.totalShares),
     ),
     stagedShares: tokenAmount(vault.shares, state.queueFunded - state.queueClaimed),
     averageSecondsToClaimable30d: reads.averageSecondsToClaimable30d,

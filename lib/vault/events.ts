@@ -1,4 +1,5 @@
 // Events the vault program emits through `sol_log_data`, parsed from a transaction's log lines.
+import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import { fixedNameValue, i64Value, publicKeyValue, smallIntegerValue, u64Value } from "./coder-values";
@@ -8,10 +9,12 @@ const vaultEventSchemas = {
   VaultInitialized: z
     .object({
       vault: publicKeyValue,
+      protocol: publicKeyValue,
       manager: publicKeyValue,
       asset_mint: publicKeyValue,
       share_mint: publicKeyValue,
       index: u64Value,
+      share_decimals: smallIntegerValue,
       timestamp: i64Value,
     })
     .transform(camelCaseKeys),
@@ -38,6 +41,7 @@ const vaultEventSchemas = {
       nav_floor: u64Value,
       queue_start: u64Value,
       queue_end: u64Value,
+      fee_bps: smallIntegerValue,
       hourly_used: u64Value,
       daily_used: u64Value,
       timestamp: i64Value,
@@ -90,6 +94,67 @@ const vaultEventSchemas = {
       timestamp: i64Value,
     })
     .transform(camelCaseKeys),
+  ProtocolInitialized: z
+    .object({
+      protocol: publicKeyValue,
+      creator: publicKeyValue,
+      admin: publicKeyValue,
+      max_gain_bps: smallIntegerValue,
+      max_loss_bps: smallIntegerValue,
+      min_nav_interval_seconds: smallIntegerValue,
+      timestamp: i64Value,
+    })
+    .transform(camelCaseKeys),
+  AdminProposed: z
+    .object({
+      protocol: publicKeyValue,
+      admin: publicKeyValue,
+      pending_admin: publicKeyValue,
+      timestamp: i64Value,
+    })
+    .transform(camelCaseKeys),
+  AdminAccepted: z
+    .object({
+      protocol: publicKeyValue,
+      previous_admin: publicKeyValue,
+      admin: publicKeyValue,
+      timestamp: i64Value,
+    })
+    .transform(camelCaseKeys),
+  NavBoundsUpdated: z
+    .object({
+      protocol: publicKeyValue,
+      max_gain_bps: smallIntegerValue,
+      max_loss_bps: smallIntegerValue,
+      min_nav_interval_seconds: smallIntegerValue,
+      timestamp: i64Value,
+    })
+    .transform(camelCaseKeys),
+  ManagerProposed: z
+    .object({
+      vault: publicKeyValue,
+      proposer: publicKeyValue,
+      manager: publicKeyValue,
+      pending_manager: publicKeyValue,
+      timestamp: i64Value,
+    })
+    .transform(camelCaseKeys),
+  ManagerAccepted: z
+    .object({
+      vault: publicKeyValue,
+      previous_manager: publicKeyValue,
+      manager: publicKeyValue,
+      timestamp: i64Value,
+    })
+    .transform(camelCaseKeys),
+  SurplusRetained: z
+    .object({
+      vault: publicKeyValue,
+      assets: u64Value,
+      surplus_assets: u64Value,
+      timestamp: i64Value,
+    })
+    .transform(camelCaseKeys),
 };
 
 export type VaultEventName = keyof typeof vaultEventSchemas;
@@ -101,6 +166,11 @@ export type VaultEvent = {
 export type VaultEventOf<Name extends VaultEventName> = Extract<VaultEvent, { name: Name }>;
 
 export const VAULT_EVENT_NAMES = Object.keys(vaultEventSchemas) as VaultEventName[];
+
+/** The vault an event is about; null for the protocol's own events. */
+export function eventVault(event: VaultEvent): PublicKey | null {
+  return "vault" in event.data ? event.data.vault : null;
+}
 
 function isVaultEventName(name: string): name is VaultEventName {
   return Object.hasOwn(vaultEventSchemas, name);

@@ -1,11 +1,13 @@
 // History entries: a confirmed signature is verified against the chain (successful, signed by the
-// wallet, carrying one of our program's deposit / withdrawal events for that vault and wallet),
-// classified from the event, and stored once. A claim is only recorded after its initiate.
+// wallet, carrying our program's deposit / withdrawal events for that vault and wallet), each such
+// event classified and stored once, keyed by signature and event index. A hand-built transaction may
+// hold several (a claim, then a new request): every one is recorded, in order, so the ordering rule
+// (a claim only after its initiate) holds for each of them.
 import type { PublicKey } from "@solana/web3.js";
 
 import type { ConfirmedTransaction } from "../chain/vault-chain";
 import { DomainError } from "./domain-error";
-import { decodeVaultEvents, type VaultEvent } from "./events";
+import { decodeVaultEvents, eventVault, type VaultEvent } from "./events";
 import { tokenAmount, type TokenAmount, type TokenLabel } from "./token-amount";
 import { loadVault, shareSymbol, type VaultDeps } from "./vault-state";
 
@@ -14,6 +16,12 @@ export type ActivityKind = "deposit" | "initiate" | "claim";
 /** A history row as stored: raw amounts, mints and decimals; symbols are resolved when shown. */
 export interface ActivityRecord {
   signature: string;
+  /**
+   * The event's position among the vault program's events in the transaction's logs (the indexer's
+   * numbering). -1 marks a row recorded before events were numbered: the first event of its wallet
+   * on its vault in that transaction, renumbered when the signature is posted again.
+   */
+  eventIndex: number;
   wallet: string;
   vault: string;
   kind: ActivityKind;
@@ -33,21 +41,31 @@ export type NewActivityRecord = Omit<ActivityRecord, "recordedAt">;
 
 /** The history store, as the domain uses it. */
 export interface HistoryStore {
-  findBySignature(signature: string): Promise<ActivityRecord | null>;
+  /** Every stored row of the transaction, in event order. */
+  findBySignature(signature: string): Promise<ActivityRecord[]>;
   hasInitiate(vault: string, wallet: string, requestId: bigint): Promise<boolean>;
-  /** Inserts unless the signature exists; returns the stored row and whether this call inserted it. */
-  insertOnce(record: NewActivityRecord): Promise<{ inserted: boolean; record: ActivityRecord }>;
+  /**
+   * Stores the rows of one transaction (of one wallet on one vault) that are not stored yet, all in
+   * one statement; renumbers that pair's unnumbered row first. Returns that pair's rows of the
+   * transaction as stored, in event order, and whether this call inserted any.
+   */
+  insertEvents(
+    records: readonly NewActivityRecord[],
+  ): Promise<{ inserted: boolean; records: ActivityRecord[] }>;
   /** Newest first; `before` continues after that entry (a cursor). */
-  list(
-    vault: string,
-    wallet: string,
-    limit: number,
-    before?: { slot: number; signature: string },
-  ): Promise<ActivityRecord[]>;
+  list(vault: string, wallet: string, limit: number, before?: HistoryPosition): Promise<ActivityRecord[]>;
+}
+
+/** Where a row sits in the feed (newest first: slot down, signature up, event index down). */
+export interface HistoryPosition {
+  slot: number;
+  signature: string;
+  eventIndex: number;
 }
 
 export interface Activity {
   signature: string;
+  eventIndex: number;
   wallet: string;
   vaultId: string;
   kind: ActivityKind;
@@ -66,12 +84,15 @@ export interface HistoryEntryRequest {
   signature: string;
 }
 
-/** The one vault action of this wallet on this vault that the transaction's events show; throws otherwise. */
+/**
+ * Every vault action of this wallet on this vault that the transaction's events show, in emission
+ * order, each with its index among the program's events; throws when there is none.
+ */
 export function classifyVaultTransaction(
   transaction: ConfirmedTransaction,
   request: HistoryEntryRequest,
   tokens: { assetMint: PublicKey; shareMint: PublicKey; decimals: number },
-): NewActivityRecord {
+): NewActivityRecord[] {
   if (transaction.err !== null) {
     throw new DomainError(
       "TRANSACTION_FAILED",
@@ -94,20 +115,6 @@ export function classifyVaultTransaction(
     events = [];
   }
   const vault = request.vault.toBase58();
-  const action = events.find(
-    (event) =>
-      (event.name === "Deposited" ||
-        event.name === "WithdrawalRequested" ||
-        event.name === "WithdrawalClaimed") &&
-      event.data.vault.toBase58() === vault &&
-      event.data.owner.toBase58() === wallet,
-  );
-  if (action === undefined) {
-    throw new DomainError(
-      "NOT_A_VAULT_TRANSACTION",
-      "signature: the transaction holds no deposit, withdrawal request or claim of this wallet on this vault",
-    );
-  }
   const base = {
     signature: request.signature,
     wallet,
@@ -118,36 +125,62 @@ export function classifyVaultTransaction(
     slot: transaction.slot,
     blockTime: transaction.blockTime === null ? null : new Date(transaction.blockTime * 1000),
   };
-  switch (action.name) {
+  const records: NewActivityRecord[] = [];
+  events.forEach((event, eventIndex) => {
+    const action = walletAction(event);
+    if (action !== null && eventVault(event)?.toBase58() === vault && action.owner === wallet) {
+      records.push({ ...base, eventIndex, ...action.fields });
+    }
+  });
+  if (records.length === 0) {
+    throw new DomainError(
+      "NOT_A_VAULT_TRANSACTION",
+      "signature: the transaction holds no deposit, withdrawal request or claim of this wallet on this vault",
+    );
+  }
+  return records;
+}
+
+type ActionFields = Pick<NewActivityRecord, "kind" | "requestId" | "assets" | "shares" | "fee">;
+
+/** A deposit, request or claim event's owner and row fields; null for the vault's other events. */
+function walletAction(event: VaultEvent): { owner: string; fields: ActionFields } | null {
+  switch (event.name) {
     case "Deposited":
       return {
-        ...base,
-        kind: "deposit",
-        requestId: null,
-        assets: action.data.assets,
-        shares: action.data.shares,
-        fee: null,
+        owner: event.data.owner.toBase58(),
+        fields: {
+          kind: "deposit",
+          requestId: null,
+          assets: event.data.assets,
+          shares: event.data.shares,
+          fee: null,
+        },
       };
     case "WithdrawalRequested":
       return {
-        ...base,
-        kind: "initiate",
-        requestId: action.data.requestId,
-        assets: action.data.assets,
-        shares: action.data.shares,
-        fee: null,
+        owner: event.data.owner.toBase58(),
+        fields: {
+          kind: "initiate",
+          requestId: event.data.requestId,
+          assets: event.data.assets,
+          shares: event.data.shares,
+          fee: null,
+        },
       };
     case "WithdrawalClaimed":
       return {
-        ...base,
-        kind: "claim",
-        requestId: action.data.requestId,
-        assets: action.data.net,
-        shares: action.data.shares,
-        fee: action.data.fee,
+        owner: event.data.owner.toBase58(),
+        fields: {
+          kind: "claim",
+          requestId: event.data.requestId,
+          assets: event.data.net,
+          shares: event.data.shares,
+          fee: event.data.fee,
+        },
       };
     default:
-      throw new DomainError("NOT_A_VAULT_TRANSACTION", "signature: the transaction holds no vault action");
+      return null;
   }
 }
 
@@ -161,6 +194,7 @@ export function activityView(record: ActivityRecord, symbolOf: (mint: string) =>
   };
   return {
     signature: record.signature,
+    eventIndex: record.eventIndex,
     wallet: record.wallet,
     vaultId: record.vault,
     kind: record.kind,
@@ -185,22 +219,40 @@ function conflict(): DomainError {
   );
 }
 
+/** Refuses the batch when a claim in it comes before its initiate is recorded (there or earlier in it). */
+async function requireInitiates(store: HistoryStore, records: readonly NewActivityRecord[]): Promise<void> {
+  for (const [position, record] of records.entries()) {
+    if (record.kind !== "claim" || record.requestId === null) {
+      continue;
+    }
+    const requestId = record.requestId;
+    const initiatedEarlierHere = records
+      .slice(0, position)
+      .some((earlier) => earlier.kind === "initiate" && earlier.requestId === requestId);
+    if (!initiatedEarlierHere && !(await store.hasInitiate(record.vault, record.wallet, requestId))) {
+      throw new DomainError(
+        "INITIATE_NOT_RECORDED",
+        `The initiate of withdrawal request ${requestId} is not recorded; record its signature before the claim's`,
+      );
+    }
+  }
+}
+
 /**
- * Verifies and records a history entry. Idempotent: a signature already stored (by this call's twin
- * or earlier) returns `duplicate: true` with the stored entry.
+ * Verifies and records a history entry: every vault action of the wallet on the vault in the
+ * transaction, in order, or none of them. Idempotent: a transaction whose actions are already stored
+ * (by this call's twin or earlier) returns `duplicate: true` with the stored rows.
  */
 export async function verifyHistoryEntry(
   deps: VaultDeps,
   store: HistoryStore,
   request: HistoryEntryRequest,
-): Promise<{ duplicate: boolean; record: ActivityRecord }> {
+): Promise<{ duplicate: boolean; records: ActivityRecord[] }> {
   const vault = await loadVault(deps, request.vault, "cached");
   const existing = await store.findBySignature(request.signature);
-  if (existing !== null) {
-    if (!sameOwnerAndVault(existing, request)) {
-      throw conflict();
-    }
-    return { duplicate: true, record: existing };
+  const stored = existing.filter((record) => sameOwnerAndVault(record, request));
+  if (stored.length > 0 && stored.every((record) => record.eventIndex >= 0)) {
+    return { duplicate: true, records: stored };
   }
   const transaction = await deps.chain.getTransaction(request.signature);
   if (transaction === null) {
@@ -209,23 +261,21 @@ export async function verifyHistoryEntry(
       "signature: no confirmed transaction has this signature (yet); record it once it is confirmed",
     );
   }
-  const record = classifyVaultTransaction(transaction, request, {
-    assetMint: vault.state.assetMint,
-    shareMint: vault.state.shareMint,
-    decimals: vault.state.assetDecimals,
-  });
-  if (record.kind === "claim" && record.requestId !== null) {
-    const initiated = await store.hasInitiate(record.vault, record.wallet, record.requestId);
-    if (!initiated) {
-      throw new DomainError(
-        "INITIATE_NOT_RECORDED",
-        `The initiate of withdrawal request ${record.requestId} is not recorded; record its signature before the claim's`,
-      );
+  let records: NewActivityRecord[];
+  try {
+    records = classifyVaultTransaction(transaction, request, {
+      assetMint: vault.state.assetMint,
+      shareMint: vault.state.shareMint,
+      decimals: vault.state.assetDecimals,
+    });
+  } catch (error) {
+    // Recorded for its other wallet or vault, and nothing in it is this pair's.
+    if (error instanceof DomainError && error.code === "NOT_A_VAULT_TRANSACTION" && existing.length > 0) {
+      throw conflict();
     }
+    throw error;
   }
-  const stored = await store.insertOnce(record);
-  if (!sameOwnerAndVault(stored.record, request)) {
-    throw conflict();
-  }
-  return { duplicate: !stored.inserted, record: stored.record };
+  await requireInitiates(store, records);
+  const result = await store.insertEvents(records);
+  return { duplicate: !result.inserted, records: result.records };
 }

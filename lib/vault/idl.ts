@@ -52,6 +52,12 @@ export const VAULT_INSTRUCTION_NAMES = [
   "update_nav",
   "stage_withdrawals",
   "update_config",
+  "initialize_protocol",
+  "propose_admin",
+  "accept_admin",
+  "set_nav_bounds",
+  "propose_manager",
+  "accept_manager",
 ] as const;
 
 export type VaultInstructionName = (typeof VAULT_INSTRUCTION_NAMES)[number];
@@ -67,6 +73,7 @@ export function findIdlInstruction(name: VaultInstructionName): IdlInstruction {
 /** Account sizes, discriminator included, as the coder lays them out from the IDL. */
 export const VAULT_ACCOUNT_SIZE = vaultCoder.accounts.size("Vault");
 export const WITHDRAWAL_RECEIPT_ACCOUNT_SIZE = vaultCoder.accounts.size("WithdrawalReceipt");
+export const PROTOCOL_ACCOUNT_SIZE = vaultCoder.accounts.size("Protocol");
 
 type SnakeToCamel<S extends string> = S extends `${infer Head}_${infer Tail}`
   ? `${Head}${Capitalize<SnakeToCamel<Tail>>}`

@@ -1,13 +1,19 @@
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import { deriveVaultAddresses, findReceipt } from "./addresses";
+import { deriveVaultAddresses, findProtocolAddress, findReceipt } from "./addresses";
 import { vaultIdl } from "./idl";
 import {
+  buildAcceptAdminInstruction,
+  buildAcceptManagerInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
+  buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
+  buildProposeAdminInstruction,
+  buildProposeManagerInstruction,
   buildRequestWithdrawalInstruction,
+  buildSetNavBoundsInstruction,
   buildStageWithdrawalsInstruction,
   buildUpdateConfigInstruction,
   buildUpdateNavInstruction,
@@ -17,14 +23,17 @@ const key = (): PublicKey => Keypair.generate().publicKey;
 
 describe("instruction builders", () => {
   const manager = key();
+  const admin = key();
   const owner = key();
-  const addresses = deriveVaultAddresses(manager, 3n);
+  const protocol = findProtocolAddress(admin);
+  const addresses = deriveVaultAddresses(protocol, 3n);
+  const bounds = { maxGainBps: 10, maxLossBps: 500, minNavIntervalSeconds: 30 };
   const { vault, authority, shareMint, reserve, escrow } = addresses;
   const receipt = findReceipt(vault, owner);
   const built = {
     initialize_vault: buildInitializeVaultInstruction(
-      { manager, vault, authority, shareMint, reserve, escrow, assetMint: key() },
-      { index: 3n, name: "v", feeBps: 1, minWithdrawalShares: 1n, hourlyCap: 0n, dailyCap: 0n },
+      { payer: key(), admin, protocol, vault, authority, shareMint, reserve, escrow, assetMint: key() },
+      { index: 3n, manager, name: "v", feeBps: 1, minWithdrawalShares: 1n, hourlyCap: 0n, dailyCap: 0n },
     ),
     deposit: buildDepositInstruction(
       {
@@ -52,9 +61,15 @@ describe("instruction builders", () => {
       reserve,
       ownerAsset: key(),
     }),
-    update_nav: buildUpdateNavInstruction({ manager, vault }, { gain: 1n, loss: 0n }),
+    update_nav: buildUpdateNavInstruction({ manager, vault, protocol }, { gain: 1n, loss: 0n }),
     stage_withdrawals: buildStageWithdrawalsInstruction({ manager, vault, reserve }, { maxShares: 1n }),
     update_config: buildUpdateConfigInstruction({ manager, vault }, { paused: true }),
+    initialize_protocol: buildInitializeProtocolInstruction({ creator: admin, protocol }, bounds),
+    propose_admin: buildProposeAdminInstruction({ admin, protocol }, key()),
+    accept_admin: buildAcceptAdminInstruction({ newAdmin: key(), protocol }),
+    set_nav_bounds: buildSetNavBoundsInstruction({ admin, protocol }, bounds),
+    propose_manager: buildProposeManagerInstruction({ proposer: admin, vault, protocol }, key()),
+    accept_manager: buildAcceptManagerInstruction({ newManager: key(), vault }),
   };
 
   it.each(vaultIdl.instructions.map((definition) => [definition.name, definition] as const))(
@@ -82,6 +97,15 @@ describe("instruction builders", () => {
     expect(keys[byName.get("receipt") ?? -1]?.pubkey.equals(receipt)).toBe(true);
     expect(keys[byName.get("reserve") ?? -1]?.pubkey.equals(reserve)).toBe(true);
     expect(keys[byName.get("escrow") ?? -1]?.pubkey.equals(escrow)).toBe(true);
+  });
+
+  it("encodes the bounds and the named manager where the IDL puts them", () => {
+    // u16 10, u16 500, u32 30, little-endian
+    expect([...built.set_nav_bounds.data.subarray(8)]).toEqual([10, 0, 244, 1, 30, 0, 0, 0]);
+    const initialize = built.initialize_vault;
+    // index (u64), then the manager's 32 bytes
+    expect(new PublicKey(initialize.data.subarray(16, 48)).equals(manager)).toBe(true);
+    expect(initialize.keys[2]?.pubkey.equals(protocol)).toBe(true);
   });
 
   it("encodes absent config fields as None", () => {

@@ -1,4 +1,4 @@
-// Builders for the vault program's seven instructions. Account order and writable/signer flags come
+// Builders for the vault program's instructions. Account order and writable/signer flags come
 // from the IDL's instruction definitions; callers name the accounts, the IDL places them.
 import { PublicKey, TransactionInstruction, type AccountMeta } from "@solana/web3.js";
 import BN from "bn.js";
@@ -19,7 +19,10 @@ interface ProgramAccounts {
 }
 
 export interface InitializeVaultAccounts extends ProgramAccounts {
-  manager: PublicKey;
+  payer: PublicKey;
+  /** The protocol's admin: only it registers vaults. */
+  admin: PublicKey;
+  protocol: PublicKey;
   vault: PublicKey;
   authority: PublicKey;
   shareMint: PublicKey;
@@ -29,7 +32,9 @@ export interface InitializeVaultAccounts extends ProgramAccounts {
 }
 
 export interface InitializeVaultArgs {
+  /** The protocol's vault_count: vaults are registered in order. */
   index: bigint;
+  manager: PublicKey;
   name: string;
   feeBps: number;
   minWithdrawalShares: bigint;
@@ -81,6 +86,11 @@ export interface ManagerAccounts {
   vault: PublicKey;
 }
 
+export interface UpdateNavAccounts extends ManagerAccounts {
+  /** The vault's protocol, whose bounds the strike must keep. */
+  protocol: PublicKey;
+}
+
 export interface UpdateNavArgs {
   gain: bigint;
   loss: bigint;
@@ -92,6 +102,25 @@ export interface StageWithdrawalsAccounts extends ManagerAccounts {
 
 export interface StageWithdrawalsArgs {
   maxShares: bigint;
+}
+
+export interface InitializeProtocolAccounts extends Pick<ProgramAccounts, "systemProgram"> {
+  creator: PublicKey;
+  protocol: PublicKey;
+}
+
+/** What every NAV strike of the protocol's vaults must keep. */
+export interface NavBounds {
+  /** Largest gain per strike, in bps of total assets. */
+  maxGainBps: number;
+  maxLossBps: number;
+  /** Least time between two strikes of a vault (after its first). */
+  minNavIntervalSeconds: number;
+}
+
+export interface ProtocolAdminAccounts {
+  admin: PublicKey;
+  protocol: PublicKey;
 }
 
 /** Absent fields keep their stored value. */
@@ -191,6 +220,7 @@ export function buildInitializeVaultInstruction(
 ): TransactionInstruction {
   return buildVaultInstruction("initialize_vault", accounts, {
     index: toBN(args.index),
+    manager: args.manager,
     name: args.name,
     fee_bps: args.feeBps,
     min_withdrawal_shares: toBN(args.minWithdrawalShares),
@@ -221,7 +251,7 @@ export function buildClaimWithdrawalInstruction(accounts: ClaimWithdrawalAccount
 }
 
 export function buildUpdateNavInstruction(
-  accounts: ManagerAccounts,
+  accounts: UpdateNavAccounts,
   args: UpdateNavArgs,
 ): TransactionInstruction {
   return buildVaultInstruction("update_nav", accounts, { gain: toBN(args.gain), loss: toBN(args.loss) });
@@ -248,4 +278,56 @@ export function buildUpdateConfigInstruction(
       name: update.name ?? null,
     },
   });
+}
+
+function boundsArgs(bounds: NavBounds): Record<string, unknown> {
+  return {
+    max_gain_bps: bounds.maxGainBps,
+    max_loss_bps: bounds.maxLossBps,
+    min_nav_interval_seconds: bounds.minNavIntervalSeconds,
+  };
+}
+
+export function buildInitializeProtocolInstruction(
+  accounts: InitializeProtocolAccounts,
+  bounds: NavBounds,
+): TransactionInstruction {
+  return buildVaultInstruction("initialize_protocol", accounts, boundsArgs(bounds));
+}
+
+export function buildSetNavBoundsInstruction(
+  accounts: ProtocolAdminAccounts,
+  bounds: NavBounds,
+): TransactionInstruction {
+  return buildVaultInstruction("set_nav_bounds", accounts, boundsArgs(bounds));
+}
+
+/** The admin names its successor (PublicKey.default withdraws the proposal). */
+export function buildProposeAdminInstruction(
+  accounts: ProtocolAdminAccounts,
+  newAdmin: PublicKey,
+): TransactionInstruction {
+  return buildVaultInstruction("propose_admin", accounts, { new_admin: newAdmin });
+}
+
+export function buildAcceptAdminInstruction(accounts: {
+  newAdmin: PublicKey;
+  protocol: PublicKey;
+}): TransactionInstruction {
+  return buildVaultInstruction("accept_admin", accounts, {});
+}
+
+/** The manager or the protocol admin names the next manager (PublicKey.default withdraws it). */
+export function buildProposeManagerInstruction(
+  accounts: { proposer: PublicKey; vault: PublicKey; protocol: PublicKey },
+  newManager: PublicKey,
+): TransactionInstruction {
+  return buildVaultInstruction("propose_manager", accounts, { new_manager: newManager });
+}
+
+export function buildAcceptManagerInstruction(accounts: {
+  newManager: PublicKey;
+  vault: PublicKey;
+}): TransactionInstruction {
+  return buildVaultInstruction("accept_manager", accounts, {});
 }

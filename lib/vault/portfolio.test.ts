@@ -11,9 +11,10 @@ const USDC = { mint: PublicKey.default, symbol: "USDC", decimals: 6 };
 function loaded(totalAssets: bigint, queueFunded = 0n): LoadedVault {
   return {
     address: PublicKey.default,
-    state: vaultAccount({ totalAssets, totalShares: totalAssets, queueFunded, queueClaimed: 0n }),
+    // Shares at 1:1000 raw (9 decimals against 6): exactly one whole share per USDC.
+    state: vaultAccount({ totalAssets, totalShares: totalAssets * 1_000n, queueFunded, queueClaimed: 0n }),
     asset: USDC,
-    shares: { ...USDC, symbol: "vUSDC" },
+    shares: { ...USDC, symbol: "vUSDC", decimals: 9 },
   };
 }
 
@@ -46,7 +47,7 @@ describe("splitByWeights", () => {
 describe("vaultAllocations", () => {
   it("places the NAV beyond the reserve across the declared strategies by weight", () => {
     // 1,000 USDC of NAV, 250 in the reserve of which 100 is owed to funded requests: 750 deployed.
-    const allocations = vaultAllocations(loaded(1_000_000_000n, 100_000_000n), row(250_000_000n), [
+    const allocations = vaultAllocations(loaded(1_000_000_000n, 100_000_000_000n), row(250_000_000n), [
       { name: "Treasury bills", bps: 6_000 },
       { name: "Lending", bps: 4_000 },
     ]);

@@ -3,7 +3,7 @@
 // program's events): a claim takes out its shares' share of the basis. PnL and its fraction compare
 // the position's value (held + pending shares) with the basis still in it.
 import type { IndexedVaultRow, StoredEvent } from "../store/indexer";
-import { assetsForSharesRoundDown, sharePrice } from "./share-math";
+import { assetsForSharesRoundDown, assetsForSharesRoundUp, sharePrice } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
 import type { LoadedVault } from "./vault-state";
 
@@ -79,7 +79,7 @@ export function portfolioPosition(
   const { state } = vault;
   const basis = costBasis(events);
   const valueOf = (shares: bigint): bigint =>
-    state.totalShares === 0n ? 0n : assetsForSharesRoundDown(shares, state.totalAssets, state.totalShares);
+    assetsForSharesRoundDown(shares, state.totalAssets, state.totalShares);
   const value = valueOf(heldShares + basis.pendingShares);
   const pnl = value - basis.basis;
   const decimals = vault.asset.decimals;
@@ -144,10 +144,7 @@ export function vaultAllocations(
 ): VaultAllocations {
   const { state } = vault;
   const fundedShares = state.queueFunded - state.queueClaimed;
-  const owed =
-    state.totalShares === 0n
-      ? 0n
-      : (fundedShares * state.totalAssets + state.totalShares - 1n) / state.totalShares;
+  const owed = assetsForSharesRoundUp(fundedShares, state.totalAssets, state.totalShares);
   const funded = owed < row.reserveBalance ? owed : row.reserveBalance;
   const idle = row.reserveBalance - funded;
   const inReserve = row.reserveBalance < state.totalAssets ? row.reserveBalance : state.totalAssets;

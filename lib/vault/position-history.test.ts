@@ -43,7 +43,7 @@ function strike(atMs: number, slot: number, totalAssets: bigint, totalShares: bi
 
 const TOKENS = {
   asset: { mint: new PublicKey(new Uint8Array(32).fill(1)), symbol: "USDC", decimals: 6 },
-  shares: { mint: new PublicKey(new Uint8Array(32).fill(2)), symbol: "vUSDC", decimals: 6 },
+  shares: { mint: new PublicKey(new Uint8Array(32).fill(2)), symbol: "vUSDC", decimals: 9 },
 };
 
 describe("series timestamps", () => {
@@ -111,10 +111,11 @@ describe("percent from integers", () => {
   });
 
   it("measures the share price's move from the totals", () => {
+    // Totals plus the virtual asset and shares: 100 / 100,000, then 220 / 200,000.
     expect(
       sharePriceChangePercent(
-        { totalAssets: 100n, totalShares: 100n },
-        { totalAssets: 220n, totalShares: 200n },
+        { totalAssets: 99n, totalShares: 99_000n },
+        { totalAssets: 219n, totalShares: 199_000n },
       ),
     ).toBe(10);
     expect(
@@ -124,26 +125,27 @@ describe("percent from integers", () => {
 });
 
 describe("positionSeries", () => {
-  // Deposit 1,000 at 1.0, NAV to 1.1, request 400 shares, claim them at 1.1 (net 440), NAV to 1.2.
+  // Deposit 1,000 at 1.0, NAV to 1.1, request 400 shares, claim them at 1.1 (net 440), NAV to 1.2;
+  // shares have 9 decimals, and the virtual asset and shares shave a raw unit off some values.
   const events = [
     event("Deposited", T0 + HOUR / 2, 10, {
       assets: "1000000000",
-      shares: "1000000000",
+      shares: "1000000000000",
       totalAssets: "1000000000",
-      totalShares: "1000000000",
+      totalShares: "1000000000000",
     }),
-    event("WithdrawalRequested", T0 + 2 * HOUR + 1_000, 30, { shares: "400000000" }),
+    event("WithdrawalRequested", T0 + 2 * HOUR + 1_000, 30, { shares: "400000000000" }),
     event("WithdrawalClaimed", T0 + 3 * HOUR + 1_000, 40, {
-      shares: "400000000",
-      net: "440000000",
-      totalAssets: "660000000",
-      totalShares: "600000000",
+      shares: "400000000000",
+      net: "439999999",
+      totalAssets: "660000001",
+      totalShares: "600000000000",
     }),
   ];
   const timestamps = seriesTimestamps(T0, T0 + 5 * HOUR, "hour");
   const strikes = [
-    strike(T0 + 2 * HOUR - 1_000, 20, 1_100_000_000n, 1_000_000_000n),
-    strike(T0 + 4 * HOUR, 50, 720_000_000n, 600_000_000n),
+    strike(T0 + 2 * HOUR - 1_000, 20, 1_100_000_000n, 1_000_000_000_000n),
+    strike(T0 + 4 * HOUR, 50, 720_000_000n, 600_000_000_000n),
   ];
   // What the store's navAt answers: the newest strike at or before each instant.
   const navAt = timestamps.map(
@@ -164,10 +166,10 @@ describe("positionSeries", () => {
       })),
     ).toEqual([
       { at: "10:30", held: 0n, pending: 0n, value: 0n, basis: 0n, pnl: 0n, realized: 0n },
-      // The deposit's own totals price it before any strike.
+      // The deposit's own totals price it before any strike (exactly 1:1000 raw).
       {
         at: "11:00",
-        held: 1_000_000_000n,
+        held: 1_000_000_000_000n,
         pending: 0n,
         value: 1_000_000_000n,
         basis: 1_000_000_000n,
@@ -176,7 +178,7 @@ describe("positionSeries", () => {
       },
       {
         at: "12:00",
-        held: 1_000_000_000n,
+        held: 1_000_000_000_000n,
         pending: 0n,
         value: 1_000_000_000n,
         basis: 1_000_000_000n,
@@ -186,40 +188,40 @@ describe("positionSeries", () => {
       // The strike at 12:29:59 lifts the price to 1.1; the request escrows 400 of the shares.
       {
         at: "13:00",
-        held: 600_000_000n,
-        pending: 400_000_000n,
-        value: 1_100_000_000n,
+        held: 600_000_000_000n,
+        pending: 400_000_000_000n,
+        value: 1_099_999_999n,
         basis: 1_000_000_000n,
-        pnl: 100_000_000n,
+        pnl: 99_999_999n,
         realized: 0n,
       },
-      // The claim pays 440 for shares that cost 400: realized 40, basis 600 for the 600 left.
+      // The claim pays 440 less a unit for shares that cost 400; basis 600 for the 600 left.
       {
         at: "14:00",
-        held: 600_000_000n,
+        held: 600_000_000_000n,
         pending: 0n,
         value: 660_000_000n,
         basis: 600_000_000n,
         pnl: 60_000_000n,
-        realized: 40_000_000n,
+        realized: 39_999_999n,
       },
       {
         at: "15:00",
-        held: 600_000_000n,
+        held: 600_000_000_000n,
         pending: 0n,
-        value: 720_000_000n,
+        value: 719_999_999n,
         basis: 600_000_000n,
-        pnl: 120_000_000n,
-        realized: 40_000_000n,
+        pnl: 119_999_999n,
+        realized: 39_999_999n,
       },
       {
         at: "15:30",
-        held: 600_000_000n,
+        held: 600_000_000_000n,
         pending: 0n,
-        value: 720_000_000n,
+        value: 719_999_999n,
         basis: 600_000_000n,
-        pnl: 120_000_000n,
-        realized: 40_000_000n,
+        pnl: 119_999_999n,
+        realized: 39_999_999n,
       },
     ]);
   });
@@ -230,34 +232,34 @@ describe("positionSeries", () => {
       [null, null],
       [0, 0],
       [0, 0],
+      [9.999999, 9.999999],
       [10, 10],
-      [10, 10],
-      [20, 20],
-      [20, 20],
+      [19.999999, 19.999999],
+      [19.999999, 19.999999],
     ]);
     expect(portfolio[5]).toEqual({
       timestamp: "2025-06-02T15:00:00.000Z",
-      sharePrice: 1.2,
+      sharePrice: 1.199999999666,
       shares: {
         mint: TOKENS.shares.mint.toBase58(),
         symbol: "vUSDC",
-        amount: "600000000",
-        decimals: 6,
+        amount: "600000000000",
+        decimals: 9,
         uiAmount: 600,
       },
       pendingShares: {
         mint: TOKENS.shares.mint.toBase58(),
         symbol: "vUSDC",
         amount: "0",
-        decimals: 6,
+        decimals: 9,
         uiAmount: 0,
       },
       value: {
         mint: TOKENS.asset.mint.toBase58(),
         symbol: "USDC",
-        amount: "720000000",
+        amount: "719999999",
         decimals: 6,
-        uiAmount: 720,
+        uiAmount: 719.999999,
       },
       costBasis: {
         mint: TOKENS.asset.mint.toBase58(),
@@ -266,16 +268,16 @@ describe("positionSeries", () => {
         decimals: 6,
         uiAmount: 600,
       },
-      pnl: { amount: "120000000", uiAmount: 120 },
-      realizedPnl: { amount: "40000000", uiAmount: 40 },
-      pnlPct: 20,
-      sharePriceChangePct: 20,
+      pnl: { amount: "119999999", uiAmount: 119.999999 },
+      realizedPnl: { amount: "39999999", uiAmount: 39.999999 },
+      pnlPct: 19.999999,
+      sharePriceChangePct: 19.999999,
     });
     expect(pnlHistoryPoints(TOKENS, points)[3]).toEqual({
       timestamp: "2025-06-02T13:00:00.000Z",
-      pnl: { amount: "100000000", uiAmount: 100 },
+      pnl: { amount: "99999999", uiAmount: 99.999999 },
       realizedPnl: { amount: "0", uiAmount: 0 },
-      pnlPct: 10,
+      pnlPct: 9.999999,
     });
   });
 });

@@ -2,24 +2,40 @@
 // direction of each function is in its name or its doc and always favours the vault.
 const BPS = 10_000n;
 
-/** Shares a deposit of `assets` mints: 1:1 into an empty vault, else rounded down. Null when the vault holds shares but no assets (the program fails with MathOverflow). */
-export function sharesForAssetsRoundDown(
-  assets: bigint,
-  totalAssets: bigint,
-  totalShares: bigint,
-): bigint | null {
-  if (totalShares === 0n) {
-    return assets;
-  }
-  if (totalAssets === 0n) {
-    return null;
-  }
-  return (assets * totalShares) / totalAssets;
+/**
+ * The program's decimals offset: a vault's share mint has its asset's decimals plus this many. Prices
+ * count `10^offset` virtual shares and 1 virtual asset (OpenZeppelin ERC-4626's defence): a donation
+ * or a leftover cannot make the next deposit's shares worth more than it paid.
+ */
+export const DECIMALS_OFFSET = 3;
+export const VIRTUAL_SHARES = 10n ** BigInt(DECIMALS_OFFSET);
+export const VIRTUAL_ASSETS = 1n;
+
+/** The share mint's decimals for an asset of `assetDecimals`. */
+export function shareDecimalsFor(assetDecimals: number): number {
+  return assetDecimals + DECIMALS_OFFSET;
 }
 
-/** `value(shares) = floor(shares × total_assets / total_shares)`; 0 when there are no shares. */
+/** Shares a deposit of `assets` mints: `floor(assets × (S + 10^offset) / (A + 1))`. */
+export function sharesForAssetsRoundDown(assets: bigint, totalAssets: bigint, totalShares: bigint): bigint {
+  return (assets * (totalShares + VIRTUAL_SHARES)) / (totalAssets + VIRTUAL_ASSETS);
+}
+
+/** Shares worth at least `assets`: `ceil(assets × (S + 10^offset) / (A + 1))`. */
+export function sharesForAssetsRoundUp(assets: bigint, totalAssets: bigint, totalShares: bigint): bigint {
+  const denominator = totalAssets + VIRTUAL_ASSETS;
+  return (assets * (totalShares + VIRTUAL_SHARES) + denominator - 1n) / denominator;
+}
+
+/** `value(shares) = floor(shares × (A + 1) / (S + 10^offset))`. */
 export function assetsForSharesRoundDown(shares: bigint, totalAssets: bigint, totalShares: bigint): bigint {
-  return totalShares === 0n ? 0n : (shares * totalAssets) / totalShares;
+  return (shares * (totalAssets + VIRTUAL_ASSETS)) / (totalShares + VIRTUAL_SHARES);
+}
+
+/** `ceil(shares × (A + 1) / (S + 10^offset))`: what the vault owes for shares, counted generously. */
+export function assetsForSharesRoundUp(shares: bigint, totalAssets: bigint, totalShares: bigint): bigint {
+  const denominator = totalShares + VIRTUAL_SHARES;
+  return (shares * (totalAssets + VIRTUAL_ASSETS) + denominator - 1n) / denominator;
 }
 
 /** The claim fee, rounded up: `ceil(gross × fee_bps / 10000)`. */
@@ -48,12 +64,14 @@ export function withdrawalAmounts(
 
 const PRICE_SCALE = 10n ** 12n;
 
-/** NAV per share as a display number (1 for an empty vault); amounts themselves stay bigint. */
+/**
+ * One whole share's value in whole assets, as a display number: `(A + 1) / (S + 10^offset)` raw,
+ * times `10^offset` for the share's extra decimals (1 for a fresh vault); amounts stay bigint.
+ */
 export function sharePrice(totalAssets: bigint, totalShares: bigint): number {
-  if (totalShares === 0n) {
-    return 1;
-  }
-  return Number((totalAssets * PRICE_SCALE) / totalShares) / Number(PRICE_SCALE);
+  const scaled =
+    ((totalAssets + VIRTUAL_ASSETS) * VIRTUAL_SHARES * PRICE_SCALE) / (totalShares + VIRTUAL_SHARES);
+  return Number(scaled) / Number(PRICE_SCALE);
 }
 
 /** `amount × (10000 − bps) / 10000`, rounded down: a lower bound that tolerates `bps` of drift. */
@@ -76,17 +94,28 @@ export function percentRoundTowardZero(part: bigint, whole: bigint): number | nu
   return Number((part * PERCENT_SCALE) / whole) / 10 ** PERCENT_DECIMALS;
 }
 
+export interface PricePoint {
+  totalAssets: bigint;
+  totalShares: bigint;
+}
+
 /**
- * How much the share price moved from (A0, S0) to (A1, S1), in percent, truncated toward zero:
- * (A1/S1) / (A0/S0) − 1 = (A1·S0 − A0·S1) / (A0·S1). Null when either price is undefined.
+ * The share price's growth from `from` to `to` as an exact fraction: with a = A + 1 and s = S +
+ * 10^offset, (a1/s1) / (a0/s0) − 1 = (a1·s0 − a0·s1) / (a0·s1).
  */
-export function sharePriceChangePercent(
-  from: { totalAssets: bigint; totalShares: bigint },
-  to: { totalAssets: bigint; totalShares: bigint },
-): number | null {
-  if (from.totalShares === 0n || to.totalShares === 0n || from.totalAssets === 0n) {
+export function sharePriceGrowth(from: PricePoint, to: PricePoint): { part: bigint; whole: bigint } {
+  const whole = (from.totalAssets + VIRTUAL_ASSETS) * (to.totalShares + VIRTUAL_SHARES);
+  return { part: (to.totalAssets + VIRTUAL_ASSETS) * (from.totalShares + VIRTUAL_SHARES) - whole, whole };
+}
+
+/**
+ * How much the share price moved from (A0, S0) to (A1, S1), in percent, truncated toward zero. Null
+ * when either point has no shares (no holder saw that price).
+ */
+export function sharePriceChangePercent(from: PricePoint, to: PricePoint): number | null {
+  if (from.totalShares === 0n || to.totalShares === 0n) {
     return null;
   }
-  const base = from.totalAssets * to.totalShares;
-  return percentRoundTowardZero(to.totalAssets * from.totalShares - base, base);
+  const growth = sharePriceGrowth(from, to);
+  return percentRoundTowardZero(growth.part, growth.whole);
 }

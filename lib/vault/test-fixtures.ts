@@ -6,7 +6,9 @@ import type { VaultAccount } from "./accounts";
 export function vaultAccount(overrides: Partial<VaultAccount> = {}): VaultAccount {
   const key = PublicKey.default;
   return {
+    protocol: key,
     manager: key,
+    pendingManager: key,
     assetMint: key,
     shareMint: key,
     reserve: key,
@@ -19,6 +21,7 @@ export function vaultAccount(overrides: Partial<VaultAccount> = {}): VaultAccoun
     reserveBump: 0,
     escrowBump: 0,
     assetDecimals: 6,
+    shareDecimals: 9,
     paused: false,
     name: "v",
     totalAssets: 1_000n,
@@ -38,6 +41,7 @@ export function vaultAccount(overrides: Partial<VaultAccount> = {}): VaultAccoun
     queueClaimed: 0n,
     nextRequestId: 3n,
     pendingRequests: 2n,
+    surplusAssets: 0n,
     ...overrides,
   };
 }

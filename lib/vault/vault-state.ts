@@ -9,9 +9,11 @@ import { DomainError } from "./domain-error";
 import { VAULT_PROGRAM_ID } from "./idl";
 import type { TokenInfo } from "./token-amount";
 
-/** What domain functions are given: chain access, token names and a clock. */
+/** What domain functions are given: chain access, the deployment's protocol, token names and a clock. */
 export interface VaultDeps {
   chain: VaultChain;
+  /** The protocol account whose vaults this deployment serves; any other vault is unknown here. */
+  protocol: PublicKey;
   symbolOf(mint: PublicKey): string;
   /** Milliseconds since the epoch. */
   now(): number;
@@ -31,9 +33,20 @@ export function shareSymbol(assetSymbol: string): string {
 // The account cache hands back the same object until it refreshes, so its decoding is kept with it.
 const decodedVaults = new WeakMap<ChainAccount, LoadedVault>();
 
-/** The vault in an account read from the chain; VAULT_NOT_FOUND for anything else at that address. */
+/** Only the deployment's protocol's vaults exist for this app; any other is an unknown vault. */
+function requireServedProtocol(deps: Pick<VaultDeps, "protocol">, vault: LoadedVault): LoadedVault {
+  if (!vault.state.protocol.equals(deps.protocol)) {
+    throw new DomainError("VAULT_NOT_FOUND", `No vault exists at ${vault.address.toBase58()}`);
+  }
+  return vault;
+}
+
+/**
+ * The vault in an account read from the chain; VAULT_NOT_FOUND for anything else at that address,
+ * a vault of another protocol included.
+ */
 export function vaultFromAccount(
-  deps: Pick<VaultDeps, "symbolOf">,
+  deps: Pick<VaultDeps, "symbolOf" | "protocol">,
   address: PublicKey,
   account: ChainAccount | null,
 ): LoadedVault {
@@ -42,7 +55,7 @@ export function vaultFromAccount(
   }
   const decoded = decodedVaults.get(account);
   if (decoded !== undefined && decoded.address.equals(address)) {
-    return decoded;
+    return requireServedProtocol(deps, decoded);
   }
   let state: VaultAccount;
   try {
@@ -55,10 +68,10 @@ export function vaultFromAccount(
     address,
     state,
     asset: { mint: state.assetMint, symbol: assetSymbol, decimals: state.assetDecimals },
-    shares: { mint: state.shareMint, symbol: shareSymbol(assetSymbol), decimals: state.assetDecimals },
+    shares: { mint: state.shareMint, symbol: shareSymbol(assetSymbol), decimals: state.shareDecimals },
   };
   decodedVaults.set(account, vault);
-  return vault;
+  return requireServedProtocol(deps, vault);
 }
 
 export async function loadVault(deps: VaultDeps, address: PublicKey, mode: ReadMode): Promise<LoadedVault> {
@@ -128,11 +141,16 @@ export interface VaultLayout {
 }
 
 // A vault's mints and reserve never change after initialisation, so knowing them lets a request read
-// the vault together with the wallet's token accounts in a single call.
+// the vault together with the wallet's token accounts in a single call. Keyed by protocol too: a
+// process serving one protocol never finds another's vault here.
 const layouts = new Map<string, VaultLayout>();
 
+function layoutKey(protocol: PublicKey, vault: PublicKey): string {
+  return `${protocol.toBase58()}:${vault.toBase58()}`;
+}
+
 export function rememberVaultLayout(vault: LoadedVault): void {
-  layouts.set(vault.address.toBase58(), {
+  layouts.set(layoutKey(vault.state.protocol, vault.address), {
     assetMint: vault.state.assetMint,
     shareMint: vault.state.shareMint,
     reserve: vault.state.reserve,
@@ -141,7 +159,7 @@ export function rememberVaultLayout(vault: LoadedVault): void {
 
 /** The vault's fixed addresses, reading the vault once if this process has not seen it yet. */
 export async function vaultLayout(deps: VaultDeps, address: PublicKey): Promise<VaultLayout> {
-  const known = layouts.get(address.toBase58());
+  const known = layouts.get(layoutKey(deps.protocol, address));
   if (known !== undefined) {
     return known;
   }

@@ -67,9 +67,10 @@ export type PreparedWithdrawal = {
   expiresAt: string;
 } & ({ action: "initiate"; details: InitiateDetails } | { action: "claim"; details: ClaimDetails });
 
-function estimateView(vault: LoadedVault, shares: bigint): WithdrawalEstimate {
+/** Gross, fee and net of `shares` now, at `feeBps`: the vault's fee for a request, the receipt's for a claim. */
+function estimateView(vault: LoadedVault, shares: bigint, feeBps: number): WithdrawalEstimate {
   const { state } = vault;
-  const amounts = withdrawalAmounts(shares, state.totalAssets, state.totalShares, state.feeBps);
+  const amounts = withdrawalAmounts(shares, state.totalAssets, state.totalShares, feeBps);
   return {
     shares: tokenAmount(vault.shares, shares),
     gross: tokenAmount(vault.asset, amounts.gross),
@@ -174,7 +175,7 @@ async function prepareInitiate(
     blockhash,
     price,
   );
-  const estimate = estimateView(vault, shares);
+  const estimate = estimateView(vault, shares, vault.state.feeBps);
   return {
     action: "initiate",
     transaction: built.transaction,
@@ -259,7 +260,7 @@ async function prepareClaim(
       `${formatHuman(amounts.fee, vault.asset)} fee) for ${formatHuman(receipt.shares, vault.shares)} from ${state.name}`,
     details: {
       requestId: receipt.requestId.toString(),
-      claimAmount: estimateView(vault, receipt.shares),
+      claimAmount: estimateView(vault, receipt.shares, receipt.feeBps),
       withdrawalPolicy: withdrawalPolicy(vault, schedule),
       withdrawalLimits: withdrawalLimits(vault, deps.now()),
       withdrawalEstimate: null,

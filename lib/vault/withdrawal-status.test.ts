@@ -25,6 +25,7 @@ const receipt: WithdrawalReceiptAccount = {
   requestedAt: BigInt(NOW / 1000 - 10),
   queueStart: 200n,
   queueEnd: 300n,
+  feeBps: 10,
   bump: 0,
 };
 

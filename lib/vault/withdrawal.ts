@@ -102,8 +102,9 @@ export async function readStatusAccounts(
   return { vault, receiptAddress, receipt: receiptFrom(receipt), reserveBalance: tokenBalance(reserve) };
 }
 
+/** What the claim pays now: the fee is the one the receipt fixed at the request, not the vault's current one. */
 export function claimAmounts(state: VaultAccount, receipt: WithdrawalReceiptAccount): WithdrawalAmounts {
-  return withdrawalAmounts(receipt.shares, state.totalAssets, state.totalShares, state.feeBps);
+  return withdrawalAmounts(receipt.shares, state.totalAssets, state.totalShares, receipt.feeBps);
 }
 
 /** Why the receipt cannot be claimed now, in words; empty when it can. */

@@ -64,6 +64,7 @@ function viewOf(config: Pick<ClientConfig, "assets">, id: string, state: VaultAc
     assetMint: state.assetMint.toBase58(),
     shareMint: state.shareMint.toBase58(),
     decimals: state.assetDecimals,
+    shareDecimals: state.shareDecimals,
     assetSymbol,
     shareSymbol: shareSymbol(assetSymbol),
     totalAssets: state.totalAssets,
@@ -93,22 +94,25 @@ function viewOf(config: Pick<ClientConfig, "assets">, id: string, state: VaultAc
   };
 }
 
+/** The vault at `id` if it is one of the deployment's protocol's (PROTOCOL_ID); null otherwise. */
 function vaultFrom(
-  config: Pick<ClientConfig, "assets">,
+  config: Pick<ClientConfig, "assets" | "protocolId">,
   id: string,
   account: AccountInfo<Buffer> | null,
 ): VaultView | null {
   if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
     return null;
   }
+  let state: VaultAccount;
   try {
-    return viewOf(config, id, decodeVault(account.data));
+    state = decodeVault(account.data);
   } catch {
     return null;
   }
+  return state.protocol.toBase58() === config.protocolId ? viewOf(config, id, state) : null;
 }
 
-/** Every vault of the program, largest first (stands in for GET /api/vaults). */
+/** Every vault of the deployment's protocol, largest first (stands in for GET /api/vaults). */
 export async function readVaults(connection: Connection, config: ClientConfig): Promise<VaultView[]> {
   const accounts = await read("listing the vaults", () =>
     connection.getProgramAccounts(new PublicKey(config.programId), {
@@ -161,6 +165,8 @@ export interface PendingReceipt {
   queueStart: bigint;
   queueEnd: bigint;
   navFloor: bigint;
+  /** The withdrawal fee fixed when it was requested: what the claim charges. */
+  feeBps: number;
 }
 
 export interface WalletPosition {
@@ -188,6 +194,7 @@ function receiptOf(account: AccountInfo<Buffer> | null | undefined): PendingRece
     queueStart: receipt.queueStart,
     queueEnd: receipt.queueEnd,
     navFloor: receipt.navFloor,
+    feeBps: receipt.feeBps,
   };
 }
 

@@ -19,6 +19,8 @@ export interface ClientConfig {
   /** The localnet faucet (POST {wallet}), or null on a real cluster. */
   faucetUrl: string | null;
   programId: string;
+  /** The protocol whose vaults the pages show (PROTOCOL_ID); null: none configured, so none shown. */
+  protocolId: string | null;
   defaultVaultId: string | null;
   /** Symbols of known asset mints; other mints are shown by a short form of their address. */
   assets: AssetLabel[];

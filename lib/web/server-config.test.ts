@@ -22,6 +22,7 @@ writeFileSync(
     faucetUrl: "http://127.0.0.1:8899/faucet",
     asset: { mint: "EPW1hKi3ZEw172GQeDr6kpzp4DZuF15JxB9JHUdjaAnC", symbol: "USDC", decimals: 6 },
     defaultVaultId: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS",
+    protocolId: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
   }),
 );
 const local = { LOCALNET_ADDRESSES_FILE: addressesFile };
@@ -35,6 +36,7 @@ describe("the browser's view of the deployment", () => {
       wsUrl: "ws://127.0.0.1:8900",
       faucetUrl: "http://127.0.0.1:8899/faucet",
       programId: "4eZ1RNBKAGZY9ptCQh1TqcCAnxHW7CHL4xF99J6MWpVB",
+      protocolId: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
       defaultVaultId: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS",
       assets: [{ mint: "EPW1hKi3ZEw172GQeDr6kpzp4DZuF15JxB9JHUdjaAnC", symbol: "USDC", decimals: 6 }],
     });

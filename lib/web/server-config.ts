@@ -32,6 +32,10 @@ const webEnvSchema = z.object({
   CLUSTER: z.enum(CLUSTER_NAMES).optional(),
   LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
   DEFAULT_VAULT_ID: z.string().optional(),
+  PROTOCOL_ID: z
+    .string()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 public key")
+    .optional(),
   FRAME_ANCESTORS: z
     .string()
     .transform((value, context) => {
@@ -206,6 +210,7 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
       wsUrl,
       faucetUrl,
       programId: idlJson.address,
+      protocolId: values.PROTOCOL_ID ?? addresses?.protocolId ?? null,
       defaultVaultId: values.DEFAULT_VAULT_ID ?? addresses?.defaultVaultId ?? null,
       assets,
     },

@@ -5,6 +5,7 @@ import {
   assetsForSharesRoundDown,
   sharePrice,
   sharesForAssetsRoundDown,
+  sharesForAssetsRoundUp,
   withdrawalAmounts,
 } from "../vault/share-math";
 
@@ -23,7 +24,10 @@ export interface VaultView {
   name: string;
   assetMint: string;
   shareMint: string;
+  /** The asset's decimals. */
   decimals: number;
+  /** The share mint's: the asset's plus the program's decimals offset. */
+  shareDecimals: number;
   assetSymbol: string;
   shareSymbol: string;
   totalAssets: bigint;
@@ -74,17 +78,12 @@ export interface DepositPreview {
 /** Shares a deposit mints at today's price (the program rounds down); null when it would mint none. */
 export function previewDeposit(vault: VaultView, assets: bigint): DepositPreview | null {
   const shares = sharesForAssetsRoundDown(assets, vault.totalAssets, vault.totalShares);
-  return shares === null || shares === 0n
-    ? null
-    : { shares, sharePrice: sharePrice(vault.totalAssets, vault.totalShares) };
+  return shares === 0n ? null : { shares, sharePrice: sharePrice(vault.totalAssets, vault.totalShares) };
 }
 
-/** Shares needed for a withdrawal worth at least `assets` gross: rounded up, capped at what exists. */
+/** Shares needed for a withdrawal worth at least `assets` gross: rounded up. */
 export function sharesForValueRoundUp(vault: VaultView, assets: bigint): bigint {
-  if (vault.totalShares === 0n || vault.totalAssets === 0n) {
-    return assets;
-  }
-  return (assets * vault.totalShares + vault.totalAssets - 1n) / vault.totalAssets;
+  return sharesForAssetsRoundUp(assets, vault.totalAssets, vault.totalShares);
 }
 
 export type CapLimit = { window: "hourly" | "daily"; remaining: bigint; resetsAt: number };
@@ -137,7 +136,7 @@ export function positionValue(vault: VaultView, shares: bigint): bigint {
   return assetsForSharesRoundDown(shares, vault.totalAssets, vault.totalShares);
 }
 
-/** What a claim of `shares` pays now, after the fee. */
-export function claimNet(vault: VaultView, shares: bigint): bigint {
-  return withdrawalAmounts(shares, vault.totalAssets, vault.totalShares, vault.feeBps).net;
+/** What a claim of `shares` pays now, after the fee its receipt fixed (`feeBps`). */
+export function claimNet(vault: VaultView, shares: bigint, feeBps: number): bigint {
+  return withdrawalAmounts(shares, vault.totalAssets, vault.totalShares, feeBps).net;
 }

@@ -95,6 +95,8 @@ describe("POST /api/vault/{vault_id}/deposit", () => {
       depositAmount: { amount: "250000000", decimals: 6, uiAmount: 250, symbol: "USDC" },
       depositAmountHuman: "250.00 USDC",
       assetDecimals: 6,
+      // A fresh vault: 1,000 raw share units per raw USDC unit, in a mint of 9 decimals.
+      estimatedSharesReceived: { amount: "250000000000", decimals: 9, uiAmount: 250, symbol: "vUSDC" },
     });
     expect(body.data.message).toMatch(/^Deposit 250\.00 USDC into USDC Prime for about/);
     expect(Date.parse(body.data.expiresAt)).toBeGreaterThan(Date.now());
@@ -230,12 +232,13 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
       errorBody(
         422,
         "BELOW_MINIMUM",
-        "The vault's minimum withdrawal is 1.00 vUSDC; 0.000001 vUSDC requested",
+        // Shares have 9 decimals (the asset's 6 plus the program's offset of 3).
+        "The vault's minimum withdrawal is 1.00 vUSDC; 0.000000001 vUSDC requested",
       ),
     ],
     [
       "more shares than held",
-      { sharesAmount: "900000000" },
+      { sharesAmount: "900000000000" },
       errorBody(422, "INSUFFICIENT_BALANCE", /^The wallet holds 500\.00 vUSDC/),
     ],
     [
@@ -253,7 +256,7 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
   it("initiates (auto-detected) with the policy, limits and estimate, and never a reservation", async () => {
     const result = await harness.request("POST", withdrawPath(), {
       key: writeKey,
-      body: { wallet: address, sharesAmount: "100000000" },
+      body: { wallet: address, sharesAmount: "100000000000" },
     });
     const data = withdrawResponse.parse(result.body).data;
     expect(data.action).toBe("initiate");
@@ -262,7 +265,7 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
     }
     expect(data.details.withdrawalReservation).toBeNull();
     expect(data.details.withdrawalEstimate).toMatchObject({
-      shares: { amount: "100000000", symbol: "vUSDC" },
+      shares: { amount: "100000000000", symbol: "vUSDC", decimals: 9 },
       gross: { amount: "100000000" },
       fee: { amount: "100000" },
       net: { amount: "99900000" },
@@ -282,13 +285,13 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
     });
     expect(status).toMatchObject({
       hasPendingWithdrawal: true,
-      pendingShares: "100000000",
+      pendingShares: "100000000000",
       estimatedUsdcAmount: { amount: "100000000" },
       canClaimNow: false,
       // The NAV strike and the staging are both outstanding; no staging has been observed yet, so
       // the pace and with it the band are unknown.
       estimate: { kind: "staging", band: null },
-      progress: { totalShares: "100000000", stagedShares: "0" },
+      progress: { totalShares: "100000000000", stagedShares: "0" },
     });
     // Before the initiate is recorded, createdAt comes from the chain; after, from history: the same.
     expect(status.createdAt).toBe(new Date((onChain?.blockTime ?? 0) * 1000).toISOString());
@@ -319,7 +322,7 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
   });
 
   it("claims, auto-detected through PUT, once a NAV is struck and the queue funded; the message states the amount", async () => {
-    keeper().strikeNav(primeVault());
+    await keeper().strikeNav(primeVault());
     keeper().stageWithdrawals(primeVault());
     const status = dataOf(
       await harness.request("GET", `${withdrawPath()}?wallet=${address}`, { key: readKey }),
@@ -388,11 +391,11 @@ describe("POST and GET /api/history", () => {
     const initiate = dataOf(
       await harness.request("POST", withdrawPath(), {
         key: writeKey,
-        body: { wallet: address, sharesAmount: "5000000" },
+        body: { wallet: address, sharesAmount: "5000000000" },
       }),
     );
     await harness.signAndSend(String(initiate.transaction), wallet);
-    keeper().strikeNav(primeVault());
+    await keeper().strikeNav(primeVault());
     keeper().stageWithdrawals(primeVault());
     const claim = dataOf(
       await harness.request("POST", withdrawPath(), { key: writeKey, body: { wallet: address } }),

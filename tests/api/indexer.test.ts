@@ -10,7 +10,7 @@ import { signaturesSince } from "../../lib/indexer/chain-reads";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer, indexerStoreOf } from "../../lib/indexer/start";
 import { trailingApy } from "../../lib/vault/apy";
-import { decodeVaultEvents } from "../../lib/vault/events";
+import { decodeVaultEvents, eventVault } from "../../lib/vault/events";
 import { sleep, waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 
@@ -46,7 +46,7 @@ async function chainEventKeys(vault: string): Promise<string[]> {
       continue;
     }
     decodeVaultEvents(transaction.logMessages ?? []).forEach((event, index) => {
-      if (event.data.vault.toBase58() === vault) {
+      if (eventVault(event)?.toBase58() === vault) {
         keys.push(`${entry.signature}:${index}`);
       }
     });

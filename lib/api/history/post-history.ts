@@ -1,4 +1,5 @@
-// POST /api/history — verifies a confirmed signature on chain and records it once (write scope).
+// POST /api/history — verifies a confirmed signature on chain and records its vault actions once
+// (write scope): `activity` is the first of them, `activities` all of them in order.
 import { activityView, verifyHistoryEntry } from "../../vault/history";
 import { symbolOfMint } from "../context";
 import { partnerEndpoint } from "../endpoint";
@@ -23,11 +24,16 @@ export const postHistory = partnerEndpoint({
     body: { wallet, vault_id: vault, signature: SAMPLE_SIGNATURE },
   }),
   handler: async ({ input, context }) => {
-    const { duplicate, record } = await verifyHistoryEntry(context.deps, context.store.history, {
+    const { duplicate, records } = await verifyHistoryEntry(context.deps, context.store.history, {
       wallet: input.wallet,
       vault: input.vault_id,
       signature: input.signature,
     });
-    return { duplicate, activity: activityView(record, (mint) => symbolOfMint(context, mint)) };
+    const activities = records.map((record) => activityView(record, (mint) => symbolOfMint(context, mint)));
+    const [activity] = activities;
+    if (activity === undefined) {
+      throw new Error(`POST /api/history verified ${input.signature} without a row`);
+    }
+    return { duplicate, activity, activities };
   },
 });

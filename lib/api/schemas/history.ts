@@ -2,6 +2,7 @@
 import bs58 from "bs58";
 import { z } from "zod";
 
+import type { HistoryPosition } from "../../vault/history";
 import {
   addressInput,
   base58KeyOutput,
@@ -53,7 +54,9 @@ export const historyQuery = z
       .string()
       .max(200)
       .transform((value, context) => {
-        const decoded = /^(\d{1,19}):([1-9A-HJ-NP-Za-km-z]{32,100})$/.exec(
+        // `slot:signature:eventIndex`; a cursor from before events were numbered has no index and
+        // resumes after the whole transaction.
+        const decoded = /^(\d{1,19}):([1-9A-HJ-NP-Za-km-z]{32,100})(?::(-1|\d{1,5}))?$/.exec(
           Buffer.from(value, "base64url").toString("utf8"),
         );
         // Slots are JavaScript numbers here and BIGINT in the store: a larger one is no cursor of ours.
@@ -61,7 +64,11 @@ export const historyQuery = z
           context.addIssue({ code: "custom", message: "must be a nextCursor this endpoint returned" });
           return z.NEVER;
         }
-        return { slot: Number(decoded[1]), signature: decoded[2] ?? "" };
+        return {
+          slot: Number(decoded[1]),
+          signature: decoded[2] ?? "",
+          eventIndex: decoded[3] === undefined ? -1 : Number(decoded[3]),
+        };
       })
       .optional()
       .meta({ description: "nextCursor of the previous page (the feed is newest first)" }),
@@ -69,13 +76,17 @@ export const historyQuery = z
   .meta({ id: "HistoryQuery" });
 
 /** The opaque cursor of the page after `record`. */
-export function historyCursor(record: { slot: number; signature: string }): string {
-  return Buffer.from(`${record.slot}:${record.signature}`, "utf8").toString("base64url");
+export function historyCursor(record: HistoryPosition): string {
+  return Buffer.from(`${record.slot}:${record.signature}:${record.eventIndex}`, "utf8").toString("base64url");
 }
 
 export const activitySchema = z
   .object({
     signature: signatureOutput,
+    eventIndex: z
+      .number()
+      .int()
+      .meta({ description: "Position among the vault program's events in the transaction" }),
     wallet: base58KeyOutput,
     vaultId: z.string(),
     kind: z.enum(["deposit", "initiate", "claim"]),
@@ -90,7 +101,14 @@ export const activitySchema = z
   .meta({ id: "Activity" });
 
 export const historyRecordResponse = successEnvelope(
-  z.object({ duplicate: z.boolean(), activity: activitySchema }),
+  z.object({
+    duplicate: z.boolean(),
+    // The first of `activities` (the field older clients read).
+    activity: activitySchema,
+    activities: z.array(activitySchema).meta({
+      description: "Every deposit, request and claim of the wallet on the vault in the transaction, in order",
+    }),
+  }),
 ).meta({ id: "HistoryRecordResponse" });
 
 export const historyFeedResponse = successEnvelope(

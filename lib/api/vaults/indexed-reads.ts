@@ -43,7 +43,7 @@ async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
   return { apy7d: await over(7), apy30d: await over(30) };
 }
 
-/** Every indexed vault of the program, with its APY. */
+/** Every indexed vault of the deployment's protocol, with its APY. */
 export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
   let cache = caches.get(context);
   if (cache === undefined) {
@@ -52,12 +52,16 @@ export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
   }
   return cache.get("all", async () => {
     const rows = await indexerStoreOf(context).vaults();
+    // Rows indexed under another PROTOCOL_ID (the indexer keeps only this one's now) are not served.
+    const served = rows.flatMap((row) => {
+      try {
+        return [{ row, vault: vaultOfRow(context.deps, row) }];
+      } catch {
+        return [];
+      }
+    });
     return Promise.all(
-      rows.map(async (row) => ({
-        row,
-        vault: vaultOfRow(context.deps, row),
-        apy: await apyOf(context, row.vault),
-      })),
+      served.map(async ({ row, vault }) => ({ row, vault, apy: await apyOf(context, row.vault) })),
     );
   });
 }

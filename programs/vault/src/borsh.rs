@@ -42,12 +42,20 @@ impl<'a> Reader<'a> {
 
     pub fn u32(&mut self) -> Result<u32> {
         let b = self.bytes(4)?;
+        // SAFETY: `bytes` returned exactly 4 in-bounds bytes; read_unaligned needs no alignment.
         Ok(unsafe { core::ptr::read_unaligned(b.as_ptr() as *const u32) }.to_le())
     }
 
     pub fn u64(&mut self) -> Result<u64> {
         let b = self.bytes(8)?;
+        // SAFETY: `bytes` returned exactly 8 in-bounds bytes; read_unaligned needs no alignment.
         Ok(unsafe { core::ptr::read_unaligned(b.as_ptr() as *const u64) }.to_le())
+    }
+
+    /// A Borsh pubkey: 32 bytes, borrowed from the instruction data.
+    pub fn pubkey(&mut self) -> Result<&'a [u8; 32]> {
+        let b = self.bytes(32)?;
+        <&[u8; 32]>::try_from(b).map_err(|_| Error::INVALID_INSTRUCTION_DATA)
     }
 
     /// A Borsh string's bytes (u32 length prefix); UTF-8 is checked by the caller that keeps it.
@@ -99,6 +107,9 @@ impl<const N: usize> Writer<N> {
         self.put([v]);
     }
     pub fn u16(&mut self, v: u16) {
+        self.put(v.to_le_bytes());
+    }
+    pub fn u32(&mut self, v: u32) {
         self.put(v.to_le_bytes());
     }
     pub fn u64(&mut self, v: u64) {

@@ -4,7 +4,7 @@
 use crate::account::{keys_equal, Account, Pubkey};
 use crate::error::{Result, VaultError};
 use crate::runtime::{verify_program_address, Seeds, TOKEN_PROGRAM_ID};
-use crate::state::{mint, token_account, Vault};
+use crate::state::{mint, token_account, Protocol, Vault};
 
 pub fn signer(account: &Account) -> Result<()> {
     if account.is_signer() {
@@ -50,9 +50,46 @@ pub fn vault<'a>(account: &'a Account, program_id: &Pubkey, must_write: bool) ->
     let vault = Vault::load(account, program_id)?;
     let index = vault.index.to_le_bytes();
     let bump = [vault.bump];
-    let seeds = Seeds::new(&[b"vault", &vault.manager, &index]).with_bump(&bump);
+    let seeds = Seeds::new(&[b"vault", &vault.protocol, &index]).with_bump(&bump);
     verify_program_address(&seeds, program_id, account.key())?;
     Ok(vault)
+}
+
+/// Loads the protocol (owner, size, discriminator) and re-derives its address from the stored
+/// creator and bump, so an account of another program or another type is refused.
+pub fn protocol<'a>(account: &'a Account, program_id: &Pubkey, must_write: bool) -> Result<&'a mut Protocol> {
+    if must_write {
+        writable(account)?;
+    }
+    let protocol = Protocol::load(account, program_id)?;
+    let bump = [protocol.bump];
+    let seeds = Seeds::new(&[b"protocol", &protocol.creator]).with_bump(&bump);
+    verify_program_address(&seeds, program_id, account.key())?;
+    Ok(protocol)
+}
+
+/// The protocol the vault is registered under (compared by address; load it with `protocol`).
+pub fn vaults_protocol(account: &Account, vault: &Vault) -> Result<()> {
+    address(account, &vault.protocol)
+}
+
+/// The signer is the protocol's admin.
+pub fn admin(account: &Account, protocol: &Protocol) -> Result<()> {
+    signer(account)?;
+    if keys_equal(account.key(), &protocol.admin) {
+        Ok(())
+    } else {
+        Err(VaultError::Unauthorized.into())
+    }
+}
+
+/// The account does not exist yet (it may hold lamports someone sent to the address).
+pub fn uninitialized(account: &Account) -> Result<()> {
+    if keys_equal(account.owner(), &crate::runtime::SYSTEM_PROGRAM_ID) && account.data_len() == 0 {
+        Ok(())
+    } else {
+        Err(VaultError::AlreadyInitialized.into())
+    }
 }
 
 /// An initialized SPL Token account of `mint` owned by `owner`; returns its balance.
@@ -85,20 +122,19 @@ pub fn mint_decimals(account: &Account) -> Result<u8> {
     Ok(data[mint::DECIMALS])
 }
 
-/// The supply of the vault's own share mint (checked by address against the vault).
-pub fn mint_supply(account: &Account) -> u64 {
-    field_u64(account.data(), mint::SUPPLY)
-}
-
 /// The account is a program id we call into.
 pub fn program(account: &Account, id: &Pubkey) -> Result<()> {
     address(account, id)
 }
 
 fn field_key(data: &[u8], offset: usize) -> &Pubkey {
+    // SAFETY: callers pass offsets of 32-byte fields inside data whose length they checked (a token
+    // account's 165 bytes); Pubkey is a byte array, alignment 1.
     unsafe { &*(data.as_ptr().add(offset) as *const Pubkey) }
 }
 
 fn field_u64(data: &[u8], offset: usize) -> u64 {
+    // SAFETY: callers pass offsets of 8-byte fields inside data whose length they checked (a token
+    // account or mint of the checked size); read_unaligned needs no alignment.
     unsafe { core::ptr::read_unaligned(data.as_ptr().add(offset) as *const u64) }
 }

@@ -27,6 +27,10 @@ pub enum VaultError {
     SlippageExceeded = 6019,
     HourlyWithdrawalCapExceeded = 6020,
     DailyWithdrawalCapExceeded = 6021,
+    NavGainAboveBound = 6022,
+    NavLossAboveBound = 6023,
+    NavStrikeTooSoon = 6024,
+    VaultIndexMismatch = 6025,
 }
 
 /// An instruction's failure as the runtime reads the program's return value: a custom code in the low
@@ -77,6 +81,8 @@ mod tests {
     fn spec_codes_are_fixed() {
         assert_eq!(Error::from(VaultError::HourlyWithdrawalCapExceeded).code(), 6020);
         assert_eq!(Error::from(VaultError::DailyWithdrawalCapExceeded).code(), 6021);
+        assert_eq!(Error::from(VaultError::NavGainAboveBound).code(), 6022);
+        assert_eq!(Error::from(VaultError::VaultIndexMismatch).code(), 6025);
         assert_eq!(Error::INVALID_INSTRUCTION_DATA.code(), 0x3_0000_0000);
         assert_eq!(core::mem::size_of::<Result<()>>(), 8);
     }

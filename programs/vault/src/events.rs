@@ -3,7 +3,7 @@
 use crate::account::Pubkey;
 use crate::borsh::Writer;
 use crate::runtime::emit;
-use crate::state::{Vault, WithdrawalReceipt};
+use crate::state::{Protocol, Vault, WithdrawalReceipt};
 
 const VAULT_INITIALIZED: [u8; 8] = [0xb4, 0x2b, 0xcf, 0x02, 0x12, 0x47, 0x03, 0x4b];
 const DEPOSITED: [u8; 8] = [0x6f, 0x8d, 0x1a, 0x2d, 0xa1, 0x23, 0x64, 0x39];
@@ -12,14 +12,23 @@ const WITHDRAWAL_CLAIMED: [u8; 8] = [0x09, 0x83, 0x63, 0x44, 0x07, 0x69, 0xb4, 0
 const NAV_UPDATED: [u8; 8] = [0xb6, 0x99, 0x8e, 0x1a, 0xcd, 0x18, 0x6e, 0x9a];
 const WITHDRAWALS_STAGED: [u8; 8] = [0x46, 0x90, 0xa7, 0x3c, 0x9f, 0x6b, 0x19, 0xa7];
 const CONFIG_UPDATED: [u8; 8] = [0x28, 0xf1, 0xe6, 0x7a, 0x0b, 0x13, 0xc6, 0xc2];
+const PROTOCOL_INITIALIZED: [u8; 8] = [0xad, 0x7a, 0xa8, 0xfe, 0x09, 0x76, 0x4c, 0x84];
+const ADMIN_PROPOSED: [u8; 8] = [0x81, 0xf9, 0xe2, 0xe3, 0xc7, 0x52, 0x6e, 0xf3];
+const ADMIN_ACCEPTED: [u8; 8] = [0xae, 0x0c, 0x4c, 0x8b, 0x9e, 0x63, 0x6e, 0xfe];
+const NAV_BOUNDS_UPDATED: [u8; 8] = [0xbf, 0xc3, 0x21, 0x1a, 0x33, 0x36, 0x02, 0xa1];
+const MANAGER_PROPOSED: [u8; 8] = [0x85, 0xf5, 0xea, 0x11, 0x53, 0xb0, 0xfc, 0xf7];
+const MANAGER_ACCEPTED: [u8; 8] = [0x94, 0xcb, 0x91, 0xce, 0x13, 0xb1, 0xa5, 0x9f];
+const SURPLUS_RETAINED: [u8; 8] = [0x30, 0xc7, 0xc5, 0x7d, 0x18, 0x36, 0x97, 0x23];
 
 pub fn vault_initialized(vault_key: &Pubkey, vault: &Vault, now: i64) {
-    let mut w = Writer::<160>::new(&VAULT_INITIALIZED);
+    let mut w = Writer::<192>::new(&VAULT_INITIALIZED);
     w.pubkey(vault_key);
+    w.pubkey(&vault.protocol);
     w.pubkey(&vault.manager);
     w.pubkey(&vault.asset_mint);
     w.pubkey(&vault.share_mint);
     w.u64(vault.index);
+    w.u8(vault.share_decimals);
     w.i64(now);
     emit(w.bytes());
 }
@@ -41,7 +50,7 @@ pub fn deposited(vault_key: &Pubkey, owner: &Pubkey, assets: u64, shares: u64, v
 }
 
 pub fn withdrawal_requested(receipt: &WithdrawalReceipt, vault: &Vault) {
-    let mut w = Writer::<176>::new(&WITHDRAWAL_REQUESTED);
+    let mut w = Writer::<184>::new(&WITHDRAWAL_REQUESTED);
     w.pubkey(&receipt.vault);
     w.pubkey(&receipt.owner);
     w.u64(receipt.request_id);
@@ -50,6 +59,7 @@ pub fn withdrawal_requested(receipt: &WithdrawalReceipt, vault: &Vault) {
     w.u64(receipt.nav_floor);
     w.u64(receipt.queue_start);
     w.u64(receipt.queue_end);
+    w.u16(receipt.fee_bps);
     w.u64(vault.hourly_used);
     w.u64(vault.daily_used);
     w.i64(receipt.requested_at);
@@ -111,6 +121,76 @@ pub fn config_updated(vault_key: &Pubkey, vault: &Vault, now: i64) {
     w.u64(vault.daily_cap);
     w.u8(vault.paused);
     w.pubkey(&vault.name);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn surplus_retained(vault_key: &Pubkey, assets: u64, vault: &Vault, now: i64) {
+    let mut w = Writer::<64>::new(&SURPLUS_RETAINED);
+    w.pubkey(vault_key);
+    w.u64(assets);
+    w.u64(vault.surplus_assets);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+fn nav_bounds(w: &mut Writer<160>, protocol: &Protocol) {
+    w.u16(protocol.max_gain_bps);
+    w.u16(protocol.max_loss_bps);
+    w.u32(protocol.min_nav_interval_seconds);
+}
+
+pub fn protocol_initialized(protocol_key: &Pubkey, protocol: &Protocol, now: i64) {
+    let mut w = Writer::<160>::new(&PROTOCOL_INITIALIZED);
+    w.pubkey(protocol_key);
+    w.pubkey(&protocol.creator);
+    w.pubkey(&protocol.admin);
+    nav_bounds(&mut w, protocol);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn nav_bounds_updated(protocol_key: &Pubkey, protocol: &Protocol, now: i64) {
+    let mut w = Writer::<160>::new(&NAV_BOUNDS_UPDATED);
+    w.pubkey(protocol_key);
+    nav_bounds(&mut w, protocol);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn admin_proposed(protocol_key: &Pubkey, protocol: &Protocol, now: i64) {
+    let mut w = Writer::<112>::new(&ADMIN_PROPOSED);
+    w.pubkey(protocol_key);
+    w.pubkey(&protocol.admin);
+    w.pubkey(&protocol.pending_admin);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn admin_accepted(protocol_key: &Pubkey, previous_admin: &Pubkey, protocol: &Protocol, now: i64) {
+    let mut w = Writer::<112>::new(&ADMIN_ACCEPTED);
+    w.pubkey(protocol_key);
+    w.pubkey(previous_admin);
+    w.pubkey(&protocol.admin);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn manager_proposed(vault_key: &Pubkey, proposer: &Pubkey, vault: &Vault, now: i64) {
+    let mut w = Writer::<144>::new(&MANAGER_PROPOSED);
+    w.pubkey(vault_key);
+    w.pubkey(proposer);
+    w.pubkey(&vault.manager);
+    w.pubkey(&vault.pending_manager);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn manager_accepted(vault_key: &Pubkey, previous_manager: &Pubkey, vault: &Vault, now: i64) {
+    let mut w = Writer::<112>::new(&MANAGER_ACCEPTED);
+    w.pubkey(vault_key);
+    w.pubkey(previous_manager);
+    w.pubkey(&vault.manager);
     w.i64(now);
     emit(w.bytes());
 }

@@ -23,6 +23,7 @@ pub mod syscalls;
 #[cfg(any(target_arch = "bpf", target_arch = "sbf"))]
 #[no_mangle]
 pub unsafe extern "C" fn entrypoint(input: *mut u8) -> u64 {
+    // SAFETY: the loader passes its parameter buffer, which `parse` requires.
     let input = account::Input::parse(input);
     match instructions::process(&input) {
         Ok(()) => 0,
@@ -33,5 +34,6 @@ pub unsafe extern "C" fn entrypoint(input: *mut u8) -> u64 {
 #[cfg(all(any(target_arch = "bpf", target_arch = "sbf"), not(test)))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
+    // SAFETY: `abort` takes no arguments and never returns.
     unsafe { syscalls::abort() }
 }

@@ -130,22 +130,40 @@ pub fn checked_sub(a: u64, b: u64) -> Result<u64> {
     }
 }
 
-/// Shares minted for a deposit, rounded down (in the vault's favour); 1:1 into an empty vault.
+/// Share decimals exceed asset decimals by this much: a vault prices shares as if 10^3 virtual shares
+/// and 1 virtual asset unit were always outstanding (OpenZeppelin ERC-4626's decimals offset). An
+/// empty vault mints 10^3 shares per asset unit; an inflation or leftover-capture attack must give
+/// the virtual shares 10^3 times what it hopes to take from the next depositor.
+pub const DECIMALS_OFFSET: u8 = 3;
+pub const VIRTUAL_SHARES: u64 = 1_000;
+pub const VIRTUAL_ASSETS: u64 = 1;
+
+/// Shares minted for a deposit: `floor(amount × (S + 10^3) / (A + 1))`, rounded down (the vault's
+/// favour: the depositor gets at most what he paid for).
 pub fn shares_for_deposit(amount: u64, total_assets: u64, total_shares: u64) -> Result<u64> {
-    if total_shares == 0 {
-        return Ok(amount);
-    }
-    mul_div_floor(amount, total_shares, total_assets)
+    mul_div_floor(amount, checked_add(total_shares, VIRTUAL_SHARES)?, checked_add(total_assets, VIRTUAL_ASSETS)?)
 }
 
-/// The asset value of `shares` at the current NAV per share, rounded down (in the vault's favour).
+/// The asset value of `shares`: `floor(shares × (A + 1) / (S + 10^3))`, rounded down (the vault's
+/// favour: what a holder is paid or charged to the caps).
 pub fn assets_for_shares_floor(shares: u64, total_assets: u64, total_shares: u64) -> Result<u64> {
-    mul_div_floor(shares, total_assets, total_shares)
+    mul_div_floor(shares, checked_add(total_assets, VIRTUAL_ASSETS)?, checked_add(total_shares, VIRTUAL_SHARES)?)
 }
 
 /// The asset value of `shares`, rounded up: what the vault must hold to be sure it can pay them.
 pub fn assets_for_shares_ceil(shares: u64, total_assets: u64, total_shares: u64) -> Result<u64> {
-    mul_div_ceil(shares, total_assets, total_shares)
+    mul_div_ceil(shares, checked_add(total_assets, VIRTUAL_ASSETS)?, checked_add(total_shares, VIRTUAL_SHARES)?)
+}
+
+/// The most shares whose value (rounded down) is at most `assets`:
+/// `floor(assets × (S + 10^3) / (A + 1))`, rounded down so the funded shares never cost more.
+pub fn shares_affordable(assets: u64, total_assets: u64, total_shares: u64) -> Result<u64> {
+    shares_for_deposit(assets, total_assets, total_shares)
+}
+
+/// The largest value `bps` of `total` allows, rounded down (the bound is never looser than stated).
+pub fn bps_of(total: u64, bps: u16) -> Result<u64> {
+    mul_div_floor(total, bps as u64, BPS_DENOMINATOR)
 }
 
 pub const BPS_DENOMINATOR: u64 = 10_000;
@@ -284,34 +302,59 @@ mod tests {
     }
 
     #[test]
-    fn deposits_round_down_and_start_one_to_one() {
-        assert_eq!(shares_for_deposit(1_000_000, 0, 0), Ok(1_000_000));
-        // NAV per share 1.1: 100 assets buy floor(90.9) shares.
-        assert_eq!(shares_for_deposit(100, 1_100, 1_000), Ok(90));
-        assert_eq!(shares_for_deposit(1, 3, 2), Ok(0));
-        assert_eq!(shares_for_deposit(1, 0, 5), Err(VaultError::MathOverflow.into()));
+    fn deposits_round_down_and_start_at_a_thousand_shares_per_unit() {
+        assert_eq!(shares_for_deposit(1_000_000, 0, 0), Ok(1_000_000_000));
+        // NAV per share 1.1 units per 1,000 shares: 100 assets buy floor(100 × 1_001_000 / 1_100_001).
+        assert_eq!(shares_for_deposit(100, 1_100_000, 1_000_000_000), Ok(90_909));
+        // A vault whose NAV fell to 0 still prices (through the virtual asset), never divides by 0.
+        assert_eq!(shares_for_deposit(1, 0, 5), Ok(1_005));
+        assert_eq!(shares_for_deposit(1, u64::MAX, 0), Err(VaultError::MathOverflow.into()));
+    }
+
+    #[test]
+    fn finding_one_leftover_cannot_be_captured() {
+        // The numbers, after the emptying claim moved the 100,000 leftover out of NAV.
+        let attacker = shares_for_deposit(1, 0, 0).unwrap();
+        assert_eq!(attacker, 1_000);
+        let (a, s) = (1, attacker);
+        let victim = shares_for_deposit(50_000, a, s).unwrap();
+        assert_eq!(assets_for_shares_floor(victim, a + 50_000, s + victim), Ok(50_000));
+        assert_eq!(assets_for_shares_floor(attacker, a + 50_000, s + victim), Ok(1));
+        // Even with the leftover left in NAV (no surplus move), the offset keeps the victim whole
+        // within the price of one share and leaves the attacker's unit worth far less than it took.
+        let (a, s) = (100_001, 1_000);
+        let victim = shares_for_deposit(150_000, a, s).unwrap();
+        let value = assets_for_shares_floor(victim, a + 150_000, s + victim).unwrap();
+        assert!(value + 1 >= 150_000 - 100, "{value}");
     }
 
     #[test]
     fn share_values_round_in_the_vaults_favour() {
-        assert_eq!(assets_for_shares_floor(90, 1_100, 1_000), Ok(99));
-        assert_eq!(assets_for_shares_ceil(90, 1_100, 1_000), Ok(99));
-        assert_eq!(assets_for_shares_floor(91, 1_100, 1_000), Ok(100));
-        assert_eq!(assets_for_shares_ceil(91, 1_100, 1_000), Ok(101));
+        assert_eq!(assets_for_shares_floor(90_909, 1_100_000, 1_000_000_000), Ok(99));
+        assert_eq!(assets_for_shares_ceil(90_909, 1_100_000, 1_000_000_000), Ok(100));
+        assert_eq!(assets_for_shares_floor(1_000, 0, 0), Ok(1));
+        assert_eq!(assets_for_shares_ceil(1_001, 0, 0), Ok(2));
         // Depositing then withdrawing never returns more than was paid in.
         let mut rng = Rng(7);
         for _ in 0..50_000 {
             let ta = rng.any() >> 4;
             let ts = rng.any() >> 4;
             let amount = rng.any() >> 8;
-            if ts == 0 || ta == 0 {
-                continue;
-            }
             let Ok(shares) = shares_for_deposit(amount, ta, ts) else { continue };
             if let (Some(ta2), Some(ts2)) = (ta.checked_add(amount), ts.checked_add(shares)) {
-                assert!(assets_for_shares_floor(shares, ta2, ts2).unwrap() <= amount);
+                if let Ok(value) = assets_for_shares_floor(shares, ta2, ts2) {
+                    assert!(value <= amount);
+                }
             }
         }
+    }
+
+    #[test]
+    fn bps_bounds_round_down() {
+        assert_eq!(bps_of(1_000_000, 10), Ok(1_000));
+        assert_eq!(bps_of(999, 10), Ok(0));
+        assert_eq!(bps_of(0, 10_000), Ok(0));
+        assert_eq!(bps_of(u64::MAX, 10_000), Ok(u64::MAX));
     }
 
     #[test]

@@ -42,6 +42,8 @@ impl<'a> Seeds<'a> {
 pub fn find_program_address(seeds: &Seeds, program_id: &Pubkey) -> Result<(Pubkey, u8)> {
     let mut address = [0u8; 32];
     let mut bump = 0u8;
+    // SAFETY: `parts` holds `len` seed slices borrowed for 'a, `address` and `bump` are writable locals
+    // of the sizes the syscall writes.
     let rc = unsafe {
         sol_try_find_program_address(seeds.parts.as_ptr(), seeds.len as u64, program_id, &mut address, &mut bump)
     };
@@ -54,6 +56,7 @@ pub fn find_program_address(seeds: &Seeds, program_id: &Pubkey) -> Result<(Pubke
 /// Checks that `key` is the PDA of `seeds` (which include the stored bump).
 pub fn verify_program_address(seeds: &Seeds, program_id: &Pubkey, key: &Pubkey) -> Result<()> {
     let mut address = [0u8; 32];
+    // SAFETY: `parts` holds `len` seed slices borrowed for 'a; `address` is a writable 32-byte local.
     let rc = unsafe { sol_create_program_address(seeds.parts.as_ptr(), seeds.len as u64, program_id, &mut address) };
     if rc != 0 || !crate::account::keys_equal(&address, key) {
         return Err(VaultError::InvalidAccount.into());
@@ -64,6 +67,7 @@ pub fn verify_program_address(seeds: &Seeds, program_id: &Pubkey, key: &Pubkey) 
 /// The cluster's unix time from the clock sysvar.
 pub fn unix_timestamp() -> Result<i64> {
     let mut clock = [0u64; 5];
+    // SAFETY: the clock sysvar is 40 bytes, the size of `clock`.
     let rc = unsafe { sol_get_clock_sysvar(clock.as_mut_ptr() as *mut u8) };
     if rc != 0 {
         return Err(Error::runtime(rc));
@@ -80,6 +84,7 @@ pub fn rent_exempt_minimum(len: usize) -> Result<u64> {
     const ONE_YEAR_F64_BITS: u64 = 0x3ff0_0000_0000_0000;
     const TWO_YEARS_F64_BITS: u64 = 0x4000_0000_0000_0000;
     let mut rent = [0u64; 3];
+    // SAFETY: the rent sysvar is 17 bytes; `rent` has 24.
     let rc = unsafe { sol_get_rent_sysvar(rent.as_mut_ptr() as *mut u8) };
     if rc != 0 {
         return Err(Error::runtime(rc));
@@ -95,12 +100,14 @@ pub fn rent_exempt_minimum(len: usize) -> Result<u64> {
 }
 
 pub fn log(message: &str) {
+    // SAFETY: the pointer and length describe `message`, alive for the call.
     unsafe { sol_log_(message.as_ptr(), message.len() as u64) }
 }
 
 /// Emits an Anchor event: one `Program data:` log of discriminator + Borsh fields.
 pub fn emit(event: &[u8]) {
     let part = SolBytes { addr: event.as_ptr(), len: event.len() as u64 };
+    // SAFETY: `part` describes `event`, alive for the call; one slice is passed.
     unsafe { sol_log_data(&part, 1) }
 }
 
@@ -148,6 +155,8 @@ fn invoke<const N: usize>(
         Some(s) => (s as *const SolSignerSeeds, 1),
         None => (core::ptr::null(), 0),
     };
+    // SAFETY: `instruction` points at `metas` and `data`, `infos` has N entries built from live
+    // accounts, and `seeds_ptr` is null or one signer's seeds; all outlive the call.
     let rc = unsafe { sol_invoke_signed_c(&instruction, infos.as_ptr(), N as u64, seeds_ptr, seeds_len) };
     if rc != 0 {
         return Err(Error::runtime(rc));

@@ -8,13 +8,38 @@ use crate::error::{Result, VaultError};
 pub const VAULT_DISCRIMINATOR: [u8; 8] = [0xd3, 0x08, 0xe8, 0x2b, 0x02, 0x98, 0x75, 0x77];
 /// sha256("account:WithdrawalReceipt")[..8]
 pub const RECEIPT_DISCRIMINATOR: [u8; 8] = [0xa7, 0xeb, 0x54, 0x07, 0xd2, 0x37, 0x43, 0x72];
+/// sha256("account:Protocol")[..8]
+pub const PROTOCOL_DISCRIMINATOR: [u8; 8] = [0x2d, 0x27, 0x65, 0x2b, 0x73, 0x48, 0x83, 0x28];
 
 pub const NAME_LEN: usize = 32;
+
+/// The authority above the vaults, at PDA ["protocol", creator]: its admin registers vaults and sets
+/// the bounds every NAV strike must keep.
+#[repr(C, packed)]
+pub struct Protocol {
+    pub discriminator: [u8; 8],
+    /// The initial admin, kept because it seeds the address.
+    pub creator: Pubkey,
+    pub admin: Pubkey,
+    /// The admin proposed by `propose_admin`; all zero when none.
+    pub pending_admin: Pubkey,
+    pub max_gain_bps: u16,
+    pub max_loss_bps: u16,
+    pub min_nav_interval_seconds: u32,
+    /// Vaults registered so far; the next vault's index.
+    pub vault_count: u64,
+    pub bump: u8,
+    pub reserved: [u8; 64],
+}
 
 #[repr(C, packed)]
 pub struct Vault {
     pub discriminator: [u8; 8],
+    /// The protocol the vault is registered under (a seed of its address).
+    pub protocol: Pubkey,
     pub manager: Pubkey,
+    /// The manager proposed by `propose_manager`; all zero when none.
+    pub pending_manager: Pubkey,
     pub asset_mint: Pubkey,
     pub share_mint: Pubkey,
     pub reserve: Pubkey,
@@ -27,6 +52,8 @@ pub struct Vault {
     pub reserve_bump: u8,
     pub escrow_bump: u8,
     pub asset_decimals: u8,
+    /// asset_decimals + DECIMALS_OFFSET: one asset unit is worth 10^3 shares at the start.
+    pub share_decimals: u8,
     /// Borsh bool: 0 or 1.
     pub paused: u8,
     /// UTF-8, zero-padded.
@@ -53,6 +80,9 @@ pub struct Vault {
     pub queue_claimed: u64,
     pub next_request_id: u64,
     pub pending_requests: u64,
+    /// Assets the last claim of an emptied vault left behind: taken out of NAV (total_assets) so no
+    /// later depositor is priced against them, and kept in the reserve where no share can claim them.
+    pub surplus_assets: u64,
     pub reserved: [u8; 64],
 }
 
@@ -69,13 +99,20 @@ pub struct WithdrawalReceipt {
     pub requested_at: i64,
     pub queue_start: u64,
     pub queue_end: u64,
+    /// The vault's fee when the holder asked: the claim charges this one, whatever the fee is then.
+    pub fee_bps: u16,
     pub bump: u8,
 }
 
 pub const VAULT_SIZE: usize = core::mem::size_of::<Vault>();
 pub const RECEIPT_SIZE: usize = core::mem::size_of::<WithdrawalReceipt>();
+pub const PROTOCOL_SIZE: usize = core::mem::size_of::<Protocol>();
 
 /// Views `account` as a `T` after checking owner, size and discriminator.
+///
+/// A `&mut` from a shared `&Account` is sound only because no two `Account`s an instruction holds
+/// point at the same data: `Input::take` refuses any account listed twice among those it hands out,
+/// and every instruction loads each of its accounts at most once.
 fn load<'a, T>(account: &'a Account, program_id: &Pubkey, discriminator: &[u8; 8], size: usize) -> Result<&'a mut T> {
     if !crate::account::keys_equal(account.owner(), program_id) {
         return Err(VaultError::InvalidAccountOwner.into());
@@ -83,18 +120,37 @@ fn load<'a, T>(account: &'a Account, program_id: &Pubkey, discriminator: &[u8; 8
     if account.data_len() != size || !has_discriminator(account, discriminator) {
         return Err(VaultError::InvalidAccountData.into());
     }
+    // SAFETY: the data is `size` = size_of::<T>() bytes inside the loader's input buffer, which lives
+    // for the whole instruction; T is `repr(C, packed)` (alignment 1) with only integer and byte-array
+    // fields, so any bytes are a valid T; no other reference to this data exists (see above).
     Ok(unsafe { &mut *(account.data_ptr() as *mut T) })
+}
+
+/// Views a freshly created account of this program (data zeroed, `size_of::<T>()` bytes) as a `T`.
+///
+/// # Safety
+/// The caller created the account with exactly `size_of::<T>()` bytes in this instruction and holds
+/// no other reference to its data (`Input::take` refused duplicates).
+pub unsafe fn fresh<'a, T>(account: &'a Account) -> &'a mut T {
+    &mut *(account.data_ptr() as *mut T)
 }
 
 /// Whether the account's data starts with `discriminator` (one 8-byte compare, no memcmp call).
 pub fn has_discriminator(account: &Account, discriminator: &[u8; 8]) -> bool {
     account.data_len() >= 8
+        // SAFETY: at least 8 data bytes exist (checked just before); read_unaligned needs no alignment.
         && unsafe { core::ptr::read_unaligned(account.data_ptr() as *const u64) } == u64::from_le_bytes(*discriminator)
 }
 
 impl Vault {
     pub fn load<'a>(account: &'a Account, program_id: &Pubkey) -> Result<&'a mut Vault> {
         load(account, program_id, &VAULT_DISCRIMINATOR, VAULT_SIZE)
+    }
+}
+
+impl Protocol {
+    pub fn load<'a>(account: &'a Account, program_id: &Pubkey) -> Result<&'a mut Protocol> {
+        load(account, program_id, &PROTOCOL_DISCRIMINATOR, PROTOCOL_SIZE)
     }
 }
 
@@ -132,27 +188,46 @@ mod tests {
 
     #[test]
     fn vault_layout_matches_the_idl() {
-        assert_eq!(VAULT_SIZE, 441);
+        assert_eq!(VAULT_SIZE, 514);
+        // SAFETY: Vault is plain integers and byte arrays; all-zero is a valid value.
         let v: Vault = unsafe { core::mem::zeroed() };
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.manager) as *const u8), 8);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.index) as *const u8), 200);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.paused) as *const u8), 214);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.name) as *const u8), 215);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.total_assets) as *const u8), 247);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.fee_bps) as *const u8), 279);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.queue_tail) as *const u8), 337);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 377);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.protocol) as *const u8), 8);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.manager) as *const u8), 40);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.pending_manager) as *const u8), 72);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.index) as *const u8), 264);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.share_decimals) as *const u8), 278);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.paused) as *const u8), 279);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.name) as *const u8), 280);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.total_assets) as *const u8), 312);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.fee_bps) as *const u8), 344);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.queue_tail) as *const u8), 402);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.surplus_assets) as *const u8), 442);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 450);
+    }
+
+    #[test]
+    fn protocol_layout_matches_the_idl() {
+        assert_eq!(PROTOCOL_SIZE, 185);
+        // SAFETY: Protocol is plain integers and byte arrays; all-zero is a valid value.
+        let p: Protocol = unsafe { core::mem::zeroed() };
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.creator) as *const u8), 8);
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.admin) as *const u8), 40);
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.max_gain_bps) as *const u8), 104);
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.vault_count) as *const u8), 112);
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.bump) as *const u8), 120);
     }
 
     #[test]
     fn receipt_layout_matches_the_idl() {
-        assert_eq!(RECEIPT_SIZE, 129);
+        assert_eq!(RECEIPT_SIZE, 131);
+        // SAFETY: WithdrawalReceipt is plain integers and byte arrays; all-zero is a valid value.
         let r: WithdrawalReceipt = unsafe { core::mem::zeroed() };
         assert_eq!(offset(&r, core::ptr::addr_of!(r.vault) as *const u8), 8);
         assert_eq!(offset(&r, core::ptr::addr_of!(r.owner) as *const u8), 40);
         assert_eq!(offset(&r, core::ptr::addr_of!(r.shares) as *const u8), 72);
         assert_eq!(offset(&r, core::ptr::addr_of!(r.queue_end) as *const u8), 120);
-        assert_eq!(offset(&r, core::ptr::addr_of!(r.bump) as *const u8), 128);
+        assert_eq!(offset(&r, core::ptr::addr_of!(r.fee_bps) as *const u8), 128);
+        assert_eq!(offset(&r, core::ptr::addr_of!(r.bump) as *const u8), 130);
     }
 
     #[test]
@@ -160,5 +235,6 @@ mod tests {
         // Spelled out so a renamed account type cannot silently keep an old discriminator.
         assert_eq!(VAULT_DISCRIMINATOR, [211, 8, 232, 43, 2, 152, 117, 119]);
         assert_eq!(RECEIPT_DISCRIMINATOR, [167, 235, 84, 7, 210, 55, 67, 114]);
+        assert_eq!(PROTOCOL_DISCRIMINATOR, [45, 39, 101, 43, 115, 72, 131, 40]);
     }
 }

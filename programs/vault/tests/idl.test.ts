@@ -3,10 +3,11 @@
 // against the built program.
 import { createHash } from "node:crypto";
 
+import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
 import { VAULT_ERRORS, vaultErrorFromCode } from "../../../lib/vault/errors";
-import { VAULT_EVENT_NAMES, decodeVaultEvents, type VaultEventName } from "../../../lib/vault/events";
+import { VAULT_EVENT_NAMES } from "../../../lib/vault/events";
 import {
   VAULT_ACCOUNT_SIZE,
   VAULT_INSTRUCTION_NAMES,
@@ -14,18 +15,65 @@ import {
   vaultCoder,
   vaultIdl,
 } from "../../../lib/vault/idl";
+import idlJson from "../idl.json";
 import { TestChain, type TransactionOutcome } from "./harness";
-import { TestVault } from "./vault-fixture";
+import { decodeProgramEvents } from "./program-client";
+import { TestProtocol, TestVault } from "./vault-fixture";
+
+/** What this change added to the IDL, beyond what lib/vault builds and decodes today. */
+const PROTOCOL_INSTRUCTION_NAMES = [
+  "initialize_protocol",
+  "propose_admin",
+  "accept_admin",
+  "set_nav_bounds",
+  "propose_manager",
+  "accept_manager",
+];
+const PROTOCOL_EVENT_NAMES = [
+  "ProtocolInitialized",
+  "AdminProposed",
+  "AdminAccepted",
+  "NavBoundsUpdated",
+  "ManagerProposed",
+  "ManagerAccepted",
+  "SurplusRetained",
+];
 
 function anchorDiscriminator(preimage: string): number[] {
   return [...createHash("sha256").update(preimage).digest().subarray(0, 8)];
 }
 
 describe("the vault IDL", () => {
-  it("names exactly the seven instructions lib/vault builds", () => {
+  it("names the instructions lib/vault builds and the protocol's own", () => {
     expect(vaultIdl.instructions.map((instruction) => instruction.name).sort()).toEqual(
-      [...VAULT_INSTRUCTION_NAMES].sort(),
+      [...new Set([...VAULT_INSTRUCTION_NAMES, ...PROTOCOL_INSTRUCTION_NAMES])].sort(),
     );
+  });
+
+  it("declares the protocol PDA and the vault PDA under it", () => {
+    const seedsOf = (instruction: string, account: string): unknown =>
+      (idlJson.instructions.find((candidate) => candidate.name === instruction)?.accounts ?? []).find(
+        (candidate) => candidate.name === account,
+      );
+    expect(seedsOf("initialize_protocol", "protocol")).toMatchObject({
+      pda: {
+        seeds: [
+          { kind: "const", value: [...Buffer.from("protocol")] },
+          { kind: "account", path: "creator" },
+        ],
+      },
+    });
+    expect(seedsOf("initialize_vault", "vault")).toMatchObject({
+      pda: {
+        seeds: [
+          { kind: "const", value: [...Buffer.from("vault")] },
+          { kind: "account", path: "protocol" },
+          { kind: "arg", path: "index" },
+        ],
+      },
+    });
+    expect(seedsOf("initialize_vault", "admin")).toEqual({ name: "admin", signer: true });
+    expect(seedsOf("update_nav", "protocol")).toEqual({ name: "protocol" });
   });
 
   it.each(vaultIdl.instructions.map((instruction) => [instruction.name, instruction.discriminator] as const))(
@@ -54,7 +102,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6021);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6025);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
@@ -68,16 +116,23 @@ describe("the vault IDL", () => {
       name: "DailyWithdrawalCapExceeded",
       message: "The daily net-withdrawal cap would be exceeded",
     });
-    expect(vaultErrorFromCode(6022)).toBeUndefined();
+    expect(vaultErrorFromCode(6022)?.name).toBe("NavGainAboveBound");
+    expect(vaultErrorFromCode(6023)?.name).toBe("NavLossAboveBound");
+    expect(vaultErrorFromCode(6024)?.name).toBe("NavStrikeTooSoon");
+    expect(vaultErrorFromCode(6025)?.name).toBe("VaultIndexMismatch");
+    expect(vaultErrorFromCode(6026)).toBeUndefined();
   });
 
   it("lays out the accounts at the README's sizes", () => {
-    expect(VAULT_ACCOUNT_SIZE).toBe(441);
-    expect(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE).toBe(129);
+    expect(VAULT_ACCOUNT_SIZE).toBe(514);
+    expect(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE).toBe(131);
+    expect(vaultCoder.accounts.size("Protocol")).toBe(185);
   });
 
-  it("declares an event type for every event lib/vault decodes", () => {
-    expect(vaultIdl.events.map((event) => event.name).sort()).toEqual([...VAULT_EVENT_NAMES].sort());
+  it("declares an event type for every event lib/vault decodes and the protocol's own", () => {
+    expect(vaultIdl.events.map((event) => event.name).sort()).toEqual(
+      [...new Set([...VAULT_EVENT_NAMES, ...PROTOCOL_EVENT_NAMES])].sort(),
+    );
   });
 });
 
@@ -89,10 +144,10 @@ describe("the IDL against the built program", () => {
 
   it("executes every instruction encoded by the coder, and every account and event it writes decodes", () => {
     const chain = TestChain.create();
-    const seenEvents = new Set<VaultEventName>();
+    const seenEvents = new Set<string>();
     const executed = new Set<string>();
     const record = (outcome: TransactionOutcome): void => {
-      for (const event of decodeVaultEvents(outcome.logs)) {
+      for (const event of decodeProgramEvents(outcome.logs)) {
         seenEvents.add(event.name);
       }
     };
@@ -100,34 +155,74 @@ describe("the IDL against the built program", () => {
       const raw = chain.readAccount(vault.key);
       expect(raw?.data.length).toBe(VAULT_ACCOUNT_SIZE);
       expect(vault.state().manager.equals(vault.manager.publicKey)).toBe(true);
+      expect(vault.registration().protocol.equals(vault.protocol.key)).toBe(true);
     };
 
-    const { vault, outcome: initialized } = TestVault.create(chain, { feeBps: 25 });
+    const { protocol, outcome: created } = TestProtocol.create(chain);
+    record(expectOk(created));
+    executed.add("initialize_protocol");
+    expect(protocol.state().admin.equals(protocol.admin.publicKey)).toBe(true);
+
+    const { vault, outcome: initialized } = TestVault.create(chain, { feeBps: 25 }, { protocol });
     record(expectOk(initialized));
     executed.add("initialize_vault");
     expectVaultDecodes(vault);
 
     const member = vault.addMember(1_000_000n);
+    const nextManager = chain.createFundedKeypair();
+    const nextAdmin = chain.createFundedKeypair();
     const steps: [string, () => TransactionOutcome][] = [
       ["deposit", () => vault.deposit(member, 1_000_000n)],
-      ["request_withdrawal", () => vault.requestWithdrawal(member, 400_000n)],
+      // Every share: the claim empties the vault and retains the fee as surplus.
+      ["request_withdrawal", () => vault.requestWithdrawal(member, 1_000_000_000n)],
       ["update_nav", () => vault.updateNav(0n, 0n)],
-      ["stage_withdrawals", () => vault.stageWithdrawals(400_000n)],
+      ["stage_withdrawals", () => vault.stageWithdrawals(1_000_000_000n)],
       ["claim_withdrawal", () => vault.claimWithdrawal(member)],
       ["update_config", () => vault.updateConfig({ feeBps: 10, paused: false })],
+      [
+        "set_nav_bounds",
+        () => protocol.setNavBounds({ maxGainBps: 5, maxLossBps: 100, minNavIntervalSeconds: 30 }),
+      ],
+      [
+        "propose_manager",
+        () =>
+          chain.send(
+            [vault.proposeManagerInstruction(vault.manager.publicKey, nextManager.publicKey)],
+            [vault.manager],
+          ),
+      ],
+      [
+        "accept_manager",
+        () => chain.send([vault.acceptManagerInstruction(nextManager.publicKey)], [nextManager]),
+      ],
+      [
+        "propose_admin",
+        () => chain.send([protocol.proposeAdminInstruction(nextAdmin.publicKey)], [protocol.admin]),
+      ],
+      ["accept_admin", () => chain.send([protocol.acceptAdminInstruction(nextAdmin.publicKey)], [nextAdmin])],
     ];
     for (const [name, step] of steps) {
       record(expectOk(step()));
       executed.add(name);
-      expectVaultDecodes(vault);
+      expect(chain.readAccount(vault.key)?.data.length).toBe(VAULT_ACCOUNT_SIZE);
       if (name === "request_withdrawal") {
         expect(chain.readAccount(member.receipt)?.data.length).toBe(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE);
         expect(vault.receiptOf(member)?.owner.equals(member.publicKey)).toBe(true);
+        expect(vault.receiptFeeOf(member)).toBe(25);
       }
     }
+    expect(vault.state().manager.equals(nextManager.publicKey)).toBe(true);
+    expect(protocol.state()).toMatchObject({
+      admin: nextAdmin.publicKey,
+      pendingAdmin: PublicKey.default,
+      maxGainBps: 5,
+      maxLossBps: 100,
+      minNavIntervalSeconds: 30,
+      vaultCount: 1n,
+    });
 
-    expect([...executed].sort()).toEqual([...VAULT_INSTRUCTION_NAMES].sort());
-    expect([...seenEvents].sort()).toEqual([...VAULT_EVENT_NAMES].sort());
+    expect([...executed].sort()).toEqual(vaultIdl.instructions.map((instruction) => instruction.name).sort());
+    expect([...seenEvents].sort()).toEqual(vaultIdl.events.map((event) => event.name).sort());
   });
 
   it("builds instruction data the coder decodes back to the same instruction and arguments", () => {

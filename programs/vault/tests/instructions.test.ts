@@ -10,7 +10,14 @@ import { ASSET_DECIMALS, DEFAULT_START_TIME, TestChain, type TransactionOutcome 
 import { expectRefused, expectSuccess } from "./expectations";
 import { decodeMint, decodeTokenAccount, TOKEN_PROGRAM_ID } from "../../../lib/chain/spl-token";
 import { U64_MAX } from "./model";
-import { DEFAULT_VAULT_SETTINGS, TestVault, type Member, type VaultSettings } from "./vault-fixture";
+import { decodeProgramEvents } from "./program-client";
+import {
+  DEFAULT_VAULT_SETTINGS,
+  TestProtocol,
+  TestVault,
+  type Member,
+  type VaultSettings,
+} from "./vault-fixture";
 
 const HOUR = 3600n;
 const DAY = 86_400n;
@@ -50,26 +57,29 @@ describe("initialize_vault", () => {
   it("creates the vault, its share mint, reserve and escrow with the given settings", () => {
     const chain = TestChain.create();
     const settings = { name: "USDC core", feeBps: 25, minWithdrawalShares: 10n, hourlyCap: 7n, dailyCap: 9n };
-    const { vault, outcome } = TestVault.create(chain, settings, { index: 42n });
+    const { vault, outcome } = TestVault.create(chain, settings);
     const { authority, shareMint, reserve, escrow } = vault.addresses;
     const manager = vault.manager.publicKey;
+    const protocol = vault.protocol.key;
     const index = new Uint8Array(8);
-    new DataView(index.buffer).setBigUint64(0, 42n, true);
 
     expect(vault.state()).toEqual({
+      protocol,
       manager,
+      pendingManager: PublicKey.default,
       assetMint: chain.assetMint,
       shareMint,
       reserve,
       escrow,
       authority,
-      index: 42n,
-      bump: bump([Buffer.from("vault"), manager.toBytes(), index]),
+      index: 0n,
+      bump: bump([Buffer.from("vault"), protocol.toBytes(), index]),
       authorityBump: bump([Buffer.from("authority"), vault.key.toBytes()]),
       shareMintBump: bump([Buffer.from("shares"), vault.key.toBytes()]),
       reserveBump: bump([Buffer.from("reserve"), vault.key.toBytes()]),
       escrowBump: bump([Buffer.from("escrow"), vault.key.toBytes()]),
       assetDecimals: ASSET_DECIMALS,
+      shareDecimals: ASSET_DECIMALS + 3,
       paused: false,
       name: "USDC core",
       totalAssets: 0n,
@@ -89,7 +99,15 @@ describe("initialize_vault", () => {
       queueClaimed: 0n,
       nextRequestId: 0n,
       pendingRequests: 0n,
+      surplusAssets: 0n,
     });
+    expect(vault.registration()).toEqual({
+      protocol,
+      pendingManager: PublicKey.default,
+      shareDecimals: ASSET_DECIMALS + 3,
+      surplusAssets: 0n,
+    });
+    expect(vault.protocol.state().vaultCount).toBe(1n);
     expect(chain.readAccount(vault.key)?.owner.equals(VAULT_PROGRAM_ID)).toBe(true);
 
     const mintAccount = chain.readAccount(shareMint);
@@ -97,7 +115,7 @@ describe("initialize_vault", () => {
     expect(mintAccount && decodeMint(mintAccount.owner, mintAccount.data)).toMatchObject({
       mintAuthority: authority,
       supply: 0n,
-      decimals: ASSET_DECIMALS,
+      decimals: ASSET_DECIMALS + 3,
       freezeAuthority: null,
     });
     for (const [account, mint] of [
@@ -111,17 +129,21 @@ describe("initialize_vault", () => {
         amount: 0n,
       });
     }
-    expect(onlyEvent(outcome)).toEqual({
-      name: "VaultInitialized",
-      data: {
-        vault: vault.key,
-        manager,
-        assetMint: chain.assetMint,
-        shareMint,
-        index: 42n,
-        timestamp: DEFAULT_START_TIME,
+    expect(decodeProgramEvents(outcome.logs)).toEqual([
+      {
+        name: "VaultInitialized",
+        data: {
+          vault: vault.key,
+          protocol,
+          manager,
+          asset_mint: chain.assetMint,
+          share_mint: shareMint,
+          index: 0n,
+          share_decimals: ASSET_DECIMALS + 3,
+          timestamp: DEFAULT_START_TIME,
+        },
       },
-    });
+    ]);
   });
 
   it.each(["simd-0194", "classic"] as const)(
@@ -129,7 +151,7 @@ describe("initialize_vault", () => {
     (rentEncoding) => {
       const chain = TestChain.create({ rentEncoding });
       const { vault } = TestVault.create(chain);
-      expect(chain.lamportsOf(vault.key)).toBe(chain.rentExemptBalance(441));
+      expect(chain.lamportsOf(vault.key)).toBe(chain.rentExemptBalance(514));
       expect(chain.lamportsOf(vault.addresses.reserve)).toBe(chain.rentExemptBalance(165));
     },
   );
@@ -138,7 +160,7 @@ describe("initialize_vault", () => {
     const chain = TestChain.create();
     const { vault } = TestVault.create(chain);
     const { shareMint, reserve, escrow } = vault.addresses;
-    expect(chain.lamportsOf(vault.key)).toBe(chain.rentExemptBalance(441));
+    expect(chain.lamportsOf(vault.key)).toBe(chain.rentExemptBalance(514));
     expect(chain.lamportsOf(shareMint)).toBe(chain.rentExemptBalance(82));
     expect(chain.lamportsOf(reserve)).toBe(chain.rentExemptBalance(165));
     expect(chain.lamportsOf(escrow)).toBe(chain.rentExemptBalance(165));
@@ -146,26 +168,27 @@ describe("initialize_vault", () => {
 });
 
 describe("deposit", () => {
-  it("mints shares one for one into an empty vault", () => {
+  it("mints 10^3 shares per asset unit into an empty vault (the decimals offset)", () => {
     const { chain, vault, members } = setup();
     const alice = memberAt(members, 0);
     const before = vault.state();
-    const outcome = expectSuccess(vault.deposit(alice, 1_000_000n, 1_000_000n));
+    // floor(1_000_000 × (0 + 1_000) / (0 + 1))
+    const outcome = expectSuccess(vault.deposit(alice, 1_000_000n, 1_000_000_000n));
 
-    expect(vault.state()).toEqual({ ...before, totalAssets: 1_000_000n, totalShares: 1_000_000n });
+    expect(vault.state()).toEqual({ ...before, totalAssets: 1_000_000n, totalShares: 1_000_000_000n });
     expect(chain.tokenBalance(alice.assetAccount)).toBe(0n);
-    expect(chain.tokenBalance(alice.shareAccount)).toBe(1_000_000n);
+    expect(chain.tokenBalance(alice.shareAccount)).toBe(1_000_000_000n);
     expect(vault.reserveBalance()).toBe(1_000_000n);
-    expect(vault.shareSupply()).toBe(1_000_000n);
+    expect(vault.shareSupply()).toBe(1_000_000_000n);
     expect(onlyEvent(outcome)).toEqual({
       name: "Deposited",
       data: {
         vault: vault.key,
         owner: alice.publicKey,
         assets: 1_000_000n,
-        shares: 1_000_000n,
+        shares: 1_000_000_000n,
         totalAssets: 1_000_000n,
-        totalShares: 1_000_000n,
+        totalShares: 1_000_000_000n,
         hourlyUsed: 0n,
         dailyUsed: 0n,
         timestamp: DEFAULT_START_TIME,
@@ -173,20 +196,20 @@ describe("deposit", () => {
     });
   });
 
-  it("mints floor(amount × total_shares / total_assets) once the NAV has moved", () => {
+  it("mints floor(amount × (total_shares + 10^3) / (total_assets + 1)) once the NAV has moved", () => {
     const { chain, vault, members } = setup();
     const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(alice, 1_000_000n));
     expectSuccess(vault.updateNav(500_000n, 0n));
     const before = vault.state();
-    // 299_999 × 1_000_000 / 1_500_000 = 199_999.33…, rounded down.
-    expectSuccess(vault.deposit(bob, 299_999n, 199_999n));
+    // 299_999 × 1_000_001_000 / 1_500_001 = 199_999_399.6…, rounded down.
+    expectSuccess(vault.deposit(bob, 299_999n, 199_999_399n));
 
-    expect(vault.state()).toEqual({ ...before, totalAssets: 1_799_999n, totalShares: 1_199_999n });
-    expect(chain.tokenBalance(bob.shareAccount)).toBe(199_999n);
+    expect(vault.state()).toEqual({ ...before, totalAssets: 1_799_999n, totalShares: 1_199_999_399n });
+    expect(chain.tokenBalance(bob.shareAccount)).toBe(199_999_399n);
     expect(chain.tokenBalance(bob.assetAccount)).toBe(700_001n);
     expect(vault.reserveBalance()).toBe(1_299_999n);
-    expect(vault.shareSupply()).toBe(1_199_999n);
+    expect(vault.shareSupply()).toBe(1_199_999_399n);
   });
 });
 
@@ -199,50 +222,52 @@ describe("request_withdrawal", () => {
     expectSuccess(vault.updateNav(300_000n, 0n));
     chain.warpBy(60n);
     const now = chain.now();
-    expectSuccess(vault.requestWithdrawal(bob, 100_000n));
+    expectSuccess(vault.requestWithdrawal(bob, 100_000_000n));
     const before = vault.state();
     const lamportsBefore = chain.lamportsOf(alice.publicKey);
-    // value(400_000) = floor(400_000 × 1_800_000 / 1_500_000) = 480_000
-    const outcome = expectSuccess(vault.requestWithdrawal(alice, 400_000n));
+    // value(400_000_000) = floor(400_000_000 × 1_800_001 / 1_500_001_000) = 479_999
+    const outcome = expectSuccess(vault.requestWithdrawal(alice, 400_000_000n));
 
     expect(vault.state()).toEqual({
       ...before,
-      hourlyUsed: before.hourlyUsed + 480_000n,
-      dailyUsed: before.dailyUsed + 480_000n,
-      queueTail: 500_000n,
+      hourlyUsed: before.hourlyUsed + 479_999n,
+      dailyUsed: before.dailyUsed + 479_999n,
+      queueTail: 500_000_000n,
       nextRequestId: before.nextRequestId + 1n,
       pendingRequests: 2n,
     });
     expect(vault.receiptOf(alice)).toEqual({
       vault: vault.key,
       owner: alice.publicKey,
-      shares: 400_000n,
-      assetsAtRequest: 480_000n,
+      shares: 400_000_000n,
+      assetsAtRequest: 479_999n,
       navFloor: 1n,
       requestId: before.nextRequestId,
       requestedAt: now,
-      queueStart: 100_000n,
-      queueEnd: 500_000n,
+      queueStart: 100_000_000n,
+      queueEnd: 500_000_000n,
+      feeBps: 0,
       bump: bump([Buffer.from("receipt"), vault.key.toBytes(), alice.publicKey.toBytes()]),
     });
+    expect(vault.receiptFeeOf(alice)).toBe(0);
     expect(chain.readAccount(alice.receipt)?.owner.equals(VAULT_PROGRAM_ID)).toBe(true);
-    expect(chain.lamportsOf(alice.publicKey)).toBe(lamportsBefore - chain.rentExemptBalance(129));
-    expect(chain.tokenBalance(alice.shareAccount)).toBe(600_000n);
-    expect(vault.escrowBalance()).toBe(500_000n);
-    expect(vault.shareSupply()).toBe(1_500_000n);
-    expect(onlyEvent(outcome)).toEqual({
+    expect(chain.lamportsOf(alice.publicKey)).toBe(lamportsBefore - chain.rentExemptBalance(131));
+    expect(chain.tokenBalance(alice.shareAccount)).toBe(600_000_000n);
+    expect(vault.escrowBalance()).toBe(500_000_000n);
+    expect(vault.shareSupply()).toBe(1_500_000_000n);
+    expect(onlyEvent(outcome)).toMatchObject({
       name: "WithdrawalRequested",
       data: {
         vault: vault.key,
         owner: alice.publicKey,
         requestId: before.nextRequestId,
-        shares: 400_000n,
-        assets: 480_000n,
+        shares: 400_000_000n,
+        assets: 479_999n,
         navFloor: 1n,
-        queueStart: 100_000n,
-        queueEnd: 500_000n,
-        hourlyUsed: before.hourlyUsed + 480_000n,
-        dailyUsed: before.dailyUsed + 480_000n,
+        queueStart: 100_000_000n,
+        queueEnd: 500_000_000n,
+        hourlyUsed: before.hourlyUsed + 479_999n,
+        dailyUsed: before.dailyUsed + 479_999n,
         timestamp: now,
       },
     });
@@ -274,7 +299,7 @@ describe("update_nav", () => {
         loss: 20_000n,
         previousTotalAssets: 1_000_000n,
         totalAssets: 1_050_000n,
-        totalShares: 1_000_000n,
+        totalShares: 1_000_000_000n,
         timestamp: chain.now(),
       },
     });
@@ -286,30 +311,36 @@ describe("stage_withdrawals", () => {
     const { vault, members } = setup();
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 1_000_000n));
-    expectSuccess(vault.requestWithdrawal(alice, 300_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 300_000_000n));
     const before = vault.state();
-    const outcome = expectSuccess(vault.stageWithdrawals(120_000n));
+    const outcome = expectSuccess(vault.stageWithdrawals(120_000_000n));
 
-    expect(vault.state()).toEqual({ ...before, queueFunded: 120_000n });
+    expect(vault.state()).toEqual({ ...before, queueFunded: 120_000_000n });
     expect(onlyEvent(outcome)).toMatchObject({
       name: "WithdrawalsStaged",
-      data: { vault: vault.key, stagedShares: 120_000n, queueFunded: 120_000n, queueTail: 300_000n },
+      data: {
+        vault: vault.key,
+        stagedShares: 120_000_000n,
+        queueFunded: 120_000_000n,
+        queueTail: 300_000_000n,
+      },
     });
-    expectSuccess(vault.stageWithdrawals(1_000_000n));
-    expect(vault.state().queueFunded).toBe(300_000n);
+    expectSuccess(vault.stageWithdrawals(1_000_000_000n));
+    expect(vault.state().queueFunded).toBe(300_000_000n);
   });
 
   it("funds only what idle reserve assets cover, after the liabilities already staged", () => {
     const { vault, members } = setup();
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 1_000_000n));
-    expectSuccess(vault.requestWithdrawal(alice, 1_000_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 1_000_000_000n));
     // Total assets double on paper while the reserve still holds 1_000_000.
     expectSuccess(vault.updateNav(1_000_000n, 0n));
-    // liabilities 0, idle 1_000_000, affordable = floor(1_000_000 × 1_000_000 / 2_000_000) = 500_000
-    expectSuccess(vault.stageWithdrawals(900_000n));
-    expect(vault.state().queueFunded).toBe(500_000n);
-    // liabilities = ceil(500_000 × 2_000_000 / 1_000_000) = 1_000_000: nothing idle is left.
+    // liabilities 0, idle 1_000_000,
+    // affordable = floor(1_000_000 × 1_000_001_000 / 2_000_001) = 500_000_249
+    expectSuccess(vault.stageWithdrawals(900_000_000n));
+    expect(vault.state().queueFunded).toBe(500_000_249n);
+    // liabilities = ceil(500_000_249 × 2_000_001 / 1_000_001_000) = 1_000_000: nothing idle is left.
     expectRefused(
       vault.chain,
       [vault.stageWithdrawalsInstruction(1n)],
@@ -334,28 +365,28 @@ describe("claim_withdrawal", () => {
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 1_000_000n));
     expectSuccess(vault.updateNav(333_333n, 0n));
-    expectSuccess(vault.requestWithdrawal(alice, 250_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 250_000_000n));
     expectSuccess(vault.updateNav(0n, 0n));
-    expectSuccess(vault.stageWithdrawals(250_000n));
+    expectSuccess(vault.stageWithdrawals(250_000_000n));
     const before = vault.state();
     const receipt = vault.receiptOf(alice);
     const receiptRent = chain.lamportsOf(alice.receipt);
     const lamportsBefore = chain.lamportsOf(alice.publicKey);
     const outcome = expectSuccess(vault.claimWithdrawal(alice));
 
-    // gross = floor(250_000 × 1_333_333 / 1_000_000) = 333_333
+    // gross = floor(250_000_000 × 1_333_334 / 1_000_001_000) = 333_333
     // fee = ceil(333_333 × 30 / 10_000) = ceil(999.9999) = 1_000; net = 332_333
     expect(vault.state()).toEqual({
       ...before,
       totalAssets: 1_333_333n - 332_333n,
-      totalShares: 750_000n,
-      queueClaimed: 250_000n,
+      totalShares: 750_000_000n,
+      queueClaimed: 250_000_000n,
       pendingRequests: 0n,
     });
     expect(chain.tokenBalance(alice.assetAccount)).toBe(332_333n);
     expect(vault.reserveBalance()).toBe(1_000_000n - 332_333n);
     expect(vault.escrowBalance()).toBe(0n);
-    expect(vault.shareSupply()).toBe(750_000n);
+    expect(vault.shareSupply()).toBe(750_000_000n);
     expect(chain.readAccount(alice.receipt)).toBeNull();
     expect(chain.lamportsOf(alice.publicKey)).toBe(lamportsBefore + receiptRent);
     expect(onlyEvent(outcome)).toEqual({
@@ -364,12 +395,12 @@ describe("claim_withdrawal", () => {
         vault: vault.key,
         owner: alice.publicKey,
         requestId: receipt?.requestId,
-        shares: 250_000n,
+        shares: 250_000_000n,
         gross: 333_333n,
         fee: 1_000n,
         net: 332_333n,
         totalAssets: 1_001_000n,
-        totalShares: 750_000n,
+        totalShares: 750_000_000n,
         timestamp: chain.now(),
       },
     });
@@ -379,24 +410,30 @@ describe("claim_withdrawal", () => {
     const { chain, vault, members } = setup({ feeBps: 0 });
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 1_000n));
-    expectSuccess(vault.requestWithdrawal(alice, 1_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 1_000_000n));
     expectSuccess(vault.updateNav(0n, 0n));
-    expectSuccess(vault.stageWithdrawals(1_000n));
+    expectSuccess(vault.stageWithdrawals(1_000_000n));
     expectSuccess(vault.claimWithdrawal(alice));
+    // gross = floor(1_000_000 × 1_001 / 1_001_000) = 1_000: nothing is left to the surplus.
     expect(chain.tokenBalance(alice.assetAccount)).toBe(1_000_000n);
     expect(vault.state()).toMatchObject({ totalAssets: 0n, totalShares: 0n });
+    expect(vault.registration().surplusAssets).toBe(0n);
   });
 
   it("lets the wallet request again once its receipt is closed", () => {
     const { vault, members } = setup();
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 1_000n));
-    expectSuccess(vault.requestWithdrawal(alice, 400n));
+    expectSuccess(vault.requestWithdrawal(alice, 400_000n));
     expectSuccess(vault.updateNav(0n, 0n));
-    expectSuccess(vault.stageWithdrawals(400n));
+    expectSuccess(vault.stageWithdrawals(400_000n));
     expectSuccess(vault.claimWithdrawal(alice));
-    expectSuccess(vault.requestWithdrawal(alice, 600n));
-    expect(vault.receiptOf(alice)).toMatchObject({ shares: 600n, queueStart: 400n, queueEnd: 1_000n });
+    expectSuccess(vault.requestWithdrawal(alice, 600_000n));
+    expect(vault.receiptOf(alice)).toMatchObject({
+      shares: 600_000n,
+      queueStart: 400_000n,
+      queueEnd: 1_000_000n,
+    });
   });
 });
 
@@ -463,9 +500,14 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     return { chain, instructions: [vault.depositInstruction(alice, 10n)], signers: [alice.keypair] };
   },
   MathOverflow: () => {
-    const { chain, vault, members } = setup();
-    expectSuccess(vault.deposit(memberAt(members, 0), 100n));
-    return { chain, instructions: [vault.updateNavInstruction(0n, 101n)], signers: [vault.manager] };
+    // floor(amount × 10^3) shares into an empty vault exceed u64 for amount > u64::MAX / 10^3.
+    const { chain, vault, members } = setup({}, [U64_MAX / 1_000n + 1n]);
+    const alice = memberAt(members, 0);
+    return {
+      chain,
+      instructions: [vault.depositInstruction(alice, U64_MAX / 1_000n + 1n)],
+      signers: [alice.keypair],
+    };
   },
   InvalidMint: () => {
     const { chain, vault, members } = setup();
@@ -538,7 +580,7 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     return {
       chain,
       instructions: [vault.initializeInstruction(DEFAULT_VAULT_SETTINGS)],
-      signers: [vault.manager],
+      signers: [vault.protocol.admin],
     };
   },
   WithdrawalAlreadyPending: () => {
@@ -579,10 +621,10 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     const { chain, vault, members } = setup();
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 100n));
-    expectSuccess(vault.requestWithdrawal(alice, 100n));
+    expectSuccess(vault.requestWithdrawal(alice, 100_000n));
     expectSuccess(vault.updateNav(0n, 0n));
-    expectSuccess(vault.stageWithdrawals(100n));
-    // The claim is now worth 200 on paper, but the reserve holds 100.
+    expectSuccess(vault.stageWithdrawals(100_000n));
+    // The claim is now worth floor(100_000 × 201 / 101_000) = 199 on paper, but the reserve holds 100.
     expectSuccess(vault.updateNav(100n, 0n));
     return { chain, instructions: [vault.claimWithdrawalInstruction(alice)], signers: [alice.keypair] };
   },
@@ -603,7 +645,11 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
   SlippageExceeded: () => {
     const { chain, vault, members } = setup();
     const alice = memberAt(members, 0);
-    return { chain, instructions: [vault.depositInstruction(alice, 100n, 101n)], signers: [alice.keypair] };
+    return {
+      chain,
+      instructions: [vault.depositInstruction(alice, 100n, 100_001n)],
+      signers: [alice.keypair],
+    };
   },
   HourlyWithdrawalCapExceeded: () => {
     const { chain, vault, members } = setup({ hourlyCap: 50n, dailyCap: 1_000n });
@@ -611,7 +657,8 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     expectSuccess(vault.deposit(alice, 100n));
     return {
       chain,
-      instructions: [vault.requestWithdrawalInstruction(alice, 51n)],
+      // value(51_000) = floor(51_000 × 101 / 101_000) = 51
+      instructions: [vault.requestWithdrawalInstruction(alice, 51_000n)],
       signers: [alice.keypair],
     };
   },
@@ -621,11 +668,51 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     expectSuccess(vault.deposit(alice, 100n));
     return {
       chain,
-      instructions: [vault.requestWithdrawalInstruction(alice, 51n)],
+      // value(51_000) = floor(51_000 × 101 / 101_000) = 51
+      instructions: [vault.requestWithdrawalInstruction(alice, 51_000n)],
       signers: [alice.keypair],
     };
   },
+  NavGainAboveBound: () => {
+    const { chain, vault } = boundedSetup();
+    // max gain = floor(1_000_000 × 10 / 10_000) = 1_000
+    return { chain, instructions: [vault.updateNavInstruction(1_001n, 0n)], signers: [vault.manager] };
+  },
+  NavLossAboveBound: () => {
+    const { chain, vault } = boundedSetup();
+    // max loss = floor(1_000_000 × 50 / 10_000) = 5_000
+    return { chain, instructions: [vault.updateNavInstruction(0n, 5_001n)], signers: [vault.manager] };
+  },
+  NavStrikeTooSoon: () => {
+    const { chain, vault } = boundedSetup();
+    expectSuccess(vault.updateNav(1_000n, 0n));
+    chain.warpBy(59n);
+    return { chain, instructions: [vault.updateNavInstruction(0n, 0n)], signers: [vault.manager] };
+  },
+  VaultIndexMismatch: () => {
+    const chain = TestChain.create();
+    const protocol = TestProtocol.of(chain);
+    // Vault 1 at its own address, while the protocol's next index is 0.
+    const skipped = TestVault.at(chain, chain.createFundedKeypair(), 1n, protocol);
+    return {
+      chain,
+      instructions: [skipped.initializeInstruction(DEFAULT_VAULT_SETTINGS)],
+      signers: [protocol.admin],
+    };
+  },
 };
+
+/** A vault of a protocol bounding strikes to +0.1% / −0.5% and one a minute, holding 1_000_000. */
+function boundedSetup() {
+  const chain = TestChain.create();
+  const { protocol } = TestProtocol.create(chain, STRICT_BOUNDS);
+  const { vault } = TestVault.create(chain, {}, { protocol });
+  const members = [vault.addMember(1_000_000n)];
+  expectSuccess(vault.deposit(memberAt(members, 0), 1_000_000n));
+  return { chain, vault, members };
+}
+
+const STRICT_BOUNDS = { maxGainBps: 10, maxLossBps: 50, minNavIntervalSeconds: 60 };
 
 describe("custom errors", () => {
   const seen = new Set<number>();
@@ -650,17 +737,18 @@ describe("custom errors", () => {
     const chain = TestChain.create();
     const manager = chain.createFundedKeypair();
     const unborn = TestVault.at(chain, manager, 0n);
+    const admin = unborn.protocol.admin;
     const invalid: Partial<VaultSettings>[] = [{ feeBps: 1001 }, { name: "" }, { name: "n".repeat(33) }];
     for (const settings of invalid) {
       expectRefused(
         chain,
         [unborn.initializeInstruction({ ...DEFAULT_VAULT_SETTINGS, ...settings })],
-        [manager],
+        [admin],
         "InvalidConfig",
       );
     }
     const limits = { ...DEFAULT_VAULT_SETTINGS, feeBps: 1000, name: "n".repeat(32) };
-    expectSuccess(chain.send([unborn.initializeInstruction(limits)], [manager]));
+    expectSuccess(chain.send([unborn.initializeInstruction(limits)], [admin]));
     expect(unborn.state()).toMatchObject({ feeBps: 1000, name: "n".repeat(32) });
   });
 
@@ -674,30 +762,35 @@ describe("custom errors", () => {
   it("refuses a deposit worth zero shares with InvalidAmount", () => {
     const { chain, vault, members } = setup();
     const alice = memberAt(members, 0);
-    expectSuccess(vault.deposit(alice, 100n));
-    expectSuccess(vault.updateNav(100n, 0n));
-    // floor(1 × 100 / 200) = 0
+    expectSuccess(vault.deposit(alice, 1n));
+    // Doubling strikes (the open bounds allow +100%) until a raw share is worth more than a raw unit:
+    // A = 2_048, S = 1_000, and floor(1 × 2_000 / 2_049) = 0.
+    for (let strike = 0; strike < 11; strike += 1) {
+      expectSuccess(vault.updateNav(vault.state().totalAssets, 0n));
+    }
+    expect(vault.state()).toMatchObject({ totalAssets: 2_048n, totalShares: 1_000n });
     expectRefused(chain, [vault.depositInstruction(alice, 1n)], [alice.keypair], "InvalidAmount");
   });
 
-  it("refuses a deposit into a vault whose assets were written off with MathOverflow", () => {
+  it("prices a deposit into a vault whose assets were written off through the virtual asset", () => {
     const { chain, vault, members } = setup();
-    const alice = memberAt(members, 0);
+    const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(alice, 100n));
     expectSuccess(vault.updateNav(0n, 100n));
-    expectRefused(chain, [vault.depositInstruction(alice, 10n)], [alice.keypair], "MathOverflow");
+    // floor(10 × (100_000 + 1_000) / (0 + 1)) = 1_010_000 shares, worth
+    // floor(1_010_000 × 11 / 1_111_000) = 10: the depositor keeps what he paid.
+    expectSuccess(vault.deposit(bob, 10n, 1_010_000n));
+    expect(chain.tokenBalance(bob.shareAccount)).toBe(1_010_000n);
+    expect(vault.state()).toMatchObject({ totalAssets: 10n, totalShares: 1_110_000n });
   });
 
-  it("refuses total assets beyond u64 with MathOverflow, from a NAV gain or a deposit", () => {
-    const { chain, vault, members } = setup({}, [1_000n, 1_000n]);
+  it("refuses share totals beyond u64 with MathOverflow", () => {
+    const { chain, vault, members } = setup({}, [U64_MAX / 1_000n, 1n]);
     const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
-    expectSuccess(vault.deposit(alice, 1_000n));
-    expectRefused(chain, [vault.updateNavInstruction(U64_MAX - 999n, 0n)], [vault.manager], "MathOverflow");
-    expectSuccess(vault.updateNav(U64_MAX - 1_000n, 0n));
-    expect(vault.state().totalAssets).toBe(U64_MAX);
-    // shares = floor(1 × 1_000 / u64::MAX) = 0 is refused first; a large deposit overflows instead.
-    chain.mintAssets(bob.assetAccount, U64_MAX - 2_000n);
-    expectRefused(chain, [vault.depositInstruction(bob, U64_MAX - 2_000n)], [bob.keypair], "MathOverflow");
+    // floor(u64::MAX / 10^3) × 10^3 shares fit; S + 10^3 then does not.
+    expectSuccess(vault.deposit(alice, U64_MAX / 1_000n));
+    expect(vault.state().totalShares).toBe((U64_MAX / 1_000n) * 1_000n);
+    expectRefused(chain, [vault.depositInstruction(bob, 1n)], [bob.keypair], "MathOverflow");
   });
 
   it("refuses zero shares to request or stage with InvalidAmount", () => {
@@ -726,23 +819,23 @@ describe("withdrawal cap windows", () => {
     ];
     for (const member of members) expectSuccess(vault.deposit(member, 1_000_000n));
 
-    expectSuccess(vault.requestWithdrawal(a, 100_000n));
+    expectSuccess(vault.requestWithdrawal(a, 100_000_000n));
     expectRefused(
       chain,
-      [vault.requestWithdrawalInstruction(b, 1n)],
+      [vault.requestWithdrawalInstruction(b, 1_000n)],
       [b.keypair],
       "HourlyWithdrawalCapExceeded",
     );
     chain.warpTo(DAY_START + HOUR - 1n);
     expectRefused(
       chain,
-      [vault.requestWithdrawalInstruction(b, 1n)],
+      [vault.requestWithdrawalInstruction(b, 1_000n)],
       [b.keypair],
       "HourlyWithdrawalCapExceeded",
     );
 
     chain.warpTo(DAY_START + HOUR);
-    expectSuccess(vault.requestWithdrawal(b, 100_000n));
+    expectSuccess(vault.requestWithdrawal(b, 100_000_000n));
     expect(vault.state()).toMatchObject({
       hourlyWindowStart: DAY_START + HOUR,
       hourlyUsed: 100_000n,
@@ -753,23 +846,23 @@ describe("withdrawal cap windows", () => {
     chain.warpTo(DAY_START + 2n * HOUR);
     expectRefused(
       chain,
-      [vault.requestWithdrawalInstruction(c, 50_001n)],
+      [vault.requestWithdrawalInstruction(c, 50_001_000n)],
       [c.keypair],
       "DailyWithdrawalCapExceeded",
     );
-    expectSuccess(vault.requestWithdrawal(c, 50_000n));
+    expectSuccess(vault.requestWithdrawal(c, 50_000_000n));
     expect(vault.state()).toMatchObject({ hourlyUsed: 50_000n, dailyUsed: 250_000n });
 
     chain.warpTo(DAY_START + DAY - 1n);
     expectRefused(
       chain,
-      [vault.requestWithdrawalInstruction(d, 1n)],
+      [vault.requestWithdrawalInstruction(d, 1_000n)],
       [d.keypair],
       "DailyWithdrawalCapExceeded",
     );
 
     chain.warpTo(DAY_START + DAY);
-    expectSuccess(vault.requestWithdrawal(d, 100_000n));
+    expectSuccess(vault.requestWithdrawal(d, 100_000_000n));
     expect(vault.state()).toMatchObject({
       hourlyWindowStart: DAY_START + DAY,
       hourlyUsed: 100_000n,
@@ -787,17 +880,17 @@ describe("withdrawal cap windows", () => {
     const [a, b, c] = [memberAt(members, 0), memberAt(members, 1), memberAt(members, 2)];
     expectSuccess(vault.deposit(a, 500_000n));
     expectSuccess(vault.deposit(b, 500_000n));
-    expectSuccess(vault.requestWithdrawal(a, 100_000n));
+    expectSuccess(vault.requestWithdrawal(a, 100_000_000n));
     expectRefused(
       chain,
-      [vault.requestWithdrawalInstruction(b, 40_000n)],
+      [vault.requestWithdrawalInstruction(b, 40_000_000n)],
       [b.keypair],
       "HourlyWithdrawalCapExceeded",
     );
 
     expectSuccess(vault.deposit(c, 40_000n));
     expect(vault.state()).toMatchObject({ hourlyUsed: 60_000n, dailyUsed: 60_000n });
-    expectSuccess(vault.requestWithdrawal(b, 40_000n));
+    expectSuccess(vault.requestWithdrawal(b, 40_000_000n));
     expect(vault.state()).toMatchObject({ hourlyUsed: 100_000n, dailyUsed: 100_000n });
 
     expectSuccess(vault.deposit(c, 500_000n));
@@ -808,7 +901,7 @@ describe("withdrawal cap windows", () => {
     const { chain, vault, members } = setup({ hourlyCap: 100_000n }, [1_000_000n, 1_000_000n]);
     const [a, b] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(a, 500_000n));
-    expectSuccess(vault.requestWithdrawal(a, 100_000n));
+    expectSuccess(vault.requestWithdrawal(a, 100_000_000n));
     chain.warpTo(DAY_START + HOUR);
     expectSuccess(vault.deposit(b, 30_000n));
     expect(vault.state()).toMatchObject({
@@ -825,8 +918,8 @@ describe("claim order", () => {
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 1_000n));
     expectSuccess(vault.updateNav(0n, 0n));
-    expectSuccess(vault.requestWithdrawal(alice, 500n));
-    expectSuccess(vault.stageWithdrawals(500n));
+    expectSuccess(vault.requestWithdrawal(alice, 500_000n));
+    expectSuccess(vault.stageWithdrawals(500_000n));
     expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "NavFloorNotPassed");
     expectSuccess(vault.updateNav(0n, 0n));
     expectSuccess(vault.claimWithdrawal(alice));
@@ -836,12 +929,12 @@ describe("claim order", () => {
     const { chain, vault, members } = setup();
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 1_000n));
-    expectSuccess(vault.requestWithdrawal(alice, 500n));
+    expectSuccess(vault.requestWithdrawal(alice, 500_000n));
     expectSuccess(vault.updateNav(0n, 0n));
     expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "QueueNotFunded");
-    expectSuccess(vault.stageWithdrawals(499n));
+    expectSuccess(vault.stageWithdrawals(499_000n));
     expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "QueueNotFunded");
-    expectSuccess(vault.stageWithdrawals(1n));
+    expectSuccess(vault.stageWithdrawals(1_000n));
     expectSuccess(vault.claimWithdrawal(alice));
   });
 
@@ -850,21 +943,21 @@ describe("claim order", () => {
     const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(alice, 1_000_000n));
     expectSuccess(vault.deposit(bob, 1_000_000n));
-    expectSuccess(vault.requestWithdrawal(alice, 300_000n));
-    expectSuccess(vault.requestWithdrawal(bob, 200_000n));
-    expect(vault.receiptOf(bob)).toMatchObject({ queueStart: 300_000n, queueEnd: 500_000n });
+    expectSuccess(vault.requestWithdrawal(alice, 300_000_000n));
+    expectSuccess(vault.requestWithdrawal(bob, 200_000_000n));
+    expect(vault.receiptOf(bob)).toMatchObject({ queueStart: 300_000_000n, queueEnd: 500_000_000n });
     expectSuccess(vault.updateNav(0n, 0n));
-    expectSuccess(vault.stageWithdrawals(300_000n));
+    expectSuccess(vault.stageWithdrawals(300_000_000n));
 
     expectRefused(chain, [vault.claimWithdrawalInstruction(bob)], [bob.keypair], "QueueNotFunded");
     expectSuccess(vault.claimWithdrawal(alice));
     expectRefused(chain, [vault.claimWithdrawalInstruction(bob)], [bob.keypair], "QueueNotFunded");
-    expectSuccess(vault.stageWithdrawals(1_000_000n));
+    expectSuccess(vault.stageWithdrawals(1_000_000_000n));
     expectSuccess(vault.claimWithdrawal(bob));
     expect(vault.state()).toMatchObject({
-      queueTail: 500_000n,
-      queueFunded: 500_000n,
-      queueClaimed: 500_000n,
+      queueTail: 500_000_000n,
+      queueFunded: 500_000_000n,
+      queueClaimed: 500_000_000n,
     });
     expect(chain.tokenBalance(alice.assetAccount)).toBe(300_000n);
     expect(chain.tokenBalance(bob.assetAccount)).toBe(200_000n);
@@ -877,18 +970,18 @@ describe("pause", () => {
     const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(alice, 1_000n));
     expectSuccess(vault.deposit(bob, 1_000n));
-    expectSuccess(vault.requestWithdrawal(alice, 500n));
+    expectSuccess(vault.requestWithdrawal(alice, 500_000n));
     expectSuccess(vault.updateConfig({ paused: true }));
 
     expectRefused(chain, [vault.depositInstruction(bob, 10n)], [bob.keypair], "VaultPaused");
-    expectRefused(chain, [vault.requestWithdrawalInstruction(bob, 10n)], [bob.keypair], "VaultPaused");
+    expectRefused(chain, [vault.requestWithdrawalInstruction(bob, 10_000n)], [bob.keypair], "VaultPaused");
     expectSuccess(vault.updateNav(0n, 0n));
-    expectSuccess(vault.stageWithdrawals(500n));
+    expectSuccess(vault.stageWithdrawals(500_000n));
     expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "VaultPaused");
 
     expectSuccess(vault.updateConfig({ paused: false }));
     expectSuccess(vault.claimWithdrawal(alice));
     expectSuccess(vault.deposit(bob, 10n));
-    expectSuccess(vault.requestWithdrawal(bob, 10n));
+    expectSuccess(vault.requestWithdrawal(bob, 10_000n));
   });
 });

@@ -4,13 +4,14 @@
 import { describe, expect, it } from "vitest";
 
 import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/accounts";
-import { decodeVaultEvents, type VaultEventName } from "../../../lib/vault/events";
 import { TestChain, type TransactionOutcome } from "./harness";
 import {
   U64_MAX,
   applyOperation,
   initializeModel,
   sharesForDeposit,
+  valueOfShares,
+  valueOfSharesRoundedUp,
   type ConfigUpdateInput,
   type ModelOperation,
   type ModelReceipt,
@@ -20,7 +21,8 @@ import {
 } from "./model";
 import { SeededRandom } from "./seeded-random";
 import { buildMintToInstruction } from "../../../lib/chain/spl-token";
-import { TestVault, type Member, type VaultSettings } from "./vault-fixture";
+import { decodeProgramEvents } from "./program-client";
+import { OPEN_NAV_BOUNDS, TestVault, type Member, type VaultSettings } from "./vault-fixture";
 
 const SEEDS = 20;
 const STEPS_PER_SEED = 60;
@@ -179,7 +181,7 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
   }
 }
 
-const EVENT_OF: Partial<Record<ModelOperation["kind"], VaultEventName>> = {
+const EVENT_OF: Partial<Record<ModelOperation["kind"], string>> = {
   deposit: "Deposited",
   requestWithdrawal: "WithdrawalRequested",
   claimWithdrawal: "WithdrawalClaimed",
@@ -235,7 +237,7 @@ function execute(
   }
 }
 
-function projectVault(account: VaultAccount): ModelVault {
+function projectVault(vault: TestVault, account: VaultAccount): ModelVault {
   return {
     paused: account.paused,
     name: account.name,
@@ -256,30 +258,89 @@ function projectVault(account: VaultAccount): ModelVault {
     queueClaimed: account.queueClaimed,
     nextRequestId: account.nextRequestId,
     pendingRequests: account.pendingRequests,
+    surplusAssets: vault.registration().surplusAssets,
   };
 }
 
-function projectReceipt(account: WithdrawalReceiptAccount | null): ModelReceipt | null {
-  if (account === null) {
+function projectReceipt(
+  account: WithdrawalReceiptAccount | null,
+  feeBps: number | null,
+): ModelReceipt | null {
+  if (account === null || feeBps === null) {
     return null;
   }
   const { shares, assetsAtRequest, navFloor, requestId, requestedAt, queueStart, queueEnd } = account;
-  return { shares, assetsAtRequest, navFloor, requestId, requestedAt, queueStart, queueEnd };
+  return { shares, assetsAtRequest, navFloor, requestId, requestedAt, queueStart, queueEnd, feeBps };
 }
 
 function observedState(vault: TestVault, members: readonly Member[]): ModelState {
   const { chain } = vault;
+  const protocol = vault.protocol.state();
   return {
-    vault: projectVault(vault.state()),
+    bounds: {
+      maxGainBps: protocol.maxGainBps,
+      maxLossBps: protocol.maxLossBps,
+      minNavIntervalSeconds: protocol.minNavIntervalSeconds,
+    },
+    vault: projectVault(vault, vault.state()),
     reserve: vault.reserveBalance(),
     escrow: vault.escrowBalance(),
     shareSupply: vault.shareSupply(),
     wallets: members.map((member) => ({
       assets: chain.tokenBalance(member.assetAccount),
       shares: chain.tokenBalance(member.shareAccount),
-      receipt: projectReceipt(vault.receiptOf(member)),
+      receipt: projectReceipt(vault.receiptOf(member), vault.receiptFeeOf(member)),
     })),
   };
+}
+
+/** What a wallet could redeem at the current NAV: its shares and those escrowed in its receipt. */
+function redeemableValue(state: ModelState, wallet: ModelWallet): bigint {
+  return valueOfShares(state.vault, wallet.shares + (wallet.receipt?.shares ?? 0n));
+}
+
+/**
+ * No wallet's redeemable value rises except through a NAV gain or a fee another holder's exit left
+ * behind; otherwise by at most one raw unit of rounding per operation (always in the vault's favour).
+ * A depositor gains at most what he paid; a claimant receives at most what its shares were worth.
+ */
+function expectNoValueTaken(
+  before: ModelState,
+  after: ModelState,
+  operation: ModelOperation,
+  context: string,
+): void {
+  const sharedGain =
+    (operation.kind === "updateNav" && operation.gain > 0n) ||
+    (operation.kind === "claimWithdrawal" && (before.wallets[operation.wallet]?.receipt?.feeBps ?? 0) > 0);
+  before.wallets.forEach((wallet, index) => {
+    const next = after.wallets[index];
+    if (next === undefined) return;
+    const valueBefore = redeemableValue(before, wallet);
+    const valueAfter = redeemableValue(after, next);
+    const actor = "wallet" in operation && operation.wallet === index;
+    if (actor && operation.kind === "deposit") {
+      expect(
+        valueAfter - valueBefore,
+        `${context}\ndepositor ${index} gained more than paid`,
+      ).toBeLessThanOrEqual(operation.amount);
+    } else if (actor && operation.kind === "claimWithdrawal") {
+      expect(
+        next.assets - wallet.assets,
+        `${context}\nclaimant ${index} got more than its shares' value`,
+      ).toBeLessThanOrEqual(valueBefore - valueAfter);
+    } else if (!sharedGain) {
+      expect(valueAfter, `${context}\nwallet ${index}'s value rose`).toBeLessThanOrEqual(valueBefore + 1n);
+    }
+  });
+}
+
+/** Right after staging, the reserve holds what every funded, unclaimed receipt is worth (rounded up). */
+function expectFundedReceiptsCovered(state: ModelState, context: string): void {
+  const fundedUnclaimed = state.vault.queueFunded - state.vault.queueClaimed;
+  expect(state.reserve, `${context}\nreserve below the funded receipts`).toBeGreaterThanOrEqual(
+    valueOfSharesRoundedUp(state.vault, fundedUnclaimed),
+  );
 }
 
 function describeOperation(operation: ModelOperation): string {
@@ -293,7 +354,7 @@ function runSeed(seed: number): { steps: number; refusals: Map<number, number> }
   const chain = TestChain.create({ startTime: 1_767_225_600n + random.bigintBetween(0n, DAY) });
   const settings = randomSettings(random);
   const walletAssets = Array.from({ length: WALLETS }, () => random.bigintBetween(100_000n, 5_000_000n));
-  const initialized = initializeModel(settings, walletAssets, chain.now());
+  const initialized = initializeModel(settings, walletAssets, chain.now(), OPEN_NAV_BOUNDS);
   if (!initialized.ok) {
     throw new Error("The random settings must be valid");
   }
@@ -319,16 +380,24 @@ function runSeed(seed: number): { steps: number; refusals: Map<number, number> }
           operation.kind !== "stageWithdrawals" ||
           predicted.state.vault.queueFunded !== model.vault.queueFunded;
         const expectedEvent = EVENT_OF[operation.kind];
+        const retained = predicted.state.vault.surplusAssets > model.vault.surplusAssets;
         expect(
-          decodeVaultEvents(outcome.logs).map((event) => event.name),
+          decodeProgramEvents(outcome.logs).map((event) => event.name),
           detail,
-        ).toEqual(staged && expectedEvent !== undefined ? [expectedEvent] : []);
+        ).toEqual([
+          ...(staged && expectedEvent !== undefined ? [expectedEvent] : []),
+          ...(retained ? ["SurplusRetained"] : []),
+        ]);
       } else {
         expect(outcome.err?.custom, detail).toBe(predicted.code);
         refusals.set(predicted.code, (refusals.get(predicted.code) ?? 0) + 1);
       }
     }
     if (predicted.ok) {
+      expectNoValueTaken(model, predicted.state, operation, context);
+      if (operation.kind === "stageWithdrawals") {
+        expectFundedReceiptsCovered(predicted.state, context);
+      }
       model = predicted.state;
     }
     expect(observedState(vault, members), context).toEqual(model);
@@ -348,7 +417,7 @@ describe("the program against the README model", () => {
 
   it("exercised the semantic refusals across the seeds", () => {
     // The generator aims at these boundaries; a generator change that stops reaching them should fail.
-    for (const code of [6001, 6002, 6003, 6012, 6013, 6014, 6015, 6016, 6017, 6018, 6019, 6020, 6021]) {
+    for (const code of [6001, 6002, 6012, 6013, 6014, 6015, 6016, 6017, 6018, 6019, 6020, 6021, 6022, 6023]) {
       expect(refusalsSeen.get(code) ?? 0, `error ${code}`).toBeGreaterThan(0);
     }
   });

@@ -13,6 +13,16 @@ export const MAX_NAME_BYTES = 32;
 const BPS_DENOMINATOR = 10_000n;
 const SECONDS_PER_HOUR = 3600n;
 const SECONDS_PER_DAY = 86_400n;
+/** The decimals offset of 3: prices count 10^3 virtual shares and 1 virtual asset unit. */
+export const VIRTUAL_SHARES = 1_000n;
+export const VIRTUAL_ASSETS = 1n;
+
+/** The protocol's NAV strike bounds the vault's strikes are checked against. */
+export interface ModelNavBounds {
+  maxGainBps: number;
+  maxLossBps: number;
+  minNavIntervalSeconds: number;
+}
 
 export interface ModelVault {
   paused: boolean;
@@ -34,6 +44,8 @@ export interface ModelVault {
   queueClaimed: bigint;
   nextRequestId: bigint;
   pendingRequests: bigint;
+  /** What an emptying claim left in NAV, moved out of it (stays in the reserve). */
+  surplusAssets: bigint;
 }
 
 export interface ModelReceipt {
@@ -44,6 +56,8 @@ export interface ModelReceipt {
   requestedAt: bigint;
   queueStart: bigint;
   queueEnd: bigint;
+  /** The vault's fee at request time: the claim charges this one. */
+  feeBps: number;
 }
 
 export interface ModelWallet {
@@ -53,6 +67,7 @@ export interface ModelWallet {
 }
 
 export interface ModelState {
+  bounds: ModelNavBounds;
   vault: ModelVault;
   reserve: bigint;
   escrow: bigint;
@@ -125,19 +140,36 @@ function divideRoundingUp(numerator: bigint, denominator: bigint): bigint {
   return (numerator + denominator - 1n) / denominator;
 }
 
-/** value(shares) = floor(shares × total_assets / total_shares). */
+/** value(shares) = floor(shares × (total_assets + 1) / (total_shares + 10^3)). */
 export function valueOfShares(vault: ModelVault, shares: bigint): bigint {
-  return checkedU64(divideRoundingDown(shares * vault.totalAssets, vault.totalShares));
+  return checkedU64(
+    divideRoundingDown(
+      shares * checkedU64(vault.totalAssets + VIRTUAL_ASSETS),
+      checkedU64(vault.totalShares + VIRTUAL_SHARES),
+    ),
+  );
 }
 
+/** value(shares) rounded up: what the vault must hold to be sure it can pay them. */
+export function valueOfSharesRoundedUp(vault: ModelVault, shares: bigint): bigint {
+  return checkedU64(
+    divideRoundingUp(
+      shares * checkedU64(vault.totalAssets + VIRTUAL_ASSETS),
+      checkedU64(vault.totalShares + VIRTUAL_SHARES),
+    ),
+  );
+}
+
+/** shares = floor(amount × (total_shares + 10^3) / (total_assets + 1)): rounded down, the vault's favour. */
 export function sharesForDeposit(vault: ModelVault, amount: bigint): bigint {
-  if (vault.totalShares === 0n) {
-    return amount;
-  }
-  return checkedU64(divideRoundingDown(amount * vault.totalShares, vault.totalAssets));
+  return checkedU64(
+    divideRoundingDown(
+      amount * checkedU64(vault.totalShares + VIRTUAL_SHARES),
+      checkedU64(vault.totalAssets + VIRTUAL_ASSETS),
+    ),
+  );
 }
 
-/** fee = ceil(gross × fee_bps / 10000): rounding favours the holders who stay. */
 export function withdrawalFee(gross: bigint, feeBps: number): bigint {
   return checkedU64(divideRoundingUp(gross * BigInt(feeBps), BPS_DENOMINATOR));
 }
@@ -178,6 +210,7 @@ export function initializeModel(
   settings: VaultSettingsInput,
   walletAssets: readonly bigint[],
   now: bigint,
+  bounds: ModelNavBounds = { maxGainBps: 10_000, maxLossBps: 10_000, minNavIntervalSeconds: 0 },
 ): { ok: true; state: ModelState } | { ok: false; code: number } {
   if (settings.feeBps > MAX_FEE_BPS || !nameIsValid(settings.name)) {
     return { ok: false, code: vaultErrorCode("InvalidConfig") };
@@ -185,6 +218,7 @@ export function initializeModel(
   return {
     ok: true,
     state: {
+      bounds: { ...bounds },
       vault: {
         paused: false,
         name: settings.name,
@@ -205,6 +239,7 @@ export function initializeModel(
         queueClaimed: 0n,
         nextRequestId: 0n,
         pendingRequests: 0n,
+        surplusAssets: 0n,
       },
       reserve: 0n,
       escrow: 0n,
@@ -271,6 +306,7 @@ function requestWithdrawal(state: ModelState, walletIndex: number, shares: bigin
     requestedAt: now,
     queueStart: vault.queueTail,
     queueEnd,
+    feeBps: vault.feeBps,
   };
   vault.nextRequestId = checkedU64(vault.nextRequestId + 1n);
   vault.queueTail = queueEnd;
@@ -288,10 +324,15 @@ function claimWithdrawal(state: ModelState, walletIndex: number): void {
   if (vault.navSequence <= receipt.navFloor) refuse("NavFloorNotPassed");
   if (vault.queueFunded < receipt.queueEnd) refuse("QueueNotFunded");
   const gross = valueOfShares(vault, receipt.shares);
-  const net = gross - withdrawalFee(gross, vault.feeBps);
+  const net = gross - withdrawalFee(gross, receipt.feeBps);
   if (state.reserve < net) refuse("InsufficientLiquidity");
   vault.totalAssets = checkedU64(vault.totalAssets - net);
   vault.totalShares = checkedU64(vault.totalShares - receipt.shares);
+  if (vault.totalShares === 0n) {
+    // No share is left to own what NAV still counts: it leaves NAV as surplus.
+    vault.surplusAssets = checkedU64(vault.surplusAssets + vault.totalAssets);
+    vault.totalAssets = 0n;
+  }
   vault.queueClaimed = checkedU64(vault.queueClaimed + receipt.shares);
   vault.pendingRequests = checkedU64(vault.pendingRequests - 1n);
   state.escrow -= receipt.shares;
@@ -302,7 +343,12 @@ function claimWithdrawal(state: ModelState, walletIndex: number): void {
 }
 
 function updateNav(state: ModelState, gain: bigint, loss: bigint, now: bigint): void {
-  const { vault } = state;
+  const { vault, bounds } = state;
+  if (gain > (vault.totalAssets * BigInt(bounds.maxGainBps)) / BPS_DENOMINATOR) refuse("NavGainAboveBound");
+  if (loss > (vault.totalAssets * BigInt(bounds.maxLossBps)) / BPS_DENOMINATOR) refuse("NavLossAboveBound");
+  if (vault.navSequence > 0n && now < vault.navUpdatedAt + BigInt(bounds.minNavIntervalSeconds)) {
+    refuse("NavStrikeTooSoon");
+  }
   vault.totalAssets = checkedU64(checkedU64(vault.totalAssets + gain) - loss);
   vault.navSequence = checkedU64(vault.navSequence + 1n);
   vault.navUpdatedAt = now;
@@ -317,14 +363,11 @@ export function sharesToStage(state: ModelState, maxShares: bigint): bigint {
     return 0n;
   }
   const outstanding = vault.queueFunded - vault.queueClaimed;
-  const liabilities = checkedU64(divideRoundingUp(outstanding * vault.totalAssets, vault.totalShares));
+  const liabilities = valueOfSharesRoundedUp(vault, outstanding);
   const idle = saturatingSubtract(state.reserve, liabilities);
-  const affordable =
-    vault.totalAssets === 0n
-      ? null
-      : checkedU64(divideRoundingDown(idle * vault.totalShares, vault.totalAssets));
+  const affordable = sharesForDeposit(vault, idle);
   let staged = maxShares < queued ? maxShares : queued;
-  if (affordable !== null && affordable < staged) {
+  if (affordable < staged) {
     staged = affordable;
   }
   if (staged === 0n) refuse("InsufficientLiquidity");

@@ -4,9 +4,16 @@ import { Keypair, PublicKey, type TransactionInstruction } from "@solana/web3.js
 import { describe, it } from "vitest";
 
 import { findReceipt } from "../../../lib/vault/addresses";
+import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
 import { ASSET_DECIMALS, TestChain, type RawAccount } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
-import { DEFAULT_VAULT_SETTINGS, TestVault, type Member } from "./vault-fixture";
+import {
+  DEFAULT_VAULT_SETTINGS,
+  OPEN_NAV_BOUNDS,
+  TestProtocol,
+  TestVault,
+  type Member,
+} from "./vault-fixture";
 
 /**
  * A vault in use: alice has a funded, struck withdrawal she could claim right now; bob holds
@@ -355,7 +362,7 @@ const attacks: Attack[] = [
       instructions: [
         vault.initializeInstruction({ ...DEFAULT_VAULT_SETTINGS, feeBps: 1000, name: "Hijacked" }),
       ],
-      signers: [vault.manager],
+      signers: [vault.protocol.admin],
     }),
   },
   // Right discriminator, wrong size or type
@@ -384,6 +391,175 @@ const attacks: Attack[] = [
       data[0] = (data[0] ?? 0) ^ 0xff;
       chain.writeAccount({ ...account, data });
       return { instructions: [vault.updateNavInstruction(1n, 0n)], signers: [vault.manager] };
+    },
+  },
+  // The protocol account: wrong protocol, impostors, missing admin signature, re-initialisation
+  {
+    name: "strike the NAV against mallory's own protocol (open bounds) instead of the vault's",
+    error: "InvalidAccount",
+    build: ({ chain, vault, mallory }) => {
+      const { protocol: own } = TestProtocol.create(chain, OPEN_NAV_BOUNDS, mallory.keypair);
+      return {
+        instructions: [vault.updateNavInstruction(1n, 0n, { protocol: own.key })],
+        signers: [vault.manager],
+      };
+    },
+  },
+  {
+    name: "strike the NAV with the vault's protocol address holding an account of another program",
+    error: "InvalidAccountOwner",
+    build: ({ chain, vault }) => {
+      chain.writeAccount({ ...existing(chain, vault.protocol.key), owner: Keypair.generate().publicKey });
+      return { instructions: [vault.updateNavInstruction(1n, 0n)], signers: [vault.manager] };
+    },
+  },
+  {
+    name: "strike the NAV with the protocol's discriminator altered",
+    error: "InvalidAccountData",
+    build: ({ chain, vault }) => {
+      const account = existing(chain, vault.protocol.key);
+      const data = Uint8Array.from(account.data);
+      data[0] = (data[0] ?? 0) ^ 0xff;
+      chain.writeAccount({ ...account, data });
+      return { instructions: [vault.updateNavInstruction(1n, 0n)], signers: [vault.manager] };
+    },
+  },
+  {
+    name: "register a vault through a protocol-shaped account owned by another program",
+    error: "InvalidAccountOwner",
+    build: ({ chain, vault }) => {
+      const fake = impostorOf(chain, vault.protocol.key, Keypair.generate().publicKey);
+      const unborn = TestVault.at(chain, vault.manager, 1n);
+      return {
+        instructions: [unborn.initializeInstruction(DEFAULT_VAULT_SETTINGS, { protocol: fake })],
+        signers: [vault.protocol.admin],
+      };
+    },
+  },
+  {
+    name: "register a vault through a copy of the protocol at an address that is not its PDA",
+    error: "InvalidAccount",
+    build: ({ chain, vault }) => {
+      const fake = impostorOf(chain, vault.protocol.key, VAULT_PROGRAM_ID);
+      const unborn = TestVault.at(chain, vault.manager, 1n);
+      return {
+        instructions: [unborn.initializeInstruction(DEFAULT_VAULT_SETTINGS, { protocol: fake })],
+        signers: [vault.protocol.admin],
+      };
+    },
+  },
+  {
+    name: "register a vault as mallory, a stranger to the protocol",
+    error: "Unauthorized",
+    build: ({ chain, mallory }) => {
+      const unborn = TestVault.at(chain, mallory.keypair, 1n);
+      return {
+        instructions: [
+          unborn.initializeInstruction(
+            { ...DEFAULT_VAULT_SETTINGS, name: "USDC Prime" },
+            { payer: mallory.publicKey, admin: mallory.publicKey },
+          ),
+        ],
+        signers: [mallory.keypair],
+      };
+    },
+  },
+  {
+    name: "register a vault naming the admin without the admin's signature",
+    error: "MissingSigner",
+    build: ({ chain, vault, mallory }) => {
+      const unborn = TestVault.at(chain, mallory.keypair, 1n);
+      const instruction = unborn.initializeInstruction(DEFAULT_VAULT_SETTINGS, { payer: mallory.publicKey });
+      return {
+        instructions: [withMeta(instruction, vault.protocol.admin.publicKey, { isSigner: false })],
+        signers: [mallory.keypair],
+      };
+    },
+  },
+  {
+    name: "set the NAV bounds as mallory",
+    error: "Unauthorized",
+    build: ({ vault, mallory }) => ({
+      instructions: [vault.protocol.setNavBoundsInstruction(OPEN_NAV_BOUNDS, { admin: mallory.publicKey })],
+      signers: [mallory.keypair],
+    }),
+  },
+  {
+    name: "set the NAV bounds without the admin's signature",
+    error: "MissingSigner",
+    build: ({ vault }) => ({
+      instructions: [
+        withMeta(vault.protocol.setNavBoundsInstruction(OPEN_NAV_BOUNDS), vault.protocol.admin.publicKey, {
+          isSigner: false,
+        }),
+      ],
+      signers: [],
+    }),
+  },
+  {
+    name: "initialize the protocol again, with open bounds",
+    error: "AlreadyInitialized",
+    build: ({ vault }) => ({
+      instructions: [vault.protocol.initializeInstruction(OPEN_NAV_BOUNDS)],
+      signers: [vault.protocol.creator],
+    }),
+  },
+  {
+    name: "propose mallory as admin, signed by mallory",
+    error: "Unauthorized",
+    build: ({ vault, mallory }) => ({
+      instructions: [vault.protocol.proposeAdminInstruction(mallory.publicKey, { admin: mallory.publicKey })],
+      signers: [mallory.keypair],
+    }),
+  },
+  {
+    name: "accept the admin hand-over as mallory, when bob was proposed",
+    error: "Unauthorized",
+    build: ({ chain, vault, bob, mallory }) => {
+      expectSuccess(
+        chain.send([vault.protocol.proposeAdminInstruction(bob.publicKey)], [vault.protocol.admin]),
+      );
+      return {
+        instructions: [vault.protocol.acceptAdminInstruction(mallory.publicKey)],
+        signers: [mallory.keypair],
+      };
+    },
+  },
+  {
+    name: "propose mallory as manager, signed by mallory",
+    error: "Unauthorized",
+    build: ({ vault, mallory }) => ({
+      instructions: [vault.proposeManagerInstruction(mallory.publicKey, mallory.publicKey)],
+      signers: [mallory.keypair],
+    }),
+  },
+  {
+    name: "propose mallory as manager as the admin of mallory's own protocol",
+    error: "InvalidAccount",
+    build: ({ chain, vault, mallory }) => {
+      const { protocol: own } = TestProtocol.create(chain, OPEN_NAV_BOUNDS, mallory.keypair);
+      return {
+        instructions: [
+          vault.proposeManagerInstruction(mallory.publicKey, mallory.publicKey, { protocol: own.key }),
+        ],
+        signers: [mallory.keypair],
+      };
+    },
+  },
+  {
+    name: "accept the manager hand-over as mallory, when bob was proposed",
+    error: "Unauthorized",
+    build: ({ chain, vault, bob, mallory }) => {
+      expectSuccess(
+        chain.send(
+          [vault.proposeManagerInstruction(vault.manager.publicKey, bob.publicKey)],
+          [vault.manager],
+        ),
+      );
+      return {
+        instructions: [vault.acceptManagerInstruction(mallory.publicKey)],
+        signers: [mallory.keypair],
+      };
     },
   },
   // Read-only where the program writes

@@ -1,29 +1,45 @@
-// One vault on a TestChain, with its manager and member wallets, and each instruction as a one-line
-// action. `*Instruction` methods take account overrides so security tests can swap in impostors.
+// One protocol and its vaults on a TestChain, with the admin, the manager and member wallets, and each
+// instruction as a one-line action. `*Instruction` methods take account overrides so security tests
+// can swap in impostors.
 import { Keypair, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
 
 import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/accounts";
-import { deriveVaultAddresses, findReceipt, type VaultAddresses } from "../../../lib/vault/addresses";
+import {
+  findEscrow,
+  findReceipt,
+  findReserve,
+  findShareMint,
+  findVaultAuthority,
+  type VaultAddresses,
+} from "../../../lib/vault/addresses";
 import {
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
-  buildInitializeVaultInstruction,
   buildRequestWithdrawalInstruction,
   buildStageWithdrawalsInstruction,
   buildUpdateConfigInstruction,
-  buildUpdateNavInstruction,
   type ClaimWithdrawalAccounts,
   type ConfigUpdate,
   type DepositAccounts,
-  type InitializeVaultAccounts,
   type InitializeVaultArgs,
   type ManagerAccounts,
   type RequestWithdrawalAccounts,
   type StageWithdrawalsAccounts,
 } from "../../../lib/vault/instructions";
 import type { TestChain, TransactionOutcome } from "./harness";
+import {
+  decodeProtocol,
+  decodeReceiptFee,
+  decodeVaultRegistration,
+  findProtocolAddress,
+  findRegisteredVaultAddress,
+  programInstruction,
+  type NavBounds,
+  type ProtocolAccount,
+  type VaultRegistration,
+} from "./program-client";
 
-export type VaultSettings = Omit<InitializeVaultArgs, "index">;
+export type VaultSettings = Omit<InitializeVaultArgs, "index" | "manager">;
 
 export const DEFAULT_VAULT_SETTINGS: VaultSettings = {
   name: "Test USDC vault",
@@ -41,67 +57,211 @@ export interface Member {
   receipt: PublicKey;
 }
 
-export function initializeVaultInstructionFor(
-  manager: PublicKey,
-  assetMint: PublicKey,
-  index: bigint,
-  settings: VaultSettings,
-  overrides: Partial<InitializeVaultAccounts> = {},
-): TransactionInstruction {
-  const { vault, authority, shareMint, reserve, escrow } = deriveVaultAddresses(manager, index);
-  return buildInitializeVaultInstruction(
-    { manager, vault, authority, shareMint, reserve, escrow, assetMint, ...overrides },
-    { index, ...settings },
-  );
+/** Bounds loose enough for tests that are not about them: any strike up to ±100%, any time. */
+export const OPEN_NAV_BOUNDS: NavBounds = {
+  maxGainBps: 10_000,
+  maxLossBps: 10_000,
+  minNavIntervalSeconds: 0,
+};
+
+export interface ProtocolAccounts {
+  creator: PublicKey;
+  protocol: PublicKey;
+  systemProgram: PublicKey;
+}
+
+export interface AdminAccounts {
+  admin: PublicKey;
+  protocol: PublicKey;
+}
+
+const defaultProtocols = new WeakMap<TestChain, TestProtocol>();
+
+/** A protocol at ["protocol", creator]; its creator is the first admin. */
+export class TestProtocol {
+  readonly chain: TestChain;
+  readonly creator: Keypair;
+  readonly key: PublicKey;
+
+  private constructor(chain: TestChain, creator: Keypair) {
+    this.chain = chain;
+    this.creator = creator;
+    this.key = findProtocolAddress(creator.publicKey);
+  }
+
+  /** A handle on the protocol `creator` would create, initialised or not. */
+  static at(chain: TestChain, creator: Keypair): TestProtocol {
+    return new TestProtocol(chain, creator);
+  }
+
+  /** Initializes a protocol; throws if the program refuses. */
+  static create(
+    chain: TestChain,
+    bounds: NavBounds = OPEN_NAV_BOUNDS,
+    creator: Keypair = chain.createFundedKeypair(),
+  ): { protocol: TestProtocol; outcome: TransactionOutcome } {
+    const protocol = new TestProtocol(chain, creator);
+    const outcome = chain.sendOrThrow([protocol.initializeInstruction(bounds)], [creator]);
+    return { protocol, outcome };
+  }
+
+  /** The chain's default protocol (open bounds), created on first use. */
+  static of(chain: TestChain): TestProtocol {
+    let protocol = defaultProtocols.get(chain);
+    if (protocol === undefined) {
+      protocol = TestProtocol.create(chain).protocol;
+      defaultProtocols.set(chain, protocol);
+    }
+    return protocol;
+  }
+
+  /** The creator, who stays admin unless a test hands the protocol over. */
+  get admin(): Keypair {
+    return this.creator;
+  }
+
+  initializeInstruction(
+    bounds: NavBounds,
+    overrides: Partial<ProtocolAccounts> = {},
+  ): TransactionInstruction {
+    return programInstruction(
+      "initialize_protocol",
+      { creator: this.creator.publicKey, protocol: this.key, ...overrides },
+      { ...bounds },
+    );
+  }
+
+  proposeAdminInstruction(
+    newAdmin: PublicKey,
+    overrides: Partial<AdminAccounts> = {},
+  ): TransactionInstruction {
+    return programInstruction(
+      "propose_admin",
+      { admin: this.creator.publicKey, protocol: this.key, ...overrides },
+      { newAdmin },
+    );
+  }
+
+  acceptAdminInstruction(
+    newAdmin: PublicKey,
+    overrides: { protocol?: PublicKey } = {},
+  ): TransactionInstruction {
+    return programInstruction("accept_admin", { newAdmin, protocol: this.key, ...overrides });
+  }
+
+  setNavBoundsInstruction(bounds: NavBounds, overrides: Partial<AdminAccounts> = {}): TransactionInstruction {
+    return programInstruction(
+      "set_nav_bounds",
+      { admin: this.creator.publicKey, protocol: this.key, ...overrides },
+      { ...bounds },
+    );
+  }
+
+  setNavBounds(bounds: NavBounds): TransactionOutcome {
+    return this.chain.send([this.setNavBoundsInstruction(bounds)], [this.creator]);
+  }
+
+  state(): ProtocolAccount {
+    const account = this.chain.readAccount(this.key);
+    if (account === null) {
+      throw new Error(`No protocol at ${this.key.toBase58()}`);
+    }
+    return decodeProtocol(account.data);
+  }
+}
+
+/** Every address a vault owns, derived from its protocol and index. */
+export function deriveRegisteredVaultAddresses(protocol: PublicKey, index: bigint): VaultAddresses {
+  const vault = findRegisteredVaultAddress(protocol, index);
+  return {
+    vault,
+    authority: findVaultAuthority(vault),
+    shareMint: findShareMint(vault),
+    reserve: findReserve(vault),
+    escrow: findEscrow(vault),
+  };
+}
+
+export interface InitializeVaultAccounts {
+  payer: PublicKey;
+  admin: PublicKey;
+  protocol: PublicKey;
+  vault: PublicKey;
+  authority: PublicKey;
+  shareMint: PublicKey;
+  reserve: PublicKey;
+  escrow: PublicKey;
+  assetMint: PublicKey;
+  tokenProgram: PublicKey;
+  systemProgram: PublicKey;
+}
+
+export interface UpdateNavAccounts extends ManagerAccounts {
+  protocol: PublicKey;
 }
 
 export class TestVault {
   readonly chain: TestChain;
+  readonly protocol: TestProtocol;
   readonly manager: Keypair;
   readonly index: bigint;
   readonly addresses: VaultAddresses;
 
-  private constructor(chain: TestChain, manager: Keypair, index: bigint) {
+  private constructor(chain: TestChain, protocol: TestProtocol, manager: Keypair, index: bigint) {
     this.chain = chain;
+    this.protocol = protocol;
     this.manager = manager;
     this.index = index;
-    this.addresses = deriveVaultAddresses(manager.publicKey, index);
+    this.addresses = deriveRegisteredVaultAddresses(protocol.key, index);
   }
 
-  /** Initializes a vault; throws if the program refuses. */
+  /** Registers a vault under the protocol (the chain's default one unless given); throws if refused. */
   static create(
     chain: TestChain,
     settings: Partial<VaultSettings> = {},
-    options: { manager?: Keypair; index?: bigint } = {},
+    options: { manager?: Keypair; protocol?: TestProtocol } = {},
   ): { vault: TestVault; outcome: TransactionOutcome } {
+    const protocol = options.protocol ?? TestProtocol.of(chain);
     const manager = options.manager ?? chain.createFundedKeypair();
-    const vault = new TestVault(chain, manager, options.index ?? 0n);
+    const vault = new TestVault(chain, protocol, manager, protocol.state().vaultCount);
     const outcome = chain.sendOrThrow(
       [vault.initializeInstruction({ ...DEFAULT_VAULT_SETTINGS, ...settings })],
-      [manager],
+      [protocol.admin],
     );
     return { vault, outcome };
   }
 
-  /** A handle on the vault `manager` would create at `index`, initialised or not. */
-  static at(chain: TestChain, manager: Keypair, index: bigint): TestVault {
-    return new TestVault(chain, manager, index);
+  /** A handle on the vault the protocol would register at `index`, initialised or not. */
+  static at(chain: TestChain, manager: Keypair, index: bigint, protocol = TestProtocol.of(chain)): TestVault {
+    return new TestVault(chain, protocol, manager, index);
   }
 
   get key(): PublicKey {
     return this.addresses.vault;
   }
 
+  /** Signed by the protocol admin, who also pays the rent. */
   initializeInstruction(
     settings: VaultSettings,
     overrides: Partial<InitializeVaultAccounts> = {},
+    index: bigint = this.index,
   ): TransactionInstruction {
-    return initializeVaultInstructionFor(
-      this.manager.publicKey,
-      this.chain.assetMint,
-      this.index,
-      settings,
-      overrides,
+    const { vault, authority, shareMint, reserve, escrow } = this.addresses;
+    return programInstruction(
+      "initialize_vault",
+      {
+        payer: this.protocol.admin.publicKey,
+        admin: this.protocol.admin.publicKey,
+        protocol: this.protocol.key,
+        vault,
+        authority,
+        shareMint,
+        reserve,
+        escrow,
+        assetMint: this.chain.assetMint,
+        ...overrides,
+      },
+      { index, manager: this.manager.publicKey, ...settings },
     );
   }
 
@@ -199,9 +359,18 @@ export class TestVault {
   updateNavInstruction(
     gain: bigint,
     loss: bigint,
-    overrides: Partial<ManagerAccounts> = {},
+    overrides: Partial<UpdateNavAccounts> = {},
   ): TransactionInstruction {
-    return buildUpdateNavInstruction(this.managerAccounts(overrides), { gain, loss });
+    return programInstruction(
+      "update_nav",
+      {
+        manager: this.manager.publicKey,
+        vault: this.addresses.vault,
+        protocol: this.protocol.key,
+        ...overrides,
+      },
+      { gain, loss },
+    );
   }
 
   updateNav(gain: bigint, loss: bigint): TransactionOutcome {
@@ -234,8 +403,42 @@ export class TestVault {
     return this.chain.send([this.updateConfigInstruction(update)], [this.manager]);
   }
 
+  proposeManagerInstruction(
+    proposer: PublicKey,
+    newManager: PublicKey,
+    overrides: { vault?: PublicKey; protocol?: PublicKey } = {},
+  ): TransactionInstruction {
+    return programInstruction(
+      "propose_manager",
+      { proposer, vault: this.addresses.vault, protocol: this.protocol.key, ...overrides },
+      { newManager },
+    );
+  }
+
+  acceptManagerInstruction(
+    newManager: PublicKey,
+    overrides: { vault?: PublicKey } = {},
+  ): TransactionInstruction {
+    return programInstruction("accept_manager", { newManager, vault: this.addresses.vault, ...overrides });
+  }
+
   state(): VaultAccount {
     return this.chain.readVault(this.addresses.vault);
+  }
+
+  /** The fields lib/vault's decoder does not read: protocol, pending manager, share decimals, surplus. */
+  registration(): VaultRegistration {
+    const account = this.chain.readAccount(this.addresses.vault);
+    if (account === null) {
+      throw new Error(`No vault at ${this.addresses.vault.toBase58()}`);
+    }
+    return decodeVaultRegistration(account.data);
+  }
+
+  /** The fee the member's open receipt recorded, or null without one. */
+  receiptFeeOf(member: Member): number | null {
+    const account = this.chain.readAccount(member.receipt);
+    return account === null ? null : decodeReceiptFee(account.data);
   }
 
   receiptOf(member: Member): WithdrawalReceiptAccount | null {

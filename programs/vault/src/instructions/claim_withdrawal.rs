@@ -1,6 +1,8 @@
 //! claim_withdrawal — the spec's claim: once a NAV has been struck after the request and the queue is
-//! funded through it, burns the escrowed shares, pays their value less the fee from the reserve and
-//! closes the receipt (its rent goes back to the wallet).
+//! funded through it, burns the escrowed shares, pays their value less the fee the receipt recorded
+//! from the reserve and closes the receipt (its rent goes back to the wallet). The claim that burns
+//! the last shares moves what NAV still counts (fees, the virtual shares' part, rounding) out of NAV
+//! into `surplus_assets`, so the next depositor into the empty vault is priced against nothing.
 
 use crate::account::{keys_equal, Input};
 use crate::borsh::Reader;
@@ -51,7 +53,7 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     }
     let shares = receipt.shares;
     let gross = assets_for_shares_floor(shares, vault.total_assets, vault.total_shares)?;
-    let fee = withdrawal_fee(gross, vault.fee_bps)?;
+    let fee = withdrawal_fee(gross, receipt.fee_bps)?;
     let net = gross - fee;
     if net > reserve_balance {
         return Err(VaultError::InsufficientLiquidity.into());
@@ -59,9 +61,16 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     let claim = Claim { request_id: receipt.request_id, shares, gross, fee, net };
     let owner_lamports = checked_add(owner.lamports(), receipt_account.lamports())?;
 
-    // The fee stays in the reserve and so with the remaining holders.
-    vault.total_assets = checked_sub(vault.total_assets, net)?;
-    vault.total_shares = checked_sub(vault.total_shares, shares)?;
+    // The fee stays in the reserve and so with the remaining holders; with none left, out of NAV.
+    let mut total_assets = checked_sub(vault.total_assets, net)?;
+    let total_shares = checked_sub(vault.total_shares, shares)?;
+    let retained = if total_shares == 0 { total_assets } else { 0 };
+    if retained > 0 {
+        vault.surplus_assets = checked_add(vault.surplus_assets, retained)?;
+        total_assets = 0;
+    }
+    vault.total_assets = total_assets;
+    vault.total_shares = total_shares;
     vault.queue_claimed = checked_add(vault.queue_claimed, shares)?;
     vault.pending_requests = checked_sub(vault.pending_requests, 1)?;
 
@@ -80,5 +89,8 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
 
     let now = runtime::unix_timestamp()?;
     events::withdrawal_claimed(vault_account.key(), owner.key(), &claim, vault, now);
+    if retained > 0 {
+        events::surplus_retained(vault_account.key(), retained, vault, now);
+    }
     Ok(())
 }

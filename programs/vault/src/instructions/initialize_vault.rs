@@ -1,23 +1,16 @@
-//! initialize_vault(index, name, fee_bps, min_withdrawal_shares, hourly_cap, daily_cap): creates the
-//! vault PDA, its share mint, reserve and escrow; the signer becomes the manager.
+//! initialize_vault(index, manager, name, fee_bps, min_withdrawal_shares, hourly_cap, daily_cap)
+//! (protocol admin): registers the vault under the protocol at ["vault", protocol, index] with
+//! index = protocol.vault_count, and creates its share mint (asset decimals + 3), reserve and escrow;
+//! the payer pays every account's rent.
 
-use crate::account::{copy_key, keys_equal, Account, Input, Pubkey};
+use crate::account::{copy_key, Account, Input, Pubkey};
 use crate::borsh::Reader;
 use crate::checks;
 use crate::error::{Result, VaultError};
 use crate::events;
-use crate::math::{window_start, DAY, HOUR, MAX_FEE_BPS};
+use crate::math::{checked_add, window_start, DAY, DECIMALS_OFFSET, HOUR, MAX_FEE_BPS};
 use crate::runtime::{self, find_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
-use crate::state::{mint, token_account, Vault, VAULT_DISCRIMINATOR, VAULT_SIZE};
-
-/// The account does not exist yet (it may hold lamports someone sent to the address).
-fn uninitialized(account: &Account) -> Result<()> {
-    if keys_equal(account.owner(), &SYSTEM_PROGRAM_ID) && account.data_len() == 0 {
-        Ok(())
-    } else {
-        Err(VaultError::AlreadyInitialized.into())
-    }
-}
+use crate::state::{self, mint, token_account, Vault, VAULT_DISCRIMINATOR, VAULT_SIZE};
 
 /// Derives the PDA for `seeds` and checks the account is at it; returns the bump.
 fn derived(account: &Account, seeds: &Seeds, program_id: &Pubkey) -> Result<u8> {
@@ -27,9 +20,10 @@ fn derived(account: &Account, seeds: &Seeds, program_id: &Pubkey) -> Result<u8> 
 }
 
 pub fn process(input: &Input, mut args: Reader) -> Result<()> {
-    let [manager, vault_account, authority, share_mint, reserve, escrow, asset_mint, token_program, system_program] =
-        input.take::<9>()?;
+    let [payer, admin, protocol_account, vault_account, authority, share_mint, reserve, escrow, asset_mint, token_program, system_program] =
+        input.take_with_alias::<11>(1, 0)?;
     let index = args.u64()?;
+    let manager = args.pubkey()?;
     let name = args.string()?;
     let fee_bps = args.u16()?;
     let min_withdrawal_shares = args.u64()?;
@@ -38,15 +32,25 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     args.finish()?;
 
     let program_id = input.program_id;
-    checks::signer(&manager)?;
-    checks::writable(&manager)?;
+    checks::signer(&payer)?;
+    checks::writable(&payer)?;
+    let protocol = checks::protocol(&protocol_account, program_id, true)?;
+    checks::admin(&admin, protocol)?;
     for account in [&vault_account, &share_mint, &reserve, &escrow] {
         checks::writable(account)?;
-        uninitialized(account)?;
+        checks::uninitialized(account)?;
     }
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
     checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;
     let asset_decimals = checks::mint_decimals(&asset_mint)?;
+    let share_decimals = match asset_decimals.checked_add(DECIMALS_OFFSET) {
+        Some(decimals) => decimals,
+        None => return Err(VaultError::InvalidMint.into()),
+    };
+    if index != protocol.vault_count {
+        return Err(VaultError::VaultIndexMismatch.into());
+    }
+    let vault_count = checked_add(protocol.vault_count, 1)?;
     let name = super::vault_name(name)?;
     if fee_bps > MAX_FEE_BPS {
         return Err(VaultError::InvalidConfig.into());
@@ -54,7 +58,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
 
     let index_bytes = index.to_le_bytes();
     let vault_key = vault_account.key();
-    let bump = derived(&vault_account, &Seeds::new(&[b"vault", manager.key(), &index_bytes]), program_id)?;
+    let bump = derived(&vault_account, &Seeds::new(&[b"vault", protocol_account.key(), &index_bytes]), program_id)?;
     let authority_bump = derived(&authority, &Seeds::new(&[b"authority", vault_key]), program_id)?;
     let share_mint_bump = derived(&share_mint, &Seeds::new(&[b"shares", vault_key]), program_id)?;
     let reserve_bump = derived(&reserve, &Seeds::new(&[b"reserve", vault_key]), program_id)?;
@@ -62,28 +66,31 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
 
     let b = [share_mint_bump];
     let seeds = Seeds::new(&[b"shares", vault_key]).with_bump(&b);
-    runtime::create_pda_account(&manager, &share_mint, mint::LEN, &TOKEN_PROGRAM_ID, &seeds)?;
-    runtime::token_initialize_mint(&share_mint, asset_decimals, authority.key())?;
+    runtime::create_pda_account(&payer, &share_mint, mint::LEN, &TOKEN_PROGRAM_ID, &seeds)?;
+    runtime::token_initialize_mint(&share_mint, share_decimals, authority.key())?;
 
     let b = [reserve_bump];
     let seeds = Seeds::new(&[b"reserve", vault_key]).with_bump(&b);
-    runtime::create_pda_account(&manager, &reserve, token_account::LEN, &TOKEN_PROGRAM_ID, &seeds)?;
+    runtime::create_pda_account(&payer, &reserve, token_account::LEN, &TOKEN_PROGRAM_ID, &seeds)?;
     runtime::token_initialize_account(&reserve, &asset_mint, authority.key())?;
 
     let b = [escrow_bump];
     let seeds = Seeds::new(&[b"escrow", vault_key]).with_bump(&b);
-    runtime::create_pda_account(&manager, &escrow, token_account::LEN, &TOKEN_PROGRAM_ID, &seeds)?;
+    runtime::create_pda_account(&payer, &escrow, token_account::LEN, &TOKEN_PROGRAM_ID, &seeds)?;
     runtime::token_initialize_account(&escrow, &share_mint, authority.key())?;
 
     let b = [bump];
-    let seeds = Seeds::new(&[b"vault", manager.key(), &index_bytes]).with_bump(&b);
-    runtime::create_pda_account(&manager, &vault_account, VAULT_SIZE, program_id, &seeds)?;
+    let seeds = Seeds::new(&[b"vault", protocol_account.key(), &index_bytes]).with_bump(&b);
+    runtime::create_pda_account(&payer, &vault_account, VAULT_SIZE, program_id, &seeds)?;
 
     let now = runtime::unix_timestamp()?;
-    // The account is freshly allocated, so every field not set here is already zero.
-    let vault = unsafe { &mut *(vault_account.data_ptr() as *mut Vault) };
+    protocol.vault_count = vault_count;
+    // SAFETY: the account was just created with VAULT_SIZE zeroed bytes (so every field not set here
+    // is zero), and `take` refused duplicates, so this is the only reference to its data.
+    let vault = unsafe { state::fresh::<Vault>(&vault_account) };
     vault.discriminator = VAULT_DISCRIMINATOR;
-    copy_key(&mut vault.manager, manager.key());
+    copy_key(&mut vault.protocol, protocol_account.key());
+    copy_key(&mut vault.manager, manager);
     copy_key(&mut vault.asset_mint, asset_mint.key());
     copy_key(&mut vault.share_mint, share_mint.key());
     copy_key(&mut vault.reserve, reserve.key());
@@ -96,6 +103,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     vault.reserve_bump = reserve_bump;
     vault.escrow_bump = escrow_bump;
     vault.asset_decimals = asset_decimals;
+    vault.share_decimals = share_decimals;
     vault.name = name;
     vault.nav_updated_at = now;
     vault.fee_bps = fee_bps;

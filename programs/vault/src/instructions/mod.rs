@@ -1,9 +1,15 @@
 //! Dispatch on the 8-byte Anchor instruction discriminator, one module per instruction.
 
+mod accept_admin;
+mod accept_manager;
 mod claim_withdrawal;
 mod deposit;
+mod initialize_protocol;
 mod initialize_vault;
+mod propose_admin;
+mod propose_manager;
 mod request_withdrawal;
+mod set_nav_bounds;
 mod stage_withdrawals;
 mod update_config;
 mod update_nav;
@@ -23,6 +29,12 @@ const CLAIM_WITHDRAWAL: u64 = discriminator([0x76, 0xce, 0xad, 0x26, 0xef, 0xa5,
 const UPDATE_NAV: u64 = discriminator([0x38, 0x10, 0xea, 0x6d, 0x9b, 0xa5, 0x05, 0x00]);
 const STAGE_WITHDRAWALS: u64 = discriminator([0xf0, 0xac, 0x81, 0x78, 0x7c, 0x4d, 0xd8, 0xe2]);
 const UPDATE_CONFIG: u64 = discriminator([0x1d, 0x9e, 0xfc, 0xbf, 0x0a, 0x53, 0xdb, 0x63]);
+const INITIALIZE_PROTOCOL: u64 = discriminator([0xbc, 0xe9, 0xfc, 0x6a, 0x86, 0x92, 0xca, 0x5b]);
+const PROPOSE_ADMIN: u64 = discriminator([0x79, 0xd6, 0xc7, 0xd4, 0x57, 0x27, 0x75, 0xea]);
+const ACCEPT_ADMIN: u64 = discriminator([0x70, 0x2a, 0x2d, 0x5a, 0x74, 0xb5, 0x0d, 0xaa]);
+const SET_NAV_BOUNDS: u64 = discriminator([0xb7, 0x15, 0x42, 0x16, 0x00, 0x99, 0x9a, 0xb1]);
+const PROPOSE_MANAGER: u64 = discriminator([0xb6, 0xb2, 0xde, 0xe2, 0x06, 0x7a, 0xfb, 0x74]);
+const ACCEPT_MANAGER: u64 = discriminator([0xd4, 0x17, 0xfe, 0x3a, 0x33, 0xee, 0xe8, 0x43]);
 
 pub fn process(input: &Input) -> Result<()> {
     let mut args = Reader::new(input.data);
@@ -35,7 +47,40 @@ pub fn process(input: &Input) -> Result<()> {
         STAGE_WITHDRAWALS => stage_withdrawals::process(input, args),
         UPDATE_CONFIG => update_config::process(input, args),
         INITIALIZE_VAULT => initialize_vault::process(input, args),
+        INITIALIZE_PROTOCOL => initialize_protocol::process(input, args),
+        PROPOSE_ADMIN => propose_admin::process(input, args),
+        ACCEPT_ADMIN => accept_admin::process(input, args),
+        SET_NAV_BOUNDS => set_nav_bounds::process(input, args),
+        PROPOSE_MANAGER => propose_manager::process(input, args),
+        ACCEPT_MANAGER => accept_manager::process(input, args),
         _ => Err(Error::INVALID_INSTRUCTION_DATA),
+    }
+}
+
+/// The protocol's NAV strike bounds, as `initialize_protocol` and `set_nav_bounds` carry them.
+pub(crate) struct NavBounds {
+    max_gain_bps: u16,
+    max_loss_bps: u16,
+    min_nav_interval_seconds: u32,
+}
+
+impl NavBounds {
+    fn read(args: &mut Reader) -> Result<NavBounds> {
+        Ok(NavBounds { max_gain_bps: args.u16()?, max_loss_bps: args.u16()?, min_nav_interval_seconds: args.u32()? })
+    }
+
+    /// Each bps bound is at most 100% (a loss beyond it is impossible, a gain beyond it no sanity limit).
+    fn validate(&self) -> Result<()> {
+        if self.max_gain_bps as u64 > crate::math::BPS_DENOMINATOR || self.max_loss_bps as u64 > crate::math::BPS_DENOMINATOR {
+            return Err(crate::error::VaultError::InvalidConfig.into());
+        }
+        Ok(())
+    }
+
+    fn store(&self, protocol: &mut crate::state::Protocol) {
+        protocol.max_gain_bps = self.max_gain_bps;
+        protocol.max_loss_bps = self.max_loss_bps;
+        protocol.min_nav_interval_seconds = self.min_nav_interval_seconds;
     }
 }
 
@@ -45,6 +90,8 @@ pub(crate) fn vault_name(bytes: &[u8]) -> Result<[u8; crate::state::NAME_LEN]> {
         return Err(crate::error::VaultError::InvalidConfig.into());
     }
     let mut name = [0u8; crate::state::NAME_LEN];
+    // SAFETY: `bytes.len()` ≤ NAME_LEN (checked above), so the copy stays inside `name`; the two
+    // buffers are distinct.
     unsafe { crate::syscalls::sol_memcpy_(name.as_mut_ptr(), bytes.as_ptr(), bytes.len() as u64) };
     Ok(name)
 }

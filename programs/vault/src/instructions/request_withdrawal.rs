@@ -8,7 +8,7 @@ use crate::error::{Result, VaultError};
 use crate::events;
 use crate::math::{assets_for_shares_floor, checked_add, Window, DAY, HOUR};
 use crate::runtime::{self, find_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
-use crate::state::{WithdrawalReceipt, RECEIPT_DISCRIMINATOR, RECEIPT_SIZE};
+use crate::state::{self, WithdrawalReceipt, RECEIPT_DISCRIMINATOR, RECEIPT_SIZE};
 
 pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let [owner, vault_account, receipt_account, owner_shares, escrow, token_program, system_program] =
@@ -71,7 +71,9 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let bump = [receipt_bump];
     let signer = receipt_seeds.with_bump(&bump);
     runtime::create_pda_account(&owner, &receipt_account, RECEIPT_SIZE, program_id, &signer)?;
-    let receipt = unsafe { &mut *(receipt_account.data_ptr() as *mut WithdrawalReceipt) };
+    // SAFETY: the account was just created with RECEIPT_SIZE zeroed bytes, and `take` refused
+    // duplicates, so this is the only reference to its data.
+    let receipt = unsafe { state::fresh::<WithdrawalReceipt>(&receipt_account) };
     receipt.discriminator = RECEIPT_DISCRIMINATOR;
     copy_key(&mut receipt.vault, vault_account.key());
     copy_key(&mut receipt.owner, owner.key());
@@ -82,6 +84,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     receipt.requested_at = now;
     receipt.queue_start = queue_start;
     receipt.queue_end = queue_end;
+    receipt.fee_bps = vault.fee_bps;
     receipt.bump = receipt_bump;
 
     runtime::token_transfer(&owner_shares, &escrow, &owner, shares, None)?;

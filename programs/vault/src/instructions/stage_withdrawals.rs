@@ -6,7 +6,7 @@ use crate::borsh::Reader;
 use crate::checks;
 use crate::error::{Result, VaultError};
 use crate::events;
-use crate::math::{assets_for_shares_ceil, checked_add, checked_sub, mul_div_floor};
+use crate::math::{assets_for_shares_ceil, checked_add, checked_sub, shares_affordable};
 use crate::runtime;
 
 pub fn process(input: &Input, mut args: Reader) -> Result<()> {
@@ -26,14 +26,10 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     if outstanding == 0 {
         return Ok(());
     }
-    let affordable = if vault.total_assets == 0 {
-        outstanding
-    } else {
-        let funded_unclaimed = checked_sub(vault.queue_funded, vault.queue_claimed)?;
-        let liabilities = assets_for_shares_ceil(funded_unclaimed, vault.total_assets, vault.total_shares)?;
-        let idle = reserve_balance.saturating_sub(liabilities);
-        mul_div_floor(idle, vault.total_shares, vault.total_assets)?
-    };
+    let funded_unclaimed = checked_sub(vault.queue_funded, vault.queue_claimed)?;
+    let liabilities = assets_for_shares_ceil(funded_unclaimed, vault.total_assets, vault.total_shares)?;
+    let idle = reserve_balance.saturating_sub(liabilities);
+    let affordable = shares_affordable(idle, vault.total_assets, vault.total_shares)?;
     let staged = max_shares.min(outstanding).min(affordable);
     if staged == 0 {
         return Err(VaultError::InsufficientLiquidity.into());
