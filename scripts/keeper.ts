@@ -1,5 +1,5 @@
 // npm run keeper -- --url <rpc> --keypair <manager.json> --nav-source <simulated:<apy>|file:<path>|http(s)://…>
-//   [--vault <address>]… [--mint-authority <file>] [--nav-interval <s>] [--stage-interval <s>]
+//   (--protocol <address> | --vault <address>…) [--mint-authority <file>] [--nav-interval <s>] [--stage-interval <s>]
 //   [--stage-max-shares <raw>] [--tick <s>] [--metrics-port <port>] [--metrics-host <host>] [--name <name>]
 // The manager's service (lib/keeper/keeper.ts). With DATABASE_URL, keepers of the same manager share a
 // Postgres advisory lock: one leads, the others wait and take over when it goes. GET /metrics on
@@ -7,10 +7,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { PublicKey } from "@solana/web3.js";
-
 import { KEEPER_LOCK_CLASS, postgresLeaderLock, soleLeaderLock } from "../lib/indexer/leader-lock";
-import { DEFAULT_KEEPER_SETTINGS, Keeper, type StrikeBounds } from "../lib/keeper/keeper";
+import { DEFAULT_KEEPER_SETTINGS, Keeper } from "../lib/keeper/keeper";
 import { parseNavSource } from "../lib/keeper/nav-source";
 import { METRICS_PATH } from "../lib/observability/http";
 import { answerMetrics, observeRpcCall } from "../lib/observability/metrics";
@@ -18,6 +16,7 @@ import { ChainClient } from "../lib/operator/chain-client";
 import { parseFlags, requireFlag, resolveCluster, runCommand } from "../lib/operator/cli";
 import { OperatorError } from "../lib/operator/errors";
 import { readKeypairFile } from "../lib/operator/keypair-file";
+import { parseAddress } from "../lib/operator/vault-cli";
 import { VAULT_PROGRAM_ID } from "../lib/vault/idl";
 
 function positiveInteger(flag: string, text: string | undefined, fallback: number): number {
@@ -63,6 +62,7 @@ async function main(): Promise<void> {
     keypair: { type: "string" },
     "nav-source": { type: "string" },
     vault: { type: "string", multiple: true },
+    protocol: { type: "string" },
     "mint-authority": { type: "string" },
     "nav-interval": { type: "string" },
     "stage-interval": { type: "string" },
@@ -82,16 +82,15 @@ async function main(): Promise<void> {
     values["mint-authority"] === undefined
       ? undefined
       : await readKeypairFile(values["mint-authority"], "mint authority keypair");
+  if ((values.vault === undefined) === (values.protocol === undefined)) {
+    throw new OperatorError(
+      "name what to keep: --protocol <address> (every vault of it this manager manages) or --vault <address>…",
+    );
+  }
   const vaults =
     values.vault === undefined
-      ? null
-      : values.vault.map((text) => {
-          try {
-            return new PublicKey(text);
-          } catch {
-            throw new OperatorError(`--vault is not a base58 address: "${text}"`);
-          }
-        });
+      ? { protocol: parseAddress("--protocol", values.protocol) }
+      : values.vault.map((text) => parseAddress("--vault", text));
   const stageMaxText = values["stage-max-shares"];
   if (stageMaxText !== undefined && !/^\d+$/.test(stageMaxText)) {
     throw new OperatorError(`--stage-max-shares must be raw share units; got "${stageMaxText}"`);
@@ -128,7 +127,6 @@ async function main(): Promise<void> {
       ? null
       : await startMetricsServer(values["metrics-host"] ?? "127.0.0.1", portNumber(metricsPortText));
   const client = new ChainClient(cluster.rpcUrl, { observe: observeRpcCall });
-  const bounds = async (): Promise<StrikeBounds> => ({ maxChangeBps: null, minIntervalSeconds: 0n });
   const name = values.name ?? `${manager.publicKey.toBase58().slice(0, 8)}:${process.pid}`;
   const keeper = new Keeper({
     client,
@@ -137,7 +135,6 @@ async function main(): Promise<void> {
     lock,
     vaults,
     mintAuthority,
-    bounds,
     settings,
     name,
     log: (line) => console.log(`${new Date().toISOString()} ${line}`),

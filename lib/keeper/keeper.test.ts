@@ -9,38 +9,60 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { OperatorError } from "../operator/errors";
-import { decideStrike, periodOf, type StrikeBounds } from "./keeper";
+import { decideStrike, periodOf, strikeBoundsOf, type StrikeBounds } from "./keeper";
 import { accruedYield, parseNavSource } from "./nav-source";
 
-const UNBOUNDED: StrikeBounds = { maxChangeBps: null, minIntervalSeconds: 0n };
+const WIDE: StrikeBounds = { maxGainBps: 10_000n, maxLossBps: 10_000n, minIntervalSeconds: 0n };
 const VAULT = "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS";
 
 describe("decideStrike", () => {
-  const base = { totalAssets: 1_000_000_000n, navUpdatedAt: 1_000_030n };
+  const base = { totalAssets: 1_000_000_000n, navUpdatedAt: 1_000_030n, navSequence: 4n };
 
   it("strikes once per period: not again in the period of the last strike", () => {
     expect(periodOf(1_000_030n, 60)).toBe(16_667n);
-    expect(decideStrike(base, 1_000_100_000n, 1_000_079n, 60, UNBOUNDED)).toEqual({
+    expect(decideStrike(base, 1_000_100_000n, 1_000_079n, 60, WIDE)).toEqual({
       strike: false,
       reason: "struck this period",
     });
-    expect(decideStrike(base, 1_000_100_000n, 1_000_080n, 60, UNBOUNDED)).toEqual({
+    expect(decideStrike(base, 1_000_100_000n, 1_000_080n, 60, WIDE)).toEqual({
       strike: true,
       gain: 100_000n,
       loss: 0n,
       target: 1_000_100_000n,
       clamped: false,
     });
-    // A vault never struck strikes at once.
-    expect(decideStrike({ ...base, navUpdatedAt: 0n }, null, 5n, 60, UNBOUNDED)).toMatchObject({
+    // A vault never struck strikes at once: nav_updated_at is its creation time, in this period.
+    expect(decideStrike({ ...base, navSequence: 0n }, null, 1_000_031n, 60, WIDE)).toMatchObject({
       strike: true,
       gain: 0n,
       loss: 0n,
     });
+    // The program's interval does not hold the first strike back either.
+    const slow: StrikeBounds = { ...WIDE, minIntervalSeconds: 3_600n };
+    expect(decideStrike({ ...base, navSequence: 0n }, 1_000_000_001n, 1_000_031n, 60, slow)).toMatchObject({
+      strike: true,
+      gain: 1n,
+    });
   });
 
-  it("clamps a change to the bounds, both ways, and waits out the minimum interval", () => {
-    const bounds: StrikeBounds = { maxChangeBps: 50n, minIntervalSeconds: 30n };
+  it("skips an empty vault: the program accepts no gain on 0 total assets", () => {
+    const empty = { totalAssets: 0n, navUpdatedAt: 1_000_030n, navSequence: 0n };
+    expect(decideStrike(empty, 5_000_000n, 1_000_080n, 60, WIDE)).toEqual({
+      strike: false,
+      reason: "empty vault",
+    });
+  });
+
+  it("reads the protocol account's bounds", () => {
+    expect(strikeBoundsOf({ maxGainBps: 50, maxLossBps: 200, minNavIntervalSeconds: 30 })).toEqual({
+      maxGainBps: 50n,
+      maxLossBps: 200n,
+      minIntervalSeconds: 30n,
+    });
+  });
+
+  it("clamps a change to the bounds, each its own, and waits out the minimum interval", () => {
+    const bounds: StrikeBounds = { maxGainBps: 50n, maxLossBps: 50n, minIntervalSeconds: 30n };
     // 0.5 % of 1,000 units is 5 units.
     expect(decideStrike(base, 2_000_000_000n, 1_000_080n, 60, bounds)).toEqual({
       strike: true,
@@ -63,6 +85,22 @@ describe("decideStrike", () => {
     expect(decideStrike(base, 996_000_000n, 1_000_080n, 60, bounds)).toMatchObject({
       loss: 4_000_000n,
       clamped: false,
+    });
+    // A gain bound of 1 bps and a loss bound of 20 %: each side keeps its own, floored like the program.
+    const lopsided: StrikeBounds = { maxGainBps: 1n, maxLossBps: 2_000n, minIntervalSeconds: 0n };
+    expect(decideStrike({ ...base, totalAssets: 9_999n }, 20_000n, 1_000_080n, 60, lopsided)).toMatchObject({
+      gain: 0n,
+      loss: 0n,
+      clamped: true,
+    });
+    expect(decideStrike(base, 500_000_000n, 1_000_080n, 60, lopsided)).toMatchObject({
+      loss: 200_000_000n,
+      target: 800_000_000n,
+      clamped: true,
+    });
+    expect(decideStrike(base, 2_000_000_000n, 1_000_080n, 60, lopsided)).toMatchObject({
+      gain: 100_000n,
+      clamped: true,
     });
   });
 });

@@ -1,5 +1,6 @@
 // The manager's service: for each vault it manages, a NAV strike once per period (the first tick of
-// each NAV_INTERVAL-aligned period) from a NAV source, within the program's strike bounds, and the
+// each NAV_INTERVAL-aligned period) from a NAV source, clamped to the bounds its protocol account keeps
+// on chain (the program refuses a strike beyond them), and the
 // withdrawal queue funded when the reserve allows. It decides from chain state alone (the vault's
 // nav_updated_at against the period), so a keeper restarted after a crash, or one taking over from
 // a leader that died mid-cycle, never strikes a period twice. Several may run: the one holding the
@@ -11,7 +12,7 @@ import type { LeaderLock } from "../indexer/leader-lock";
 import { readProgramVaults } from "../indexer/chain-reads";
 import { processMetrics } from "../observability/metrics";
 import { ChainClient, TransactionFailedError, customErrorCode } from "../operator/chain-client";
-import { decodeVault, type VaultAccount } from "../vault/accounts";
+import { decodeProtocol, decodeVault, type VaultAccount } from "../vault/accounts";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
 import { buildStageWithdrawalsInstruction, buildUpdateNavInstruction } from "../vault/instructions";
 import type { NavSource } from "./nav-source";
@@ -19,11 +20,12 @@ import type { NavSource } from "./nav-source";
 const BPS = 10_000n;
 const INSUFFICIENT_LIQUIDITY = 6016;
 
-/** What the program lets one strike do (the protocol's bounds). */
+/** What the program lets one strike do: the protocol account's bounds. */
 export interface StrikeBounds {
-  /** Largest change of total assets in one strike, in bps of the current total; null: unbounded. */
-  maxChangeBps: bigint | null;
-  /** Least seconds between two strikes of one vault. */
+  /** Largest gain in one strike, in bps of the vault's current total assets. */
+  maxGainBps: bigint;
+  maxLossBps: bigint;
+  /** Least seconds between two strikes of one vault (its first strike is exempt). */
   minIntervalSeconds: bigint;
 }
 
@@ -54,11 +56,10 @@ export interface KeeperOptions {
   manager: Keypair;
   navSource: NavSource;
   lock: LeaderLock;
-  /** The vaults to keep; null: every vault of the program this manager manages. */
-  vaults: PublicKey[] | null;
+  /** The vaults to keep, or every vault of a protocol this manager manages. */
+  vaults: PublicKey[] | { protocol: PublicKey };
   /** Mints simulated yield into the reserve (a test mint's authority); absent: the yield is only reported. */
   mintAuthority?: Keypair;
-  bounds: (client: ChainClient) => Promise<StrikeBounds>;
   settings?: Partial<KeeperSettings>;
   /** The keeper's name in logs and in the keeper_leader metric. */
   name?: string;
@@ -68,7 +69,7 @@ export interface KeeperOptions {
 }
 
 export type StrikeDecision =
-  | { strike: false; reason: "struck this period" | "too soon for the bounds" }
+  | { strike: false; reason: "struck this period" | "too soon for the bounds" | "empty vault" }
   | { strike: true; gain: bigint; loss: bigint; target: bigint; clamped: boolean };
 
 /** Unix seconds → the NAV period it falls in. */
@@ -78,33 +79,36 @@ export function periodOf(unixSeconds: bigint, intervalSeconds: number): bigint {
 
 /** Whether to strike now, and the change to report: the source's total, clamped to the bounds. */
 export function decideStrike(
-  vault: Pick<VaultAccount, "totalAssets" | "navUpdatedAt">,
+  vault: Pick<VaultAccount, "totalAssets" | "navUpdatedAt" | "navSequence">,
   target: bigint | null,
   now: bigint,
   navIntervalSeconds: number,
   bounds: StrikeBounds,
 ): StrikeDecision {
-  if (
-    vault.navUpdatedAt > 0n &&
-    periodOf(vault.navUpdatedAt, navIntervalSeconds) >= periodOf(now, navIntervalSeconds)
-  ) {
+  // nav_updated_at is the creation time until the first strike, which the program lets through at once.
+  const struck = vault.navSequence > 0n;
+  if (struck && periodOf(vault.navUpdatedAt, navIntervalSeconds) >= periodOf(now, navIntervalSeconds)) {
     return { strike: false, reason: "struck this period" };
   }
-  if (vault.navUpdatedAt > 0n && now - vault.navUpdatedAt < bounds.minIntervalSeconds) {
+  if (struck && now - vault.navUpdatedAt < bounds.minIntervalSeconds) {
     return { strike: false, reason: "too soon for the bounds" };
+  }
+  // Nothing to price: any gain is above a bound of 0, and a strike of 0 would only start the interval.
+  if (vault.totalAssets === 0n) {
+    return { strike: false, reason: "empty vault" };
   }
   const wanted = target ?? vault.totalAssets;
   let change = wanted - vault.totalAssets;
   let clamped = false;
-  if (bounds.maxChangeBps !== null) {
-    const limit = (vault.totalAssets * bounds.maxChangeBps) / BPS;
-    if (change > limit) {
-      change = limit;
-      clamped = true;
-    } else if (change < -limit) {
-      change = -limit;
-      clamped = true;
-    }
+  // The program's bound: floor(total × bps / 10,000), checked on the gain and the loss alone.
+  const maxGain = (vault.totalAssets * bounds.maxGainBps) / BPS;
+  const maxLoss = (vault.totalAssets * bounds.maxLossBps) / BPS;
+  if (change > maxGain) {
+    change = maxGain;
+    clamped = true;
+  } else if (change < -maxLoss) {
+    change = -maxLoss;
+    clamped = true;
   }
   return {
     strike: true,
@@ -112,6 +116,19 @@ export function decideStrike(
     loss: change < 0n ? -change : 0n,
     target: vault.totalAssets + change,
     clamped,
+  };
+}
+
+/** A protocol account's bounds, as the keeper clamps to them. */
+export function strikeBoundsOf(protocol: {
+  maxGainBps: number;
+  maxLossBps: number;
+  minNavIntervalSeconds: number;
+}): StrikeBounds {
+  return {
+    maxGainBps: BigInt(protocol.maxGainBps),
+    maxLossBps: BigInt(protocol.maxLossBps),
+    minIntervalSeconds: BigInt(protocol.minNavIntervalSeconds),
   };
 }
 
@@ -216,10 +233,9 @@ export class Keeper {
     if (!leader || this.stopped) {
       return report;
     }
-    const bounds = await this.options.bounds(this.options.client);
     for (const vault of await this.keptVaults()) {
       const strike = await this.withRetries(`NAV strike for ${vault.address.toBase58()}`, () =>
-        this.strikeIfDue(vault.address, bounds),
+        this.strikeIfDue(vault.address),
       );
       if (strike !== null) {
         report.strikes.push(strike);
@@ -236,9 +252,10 @@ export class Keeper {
 
   private async keptVaults(): Promise<KeptVault[]> {
     const { client, manager } = this.options;
-    if (this.options.vaults !== null) {
+    const wanted = this.options.vaults;
+    if (Array.isArray(wanted)) {
       const kept: KeptVault[] = [];
-      for (const address of this.options.vaults) {
+      for (const address of wanted) {
         const state = await this.readVault(address);
         if (state !== null) {
           kept.push({ address, state });
@@ -246,8 +263,11 @@ export class Keeper {
       }
       return kept;
     }
-    // The vaults this manager manages, whichever protocol registered them.
-    const { vaults } = await readProgramVaults(client.rpc, this.options.programId ?? VAULT_PROGRAM_ID, null);
+    const { vaults } = await readProgramVaults(
+      client.rpc,
+      this.options.programId ?? VAULT_PROGRAM_ID,
+      wanted.protocol,
+    );
     const kept: KeptVault[] = [];
     for (const vault of vaults) {
       try {
@@ -288,11 +308,17 @@ export class Keeper {
     return `${state.name} (${address.toBase58()})`;
   }
 
+  /** The bounds as the vault's protocol keeps them now (its admin may have changed them). */
+  private async readBounds(protocol: PublicKey): Promise<StrikeBounds> {
+    const account = await this.options.client.getAccount(protocol);
+    if (account === null) {
+      throw new Error(`the protocol account ${protocol.toBase58()} is missing`);
+    }
+    return strikeBoundsOf(decodeProtocol(account.data));
+  }
+
   /** Reads the vault afresh (an earlier attempt may have landed) and strikes if its period is open. */
-  private async strikeIfDue(
-    address: PublicKey,
-    bounds: StrikeBounds,
-  ): Promise<CycleReport["strikes"][number] | null> {
+  private async strikeIfDue(address: PublicKey): Promise<CycleReport["strikes"][number] | null> {
     const { client, manager, navSource, mintAuthority } = this.options;
     const metrics = processMetrics();
     const vault = address.toBase58();
@@ -301,6 +327,7 @@ export class Keeper {
       return null;
     }
     const now = this.nowSeconds();
+    const bounds = await this.readBounds(state.protocol);
     const due = decideStrike(state, null, now, this.settings.navIntervalSeconds, bounds);
     if (!due.strike) {
       return null;

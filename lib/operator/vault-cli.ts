@@ -9,7 +9,9 @@ import { decodeVault, type VaultAccount } from "../vault/accounts";
 import { deriveVaultAddresses, findProtocolAddress } from "../vault/addresses";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
 import {
+  buildAcceptManagerInstruction,
   buildInitializeVaultInstruction,
+  buildProposeManagerInstruction,
   buildUpdateConfigInstruction,
   type ConfigUpdate,
 } from "../vault/instructions";
@@ -18,11 +20,15 @@ import { parseFlags, requireFlag, resolveCluster, type OptionsSpec } from "./cli
 import { OperatorError } from "./errors";
 import { readKeypairFile } from "./keypair-file";
 import { runPlan, type Change, type CommandContext } from "./plan";
+import { readProtocolAccount, requireAdmin } from "./protocol-account";
 
 export const VAULT_USAGE = `Usage: npm run vault -- <command> [options] --url <rpc> --keypair <file> [--yes]
-  create --asset-mint <mint> --name <name> [--index <n>] [--fee-bps <bps>] [--min-withdrawal-shares <raw>]
-         [--hourly-cap <raw>] [--daily-cap <raw>]
+  create --asset-mint <mint> --name <name> --manager <address> [--protocol <address>] [--fee-bps <bps>]
+         [--min-withdrawal-shares <raw>] [--hourly-cap <raw>] [--daily-cap <raw>]
+         (signed by the protocol's admin; --protocol defaults to the one the admin keypair created)
   show <vault>
+  set-manager <vault> --manager <address>   (signed by the manager or the protocol's admin)
+  accept-manager <vault>                    (signed by the proposed manager)
   config <vault> [--name <name>] [--fee-bps <bps>] [--min-withdrawal-shares <raw>] [--hourly-cap <raw>] [--daily-cap <raw>]
   pause <vault>
   resume <vault>
@@ -77,7 +83,7 @@ function parseName(text: string): string {
   return text;
 }
 
-async function commandContext(
+export async function commandContext(
   values: {
     url?: string;
     keypair?: string;
@@ -125,10 +131,12 @@ function requireManager(context: CommandContext, address: PublicKey, vault: Vaul
 export function describeVault(address: PublicKey, vault: VaultAccount): string[] {
   return [
     `vault ${address.toBase58()}  "${vault.name}"${vault.paused ? "  PAUSED" : ""}`,
-    `  manager              ${vault.manager.toBase58()}`,
+    `  protocol             ${vault.protocol.toBase58()} (vault #${vault.index})`,
+    `  manager              ${vault.manager.toBase58()}${vault.pendingManager.equals(PublicKey.default) ? "" : ` (proposed: ${vault.pendingManager.toBase58()})`}`,
     `  asset mint           ${vault.assetMint.toBase58()} (${vault.assetDecimals} decimals)`,
     `  share mint           ${vault.shareMint.toBase58()}`,
     `  reserve              ${vault.reserve.toBase58()}`,
+    `  share decimals       ${vault.shareDecimals}`,
     `  total assets         ${vault.totalAssets}`,
     `  total shares         ${vault.totalShares}`,
     `  NAV                  #${vault.navSequence} at ${vault.navUpdatedAt > 0n ? new Date(Number(vault.navUpdatedAt) * 1000).toISOString() : "never"}`,
@@ -155,26 +163,19 @@ function configChanges(vault: VaultAccount, update: ConfigUpdate): Change[] {
   return changes;
 }
 
-async function nextFreeIndex(context: CommandContext, protocol: PublicKey): Promise<bigint> {
-  for (let index = 0n; index < 1_000n; index += 1n) {
-    if ((await context.client.getAccount(deriveVaultAddresses(protocol, index).vault)) === null) {
-      return index;
-    }
-  }
-  throw new OperatorError("no free vault index below 1000; name one with --index");
-}
-
 async function create(argv: string[], out: (line: string) => void): Promise<void> {
   const { values, positionals } = parseFlags(argv, {
     ...COMMON,
     ...CONFIG_FLAGS,
     "asset-mint": { type: "string" },
-    index: { type: "string" },
+    manager: { type: "string" },
+    protocol: { type: "string" },
   });
   if (positionals.length > 0) {
     throw new OperatorError(`vault create takes no positional argument; got "${positionals[0] ?? ""}"`);
   }
   const assetMint = parseAddress("--asset-mint", values["asset-mint"]);
+  const manager = parseAddress("--manager", values.manager);
   const name = parseName(requireFlag(values.name, "--name"));
   const feeBps = values["fee-bps"] === undefined ? 0 : parseFeeBps(values["fee-bps"]);
   const minWithdrawalShares =
@@ -190,21 +191,22 @@ async function create(argv: string[], out: (line: string) => void): Promise<void
       `--asset-mint ${assetMint.toBase58()} is not a token mint on ${context.cluster.name}`,
     );
   }
-  // The signer registers the vault as the admin of its own protocol (["protocol", signer]) and manages it.
-  const manager = context.signer.publicKey;
-  const protocol = findProtocolAddress(manager);
-  const index =
-    values.index === undefined ? await nextFreeIndex(context, protocol) : parseRaw("--index", values.index);
-  const addresses = deriveVaultAddresses(protocol, index);
-  if ((await context.client.getAccount(addresses.vault)) !== null) {
-    throw new OperatorError(`a vault already exists at index ${index}: ${addresses.vault.toBase58()}`);
-  }
+  const protocolAddress =
+    values.protocol === undefined
+      ? findProtocolAddress(context.signer.publicKey)
+      : parseAddress("--protocol", values.protocol);
+  const protocol = await readProtocolAccount(context, protocolAddress);
+  requireAdmin(context, protocolAddress, protocol);
+  // The program registers vaults in order: the next one is number vault_count.
+  const index = protocol.vaultCount;
+  const addresses = deriveVaultAddresses(protocolAddress, index);
   const args = { index, manager, name, feeBps, minWithdrawalShares, hourlyCap, dailyCap };
   await runPlan(
     context,
     `vault create ${addresses.vault.toBase58()}`,
     [
       { field: "vault", from: "(none)", to: `${addresses.vault.toBase58()} (index ${index})` },
+      { field: "protocol", from: "", to: protocolAddress.toBase58() },
       { field: "name", from: "", to: name },
       { field: "asset_mint", from: "", to: assetMint.toBase58() },
       { field: "manager", from: "", to: manager.toBase58() },
@@ -215,7 +217,13 @@ async function create(argv: string[], out: (line: string) => void): Promise<void
     ],
     [
       buildInitializeVaultInstruction(
-        { payer: manager, admin: manager, protocol, ...addresses, assetMint },
+        {
+          payer: context.signer.publicKey,
+          admin: context.signer.publicKey,
+          protocol: protocolAddress,
+          ...addresses,
+          assetMint,
+        },
         args,
       ),
     ],
@@ -269,6 +277,64 @@ async function updateConfig(
   );
 }
 
+async function setManager(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags(argv, { ...COMMON, manager: { type: "string" } });
+  const address = parseAddress("<vault>", positionals[0]);
+  const next = parseAddress("--manager", values.manager);
+  const context = await commandContext(values, out);
+  const vault = await readVaultAccount(context, address);
+  const signer = context.signer.publicKey;
+  if (!vault.manager.equals(signer)) {
+    const protocol = await readProtocolAccount(context, vault.protocol);
+    if (!protocol.admin.equals(signer)) {
+      throw new OperatorError(
+        `--keypair is ${signer.toBase58()}: neither the manager of ${address.toBase58()} (${vault.manager.toBase58()}) nor its protocol's admin (${protocol.admin.toBase58()})`,
+      );
+    }
+  }
+  if (vault.manager.equals(next)) {
+    throw new OperatorError(`${next.toBase58()} already manages ${address.toBase58()}`);
+  }
+  await runPlan(
+    context,
+    `vault set-manager ${address.toBase58()}`,
+    [
+      { field: "pending_manager", from: vault.pendingManager.toBase58(), to: next.toBase58() },
+      {
+        field: "manager",
+        from: vault.manager.toBase58(),
+        to: `(unchanged until ${next.toBase58()} runs accept-manager)`,
+      },
+    ],
+    [buildProposeManagerInstruction({ proposer: signer, vault: address, protocol: vault.protocol }, next)],
+  );
+}
+
+async function acceptManager(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags(argv, COMMON);
+  const address = parseAddress("<vault>", positionals[0]);
+  const context = await commandContext(values, out);
+  const vault = await readVaultAccount(context, address);
+  const signer = context.signer.publicKey;
+  if (vault.pendingManager.equals(PublicKey.default)) {
+    throw new OperatorError(`no manager is proposed for ${address.toBase58()}: run set-manager first`);
+  }
+  if (!vault.pendingManager.equals(signer)) {
+    throw new OperatorError(
+      `--keypair is ${signer.toBase58()}, not the proposed manager of ${address.toBase58()} (${vault.pendingManager.toBase58()})`,
+    );
+  }
+  await runPlan(
+    context,
+    `vault accept-manager ${address.toBase58()}`,
+    [
+      { field: "manager", from: vault.manager.toBase58(), to: signer.toBase58() },
+      { field: "pending_manager", from: signer.toBase58(), to: PublicKey.default.toBase58() },
+    ],
+    [buildAcceptManagerInstruction({ newManager: signer, vault: address })],
+  );
+}
+
 export async function runVaultCli(argv: readonly string[], out: (line: string) => void): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -282,12 +348,18 @@ export async function runVaultCli(argv: readonly string[], out: (line: string) =
       return updateConfig(rest, out, { paused: true });
     case "resume":
       return updateConfig(rest, out, { paused: false });
+    case "set-manager":
+      return setManager(rest, out);
+    case "accept-manager":
+      return acceptManager(rest, out);
     case undefined:
     case "help":
     case "--help":
       out(VAULT_USAGE);
       return;
     default:
-      throw new OperatorError(`unknown command "${command}" (create, show, config, pause, resume)`);
+      throw new OperatorError(
+        `unknown command "${command}" (create, show, config, pause, resume, set-manager, accept-manager)`,
+      );
   }
 }

@@ -1,5 +1,6 @@
 // Every operator command's refusals: a missing or broken keypair file, a bad URL or address, an
-// unknown vault, a keypair that is not the vault's manager, a bad value. In process each is an
+// unknown vault or protocol, a keypair that is not the vault's manager or the protocol's admin, a bad
+// value, a hand-over nobody proposed. In process each is an
 // OperatorError naming the problem; as a process, one line on stderr and exit code 1.
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { OperatorError } from "../../lib/operator/errors";
 import { writeKeypairFile } from "../../lib/operator/keypair-file";
+import { runProtocolCli } from "../../lib/operator/protocol-cli";
 import { runVaultCli } from "../../lib/operator/vault-cli";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import { devKeypair } from "../../localnet/keys";
@@ -20,6 +22,7 @@ let localnet: LocalnetHandle;
 let directory: string;
 let strangerFile: string;
 let managerFile: string;
+let adminFile: string;
 const lines: string[] = [];
 const out = (line: string): void => {
   lines.push(line);
@@ -32,6 +35,8 @@ beforeAll(async () => {
   managerFile = join(directory, "manager.json");
   await writeKeypairFile(strangerFile, Keypair.generate());
   await writeKeypairFile(managerFile, devKeypair("manager"));
+  adminFile = join(directory, "admin.json");
+  await writeKeypairFile(adminFile, devKeypair("protocol-admin"));
   await writeFile(join(directory, "not-json.json"), "hello");
   await writeFile(join(directory, "short.json"), "[1,2,3]");
   const corrupt = Array.from(Keypair.generate().secretKey);
@@ -86,7 +91,7 @@ describe("vault commands refuse bad input", () => {
       [["config", vault(), "--hourly-cap", "12.5"], /--hourly-cap must be a whole number/],
       [["config", vault(), "--name", "x".repeat(33)], /--name must be 1–32 bytes/],
       [["config", vault(), "--fee-bps", "10"], /nothing to change/],
-      [["create", "--asset-mint", vault(), "--name", "X"], /is not a token mint/],
+      [["create", "--asset-mint", vault(), "--name", "X", "--manager", vault()], /is not a token mint/],
     ] as const) {
       await expect(runVaultCli([...argv, "--keypair", managerFile, ...url()], out)).rejects.toThrow(message);
     }
@@ -99,8 +104,128 @@ describe("vault commands refuse bad input", () => {
     );
   });
 
+  it("create needs the protocol's admin and a manager; the hand-over needs a proposal", async () => {
+    const mint = localnet.addresses.usdcMint.toBase58();
+    const manager = devKeypair("manager").publicKey.toBase58();
+    const protocol = localnet.addresses.protocol.toBase58();
+    const create = ["create", "--asset-mint", mint, "--name", "X", ...url()];
+    await expect(runVaultCli([...create, "--keypair", adminFile], out)).rejects.toThrow(
+      /--manager is required/,
+    );
+    // The stranger created no protocol; naming the real one, it is not its admin.
+    await expect(
+      runVaultCli([...create, "--manager", manager, "--keypair", strangerFile], out),
+    ).rejects.toThrow(/no protocol at .* create it with npm run protocol -- init/);
+    await expect(
+      runVaultCli([...create, "--manager", manager, "--protocol", protocol, "--keypair", strangerFile], out),
+    ).rejects.toThrow(/not the admin of protocol/);
+    lines.length = 0;
+    await runVaultCli([...create, "--manager", manager, "--keypair", adminFile], out);
+    expect(lines).toContain(`  protocol:  -> ${protocol}`);
+    expect(lines).toContain("  not sent: pass --yes to send it");
+
+    const stranger = Keypair.generate().publicKey.toBase58();
+    await expect(
+      runVaultCli(["set-manager", vault(), "--manager", stranger, "--keypair", strangerFile, ...url()], out),
+    ).rejects.toThrow(/neither the manager of .* nor its protocol's admin/);
+    await expect(
+      runVaultCli(["set-manager", vault(), "--manager", manager, "--keypair", adminFile, ...url()], out),
+    ).rejects.toThrow(/already manages/);
+    await expect(
+      runVaultCli(["set-manager", vault(), "--keypair", managerFile, ...url()], out),
+    ).rejects.toThrow(/--manager is required/);
+    await expect(
+      runVaultCli(["accept-manager", vault(), "--keypair", strangerFile, ...url()], out),
+    ).rejects.toThrow(/no manager is proposed/);
+    // The admin may propose too; the proposal is only simulated here.
+    lines.length = 0;
+    await runVaultCli(["set-manager", vault(), "--manager", stranger, "--keypair", adminFile, ...url()], out);
+    expect(lines).toContain(`  pending_manager: 11111111111111111111111111111111 -> ${stranger}`);
+  });
+
   it("all are OperatorErrors (one line, exit 1 from the command)", async () => {
     await expect(runVaultCli(["show", "x", ...url()], out)).rejects.toBeInstanceOf(OperatorError);
+  });
+});
+
+describe("protocol commands refuse bad input", () => {
+  const url = (): string[] => ["--url", localnet.rpcUrl];
+  const protocol = (): string => localnet.addresses.protocol.toBase58();
+
+  it.each([
+    [["frobnicate"], /unknown command "frobnicate"/],
+    [["show", "not-an-address"], /<protocol> is not a base58 address/],
+    [["show"], /name the protocol/],
+    [["init", "--max-gain-bps", "10", "--max-loss-bps", "10"], /--min-interval is required/],
+    [
+      ["init", "--max-gain-bps", "10001", "--max-loss-bps", "1", "--min-interval", "1"],
+      /--max-gain-bps must be 0–10000/,
+    ],
+    [["init", "--max-gain-bps", "1", "--max-loss-bps", "1", "--min-interval", "-1"], /--min-interval/],
+    [["set-bounds", "--bogus"], /Unknown option '--bogus'/],
+    [["accept-admin"], /<protocol> is required/],
+  ])("%j", async (argv, message) => {
+    await expect(runProtocolCli([...argv, ...url()], out)).rejects.toThrow(message);
+  });
+
+  it("refuses an unknown protocol, a vault for one, a keypair that is not the admin, and a no-op", async () => {
+    const unknown = Keypair.generate().publicKey.toBase58();
+    await expect(runProtocolCli(["show", unknown, ...url()], out)).rejects.toThrow(
+      `no protocol at ${unknown}`,
+    );
+    const vault = localnet.addresses.vaults[0]?.vault.toBase58() ?? "";
+    await expect(runProtocolCli(["show", vault, ...url()], out)).rejects.toThrow(/not a protocol/);
+    const signed = (...argv: string[]): Promise<void> => runProtocolCli([...argv, ...url()], out);
+    await expect(
+      signed("set-bounds", protocol(), "--max-gain-bps", "1", "--keypair", strangerFile),
+    ).rejects.toThrow(/not the admin of protocol/);
+    await expect(
+      signed("set-bounds", "--max-gain-bps", "1", "--keypair", adminFile),
+    ).resolves.toBeUndefined();
+    await expect(signed("set-bounds", "--keypair", adminFile)).rejects.toThrow(/needs --max-gain-bps/);
+    lines.length = 0;
+    await signed("show", protocol());
+    const gain = /max gain per strike\s+(\d+) bps/.exec(lines.join("\n"))?.[1] ?? "";
+    await expect(signed("set-bounds", "--max-gain-bps", gain, "--keypair", adminFile)).rejects.toThrow(
+      /nothing to change/,
+    );
+    await expect(
+      signed(
+        "init",
+        "--max-gain-bps",
+        "1",
+        "--max-loss-bps",
+        "1",
+        "--min-interval",
+        "1",
+        "--keypair",
+        adminFile,
+      ),
+    ).rejects.toThrow(/already created protocol/);
+  });
+
+  it("the admin hand-over: only the admin proposes, only the proposed admin accepts", async () => {
+    const stranger = Keypair.generate().publicKey.toBase58();
+    const signed = (...argv: string[]): Promise<void> => runProtocolCli([...argv, ...url()], out);
+    await expect(
+      signed("set-admin", protocol(), "--admin", stranger, "--keypair", strangerFile),
+    ).rejects.toThrow(/not the admin of protocol/);
+    await expect(
+      signed(
+        "set-admin",
+        "--admin",
+        devKeypair("protocol-admin").publicKey.toBase58(),
+        "--keypair",
+        adminFile,
+      ),
+    ).rejects.toThrow(/is already the admin/);
+    await expect(signed("accept-admin", protocol(), "--keypair", strangerFile)).rejects.toThrow(
+      /no admin is proposed/,
+    );
+    lines.length = 0;
+    await signed("set-admin", "--admin", stranger, "--keypair", adminFile);
+    expect(lines).toContain(`  pending_admin: 11111111111111111111111111111111 -> ${stranger}`);
+    expect(lines).toContain("  not sent: pass --yes to send it");
   });
 });
 
@@ -122,6 +247,12 @@ describe("as processes: one line on stderr, exit code 1", () => {
       ["--url", "http://127.0.0.1:1", "--keypair", "/nonexistent.json", "--nav-source", "simulated:5"],
       /^keeper: manager keypair file \/nonexistent.json does not exist$/,
     ],
+    [
+      "scripts/protocol.ts",
+      ["show", "11111111111111111111111111111111", "--url", "http://127.0.0.1:1"],
+      /^protocol: The chain is unreachable/,
+    ],
+    ["scripts/protocol.ts", ["init", "--url", "http://127.0.0.1:1"], /^protocol: --max-gain-bps is required/],
   ] as const)(
     "%s %j",
     async (script, argv, message) => {

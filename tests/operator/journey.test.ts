@@ -1,5 +1,6 @@
 // The operator's journey, every step a command over JSON-RPC against `npm run localnet -- --empty`:
-// deploy the program and check its bytes, create a vault with caps and a fee, run the keeper, let a
+// deploy the program and check its bytes, create the protocol and set its NAV bounds, create a vault with
+// caps and a fee under it, run the keeper (which reads the bounds from the protocol account), let a
 // partner deposit, request and claim through /api, upgrade the program with a new build and see the
 // vault and a pending receipt survive, then two keepers under one Postgres lock: the leader killed
 // mid-run, the other takes over, and no NAV period is struck twice.
@@ -36,6 +37,8 @@ import { runScript, startScript, type RunningProcess } from "./processes";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? null;
 const USDC = 1_000_000n;
+/** One whole share: the program's shares carry the asset's decimals plus 3. */
+const SHARE = 1_000_000_000n;
 const NAV_INTERVAL = 3;
 
 interface World {
@@ -48,6 +51,7 @@ interface World {
   client: ChainClient;
   connection: Connection;
   mint: PublicKey;
+  protocol: PublicKey | null;
   vault: PublicKey | null;
   context: ApiContext | null;
   host: NodeHost | null;
@@ -175,6 +179,8 @@ function startKeeper(name: string, env: Record<string, string> = {}): RunningPro
       world.rpcUrl,
       "--keypair",
       world.payerFile,
+      "--protocol",
+      world.protocol?.toBase58() ?? "",
       "--nav-source",
       "simulated:10",
       "--mint-authority",
@@ -256,6 +262,7 @@ beforeAll(async () => {
     client,
     connection: new Connection(rpcUrl, { commitment: "confirmed", wsEndpoint: wsUrl }),
     mint: PublicKey.default,
+    protocol: null,
     vault: null,
     context: null,
     host: null,
@@ -298,6 +305,50 @@ describe("the operator journey on an empty chain", () => {
     console.log(`operator journey: ${lastLine(deploy.stdout, /transactions \(/).trim()}`);
   }, 120_000);
 
+  it("creates the protocol and sets its NAV bounds (simulated first, sent with --yes)", async () => {
+    const common = ["--url", world.rpcUrl, "--keypair", world.payerFile];
+    const init = ["init", ...common, "--max-gain-bps", "100", "--max-loss-bps", "100", "--min-interval", "1"];
+    const dryRun = await runScript("scripts/protocol.ts", init);
+    expect(dryRun.stderr).toBe("");
+    expect(dryRun.stdout).toContain("max_gain_bps:  -> 100");
+    expect(dryRun.stdout).toContain("not sent: pass --yes to send it");
+    const created = await runScript("scripts/protocol.ts", [...init, "--yes"]);
+    expect(created.stderr).toBe("");
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/sent: [1-9A-HJ-NP-Za-km-z]{64,88}/);
+    world.protocol = new PublicKey(
+      lastLine(created.stdout, /^protocol [1-9A-HJ-NP-Za-km-z]+$/).split(" ")[1] ?? "",
+    );
+    expect((await runScript("scripts/protocol.ts", [...init, "--yes"])).stderr).toContain(
+      `already created protocol ${world.protocol.toBase58()}`,
+    );
+
+    const bounds = await runScript("scripts/protocol.ts", [
+      "set-bounds",
+      ...common,
+      "--max-gain-bps",
+      "50",
+      "--min-interval",
+      "2",
+      "--yes",
+    ]);
+    expect(bounds.stderr).toBe("");
+    expect(bounds.stdout).toContain("max_gain_bps: 100 -> 50");
+    expect(bounds.stdout).toContain("min_nav_interval_seconds: 1 -> 2");
+    expect(bounds.stdout).not.toContain("max_loss_bps");
+    const shown = await runScript("scripts/protocol.ts", [
+      "show",
+      "--url",
+      world.rpcUrl,
+      world.protocol.toBase58(),
+    ]);
+    expect(shown.stdout).toContain(`admin                ${world.payer.publicKey.toBase58()}`);
+    expect(shown.stdout).toContain("max gain per strike  50 bps");
+    expect(shown.stdout).toContain("max loss per strike  100 bps");
+    expect(shown.stdout).toContain("min strike interval  2 s");
+    console.log(`operator journey: protocol ${world.protocol.toBase58()}\n${shown.stdout}`);
+  }, 120_000);
+
   it("creates a vault with caps and a fee (simulated first, sent with --yes)", async () => {
     world.mint = await createMint();
     const args = [
@@ -306,6 +357,8 @@ describe("the operator journey on an empty chain", () => {
       world.rpcUrl,
       "--keypair",
       world.payerFile,
+      "--manager",
+      world.payer.publicKey.toBase58(),
       "--asset-mint",
       world.mint.toBase58(),
       "--name",
@@ -313,7 +366,7 @@ describe("the operator journey on an empty chain", () => {
       "--fee-bps",
       "25",
       "--min-withdrawal-shares",
-      "1000000",
+      String(SHARE),
       "--hourly-cap",
       String(10_000n * USDC),
       "--daily-cap",
@@ -334,6 +387,9 @@ describe("the operator journey on an empty chain", () => {
     );
     const state = await vaultState();
     expect(state).toMatchObject({
+      protocol: world.protocol,
+      index: 0n,
+      shareDecimals: 9,
       name: "Partner USDC",
       feeBps: 25,
       hourlyCap: 10_000n * USDC,
@@ -346,6 +402,7 @@ describe("the operator journey on an empty chain", () => {
     const config = parseConfig({
       RPC_URL: world.rpcUrl,
       DEFAULT_VAULT_ID: vault,
+      PROTOCOL_ID: world.protocol?.toBase58() ?? "",
       LOCALNET_ADDRESSES_FILE: join(world.directory, "addresses.json"),
       PGLITE_DIR: ":memory:",
       LOG_LEVEL: "silent",
@@ -368,9 +425,6 @@ describe("the operator journey on an empty chain", () => {
       environment: "test",
     });
 
-    const keeper = startKeeper("keeper-a");
-    await keeper.waitForLine(/NAV #1/, 90_000);
-
     const wallet = await fundedWallet(1_000n * USDC);
     const owner = wallet.publicKey.toBase58();
     await signSendRecord(
@@ -378,11 +432,15 @@ describe("the operator journey on an empty chain", () => {
       wallet,
       key,
     );
+    // The vault had nothing to price before the deposit: its first strike comes after it.
+    const keeper = startKeeper("keeper-a");
+    await keeper.waitForLine(/NAV #1/, 90_000);
+
     await signSendRecord(
       dataOf(
         await api("POST", `/api/vault/${vault}/withdraw`, key, {
           wallet: owner,
-          sharesAmount: String(100n * USDC),
+          sharesAmount: String(100n * SHARE),
         }),
       ),
       wallet,
@@ -463,7 +521,7 @@ describe("the operator journey on an empty chain", () => {
       dataOf(
         await api("POST", `/api/vault/${vault.toBase58()}/withdraw`, key, {
           wallet: owner,
-          sharesAmount: String(50n * USDC),
+          sharesAmount: String(50n * SHARE),
         }),
       ),
       wallet,
@@ -495,7 +553,7 @@ describe("the operator journey on an empty chain", () => {
 
     const receiptAfter = await world.client.getAccount(receiptAddress);
     expect(receiptAfter?.data).toEqual(receiptBefore?.data);
-    expect(decodeReceipt(receiptAfter?.data ?? new Uint8Array()).shares).toBe(50n * USDC);
+    expect(decodeReceipt(receiptAfter?.data ?? new Uint8Array()).shares).toBe(50n * SHARE);
     expect(await vaultState()).toEqual(vaultBefore);
 
     // The upgraded program serves the receipt: the keeper makes it claimable and the claim pays.

@@ -1,0 +1,263 @@
+// npm run protocol -- init|show|set-admin|accept-admin|set-bounds … --url <rpc> --keypair <file> [--yes]
+// The protocol account above the vaults: its admin registers vaults and sets the bounds every NAV
+// strike must keep. Like `npm run vault`, each command prints the change, simulates it, and sends it
+// only with --yes.
+import { PublicKey } from "@solana/web3.js";
+
+import { observeRpcCall } from "../observability/metrics";
+import type { ProtocolAccount } from "../vault/accounts";
+import { findProtocolAddress } from "../vault/addresses";
+import {
+  buildAcceptAdminInstruction,
+  buildInitializeProtocolInstruction,
+  buildProposeAdminInstruction,
+  buildSetNavBoundsInstruction,
+  type NavBounds,
+} from "../vault/instructions";
+import { ChainClient } from "./chain-client";
+import { parseFlags, resolveCluster, type OptionsSpec } from "./cli";
+import { OperatorError } from "./errors";
+import { runPlan, type Change, type CommandContext } from "./plan";
+import { readProtocolAccount, requireAdmin } from "./protocol-account";
+import { commandContext, parseAddress } from "./vault-cli";
+
+export const PROTOCOL_USAGE = `Usage: npm run protocol -- <command> [options] --url <rpc> --keypair <file> [--yes]
+  init --max-gain-bps <bps> --max-loss-bps <bps> --min-interval <seconds>
+       (the keypair becomes the admin of the protocol at ["protocol", keypair])
+  show [<protocol>]                          (default: the protocol --keypair created)
+  set-bounds [<protocol>] [--max-gain-bps <bps>] [--max-loss-bps <bps>] [--min-interval <seconds>]
+  set-admin [<protocol>] --admin <address>   (proposes; the new admin runs accept-admin)
+  accept-admin <protocol>                    (signed by the proposed admin)
+Bounds: a NAV strike may report at most max-gain-bps / max-loss-bps of the vault's total assets, and
+at least min-interval seconds after the vault's previous strike. Without --yes a command prints what it
+would change and simulates it; nothing is sent.`;
+
+const COMMON = {
+  url: { type: "string" },
+  keypair: { type: "string" },
+  yes: { type: "boolean" },
+} as const satisfies OptionsSpec;
+
+const BOUNDS_FLAGS = {
+  "max-gain-bps": { type: "string" },
+  "max-loss-bps": { type: "string" },
+  "min-interval": { type: "string" },
+} as const satisfies OptionsSpec;
+
+function parseBps(flag: string, text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 10_000) {
+    throw new OperatorError(`${flag} must be 0–10000 bps; got "${text}"`);
+  }
+  return Number(text);
+}
+
+function parseSeconds(flag: string, text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 0xffff_ffff) {
+    throw new OperatorError(`${flag} must be whole seconds below 2^32; got "${text}"`);
+  }
+  return Number(text);
+}
+
+function requireNone(positionals: readonly string[], command: string, max: number): void {
+  if (positionals.length > max) {
+    throw new OperatorError(`protocol ${command}: unexpected argument "${positionals[max] ?? ""}"`);
+  }
+}
+
+export function describeProtocol(address: PublicKey, protocol: ProtocolAccount): string[] {
+  const pending = protocol.pendingAdmin.equals(PublicKey.default) ? "none" : protocol.pendingAdmin.toBase58();
+  return [
+    `protocol ${address.toBase58()}`,
+    `  creator              ${protocol.creator.toBase58()}`,
+    `  admin                ${protocol.admin.toBase58()}`,
+    `  proposed admin       ${pending}`,
+    `  max gain per strike  ${protocol.maxGainBps} bps`,
+    `  max loss per strike  ${protocol.maxLossBps} bps`,
+    `  min strike interval  ${protocol.minNavIntervalSeconds} s`,
+    `  vaults               ${protocol.vaultCount}`,
+  ];
+}
+
+function boundsChanges(from: NavBounds | null, to: NavBounds): Change[] {
+  const changes: Change[] = [];
+  const add = (field: string, before: number | undefined, after: number): void => {
+    if (before !== after) {
+      changes.push({ field, from: before === undefined ? "" : String(before), to: String(after) });
+    }
+  };
+  add("max_gain_bps", from?.maxGainBps, to.maxGainBps);
+  add("max_loss_bps", from?.maxLossBps, to.maxLossBps);
+  add("min_nav_interval_seconds", from?.minNavIntervalSeconds, to.minNavIntervalSeconds);
+  return changes;
+}
+
+/** The protocol named by the positional argument, else the one the signer created. */
+function protocolAddress(positionals: readonly string[], context: CommandContext): PublicKey {
+  return positionals[0] === undefined
+    ? findProtocolAddress(context.signer.publicKey)
+    : parseAddress("<protocol>", positionals[0]);
+}
+
+async function init(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags(argv, { ...COMMON, ...BOUNDS_FLAGS });
+  requireNone(positionals, "init", 0);
+  const need = (flag: keyof typeof BOUNDS_FLAGS): string => {
+    const text = values[flag];
+    if (text === undefined) {
+      throw new OperatorError(`--${flag} is required: the bounds every NAV strike must keep`);
+    }
+    return text;
+  };
+  const bounds: NavBounds = {
+    maxGainBps: parseBps("--max-gain-bps", need("max-gain-bps")),
+    maxLossBps: parseBps("--max-loss-bps", need("max-loss-bps")),
+    minNavIntervalSeconds: parseSeconds("--min-interval", need("min-interval")),
+  };
+  const context = await commandContext(values, out);
+  const creator = context.signer.publicKey;
+  const address = findProtocolAddress(creator);
+  if ((await context.client.getAccount(address)) !== null) {
+    throw new OperatorError(`${creator.toBase58()} already created protocol ${address.toBase58()}`);
+  }
+  await runPlan(
+    context,
+    `protocol init ${address.toBase58()}`,
+    [
+      { field: "protocol", from: "(none)", to: address.toBase58() },
+      { field: "admin", from: "", to: creator.toBase58() },
+      ...boundsChanges(null, bounds),
+    ],
+    [buildInitializeProtocolInstruction({ creator, protocol: address }, bounds)],
+  );
+  out(`protocol ${address.toBase58()}`);
+  out(`  ${context.cluster.link({ address: address.toBase58() })}`);
+}
+
+async function show(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags(argv, { url: { type: "string" }, keypair: { type: "string" } });
+  requireNone(positionals, "show", 1);
+  const cluster = resolveCluster(values.url, process.env);
+  const context = { client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }), cluster };
+  let address: PublicKey;
+  if (positionals[0] !== undefined) {
+    address = parseAddress("<protocol>", positionals[0]);
+  } else if (values.keypair !== undefined) {
+    address = findProtocolAddress((await commandContext(values, out)).signer.publicKey);
+  } else {
+    throw new OperatorError("name the protocol: protocol show <protocol> (or --keypair of its creator)");
+  }
+  for (const line of describeProtocol(address, await readProtocolAccount(context, address))) {
+    out(line);
+  }
+  out(`  ${cluster.link({ address: address.toBase58() })}`);
+}
+
+async function setBounds(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags(argv, { ...COMMON, ...BOUNDS_FLAGS });
+  requireNone(positionals, "set-bounds", 1);
+  const gain = values["max-gain-bps"];
+  const loss = values["max-loss-bps"];
+  const interval = values["min-interval"];
+  if (gain === undefined && loss === undefined && interval === undefined) {
+    throw new OperatorError("set-bounds needs --max-gain-bps, --max-loss-bps or --min-interval");
+  }
+  const context = await commandContext(values, out);
+  const address = protocolAddress(positionals, context);
+  const protocol = await readProtocolAccount(context, address);
+  requireAdmin(context, address, protocol);
+  const current: NavBounds = {
+    maxGainBps: protocol.maxGainBps,
+    maxLossBps: protocol.maxLossBps,
+    minNavIntervalSeconds: protocol.minNavIntervalSeconds,
+  };
+  const next: NavBounds = {
+    maxGainBps: gain === undefined ? current.maxGainBps : parseBps("--max-gain-bps", gain),
+    maxLossBps: loss === undefined ? current.maxLossBps : parseBps("--max-loss-bps", loss),
+    minNavIntervalSeconds:
+      interval === undefined ? current.minNavIntervalSeconds : parseSeconds("--min-interval", interval),
+  };
+  const changes = boundsChanges(current, next);
+  if (changes.length === 0) {
+    throw new OperatorError(`nothing to change on ${address.toBase58()}: it already has those bounds`);
+  }
+  await runPlan(context, `protocol set-bounds ${address.toBase58()}`, changes, [
+    buildSetNavBoundsInstruction({ admin: context.signer.publicKey, protocol: address }, next),
+  ]);
+}
+
+async function setAdmin(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags(argv, { ...COMMON, admin: { type: "string" } });
+  requireNone(positionals, "set-admin", 1);
+  const next = parseAddress("--admin", values.admin);
+  const context = await commandContext(values, out);
+  const address = protocolAddress(positionals, context);
+  const protocol = await readProtocolAccount(context, address);
+  requireAdmin(context, address, protocol);
+  if (protocol.admin.equals(next)) {
+    throw new OperatorError(`${next.toBase58()} is already the admin of ${address.toBase58()}`);
+  }
+  await runPlan(
+    context,
+    `protocol set-admin ${address.toBase58()}`,
+    [
+      { field: "pending_admin", from: protocol.pendingAdmin.toBase58(), to: next.toBase58() },
+      {
+        field: "admin",
+        from: protocol.admin.toBase58(),
+        to: `(unchanged until ${next.toBase58()} runs accept-admin)`,
+      },
+    ],
+    [buildProposeAdminInstruction({ admin: context.signer.publicKey, protocol: address }, next)],
+  );
+}
+
+async function acceptAdmin(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseFlags(argv, COMMON);
+  requireNone(positionals, "accept-admin", 1);
+  const address = parseAddress("<protocol>", positionals[0]);
+  const context = await commandContext(values, out);
+  const protocol = await readProtocolAccount(context, address);
+  const signer = context.signer.publicKey;
+  if (protocol.pendingAdmin.equals(PublicKey.default)) {
+    throw new OperatorError(`no admin is proposed for ${address.toBase58()}: run set-admin first`);
+  }
+  if (!protocol.pendingAdmin.equals(signer)) {
+    throw new OperatorError(
+      `--keypair is ${signer.toBase58()}, not the proposed admin of ${address.toBase58()} (${protocol.pendingAdmin.toBase58()})`,
+    );
+  }
+  await runPlan(
+    context,
+    `protocol accept-admin ${address.toBase58()}`,
+    [
+      { field: "admin", from: protocol.admin.toBase58(), to: signer.toBase58() },
+      { field: "pending_admin", from: signer.toBase58(), to: PublicKey.default.toBase58() },
+    ],
+    [buildAcceptAdminInstruction({ newAdmin: signer, protocol: address })],
+  );
+}
+
+export async function runProtocolCli(argv: readonly string[], out: (line: string) => void): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "init":
+      return init(rest, out);
+    case "show":
+      return show(rest, out);
+    case "set-bounds":
+      return setBounds(rest, out);
+    case "set-admin":
+      return setAdmin(rest, out);
+    case "accept-admin":
+      return acceptAdmin(rest, out);
+    case undefined:
+    case "help":
+    case "--help":
+      out(PROTOCOL_USAGE);
+      return;
+    default:
+      throw new OperatorError(
+        `unknown command "${command}" (init, show, set-bounds, set-admin, accept-admin)`,
+      );
+  }
+}

@@ -1,0 +1,5 @@
+// npm run protocol -- init|show|set-bounds|set-admin|accept-admin … (lib/operator/protocol-cli.ts; --help lists them).
+import { runCommand } from "../lib/operator/cli";
+import { runProtocolCli } from "../lib/operator/protocol-cli";
+
+runCommand("protocol", () => runProtocolCli(process.argv.slice(2), (line) => console.log(line)));
