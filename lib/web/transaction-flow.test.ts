@@ -43,6 +43,7 @@ function harness(overrides: Partial<Record<keyof Connection, unknown>> = {}) {
     simulateTransaction: vi.fn(async () => ({ context: { slot: 1 }, value: { err: null, logs: [] } })),
     sendRawTransaction: vi.fn(async () => "signature-1"),
     confirmTransaction: vi.fn(async () => ({ context: { slot: 2 }, value: { err: null } })),
+    getSignatureStatuses: vi.fn(async () => ({ context: { slot: 3 }, value: [null] })),
     ...overrides,
   };
   const signTransaction = vi.fn(async (transaction: VersionedTransaction) => {
@@ -83,6 +84,56 @@ describe("runVaultTransaction", () => {
     expect(build).toHaveBeenCalledTimes(2);
     expect(signTransaction).toHaveBeenCalledTimes(2);
     expect(rebuilds()).toBe(1);
+  });
+
+  it("does not send again when the confirmation expired but the chain has the first signature", async () => {
+    const confirmTransaction = vi
+      .fn()
+      .mockRejectedValue(new TransactionExpiredBlockheightExceededError("signature-1"));
+    const getSignatureStatuses = vi.fn(async () => ({
+      context: { slot: 3 },
+      value: [{ slot: 2, confirmations: 1, err: null, confirmationStatus: "confirmed" }],
+    }));
+    const { deps, connection, signTransaction, rebuilds } = harness({
+      confirmTransaction,
+      getSignatureStatuses,
+    });
+    const build = vi.fn(async () => built());
+    const record = vi.fn(async (signature: string) => ({ recordedAs: signature }));
+    const result = await runVaultTransaction(deps, build, record);
+    expect(result.signature).toBe("signature-1");
+    expect(build).toHaveBeenCalledOnce();
+    expect(signTransaction).toHaveBeenCalledOnce();
+    expect(connection.sendRawTransaction).toHaveBeenCalledOnce();
+    expect(getSignatureStatuses).toHaveBeenCalledWith(["signature-1"], { searchTransactionHistory: true });
+    expect(rebuilds()).toBe(0);
+    expect(record).toHaveBeenCalledWith("signature-1");
+  });
+
+  it("reports a landed failure found after an expired confirmation, without rebuilding", async () => {
+    const confirmTransaction = vi
+      .fn()
+      .mockRejectedValue(new TransactionExpiredBlockheightExceededError("signature-1"));
+    const getSignatureStatuses = vi.fn(async () => ({
+      context: { slot: 3 },
+      value: [
+        {
+          slot: 2,
+          confirmations: 1,
+          err: { InstructionError: [0, { Custom: 6020 }] },
+          confirmationStatus: "confirmed",
+        },
+      ],
+    }));
+    const { deps, rebuilds } = harness({ confirmTransaction, getSignatureStatuses });
+    const error = await runVaultTransaction(
+      deps,
+      async () => built(),
+      async () => "recorded",
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransactionRefusedError);
+    expect((error as TransactionRefusedError).signature).toBe("signature-1");
+    expect(rebuilds()).toBe(0);
   });
 
   it("gives up after a second expiry, and treats a stale blockhash at send the same way", async () => {

@@ -35,7 +35,10 @@ export interface BuiltTransaction {
 }
 
 export interface FlowDeps {
-  connection: Pick<Connection, "simulateTransaction" | "sendRawTransaction" | "confirmTransaction">;
+  connection: Pick<
+    Connection,
+    "simulateTransaction" | "sendRawTransaction" | "confirmTransaction" | "getSignatureStatuses"
+  >;
   signTransaction(transaction: VersionedTransaction): Promise<VersionedTransaction>;
   events: FlowEvents;
   /** Attempts of POST /api/history before giving up (the chain's answer may lag a moment). */
@@ -128,14 +131,35 @@ async function confirm(
     );
   } catch (error) {
     if (error instanceof TransactionExpiredBlockheightExceededError) {
-      // Past its last valid block height without landing: it never will; build a new one.
-      throw new ExpiredSignal();
+      // Past its last valid block height, as far as the confirmation saw: a subscription that missed
+      // the landing looks the same. Ask the chain for the signature before building another
+      // transaction, so one that landed is never sent (and paid) twice.
+      const landed = await landedStatus(deps, signature);
+      if (landed === null) {
+        throw new ExpiredSignal();
+      }
+      if (landed.err !== null) {
+        throw refusal(describeTransactionError(landed.err), signature);
+      }
+      return;
     }
     throw error;
   }
   if (result.value.err !== null) {
     throw refusal(describeTransactionError(result.value.err), signature);
   }
+}
+
+/** The signature's status if the chain has it (any commitment, history searched), else null. */
+async function landedStatus(
+  deps: FlowDeps,
+  signature: string,
+): Promise<{ err: TransactionError | null } | null> {
+  const { value } = await deps.connection.getSignatureStatuses([signature], {
+    searchTransactionHistory: true,
+  });
+  const status = value[0];
+  return status === null || status === undefined ? null : { err: status.err };
 }
 
 async function recordWithRetry<R>(
