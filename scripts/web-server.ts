@@ -4,14 +4,13 @@
 // to the one address resolved from the socket and the TRUSTED_PROXY_COUNT hops in front, because
 // Next.js keeps any header a client sends (lib/api/client-address.ts).
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 
 import next from "next";
 
 import { resolveClientAddress } from "../lib/api/client-address";
 import type { ApiContext } from "../lib/api/context";
 import { installProcessApi } from "../lib/api/default-context";
-import { answerOutsideRequests, createNodeListener } from "../lib/api/node-host";
+import { answerOutsideRequests, closeDraining, createNodeListener, listenOn } from "../lib/api/node-host";
 import { METRICS_PATH, routeLabel } from "../lib/observability/http";
 import { answerMetrics, observeHttpRequest } from "../lib/observability/metrics";
 
@@ -82,27 +81,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
   // CONNECT and unparsable requests, anywhere: the API's answers (405 with Allow, 404, 400).
   answerOutsideRequests(server, api.handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.hostname, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = await listenOn(server, options.port, options.hostname);
   return {
     server,
-    url: `http://${host}:${address.port}`,
+    url,
     async close(graceMs = 10_000) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await Promise.race([
-        apiListener.drained(),
-        new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),
-      ]);
-      server.closeAllConnections();
-      await closed;
+      await closeDraining(server, apiListener, graceMs);
       await app.close();
     },
   };

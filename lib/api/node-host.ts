@@ -188,27 +188,39 @@ export async function startNodeHost(
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  return {
+    server,
+    url: await listenOn(server, options.port, options.host),
+    close: (graceMs = 10_000) => closeDraining(server, listener, graceMs),
+  };
+}
+
+/** Listens on `port` (0: a free one) and answers the server's URL. */
+export async function listenOn(server: Server, port: number, hostname: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host, () => {
+    server.listen(port, hostname, () => {
       server.off("error", reject);
       resolve();
     });
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return {
-    server,
-    url: `http://${host}:${address.port}`,
-    async close(graceMs = 10_000) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await Promise.race([
-        listener.drained(),
-        new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),
-      ]);
-      server.closeAllConnections();
-      await closed;
-    },
-  };
+  return `http://${host}:${address.port}`;
+}
+
+/** Stops accepting, lets in-flight API requests finish for at most `graceMs`, then drops the rest. */
+export async function closeDraining(
+  server: Server,
+  listener: { drained(): Promise<void> },
+  graceMs: number,
+): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await Promise.race([
+    listener.drained(),
+    new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),
+  ]);
+  server.closeAllConnections();
+  await closed;
 }
