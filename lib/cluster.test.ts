@@ -46,7 +46,7 @@ describe("CLUSTER presets", () => {
   const vault = Keypair.generate().publicKey.toBase58();
 
   it("give the API its RPC URL unless RPC_URL names one", () => {
-    const base = { DEFAULT_VAULT_ID: vault, LOCALNET_ADDRESSES_FILE: absent };
+    const base = { DEFAULT_VAULT_ID: vault, PROTOCOL_ID: vault, LOCALNET_ADDRESSES_FILE: absent };
     expect(parseConfig({ ...base, CLUSTER: "devnet" })).toMatchObject({
       cluster: "devnet",
       rpcUrl: "https://api.devnet.solana.com",

@@ -7,6 +7,7 @@ import type { z } from "zod";
 
 import type { KeyScope } from "../store/api-keys";
 import { withAction, type ActionCall } from "./actions/with-action";
+import { actionErrorSchema } from "./schemas/actions";
 import type { ApiHandler } from "./handler";
 import { withPartnerKey, type PartnerCall, type RequestTarget } from "./partner";
 import { withPublic, type PublicCall } from "./public";
@@ -164,6 +165,7 @@ export function actionEndpoint<
   },
 ): EndpointDefinition {
   const { params, query, body, handler, statuses, ...rest } = definition;
+  const allStatuses = [...new Set([...ACTION_STATUSES, ...statuses])].sort((a, b) => a - b);
   return {
     ...rest,
     audience: "actions",
@@ -171,10 +173,16 @@ export function actionEndpoint<
     params: Object.keys(params.shape).length === 0 ? null : params,
     query: Object.keys(query.shape).length === 0 ? null : query,
     body: body ?? null,
-    statuses: [...new Set([...ACTION_STATUSES, ...statuses])].sort((a, b) => a - b),
-    errorBodies: {},
+    statuses: allStatuses,
+    // Every refusal is the specification's `{ message }`, not the API's envelope.
+    errorBodies: Object.fromEntries(
+      allStatuses.filter((status) => status >= 400).map((status) => [status, actionErrorSchema]),
+    ),
     names: "nothing",
-    sample: null,
+    sample: ({ vault, wallet }) => ({
+      path: rest.path.replace(":vault_id", vault),
+      body: rest.method === "POST" ? { account: wallet } : undefined,
+    }),
     handler: withAction(handler, { params, query, body }),
   };
 }

@@ -9,6 +9,7 @@ import type { ConfirmedTransaction } from "../chain/vault-chain";
 import { DomainError } from "./domain-error";
 import { decodeVaultEvents, eventVault, type VaultEvent } from "./events";
 import { tokenAmount, type TokenAmount, type TokenLabel } from "./token-amount";
+import { shareDecimalsFor } from "./share-math";
 import { loadVault, shareSymbol, type VaultDeps } from "./vault-state";
 
 export type ActivityKind = "deposit" | "initiate" | "claim";
@@ -187,10 +188,11 @@ function walletAction(event: VaultEvent): { owner: string; fields: ActionFields 
 export function activityView(record: ActivityRecord, symbolOf: (mint: string) => string): Activity {
   const assetSymbol = symbolOf(record.assetMint);
   const asset: TokenLabel = { mint: record.assetMint, symbol: assetSymbol, decimals: record.decimals };
+  // Rows keep the asset's decimals; every vault's share mint has the program's offset on top.
   const shares: TokenLabel = {
     mint: record.shareMint,
     symbol: shareSymbol(assetSymbol),
-    decimals: record.decimals,
+    decimals: shareDecimalsFor(record.decimals),
   };
   return {
     signature: record.signature,

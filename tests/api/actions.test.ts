@@ -162,7 +162,7 @@ describe("a blink's whole flow", () => {
     expect(completedAction.parse(depositDone.body).description).toMatch(
       /^Deposited 250\.00 USDC; about \d+\.\d{2,} vUSDC$/,
     );
-    const recorded = await harness.context.store.history.findBySignature(depositSignature);
+    const [recorded] = await harness.context.store.history.findBySignature(depositSignature);
     expect(recorded).toMatchObject({ kind: "deposit", wallet: account, assets: 250n * USDC });
     // The callback again (a client retrying): the same words, still one record.
     const again = await post(vault.confirm, { account, signature: depositSignature });

@@ -148,6 +148,8 @@ describe("the partner flow through the client", () => {
       ],
       manager,
     );
+    // Shares have 9 decimals: 600 whole shares are worth about 600 USDC each, 1,200 against a 1,000 cap.
+    const WHOLE_SHARE = 1_000_000_000n;
     // Both are prepared (and simulated) against the same capacity before either is signed.
     let waiting = 0;
     const barrier = async () => {
@@ -159,7 +161,7 @@ describe("the partner flow through the client", () => {
     const results = await Promise.allSettled(
       wallets.map((wallet) =>
         client.withdraw(
-          { wallet: wallet.publicKey.toBase58(), sharesAmount: (600n * USDC).toString() },
+          { wallet: wallet.publicKey.toBase58(), sharesAmount: (600n * WHOLE_SHARE).toString() },
           signerOf(wallet, barrier),
         ),
       ),
