@@ -32,7 +32,10 @@ describe("GET /metrics", () => {
   it("counts requests by route pattern and status, with latency, and RPC calls by method", async () => {
     const { secret } = await harness.createKey({ scope: "read" });
     // The vault reads serve the indexer's rows.
-    await createIndexer(harness.context, { intervalMs: 60_000 }).runOnce();
+    // On this run's own schema: the "public" schema's lock may be held by another process's indexer.
+    const indexer = createIndexer(harness.context, { intervalMs: 60_000, schema: harness.schema });
+    expect(await indexer.runOnce()).not.toBeNull();
+    await indexer.stop();
     await harness.context.chain.recentBlockhash();
     const before = await scrapeMetrics(`${host.url}/metrics`);
     const vaultRoute = { route: "/api/vault/:vault_id", method: "GET", status: "200" };
