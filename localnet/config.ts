@@ -9,6 +9,8 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 export interface KeeperConfig {
   enabled: boolean;
+  /** False: the keeper acts only when called (tests drive it); true: on its own, at the intervals. */
+  scheduled: boolean;
   navIntervalSeconds: number;
   /** Yield the keeper reports, as an annual rate in basis points. */
   apyBps: number;
@@ -268,6 +270,7 @@ export function parseLocalnetConfig(
     saveIntervalSeconds: read("saveIntervalSeconds", 30),
     keeper: {
       enabled: read("keeperEnabled", true),
+      scheduled: true,
       navIntervalSeconds: read("navIntervalSeconds", 60),
       apyBps: read("apyBps", 1000),
       stageIntervalSeconds: read("stageIntervalSeconds", 20),

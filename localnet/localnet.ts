@@ -18,7 +18,8 @@ import {
   writeAddressesFile,
   type LocalnetAddresses,
 } from "./genesis";
-import { Keeper } from "./keeper";
+import type { Keeper } from "../lib/keeper/keeper";
+import { localKeeper } from "./keeper";
 import { createRpcHttpServer } from "./rpc/http";
 import type { RpcContext } from "./rpc/methods";
 import { attachPubsub, type PubsubServer } from "./rpc/pubsub";
@@ -151,17 +152,12 @@ export async function startLocalnet(
 
   const keeper =
     config.keeper.enabled && addresses.programDeployed && empty === null
-      ? new Keeper({
-          chain,
-          roles,
-          usdcMint: addresses.usdcMint,
-          vaults: addresses.vaults,
-          config: config.keeper,
-          log,
-        })
+      ? localKeeper({ chain, rpcUrl, roles, vaults: addresses.vaults, config: config.keeper, log })
       : null;
   chain.start();
-  keeper?.start();
+  if (config.keeper.scheduled) {
+    keeper?.start();
+  }
 
   const save = async (): Promise<void> => {
     if (config.stateDir !== null) {
@@ -181,7 +177,8 @@ export async function startLocalnet(
       return;
     }
     stopped = true;
-    keeper?.stop();
+    // The keeper finishes its cycle over the RPC first.
+    await keeper?.stop();
     chain.stop();
     if (saveTimer !== null) {
       clearInterval(saveTimer);

@@ -1,5 +1,5 @@
 // Small pure pieces of the localnet: exact u64 JSON, token amounts, error wording, fees and memos,
-// wire-transaction checks, the faucet's rate limiter and the keeper's yield.
+// wire-transaction checks, the faucet's rate limiter and the local keeper's settings.
 import {
   ComputeBudgetProgram,
   Keypair,
@@ -13,7 +13,9 @@ import { describe, expect, it } from "vitest";
 import { SlidingWindowLimiter } from "./faucet";
 import { stringifyJson } from "./json";
 import { LOCALNET_NAV_BOUNDS } from "./genesis";
-import { accruedYield, boundedGain, gainBound } from "./keeper";
+import { decideStrike, strikeBoundsOf } from "../lib/keeper/keeper";
+import { parseNavSource } from "../lib/keeper/nav-source";
+import { localTickSeconds, simulatedNavSource } from "./keeper";
 import { uiTokenAmount } from "./ui-token-amount";
 import {
   TransactionDecodeError,
@@ -146,26 +148,37 @@ describe("faucet rate limit", () => {
   });
 });
 
-describe("keeper yield", () => {
-  it("accrues the APY pro rata, rounding down", () => {
-    const year = 365n * 24n * 3600n;
-    expect(accruedYield(1_000_000_000n, 1000, year)).toBe(100_000_000n);
-    expect(accruedYield(1_000_000_000n, 1000, 60n)).toBe(190n);
-    expect(accruedYield(0n, 1000, 60n)).toBe(0n);
+describe("the local keeper's settings", () => {
+  it("names the simulated NAV source from the APY in basis points", () => {
+    expect(simulatedNavSource(1000)).toBe("simulated:10");
+    expect(simulatedNavSource(1234)).toBe("simulated:12.34");
+    expect(simulatedNavSource(5)).toBe("simulated:0.05");
+    expect(simulatedNavSource(0)).toBe("simulated:0");
+    expect(parseNavSource(simulatedNavSource(1234)).description).toBe("simulated 12.34% a year");
   });
 
-  it("fits the genesis bounds: a minute at 10% APY, and a day's accrual after downtime", () => {
-    const assets = 1_000_000_000n;
-    const bound = gainBound(assets, LOCALNET_NAV_BOUNDS.maxGainBps);
-    expect(bound).toBe(500_000n); // 5 bps
-    expect(accruedYield(assets, 1000, 60n)).toBeLessThan(bound);
-    expect(accruedYield(assets, 1000, 86_400n)).toBeLessThan(bound); // 273,972
-    expect(gainBound(0n, LOCALNET_NAV_BOUNDS.maxGainBps)).toBe(0n);
+  it("looks at the chain at half its shortest interval, at most every second", () => {
+    expect(localTickSeconds({ navIntervalSeconds: 60, stageIntervalSeconds: 20 })).toBe(1);
+    expect(localTickSeconds({ navIntervalSeconds: 2, stageIntervalSeconds: 1 })).toBe(0.5);
   });
 
-  it("strikes at most the bound and carries the rest", () => {
-    expect(boundedGain(700_000n, 500_000n)).toEqual({ gain: 500_000n, carry: 200_000n });
-    expect(boundedGain(200_000n + 190n, 500_000n)).toEqual({ gain: 200_190n, carry: 0n });
-    expect(boundedGain(5n, 0n)).toEqual({ gain: 0n, carry: 5n });
+  it("fits the genesis bounds: a minute at 10% APY, and a day's accrual after downtime, unclamped", async () => {
+    const source = parseNavSource(simulatedNavSource(1000));
+    const bounds = strikeBoundsOf(LOCALNET_NAV_BOUNDS);
+    const vault = { totalAssets: 1_000_000_000n, navUpdatedAt: 1_000_000n, navSequence: 3n };
+    for (const [seconds, gain] of [
+      [60n, 190n],
+      [86_400n, 273_972n],
+    ] as const) {
+      const now = vault.navUpdatedAt + seconds;
+      const target = await source.currentTotalAssets({ vault: "v", ...vault, now });
+      expect(decideStrike(vault, target, now, 60, bounds)).toEqual({
+        strike: true,
+        gain,
+        loss: 0n,
+        target: vault.totalAssets + gain,
+        clamped: false,
+      });
+    }
   });
 });

@@ -4,7 +4,8 @@
 // withdrawal queue funded when the reserve allows. It decides from chain state alone (the vault's
 // nav_updated_at against the period), so a keeper restarted after a crash, or one taking over from
 // a leader that died mid-cycle, never strikes a period twice. Several may run: the one holding the
-// leader lock acts, the others wait.
+// leader lock acts, the others wait. The local chain runs this same keeper in its process (see
+// localnet/keeper.ts), and its tests drive it on demand through strikeNav and stageWithdrawals.
 import type { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 
 import { buildMintToInstruction } from "../chain/spl-token";
@@ -77,17 +78,25 @@ export function periodOf(unixSeconds: bigint, intervalSeconds: number): bigint {
   return unixSeconds / BigInt(intervalSeconds);
 }
 
-/** Whether to strike now, and the change to report: the source's total, clamped to the bounds. */
+/**
+ * Whether to strike now, and the change to report: the source's total, clamped to the bounds. A strike
+ * on demand (`anyPeriod`) skips the once-a-period rule; the bounds still hold.
+ */
 export function decideStrike(
   vault: Pick<VaultAccount, "totalAssets" | "navUpdatedAt" | "navSequence">,
   target: bigint | null,
   now: bigint,
   navIntervalSeconds: number,
   bounds: StrikeBounds,
+  anyPeriod = false,
 ): StrikeDecision {
   // nav_updated_at is the creation time until the first strike, which the program lets through at once.
   const struck = vault.navSequence > 0n;
-  if (struck && periodOf(vault.navUpdatedAt, navIntervalSeconds) >= periodOf(now, navIntervalSeconds)) {
+  if (
+    !anyPeriod &&
+    struck &&
+    periodOf(vault.navUpdatedAt, navIntervalSeconds) >= periodOf(now, navIntervalSeconds)
+  ) {
     return { strike: false, reason: "struck this period" };
   }
   if (struck && now - vault.navUpdatedAt < bounds.minIntervalSeconds) {
@@ -145,11 +154,29 @@ interface KeptVault {
   state: VaultAccount;
 }
 
+export interface StrikeReport {
+  vault: string;
+  signature: string;
+  gain: bigint;
+  loss: bigint;
+  navSequence: bigint;
+}
+
+export interface StagingReport {
+  vault: string;
+  signature: string;
+  funded: bigint;
+  tail: bigint;
+}
+
 export interface CycleReport {
   leader: boolean;
-  strikes: { vault: string; signature: string; gain: bigint; loss: bigint; navSequence: bigint }[];
-  stagings: { vault: string; signature: string; funded: bigint; tail: bigint }[];
+  strikes: StrikeReport[];
+  stagings: StagingReport[];
 }
+
+/** How often an on-demand strike looks at the clock while it waits out the bounds' interval. */
+const CLOCK_POLL_MS = 100;
 
 export class Keeper {
   private readonly settings: KeeperSettings;
@@ -250,6 +277,20 @@ export class Keeper {
     return report;
   }
 
+  /**
+   * Strikes a NAV for one vault now, whatever the period, once the bounds' minimum interval since its
+   * previous strike has passed (it waits for that); null for an empty or missing vault. For callers
+   * that drive the keeper themselves (the local chain's tests): no leader lock, no retries.
+   */
+  strikeNav(address: PublicKey): Promise<StrikeReport | null> {
+    return this.strikeIfDue(address, true);
+  }
+
+  /** Funds one vault's queue now, whatever the stage interval; null when nothing is queued or the reserve is short. */
+  stageWithdrawals(address: PublicKey): Promise<StagingReport | null> {
+    return this.stageIfDue(address, true);
+  }
+
   private async keptVaults(): Promise<KeptVault[]> {
     const { client, manager } = this.options;
     const wanted = this.options.vaults;
@@ -317,18 +358,31 @@ export class Keeper {
     return strikeBoundsOf(decodeProtocol(account.data));
   }
 
-  /** Reads the vault afresh (an earlier attempt may have landed) and strikes if its period is open. */
-  private async strikeIfDue(address: PublicKey): Promise<CycleReport["strikes"][number] | null> {
+  /**
+   * Reads the vault afresh (an earlier attempt may have landed) and strikes if its period is open, or
+   * on demand (`anyPeriod`) once the bounds allow.
+   */
+  private async strikeIfDue(address: PublicKey, anyPeriod = false): Promise<StrikeReport | null> {
     const { client, manager, navSource, mintAuthority } = this.options;
     const metrics = processMetrics();
     const vault = address.toBase58();
+    if (anyPeriod) {
+      // Wait out the bounds' interval since the last strike, which the program would refuse.
+      const before = await this.readVault(address);
+      if (before !== null && before.navSequence > 0n) {
+        const { minIntervalSeconds } = await this.readBounds(before.protocol);
+        while (!this.stopped && this.nowSeconds() - before.navUpdatedAt < minIntervalSeconds) {
+          await sleep(CLOCK_POLL_MS);
+        }
+      }
+    }
     const state = await this.readVault(address);
     if (state === null) {
       return null;
     }
     const now = this.nowSeconds();
     const bounds = await this.readBounds(state.protocol);
-    const due = decideStrike(state, null, now, this.settings.navIntervalSeconds, bounds);
+    const due = decideStrike(state, null, now, this.settings.navIntervalSeconds, bounds, anyPeriod);
     if (!due.strike) {
       return null;
     }
@@ -338,7 +392,7 @@ export class Keeper {
       navUpdatedAt: state.navUpdatedAt,
       now,
     });
-    const decision = decideStrike(state, target, now, this.settings.navIntervalSeconds, bounds);
+    const decision = decideStrike(state, target, now, this.settings.navIntervalSeconds, bounds, anyPeriod);
     if (!decision.strike) {
       return null;
     }
@@ -375,13 +429,16 @@ export class Keeper {
     return { vault, signature, gain: decision.gain, loss: decision.loss, navSequence: sequence };
   }
 
-  /** Funds the queue by up to stageMaxShares every stage interval; waits when the reserve is short. */
-  private async stageIfDue(address: PublicKey): Promise<CycleReport["stagings"][number] | null> {
+  /**
+   * Funds the queue by up to stageMaxShares every stage interval (or now, `anyTime`); waits when the
+   * reserve is short.
+   */
+  private async stageIfDue(address: PublicKey, anyTime = false): Promise<StagingReport | null> {
     const { client, manager } = this.options;
     const vault = address.toBase58();
     const last = this.lastStaging.get(vault);
     const nowMs = (this.options.now ?? Date.now)();
-    if (last !== undefined && nowMs - last < this.settings.stageIntervalSeconds * 1000) {
+    if (!anyTime && last !== undefined && nowMs - last < this.settings.stageIntervalSeconds * 1000) {
       return null;
     }
     const state = await this.readVault(address);

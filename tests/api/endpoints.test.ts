@@ -19,7 +19,7 @@ let readKey: string;
 
 beforeAll(async () => {
   harness = await startApiHarness({
-    localnet: { keeper: { enabled: true, navIntervalSeconds: 86_400, stageIntervalSeconds: 86_400 } },
+    localnet: { keeper: { enabled: true, scheduled: false } },
     env: { TRUSTED_PROXY_COUNT: "1" },
   });
   writeKey = (await harness.createKey({ scope: "write" })).secret;
@@ -322,8 +322,8 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
   });
 
   it("claims, auto-detected through PUT, once a NAV is struck and the queue funded; the message states the amount", async () => {
-    await keeper().strikeNav(primeVault());
-    keeper().stageWithdrawals(primeVault());
+    await keeper().strikeNav(primeVault().vault);
+    await keeper().stageWithdrawals(primeVault().vault);
     const status = dataOf(
       await harness.request("GET", `${withdrawPath()}?wallet=${address}`, { key: readKey }),
     );
@@ -395,8 +395,8 @@ describe("POST and GET /api/history", () => {
       }),
     );
     await harness.signAndSend(String(initiate.transaction), wallet);
-    await keeper().strikeNav(primeVault());
-    keeper().stageWithdrawals(primeVault());
+    await keeper().strikeNav(primeVault().vault);
+    await keeper().stageWithdrawals(primeVault().vault);
     const claim = dataOf(
       await harness.request("POST", withdrawPath(), { key: writeKey, body: { wallet: address } }),
     );

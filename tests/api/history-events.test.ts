@@ -26,7 +26,7 @@ let key: string;
 
 beforeAll(async () => {
   harness = await startApiHarness({
-    localnet: { keeper: { enabled: true, navIntervalSeconds: 86_400, stageIntervalSeconds: 86_400 } },
+    localnet: { keeper: { enabled: true, scheduled: false } },
   });
   key = (await harness.createKey({ scope: "write" })).secret;
 });
@@ -49,8 +49,8 @@ async function makeClaimable(): Promise<void> {
   if (keeper === null) {
     throw new Error("the keeper is not running");
   }
-  await keeper.strikeNav(prime());
-  keeper.stageWithdrawals(prime());
+  await keeper.strikeNav(prime().vault);
+  await keeper.stageWithdrawals(prime().vault);
 }
 
 async function shareBalance(owner: PublicKey): Promise<bigint> {

@@ -115,7 +115,7 @@ describe("indexer", () => {
     const missed = await deposit(wallet, 50n * USDC);
     await sleep(2_500);
 
-    harness.localnet.keeper?.stop();
+    await harness.localnet.keeper?.stop();
     const restarted = newIndexer();
     const first = await restarted.runOnce();
     expect(first?.events).toBeGreaterThan(0);
