@@ -685,6 +685,21 @@ export interface components {
         sharesAhead: string;
         fraction: number;
       } | null;
+      /** @description The vault's net-withdrawal caps as the chain's vault account has them at this read (GET /api/vault/{vault_id} serves the indexer's copy, which can trail by its interval) */
+      withdrawalLimits: {
+        hourly: {
+          cap: components["schemas"]["TokenAmount"] | null;
+          used: components["schemas"]["TokenAmount"];
+          remaining: components["schemas"]["TokenAmount"] | null;
+          resetsAt: string;
+        };
+        daily: {
+          cap: components["schemas"]["TokenAmount"] | null;
+          used: components["schemas"]["TokenAmount"];
+          remaining: components["schemas"]["TokenAmount"] | null;
+          resetsAt: string;
+        };
+      };
     };
     WithdrawRequest: {
       /**

@@ -10,7 +10,13 @@ import type { StagingPace } from "./staging-pace";
 import { assetsForSharesRoundDown } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
 import type { VaultDeps } from "./vault-state";
-import { claimBlockers, readStatusAccounts, type ScheduleSettings } from "./withdrawal";
+import {
+  claimBlockers,
+  readStatusAccounts,
+  withdrawalLimits,
+  type ScheduleSettings,
+  type WithdrawalLimits,
+} from "./withdrawal";
 
 export type EstimateKind = "ready" | "nav" | "staging";
 
@@ -34,6 +40,11 @@ export interface WithdrawalStatus {
   createdAt: string | null;
   estimate: ArrivalEstimate | null;
   progress: WithdrawalProgress | null;
+  /**
+   * The vault's net-withdrawal caps as this fresh read of its account has them: what a request may
+   * take now (GET /api/vault/{id} serves the indexer's copy, which trails by its interval).
+   */
+  withdrawalLimits: WithdrawalLimits;
 }
 
 /** Where verified request times come from: recorded history (the store), by request id. */
@@ -213,6 +224,7 @@ export async function getWithdrawalStatus(
       createdAt: null,
       estimate: null,
       progress: null,
+      withdrawalLimits: withdrawalLimits(vault, nowMs),
     };
   }
   const claimable = claimBlockers(state, receipt, reserveBalance).length === 0;
@@ -241,5 +253,6 @@ export async function getWithdrawalStatus(
       settings.stagingPace.sharesPerSecond(vault.address.toBase58()),
     ),
     progress: withdrawalProgress(state, receipt),
+    withdrawalLimits: withdrawalLimits(vault, nowMs),
   };
 }

@@ -22,6 +22,15 @@ export type WithdrawRequestBody = z.output<typeof withdrawRequest>;
 
 const band = z.object({ earliest: z.string(), latest: z.string() });
 
+const capWindow = z.object({
+  cap: tokenAmountSchema.nullable(),
+  used: tokenAmountSchema,
+  remaining: tokenAmountSchema.nullable(),
+  resetsAt: z.string(),
+});
+
+const limits = z.object({ hourly: capWindow, daily: capWindow });
+
 export const withdrawalStatusData = z
   .object({
     hasPendingWithdrawal: z.boolean(),
@@ -38,6 +47,10 @@ export const withdrawalStatusData = z
         fraction: z.number(),
       })
       .nullable(),
+    withdrawalLimits: limits.meta({
+      description:
+        "The vault's net-withdrawal caps as the chain's vault account has them at this read (GET /api/vault/{vault_id} serves the indexer's copy, which can trail by its interval)",
+    }),
   })
   .meta({ id: "WithdrawalStatus" });
 
@@ -45,12 +58,6 @@ export const withdrawalStatusResponse = successEnvelope(withdrawalStatusData).me
   id: "WithdrawalStatusResponse",
 });
 
-const capWindow = z.object({
-  cap: tokenAmountSchema.nullable(),
-  used: tokenAmountSchema,
-  remaining: tokenAmountSchema.nullable(),
-  resetsAt: z.string(),
-});
 
 const policy = z.object({
   feeBps: z.number().int(),
@@ -63,8 +70,6 @@ const policy = z.object({
     nextNavAt: z.string().nullable(),
   }),
 });
-
-const limits = z.object({ hourly: capWindow, daily: capWindow });
 
 const estimate = z.object({
   shares: tokenAmountSchema,
