@@ -3,7 +3,8 @@
 // and claim build through /api, have the signer sign, send, confirm and record with POST /api/history
 // (the same flow the web app runs, lib/web/transaction-flow.ts): an expired blockhash is rebuilt and
 // signed again, a 429 waits its Retry-After, and a withdrawal the caps refuse (at preparation, or 6020 /
-// 6021 on chain) is a CapacityExceededError carrying the vault's refreshed withdrawal limits.
+// 6021 on chain) is a CapacityExceededError carrying the vault's withdrawal limits read afresh from the
+// chain's vault account (the withdrawal status's read), not the indexer's copy.
 import type { PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { Connection } from "@solana/web3.js";
 import createClient from "openapi-fetch";
@@ -42,7 +43,8 @@ export const CAP_ERROR_CODES = [6020, 6021] as const;
 
 /**
  * A withdrawal the caps refuse: at preparation (422 CAPACITY_EXCEEDED, programErrorCode null) or on
- * chain after another withdrawal used the capacity (6020/6021). `limits` is what is left now.
+ * chain after another withdrawal used the capacity (6020/6021). `limits` is what is left now, as the
+ * chain's vault account has it right after the refusal.
  */
 export class CapacityExceededError extends Error {
   constructor(
@@ -142,9 +144,19 @@ export function createVaultClient(options: VaultClientOptions) {
   const connection = typeof options.rpc === "string" ? new Connection(options.rpc, "confirmed") : options.rpc;
   const path = { vault_id: options.vaultId };
 
+  /** The directory's limits (GET /api/vault/{id}): the indexer's copy, trailing by its interval. */
   async function withdrawalLimits(): Promise<WithdrawalLimits> {
     const data = unwrap(await api.GET("/api/vault/{vault_id}", { params: { path } }));
     return data.vault.withdrawalLimits;
+  }
+
+  async function withdrawalStatus(wallet: string) {
+    return unwrap(await api.GET("/api/vault/{vault_id}/withdraw", { params: { path, query: { wallet } } }));
+  }
+
+  /** The limits as the chain has them now: the withdrawal status reads the vault account afresh. */
+  async function currentWithdrawalLimits(wallet: string): Promise<WithdrawalLimits> {
+    return (await withdrawalStatus(wallet)).withdrawalLimits;
   }
 
   async function record(wallet: string, signature: string): Promise<HistoryRecord> {
@@ -171,7 +183,7 @@ export function createVaultClient(options: VaultClientOptions) {
   }
 
   /** 6020/6021 on chain, or CAPACITY_EXCEEDED at preparation, as a CapacityExceededError. */
-  async function capacityRefusal(error: unknown): Promise<unknown> {
+  async function capacityRefusal(error: unknown, wallet: string): Promise<unknown> {
     if (error instanceof TransactionRefusedError) {
       const code = CAP_ERROR_CODES.find((candidate) => candidate === error.programErrorCode);
       if (code !== undefined) {
@@ -179,13 +191,13 @@ export function createVaultClient(options: VaultClientOptions) {
         return new CapacityExceededError(
           `The vault's ${window} withdrawal cap was used up before this withdrawal executed; prepare it again within the remaining capacity`,
           code,
-          await withdrawalLimits(),
+          await currentWithdrawalLimits(wallet),
           error,
         );
       }
     }
     if (error instanceof ApiRequestError && error.code === "CAPACITY_EXCEEDED") {
-      return new CapacityExceededError(error.message, null, await withdrawalLimits(), error);
+      return new CapacityExceededError(error.message, null, await currentWithdrawalLimits(wallet), error);
     }
     return error;
   }
@@ -214,7 +226,7 @@ export function createVaultClient(options: VaultClientOptions) {
           ),
         );
       } catch (error) {
-        throw await capacityRefusal(error);
+        throw await capacityRefusal(error, request.wallet);
       }
     },
     /** Claims the wallet's pending withdrawal once it is claimable (see withdrawalStatus). */
@@ -228,9 +240,8 @@ export function createVaultClient(options: VaultClientOptions) {
         ),
       );
     },
-    async withdrawalStatus(wallet: string) {
-      return unwrap(await api.GET("/api/vault/{vault_id}/withdraw", { params: { path, query: { wallet } } }));
-    },
+    withdrawalStatus,
     withdrawalLimits,
+    currentWithdrawalLimits,
   };
 }

@@ -2,7 +2,9 @@
 // alone: deposit → withdraw → (the keeper stages the queue) → claim, each built, signed, sent,
 // confirmed and recorded; a 429 waited out by its Retry-After; an expired blockhash rebuilt and signed
 // again; two withdrawals racing for one cap's capacity, the loser a CapacityExceededError (6020) with
-// the refreshed limits; and the generated types equal to what the served document generates.
+// the limits the chain has right after the refusal, while the indexer (60 s between runs, as a slow
+// deployment's) still serves the old ones; and the generated types equal to what the served document
+// generates. tests/api/hosts.ts runs the flow test on `npm run dev`'s host too.
 import { readFile } from "node:fs/promises";
 
 import { Keypair, type VersionedTransaction } from "@solana/web3.js";
@@ -17,21 +19,27 @@ import {
 import { SCHEMA_FILE, generateSchemaSource } from "../../lib/client/generate";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/indexer/start";
+import { decodeVault } from "../../lib/vault/accounts";
 import { buildUpdateConfigInstruction } from "../../lib/vault/instructions";
+import { withdrawalWindows } from "../../lib/vault/vault-state";
 import { devRoles } from "../../localnet/genesis";
 import { submitLocalTransaction } from "../../localnet/local-transactions";
 import { sleep, waitFor } from "../../localnet/testing";
-import { USDC, startApiHarness, type ApiHarness } from "./harness";
+import { API_HOST, USDC, startApiHarness, type ApiHarness } from "./harness";
 
 let harness: ApiHarness;
-// A real server runs the indexer (GET /api/vault/{id}, which the capacity refresh reads, serves its rows).
+// A real server runs the indexer (GET /api/vault/{id} serves its rows); this one waits a minute between
+// runs, so the directory's copy of a vault trails the chain as a slow deployment's would.
 let indexer: Indexer;
+const INDEXER_INTERVAL_MS = 60_000;
+// `npm run dev` compiles each route on its first request.
+const FLOW_TIMEOUT_MS = API_HOST === "dev" ? 300_000 : 90_000;
 
 beforeAll(async () => {
   harness = await startApiHarness({
     localnet: { keeper: { enabled: true, navIntervalSeconds: 2, stageIntervalSeconds: 1 } },
   });
-  indexer = createIndexer(harness.context, { intervalMs: 200, schema: harness.schema });
+  indexer = createIndexer(harness.context, { intervalMs: INDEXER_INTERVAL_MS, schema: harness.schema });
   indexer.start();
 }, 180_000);
 
@@ -68,32 +76,36 @@ async function clientFor(vaultId: string, rpm = 100_000) {
 }
 
 describe("the partner flow through the client", () => {
-  it("deposits, withdraws and claims, each confirmed and recorded", async () => {
-    const { client } = await clientFor(harness.vaultId);
-    const wallet = await harness.fundedWallet(1_000n * USDC);
-    const owner = wallet.publicKey.toBase58();
-    const signer = signerOf(wallet);
+  it(
+    "deposits, withdraws and claims, each confirmed and recorded",
+    async () => {
+      const { client } = await clientFor(harness.vaultId);
+      const wallet = await harness.fundedWallet(1_000n * USDC);
+      const owner = wallet.publicKey.toBase58();
+      const signer = signerOf(wallet);
 
-    const deposit = await client.deposit({ wallet: owner, uiAmount: 250 }, signer);
-    expect(deposit.recorded).toMatchObject({
-      duplicate: false,
-      activity: { kind: "deposit", signature: deposit.signature },
-    });
-    expect(deposit.prepared.details.depositAmount.amount).toBe((250n * USDC).toString());
+      const deposit = await client.deposit({ wallet: owner, uiAmount: 250 }, signer);
+      expect(deposit.recorded).toMatchObject({
+        duplicate: false,
+        activity: { kind: "deposit", signature: deposit.signature },
+      });
+      expect(deposit.prepared.details.depositAmount.amount).toBe((250n * USDC).toString());
 
-    const shares = deposit.recorded.activity.shares.amount;
-    const withdrawal = await client.withdraw({ wallet: owner, sharesAmount: shares }, signer);
-    expect(withdrawal.recorded.activity).toMatchObject({ kind: "initiate", shares: { amount: shares } });
+      const shares = deposit.recorded.activity.shares.amount;
+      const withdrawal = await client.withdraw({ wallet: owner, sharesAmount: shares }, signer);
+      expect(withdrawal.recorded.activity).toMatchObject({ kind: "initiate", shares: { amount: shares } });
 
-    await waitFor(
-      async () => ((await client.withdrawalStatus(owner)).canClaimNow ? true : undefined),
-      30_000,
-    );
-    const claim = await client.claim({ wallet: owner }, signer);
-    expect(claim.prepared.action).toBe("claim");
-    expect(claim.recorded.activity).toMatchObject({ kind: "claim", shares: { amount: shares } });
-    expect((await client.withdrawalStatus(owner)).hasPendingWithdrawal).toBe(false);
-  }, 90_000);
+      await waitFor(
+        async () => ((await client.withdrawalStatus(owner)).canClaimNow ? true : undefined),
+        30_000,
+      );
+      const claim = await client.claim({ wallet: owner }, signer);
+      expect(claim.prepared.action).toBe("claim");
+      expect(claim.recorded.activity).toMatchObject({ kind: "claim", shares: { amount: shares } });
+      expect((await client.withdrawalStatus(owner)).hasPendingWithdrawal).toBe(false);
+    },
+    FLOW_TIMEOUT_MS,
+  );
 
   it("waits out a 429 by its Retry-After and then answers", async () => {
     const { client, events } = await clientFor(harness.vaultId, 2);
@@ -126,12 +138,23 @@ describe("the partner flow through the client", () => {
     expect(deposit.recorded.activity.kind).toBe("deposit");
   }, 90_000);
 
-  it("surfaces 6020 as a CapacityExceededError with the refreshed capacity", async () => {
+  it("surfaces 6020 as a CapacityExceededError with the chain's capacity right after the refusal", async () => {
     const flex = harness.localnet.addresses.vaults[1];
     if (flex === undefined) {
       throw new Error("no flex vault");
     }
     const { client } = await clientFor(harness.flexVaultId);
+    // The directory has the vault from the indexer's first run; its next is up to a minute away, and
+    // is stopped here so that the comparison below cannot race it.
+    await waitFor(
+      async () =>
+        (
+          await client.api.GET("/api/vault/{vault_id}", {
+            params: { path: { vault_id: harness.flexVaultId } },
+          })
+        ).data,
+    );
+    await indexer.stop();
     const wallets = [await harness.fundedWallet(700n * USDC), await harness.fundedWallet(700n * USDC)];
     for (const wallet of wallets) {
       await client.deposit({ wallet: wallet.publicKey.toBase58(), uiAmount: 700 }, signerOf(wallet));
@@ -174,8 +197,22 @@ describe("the partner flow through the client", () => {
       throw new Error("unreachable");
     }
     expect(error.programErrorCode).toBe(6020);
-    // The limits are GET /api/vault/{id}'s, which trail the chain by up to the indexer's interval.
-    expect(error.limits.hourly).toMatchObject({ used: expect.any(Object), resetsAt: expect.any(String) });
+    // What the chain has now, read straight from the vault account: the winner's withdrawal used part
+    // of the 1,000 USDC, and what is left is less than the loser's ~600.
+    const account = await harness.connection.getAccountInfo(flex.vault, "confirmed");
+    const windows = withdrawalWindows(decodeVault(account?.data ?? new Uint8Array()), Date.now() / 1000);
+    expect(windows.hourly.cap).toBe(1_000n * USDC);
+    expect(windows.hourly.used).toBeGreaterThan(0n);
+    expect(error.limits.hourly).toMatchObject({
+      cap: { amount: (1_000n * USDC).toString() },
+      used: { amount: windows.hourly.used.toString() },
+      remaining: { amount: String(windows.hourly.remaining) },
+    });
+    expect(windows.hourly.remaining ?? 0n).toBeLessThan(600n * USDC);
+    // The indexer's copy (GET /api/vault/{id}, which the client used to read) still has the caps from
+    // before the change.
+    const directory = await client.withdrawalLimits();
+    expect(directory.hourly.used.amount).not.toBe(windows.hourly.used.toString());
   }, 90_000);
 });
 

@@ -1,8 +1,9 @@
 // npm run test:api-hosts: the API suites on the servers people run, after `npm run test:unit` ran them
 // on the lean host. One `next build` (skipped with E2E_SKIP_BUILD=1 when a build exists, as the browser
 // tests do), then the endpoint, security, fuzz and smoke suites against `npm start`'s server
-// (API_HOST=production), then the smoke suite and the security suite's credential cases against
-// `npm run dev`'s (API_HOST=dev; its first page compiles for a minute, so only a subset runs there).
+// (API_HOST=production), then the smoke suite, the security suite's credential cases and the typed
+// client's partner flow (deposit, withdraw, claim through lib/client alone) against `npm run dev`'s
+// (API_HOST=dev; its first page compiles for a minute, so only a subset runs there).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -20,9 +21,16 @@ const PRODUCTION_SUITES = [
   "tests/api/security.test.ts",
   "tests/api/fuzz.test.ts",
 ];
-const DEV_SUITES = ["tests/api/hosts-smoke.test.ts", "tests/api/security.test.ts"];
-/** The security suite's credential cases (every partner route, no key / bad / unknown / revoked). */
-const DEV_SECURITY_CASES = "API on the dev host|401";
+const DEV_SUITES = [
+  "tests/api/hosts-smoke.test.ts",
+  "tests/api/security.test.ts",
+  "tests/api/client.test.ts",
+];
+/**
+ * The security suite's credential cases (every partner route, no key / bad / unknown / revoked), and
+ * the client's flow test alone (its 429 and expired-blockhash cases wait a minute each).
+ */
+const DEV_CASES = "API on the dev host|401|through the client deposits, withdraws and claims";
 
 function run(label: string, args: string[], env: NodeJS.ProcessEnv): boolean {
   console.log(`\ntest:api-hosts: ${label}`);
@@ -52,17 +60,8 @@ function main(): number {
     { ...env, API_HOST: "production" },
   );
   const dev = run(
-    "the smoke and credential cases on npm run dev's server",
-    [
-      vitest,
-      "run",
-      "--no-file-parallelism",
-      "--hookTimeout",
-      "240000",
-      ...DEV_SUITES,
-      "-t",
-      DEV_SECURITY_CASES,
-    ],
+    "the smoke and credential cases and the client's flow on npm run dev's server",
+    [vitest, "run", "--no-file-parallelism", "--hookTimeout", "240000", ...DEV_SUITES, "-t", DEV_CASES],
     { ...env, API_HOST: "dev" },
   );
   return production && dev ? 0 : 1;

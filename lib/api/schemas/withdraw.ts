@@ -58,7 +58,6 @@ export const withdrawalStatusResponse = successEnvelope(withdrawalStatusData).me
   id: "WithdrawalStatusResponse",
 });
 
-
 const policy = z.object({
   feeBps: z.number().int(),
   minimumShares: tokenAmountSchema,
