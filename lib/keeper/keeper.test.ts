@@ -105,6 +105,33 @@ describe("decideStrike", () => {
   });
 });
 
+describe("decideStrike on demand (anyPeriod)", () => {
+  const base = { totalAssets: 1_000_000_000n, navUpdatedAt: 1_000_030n, navSequence: 4n };
+  const bounds: StrikeBounds = { maxGainBps: 50n, maxLossBps: 50n, minIntervalSeconds: 5n };
+
+  it("strikes again within the period of the last strike, still clamped and held to the minimum interval", () => {
+    expect(decideStrike(base, 1_000_000_100n, 1_000_040n, 60, bounds)).toEqual({
+      strike: false,
+      reason: "struck this period",
+    });
+    expect(decideStrike(base, 1_000_000_100n, 1_000_040n, 60, bounds, true)).toEqual({
+      strike: true,
+      gain: 100n,
+      loss: 0n,
+      target: 1_000_000_100n,
+      clamped: false,
+    });
+    expect(decideStrike(base, 2_000_000_000n, 1_000_040n, 60, bounds, true)).toMatchObject({
+      gain: 5_000_000n,
+      clamped: true,
+    });
+    expect(decideStrike(base, 1_000_000_100n, 1_000_034n, 60, bounds, true)).toEqual({
+      strike: false,
+      reason: "too soon for the bounds",
+    });
+  });
+});
+
 describe("NAV sources", () => {
   const reading = {
     vault: VAULT,
