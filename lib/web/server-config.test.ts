@@ -112,7 +112,12 @@ describe("the browser's view of the deployment", () => {
         SESSION_ISSUE_LIMIT: "5",
         SESSION_ISSUE_WINDOW_SECONDS: "3600",
       }),
-    ).toMatchObject({ sessionTtlSeconds: 900, sessionRpm: 30, sessionIssueLimit: 5, sessionIssueWindowSeconds: 3600 });
+    ).toMatchObject({
+      sessionTtlSeconds: 900,
+      sessionRpm: 30,
+      sessionIssueLimit: 5,
+      sessionIssueWindowSeconds: 3600,
+    });
     expect(() => parseSessionSettings({ SESSION_TTL_SECONDS: "10" })).toThrow(/SESSION_TTL_SECONDS/);
   });
 

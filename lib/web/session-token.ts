@@ -118,6 +118,8 @@ export function browserUrl(requestUrl: string, headers: { get(name: string): str
     url.protocol = `${proto}:`;
   }
   if (host !== null && host !== undefined && host !== "") {
+    // A host without a port means the scheme's default, not the port the server listens on.
+    url.port = "";
     url.host = host;
   }
   return url;
