@@ -19,6 +19,8 @@ const PRODUCTION_SUITES = [
   "tests/api/endpoints.test.ts",
   "tests/api/security.test.ts",
   "tests/api/fuzz.test.ts",
+  // The pages' session: on the web server the pages issue it too (its per-IP issue rate).
+  "lib/api/first-party-session.test.ts",
 ];
 const DEV_SUITES = ["tests/api/hosts-smoke.test.ts", "tests/api/security.test.ts"];
 /** The security suite's credential cases (every partner route, no key / bad / unknown / revoked). */
