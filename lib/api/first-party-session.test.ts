@@ -296,8 +296,11 @@ describe("issuing sessions", () => {
       expect(await over.text()).toContain("<html");
       expect(over.headers.getSetCookie().filter((value) => value.startsWith("vg_session="))).toEqual([]);
       // What the pages issued is served by the API from the same browser, and refused from elsewhere.
-      useSettings({ firstPartyRpm: 100 });
-      expect((await statusAs(browser, tokens[0])).status).toBe(200);
+      // (Under a key of its own: the tests above revoked the pages' provisioned one.)
+      useSettings({ firstPartyApiKey: (await api.createKey({ scope: "write" })).secret, firstPartyRpm: 100 });
+      const served = await statusAs(browser, tokens[0]);
+      expect(served.status).toBe(200);
+      expect(served.body).toMatchObject({ success: true });
       expect((await statusAs({ ...browser, address: newBrowser().address }, tokens[0])).status).toBe(401);
     },
   );
