@@ -1,38 +1,26 @@
 // Every page request: a fresh CSP nonce (Next.js applies it to its scripts), the security headers, and
-// the first-party session cookie the pages' /api calls are served under (set when missing, stale or
-// not ours). frame-ancestors: FRAME_ANCESTORS on /embed/…, the app itself elsewhere.
+// the first-party session cookie the pages' /api calls are served under (lib/web/session-issue.ts:
+// issued when missing, invalid or bound elsewhere, at a limited rate per client IP; renewed past half
+// its lifetime). frame-ancestors: FRAME_ANCESTORS on /embed/…, the app itself elsewhere.
 import { NextResponse, type NextRequest } from "next/server";
 
+import { clientAddress } from "./lib/api/client-address";
+import { processApi } from "./lib/api/default-context";
 import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/web/csp";
 import { sessionSettings, webConfig } from "./lib/web/server-config";
+import { issueSession } from "./lib/web/session-issue";
 import {
   SESSION_COOKIE,
-  SESSION_REFRESH_AFTER_SECONDS,
+  browserUrl,
   canUseSecureCookie,
-  createSessionToken,
   sessionCookieHeader,
   sessionSecret,
-  verifySessionToken,
 } from "./lib/web/session-token";
 
-function externalUrl(request: NextRequest): URL {
-  // Behind a proxy the browser's scheme and host are in the forwarded headers.
-  const url = new URL(request.url);
-  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
-  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() ?? request.headers.get("host");
-  if (proto === "https" || proto === "http") {
-    url.protocol = `${proto}:`;
-  }
-  if (host !== null && host !== undefined && host !== "") {
-    url.host = host;
-  }
-  return url;
-}
-
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   const config = webConfig();
   const session = sessionSettings();
-  const url = externalUrl(request);
+  const url = browserUrl(request.url, request.headers);
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const policy = buildContentSecurityPolicy({
     nonce,
@@ -51,14 +39,36 @@ export function proxy(request: NextRequest): NextResponse {
     response.headers.set(name, value);
   }
 
-  const secret = sessionSecret(session.sessionSecret, session.firstPartyApiKey);
-  const existing = request.cookies.get(SESSION_COOKIE)?.value;
-  const check = existing === undefined ? null : verifySessionToken(secret, existing, Date.now());
-  if (check === null || !check.valid || check.ageSeconds > SESSION_REFRESH_AFTER_SECONDS) {
-    response.headers.append(
-      "Set-Cookie",
-      sessionCookieHeader(createSessionToken(secret, Date.now()), canUseSecureCookie(url)),
-    );
+  // The process's API (installed by scripts/web.ts, else built from the environment): its limiter and
+  // its client-address rule, so the session is bound to the address the API will see.
+  const { context } = processApi();
+  const binding = {
+    address: clientAddress(request, context.config.trustedProxyCount),
+    userAgent: request.headers.get("user-agent") ?? "",
+  };
+  try {
+    const issue = await issueSession({
+      limiter: context.limiter,
+      settings: session,
+      secret: sessionSecret(session.sessionSecret, session.firstPartyApiKey),
+      binding,
+      existing: request.cookies.get(SESSION_COOKIE)?.value ?? null,
+      nowMs: Date.now(),
+    });
+    if (issue.outcome === "issued" || issue.outcome === "renewed") {
+      response.headers.append(
+        "Set-Cookie",
+        sessionCookieHeader(issue.token, canUseSecureCookie(url), session.sessionTtlSeconds),
+      );
+    } else if (issue.outcome === "limited") {
+      context.log.log("warn", "session issue rate reached; page served without a session", {
+        address: binding.address,
+        retryAfter: issue.decision.retryAfter,
+      });
+    }
+  } catch (error) {
+    // The page renders without a session rather than failing.
+    context.log.log("error", "issuing a session failed", { error: String(error) });
   }
   return response;
 }

@@ -143,7 +143,7 @@ describe("security headers", () => {
     const page = await fetch(`${env.appUrl}/`);
     await page.text();
     const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-    expect(cookie).toMatch(/^vg_session=v1\./);
+    expect(cookie).toMatch(/^vg_session=v2\./);
     const crossSite = await fetch(`${env.appUrl}${path}`, {
       headers: { Cookie: cookie, "Sec-Fetch-Site": "cross-site" },
     });
@@ -153,6 +153,12 @@ describe("security headers", () => {
     });
     expect(sameOrigin.status).toBe(200);
     expect(await sameOrigin.json()).toMatchObject({ success: true, data: { hasPendingWithdrawal: false } });
+    // The cookie is bound to the browser it was issued to: replayed by another client, refused.
+    const replayed = await fetch(`${env.appUrl}${path}`, {
+      headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin", "User-Agent": "curl/8.5.0" },
+    });
+    expect(replayed.status).toBe(401);
+    expect(await replayed.json()).toMatchObject({ success: false, code: "UNAUTHORIZED" });
   });
 
   it("the keyless per-IP limit holds when a client names a new X-Forwarded-For on every request", async () => {

@@ -98,6 +98,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     FRAME_ANCESTORS: `'self' ${partnerUrl}`,
     SESSION_SECRET: sessionSecret,
     FIRST_PARTY_RPM: "5000",
+    // Every browser context is a new session from 127.0.0.1: room for the whole suite's.
+    SESSION_RPM: "5000",
+    SESSION_ISSUE_LIMIT: "10000",
     LOG_LEVEL: "warn",
   });
 

@@ -1,6 +1,6 @@
 // Credential sources for partner routes. Each looks for its own credential: absent → null (the next
 // source is asked), present but bad → 401. Bearer API keys are the partners' source; the pages'
-// first-party session (a later issue) is another source appended to the context's list.
+// first-party session (lib/api/first-party-session.ts) is another source appended to the context's list.
 import { API_KEY_PATTERN, type KeyScope } from "../store/api-keys";
 import type { ApiContext } from "./context";
 import { ApiError } from "./errors";
@@ -16,6 +16,10 @@ export interface Principal {
   wallet: string | null;
   rpm: number;
   source: string;
+  /** A second per-minute budget inside the key's (the pages' per-session one), keyed by `id`. */
+  sessionLimit?: { id: string; rpm: number };
+  /** Headers every answer to this request carries (the pages' renewed session cookie). */
+  responseHeaders?: Record<string, string>;
 }
 
 export interface CredentialSource {

@@ -1,10 +1,14 @@
-// The pages' credential source over real HTTP: the session cookie on a same-origin request is served
-// under the server-held write key with a per-IP limit; a cookie from another site, a forged or expired
-// token, and a revoked server key are not.
+// The pages' credential source over real HTTP: the session cookie on a same-origin request, from the
+// address and browser it was issued to, is served under the server-held write key with a per-IP limit
+// and a smaller per-session one, and renewed past half its lifetime; a cookie from another site, a
+// forged, expired or replayed-elsewhere token, and a revoked server key are not. Sessions are issued at
+// a limited rate per client IP (on the lean host through the issuer; on the web servers by the pages).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { startApiHarness, type ApiHarness } from "../../tests/api/harness";
-import { createSessionToken } from "../web/session-token";
+import { API_HOST, startApiHarness, type ApiHarness } from "../../tests/api/harness";
+import { issueSession } from "../web/session-issue";
+import { parseSessionSettings, type SessionSettings } from "../web/server-config";
+import { createSessionToken, verifySessionToken, type SessionBinding } from "../web/session-token";
 import { bearerKeySource } from "./credentials";
 import {
   FIRST_PARTY_KEY_NAME,
@@ -13,24 +17,46 @@ import {
 } from "./first-party-session";
 
 const SECRET = "first-party-session-test-secret-0123456789";
+const USER_AGENT = "Mozilla/5.0 (first-party-session test)";
+/** The pages' issue limit on the web servers (they read it from the environment). */
+const PAGE_ISSUE_LIMIT = 3;
+const BASE: SessionSettings = { ...parseSessionSettings({}), sessionSecret: SECRET };
 
 let api: ApiHarness;
 let wallet: string;
+let nextAddress = 10;
 
-function cookie(token = createSessionToken(SECRET, Date.now())): string {
-  return `vg_session=${token}`;
+/** A client address of its own (behind one trusted proxy, the X-Forwarded-For entry), so limits stay apart. */
+function newBrowser(): SessionBinding {
+  nextAddress += 1;
+  return { address: `198.51.100.${nextAddress}`, userAgent: USER_AGENT };
 }
 
-const sameOrigin = { "Sec-Fetch-Site": "same-origin" };
+function headersFor(browser: SessionBinding, token: string | null): Record<string, string> {
+  return {
+    "Sec-Fetch-Site": "same-origin",
+    "User-Agent": browser.userAgent,
+    "X-Forwarded-For": browser.address,
+    ...(token === null ? {} : { Cookie: `vg_session=${token}` }),
+  };
+}
 
-beforeAll(async () => {
-  api = await startApiHarness();
+function useSettings(overrides: Partial<SessionSettings>): void {
   api.context.credentialSources = [
     bearerKeySource,
-    createFirstPartySessionSource({
-      settings: { sessionSecret: SECRET, firstPartyApiKey: null, firstPartyRpm: 5 },
-    }),
+    createFirstPartySessionSource({ settings: { ...BASE, ...overrides } }),
   ];
+}
+
+beforeAll(async () => {
+  api = await startApiHarness({
+    env: {
+      TRUSTED_PROXY_COUNT: "1",
+      SESSION_SECRET: SECRET,
+      SESSION_ISSUE_LIMIT: String(PAGE_ISSUE_LIMIT),
+    },
+  });
+  useSettings({ firstPartyRpm: 5 });
   wallet = (await api.fundedWallet()).publicKey.toBase58();
 });
 
@@ -42,11 +68,18 @@ function status(headers: Record<string, string>) {
   return api.request("GET", `/api/vault/${api.vaultId}/withdraw?wallet=${wallet}`, { headers });
 }
 
+/** A same-origin status read with a fresh session for `browser` (or the given token). */
+function statusAs(browser: SessionBinding, token = createSessionToken(SECRET, Date.now(), browser)) {
+  return status(headersFor(browser, token));
+}
+
 describe("the first-party session", () => {
   it("serves a same-origin page request with the cookie, under the provisioned write key", async () => {
-    const result = await status({ ...sameOrigin, Cookie: cookie() });
+    const result = await statusAs(newBrowser());
     expect(result.status).toBe(200);
     expect(result.headers.get("x-ratelimit-limit")).toBe("5");
+    // A young session is not renewed.
+    expect(result.headers.get("set-cookie")).toBeNull();
     const keys = await api.context.store.keys.list();
     expect(keys.filter((key) => key.name === FIRST_PARTY_KEY_NAME)).toMatchObject([
       { scope: "write", revokedAt: null },
@@ -54,8 +87,14 @@ describe("the first-party session", () => {
   });
 
   it("builds transactions for the pages (write scope), the Origin header standing in for fetch metadata", async () => {
+    const browser = newBrowser();
     const result = await api.request("POST", `/api/vault/${api.vaultId}/deposit`, {
-      headers: { Cookie: cookie(), Origin: new URL(api.url).origin },
+      headers: {
+        Cookie: `vg_session=${createSessionToken(SECRET, Date.now(), browser)}`,
+        Origin: new URL(api.url).origin,
+        "User-Agent": browser.userAgent,
+        "X-Forwarded-For": browser.address,
+      },
       body: { wallet, amount: "1000000" },
     });
     expect(result.status).toBe(200);
@@ -63,11 +102,14 @@ describe("the first-party session", () => {
   });
 
   it("ignores the cookie on another site's request, and without any credential answers 401", async () => {
+    const browser = newBrowser();
+    const cookie = `vg_session=${createSessionToken(SECRET, Date.now(), browser)}`;
+    const own = { "User-Agent": browser.userAgent, "X-Forwarded-For": browser.address };
     const attempts: Record<string, string>[] = [
-      { "Sec-Fetch-Site": "cross-site", Cookie: cookie() },
-      { Origin: "https://evil.example", Cookie: cookie() },
-      { Cookie: cookie() },
-      { ...sameOrigin },
+      { ...own, "Sec-Fetch-Site": "cross-site", Cookie: cookie },
+      { ...own, Origin: "https://evil.example", Cookie: cookie },
+      { ...own, Cookie: cookie },
+      { ...own, "Sec-Fetch-Site": "same-origin" },
     ];
     for (const headers of attempts) {
       const result = await status(headers);
@@ -76,22 +118,98 @@ describe("the first-party session", () => {
     }
   });
 
-  it("refuses a forged or expired token in words", async () => {
-    const forged = createSessionToken("another-secret-another-secret-another", Date.now());
-    const expired = createSessionToken(SECRET, Date.now() - 13 * 3600 * 1000);
-    for (const token of [forged, expired, "v1.garbage"]) {
-      const result = await status({ ...sameOrigin, Cookie: cookie(token) });
+  it("refuses a forged, expired or malformed token in words", async () => {
+    const browser = newBrowser();
+    const cases: [string, string][] = [
+      [
+        createSessionToken("another-secret-another-secret-another", Date.now(), browser),
+        "Your session with this app is not valid; reload the page",
+      ],
+      [
+        createSessionToken(SECRET, Date.now() - (BASE.sessionTtlSeconds + 1) * 1000, browser),
+        "Your session with this app has expired; reload the page",
+      ],
+      ["v1.garbage", "Your session with this app is not valid; reload the page"],
+    ];
+    for (const [token, error] of cases) {
+      const result = await statusAs(browser, token);
       expect(result.status).toBe(401);
-      expect(result.body).toMatchObject({ error: "Your session with this app has expired; reload the page" });
+      expect(result.body).toMatchObject({ success: false, code: "UNAUTHORIZED", error });
+      expect(result.headers.get("www-authenticate")).toBe('Bearer realm="api"');
+    }
+  });
+
+  it("refuses a token replayed from another address or another browser", async () => {
+    const browser = newBrowser();
+    const token = createSessionToken(SECRET, Date.now(), browser);
+    expect((await statusAs(browser, token)).status).toBe(200);
+    for (const thief of [
+      { ...browser, address: newBrowser().address },
+      { ...browser, userAgent: "curl/8.5.0" },
+    ]) {
+      const result = await statusAs(thief, token);
+      expect(result.status).toBe(401);
+      expect(result.body).toMatchObject({
+        success: false,
+        code: "UNAUTHORIZED",
+        error: "Your session was issued to another address or browser; reload the page",
+      });
     }
   });
 
   it("limits the pages per client IP", async () => {
+    const browser = newBrowser();
     const statuses: number[] = [];
     for (let index = 0; index < 6; index += 1) {
-      statuses.push((await status({ ...sameOrigin, Cookie: cookie() })).status);
+      statuses.push((await statusAs(browser)).status);
     }
-    expect(statuses).toContain(429);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it("limits each session within the per-IP allowance: 429 with Retry-After, while another session has room", async () => {
+    useSettings({ firstPartyRpm: 100, sessionRpm: 3 });
+    try {
+      const browser = newBrowser();
+      const token = createSessionToken(SECRET, Date.now(), browser);
+      const answers = [];
+      for (let index = 0; index < 4; index += 1) {
+        answers.push(await statusAs(browser, token));
+      }
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+      expect(answers[2]?.headers.get("x-ratelimit-limit")).toBe("3");
+      expect(answers[2]?.headers.get("x-ratelimit-remaining")).toBe("0");
+      const refused = answers[3];
+      expect(refused?.body).toMatchObject({
+        success: false,
+        code: "RATE_LIMITED",
+        error: expect.stringContaining("3 requests per minute for this session"),
+      });
+      expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(refused?.headers.get("x-ratelimit-limit")).toBe("3");
+      // Another session from the same address: its own budget.
+      expect((await statusAs(browser)).status).toBe(200);
+    } finally {
+      useSettings({ firstPartyRpm: 5 });
+    }
+  });
+
+  it("renews a session past half its lifetime in the answer, keeping its id and binding", async () => {
+    const browser = newBrowser();
+    const issuedMs = Date.now() - (BASE.sessionTtlSeconds / 2 + 5) * 1000;
+    const token = createSessionToken(SECRET, issuedMs, browser);
+    const before = verifySessionToken(SECRET, token, Date.now(), browser, BASE.sessionTtlSeconds);
+    const result = await statusAs(browser, token);
+    expect(result.status).toBe(200);
+    const cookie = result.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(
+      new RegExp(`^vg_session=[^;]+; Path=/; Max-Age=${BASE.sessionTtlSeconds}; HttpOnly`),
+    );
+    const renewed = /^vg_session=([^;]+)/.exec(cookie)?.[1] ?? "";
+    const after = verifySessionToken(SECRET, renewed, Date.now(), browser, BASE.sessionTtlSeconds);
+    expect(after).toMatchObject({ valid: true, ageSeconds: expect.any(Number) });
+    expect(before.valid && after.valid && after.sessionId === before.sessionId).toBe(true);
+    expect(after.valid && after.ageSeconds < 60).toBe(true);
+    expect((await statusAs(browser, renewed)).headers.get("set-cookie")).toBeNull();
   });
 
   it("stops serving the pages when their key is revoked, and does not replace it", async () => {
@@ -101,13 +219,8 @@ describe("the first-party session", () => {
     expect(key).toBeDefined();
     await api.context.store.keys.revoke(key?.id ?? "");
     // A fresh source: nothing cached from the tests above.
-    api.context.credentialSources = [
-      bearerKeySource,
-      createFirstPartySessionSource({
-        settings: { sessionSecret: SECRET, firstPartyApiKey: null, firstPartyRpm: 100 },
-      }),
-    ];
-    const result = await status({ ...sameOrigin, Cookie: cookie() });
+    useSettings({ firstPartyRpm: 100 });
+    const result = await statusAs(newBrowser());
     expect(result.status).toBe(401);
     expect(result.body).toMatchObject({ error: expect.stringContaining("switched off") });
     expect(
@@ -117,17 +230,80 @@ describe("the first-party session", () => {
 
   it("serves under FIRST_PARTY_API_KEY when it is set", async () => {
     const { secret, id } = await api.createKey({ scope: "write" });
-    api.context.credentialSources = [
-      bearerKeySource,
-      createFirstPartySessionSource({
-        settings: { sessionSecret: SECRET, firstPartyApiKey: secret, firstPartyRpm: 100 },
-      }),
-    ];
-    expect((await status({ ...sameOrigin, Cookie: cookie() })).status).toBe(200);
+    useSettings({ firstPartyApiKey: secret, firstPartyRpm: 100 });
+    const browser = newBrowser();
+    expect((await statusAs(browser)).status).toBe(200);
     await api.context.store.keys.revoke(id);
     api.context.keys.forget(secret);
-    expect((await status({ ...sameOrigin, Cookie: cookie() })).status).toBe(401);
+    expect((await statusAs(browser)).status).toBe(401);
   });
+});
+
+describe("issuing sessions", () => {
+  it("issues at most the limit per client IP per window; renewals and other addresses are not held back", async () => {
+    const settings: SessionSettings = { ...BASE, sessionIssueLimit: 3, sessionIssueWindowSeconds: 600 };
+    const browser = newBrowser();
+    const issue = (existing: string | null, who = browser, nowMs = Date.now()) =>
+      issueSession({ limiter: api.context.limiter, settings, secret: SECRET, binding: who, existing, nowMs });
+    const outcomes = [];
+    for (let index = 0; index < 4; index += 1) {
+      outcomes.push(await issue(null));
+    }
+    expect(outcomes.map((outcome) => outcome.outcome)).toEqual(["issued", "issued", "issued", "limited"]);
+    const limited = outcomes[3];
+    expect(limited?.outcome === "limited" && limited.decision.retryAfter).toBeGreaterThan(0);
+    // A cookie bound elsewhere is a new session, so it is held back too.
+    const elsewhere = createSessionToken(SECRET, Date.now(), newBrowser());
+    expect((await issue(elsewhere)).outcome).toBe("limited");
+    // A valid session is kept, or renewed (same id) past half its lifetime, whatever the issue count.
+    const first = outcomes[0];
+    const token = first?.outcome === "issued" ? first.token : "";
+    expect(await issue(token)).toEqual({ outcome: "current" });
+    const later = Date.now() + (settings.sessionTtlSeconds / 2) * 1000;
+    const renewal = await issue(token, browser, later);
+    expect(renewal.outcome).toBe("renewed");
+    const renewed = renewal.outcome === "renewed" ? renewal.token : "";
+    const ids = [token, renewed].map((value) => {
+      const check = verifySessionToken(SECRET, value, later, browser, settings.sessionTtlSeconds);
+      return check.valid ? check.sessionId : null;
+    });
+    expect(ids[0]).not.toBeNull();
+    expect(ids[1]).toBe(ids[0]);
+    // Another address has its own count.
+    expect((await issue(null, newBrowser())).outcome).toBe("issued");
+  });
+
+  it.skipIf(API_HOST === "lean")(
+    "the pages set a session at most SESSION_ISSUE_LIMIT times per client IP, and still render past it",
+    async () => {
+      const browser = newBrowser();
+      const page = () =>
+        fetch(`${api.url}/`, {
+          redirect: "manual",
+          headers: { "User-Agent": browser.userAgent, "X-Forwarded-For": browser.address },
+        });
+      const tokens: string[] = [];
+      for (let index = 0; index < PAGE_ISSUE_LIMIT; index += 1) {
+        const response = await page();
+        expect(response.status).toBe(200);
+        await response.arrayBuffer();
+        const cookie = response.headers.getSetCookie().find((value) => value.startsWith("vg_session="));
+        expect(cookie).toBeDefined();
+        tokens.push(/^vg_session=([^;]+)/.exec(cookie ?? "")?.[1] ?? "");
+      }
+      const over = await page();
+      expect(over.status).toBe(200);
+      expect(await over.text()).toContain("<html");
+      expect(over.headers.getSetCookie().filter((value) => value.startsWith("vg_session="))).toEqual([]);
+      // What the pages issued is served by the API from the same browser, and refused from elsewhere.
+      // (Under a key of its own: the tests above revoked the pages' provisioned one.)
+      useSettings({ firstPartyApiKey: (await api.createKey({ scope: "write" })).secret, firstPartyRpm: 100 });
+      const served = await statusAs(browser, tokens[0]);
+      expect(served.status).toBe(200);
+      expect(served.body).toMatchObject({ success: true });
+      expect((await statusAs({ ...browser, address: newBrowser().address }, tokens[0])).status).toBe(401);
+    },
+  );
 });
 
 describe("isSameOriginRequest", () => {

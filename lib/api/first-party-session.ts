@@ -1,10 +1,22 @@
 // The pages' credential source (PRODUCT.md, "The browser never holds a key"): a same-origin request
-// carrying the app's httpOnly session cookie is served under the server-held write key, with its own
-// per-minute limit per client IP. The key is FIRST_PARTY_API_KEY when set (resolved like a bearer key,
+// carrying the app's httpOnly session cookie, from the address and browser the session was issued to,
+// is served under the server-held write key, with a per-minute limit per client IP and a smaller one
+// per session; a session past half its lifetime is renewed in the answer's Set-Cookie. The key is FIRST_PARTY_API_KEY when set (resolved like a bearer key,
 // so revoking it stops the pages), else the store's "first-party pages" key, created on first use.
 import type { ApiKeyRecord } from "../store/api-keys";
 import { parseSessionSettings, type SessionSettings } from "../web/server-config";
-import { SESSION_COOKIE, readCookie, sessionSecret, verifySessionToken } from "../web/session-token";
+import {
+  SESSION_COOKIE,
+  browserUrl,
+  canUseSecureCookie,
+  createSessionToken,
+  readCookie,
+  sessionCookieHeader,
+  sessionRenewalDue,
+  sessionSecret,
+  verifySessionToken,
+  type SessionCheck,
+} from "../web/session-token";
 import { clientAddress } from "./client-address";
 import type { ApiContext } from "./context";
 import type { CredentialSource, Principal } from "./credentials";
@@ -13,6 +25,13 @@ import type { ApiRequest } from "./handler";
 import { SingleFlightCache } from "./single-flight-cache";
 
 export const FIRST_PARTY_KEY_NAME = "first-party pages";
+
+const REFUSALS: Record<Exclude<SessionCheck, { valid: true }>["reason"], string> = {
+  malformed: "Your session with this app is not valid; reload the page",
+  signature: "Your session with this app is not valid; reload the page",
+  expired: "Your session with this app has expired; reload the page",
+  elsewhere: "Your session was issued to another address or browser; reload the page",
+};
 
 function unauthorized(message: string): ApiError {
   return new ApiError("UNAUTHORIZED", message, undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
@@ -40,7 +59,7 @@ export function isSameOriginRequest(request: ApiRequest): boolean {
 }
 
 export interface FirstPartySourceOptions {
-  /** Defaults to the environment (SESSION_SECRET, FIRST_PARTY_API_KEY, FIRST_PARTY_RPM). */
+  /** Defaults to the environment (SESSION_SECRET, FIRST_PARTY_API_KEY, FIRST_PARTY_RPM, SESSION_*). */
   settings?: SessionSettings;
   now?: () => number;
 }
@@ -97,25 +116,36 @@ export function createFirstPartySessionSource(options: FirstPartySourceOptions =
       if (token === null || request.headers.has("authorization") || !isSameOriginRequest(request)) {
         return null;
       }
-      const { sessionSecret: configured, firstPartyApiKey, firstPartyRpm } = current();
-      const check = verifySessionToken(sessionSecret(configured, firstPartyApiKey), token, now());
+      const settings = current();
+      const secret = sessionSecret(settings.sessionSecret, settings.firstPartyApiKey);
+      const address = clientAddress(request, context.config.trustedProxyCount);
+      const binding = { address, userAgent: request.headers.get("user-agent") ?? "" };
+      const check = verifySessionToken(secret, token, now(), binding, settings.sessionTtlSeconds);
       if (!check.valid) {
-        throw unauthorized("Your session with this app has expired; reload the page");
+        throw unauthorized(REFUSALS[check.reason]);
       }
       const key = await serverKey(context);
       if (key === null) {
         throw unauthorized("The app's own pages are switched off (their API key is missing or revoked)");
       }
       context.keys.noteUse(key);
-      const address = clientAddress(request, context.config.trustedProxyCount);
+      const renewed = sessionRenewalDue(check, settings.sessionTtlSeconds)
+        ? sessionCookieHeader(
+            createSessionToken(secret, now(), binding, check.sessionId),
+            canUseSecureCookie(browserUrl(request.url, request.headers)),
+            settings.sessionTtlSeconds,
+          )
+        : null;
       return {
         // Limits are per key id: one id per client address makes the pages' limit per IP.
         keyId: `${key.id}@${address}`,
         scope: key.scope,
         vaults: key.vaults,
         wallet: key.wallet,
-        rpm: firstPartyRpm,
+        rpm: settings.firstPartyRpm,
         source: "first-party",
+        sessionLimit: { id: check.sessionId, rpm: settings.sessionRpm },
+        ...(renewed === null ? {} : { responseHeaders: { "Set-Cookie": renewed } }),
       };
     },
   };

@@ -1,5 +1,5 @@
 // withPartnerKey: the wrapper of every partner route, one small step each: authenticate → rate-limit
-// by key id → check scope → parse input → check the key's vault and wallet → run the handler → answer
+// by key id (and by session, for the pages) → check scope → parse input → check the key's vault and wallet → run the handler → answer
 // in the envelope, with X-RateLimit-* on every response, success or error.
 import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
@@ -73,6 +73,19 @@ async function authenticateOrLimit(
   }
 }
 
+/** The session's own budget, inside its key's (one page session cannot spend the whole per-IP one). */
+async function consumeSessionLimit(
+  principal: Principal,
+  context: ApiContext,
+): Promise<RateLimitDecision | null> {
+  return principal.sessionLimit === undefined
+    ? null
+    : context.limiter.consume(
+        { bucket: "session", limit: principal.sessionLimit.rpm, windowSeconds: 60 },
+        principal.sessionLimit.id,
+      );
+}
+
 function requireScope(principal: Principal, scope: KeyScope): void {
   if (scope === "write" && principal.scope !== "write") {
     throw new ApiError("FORBIDDEN", "This API key has read scope; this endpoint needs a write-scope key");
@@ -123,9 +136,17 @@ export function withPartnerKey<S extends z.ZodType, P extends z.ZodType = typeof
         { bucket: "partner", limit: principal.rpm, windowSeconds: 60 },
         principal.keyId,
       );
-      limitHeaders = rateLimitHeaders(decision);
+      limitHeaders = { ...rateLimitHeaders(decision), ...principal.responseHeaders };
       if (!decision.allowed) {
         throw rateLimited(decision, "minute for this key");
+      }
+      const session = await consumeSessionLimit(principal, context);
+      // The headers show whichever budget is nearer its end.
+      if (session !== null && (!session.allowed || session.remaining < decision.remaining)) {
+        limitHeaders = { ...rateLimitHeaders(session), ...principal.responseHeaders };
+      }
+      if (session !== null && !session.allowed) {
+        throw rateLimited(session, "minute for this session");
       }
       requireScope(principal, options.scope);
       const params = parseInput(options.params ?? noParams, meta.params) as z.output<P>;

@@ -99,8 +99,26 @@ describe("the browser's view of the deployment", () => {
       sessionSecret: null,
       firstPartyApiKey: null,
       firstPartyRpm: 300,
+      sessionTtlSeconds: 1_800,
+      sessionRpm: 120,
+      sessionIssueLimit: 20,
+      sessionIssueWindowSeconds: 600,
     });
     expect(parseSessionSettings({ FIRST_PARTY_RPM: "60" }).firstPartyRpm).toBe(60);
+    expect(
+      parseSessionSettings({
+        SESSION_TTL_SECONDS: "900",
+        SESSION_RPM: "30",
+        SESSION_ISSUE_LIMIT: "5",
+        SESSION_ISSUE_WINDOW_SECONDS: "3600",
+      }),
+    ).toMatchObject({
+      sessionTtlSeconds: 900,
+      sessionRpm: 30,
+      sessionIssueLimit: 5,
+      sessionIssueWindowSeconds: 3600,
+    });
+    expect(() => parseSessionSettings({ SESSION_TTL_SECONDS: "10" })).toThrow(/SESSION_TTL_SECONDS/);
   });
 
   it("derives the PubSub endpoint as web3.js does", () => {

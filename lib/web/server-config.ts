@@ -56,6 +56,10 @@ const sessionEnvSchema = z.object({
     .regex(API_KEY_PATTERN, "must be an API key (vk_live_… or vk_test_…)")
     .optional(),
   FIRST_PARTY_RPM: envInteger(1, 1_000_000).default(300),
+  SESSION_TTL_SECONDS: envInteger(60, 86_400).default(1_800),
+  SESSION_RPM: envInteger(1, 1_000_000).default(120),
+  SESSION_ISSUE_LIMIT: envInteger(1, 1_000_000).default(20),
+  SESSION_ISSUE_WINDOW_SECONDS: envInteger(1, 86_400).default(600),
 });
 
 /** The first-party session's settings (the API's credential source and the pages' proxy share them). */
@@ -66,6 +70,13 @@ export interface SessionSettings {
   firstPartyApiKey: string | null;
   /** Requests per minute per client IP for the pages. */
   firstPartyRpm: number;
+  /** How long a session token is accepted; renewed (same session) past half of it. */
+  sessionTtlSeconds: number;
+  /** Requests per minute per session, within the per-IP allowance. */
+  sessionRpm: number;
+  /** New sessions per client IP per issue window. */
+  sessionIssueLimit: number;
+  sessionIssueWindowSeconds: number;
 }
 
 export interface WebConfig {
@@ -93,6 +104,10 @@ export function parseSessionSettings(env: Env = process.env): SessionSettings {
     sessionSecret: parsed.data.SESSION_SECRET ?? null,
     firstPartyApiKey: parsed.data.FIRST_PARTY_API_KEY ?? null,
     firstPartyRpm: parsed.data.FIRST_PARTY_RPM,
+    sessionTtlSeconds: parsed.data.SESSION_TTL_SECONDS,
+    sessionRpm: parsed.data.SESSION_RPM,
+    sessionIssueLimit: parsed.data.SESSION_ISSUE_LIMIT,
+    sessionIssueWindowSeconds: parsed.data.SESSION_ISSUE_WINDOW_SECONDS,
   };
 }
 

@@ -20,6 +20,8 @@ const PRODUCTION_SUITES = [
   "tests/api/endpoints.test.ts",
   "tests/api/security.test.ts",
   "tests/api/fuzz.test.ts",
+  // The pages' session: on the web server the pages issue it too (its per-IP issue rate).
+  "lib/api/first-party-session.test.ts",
 ];
 const DEV_SUITES = [
   "tests/api/hosts-smoke.test.ts",

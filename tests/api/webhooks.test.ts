@@ -13,6 +13,7 @@ import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/indexer/start";
 import { parseWebhookSettings } from "../../lib/webhooks/settings";
 import { configureWebhooks, type Webhooks } from "../../lib/webhooks/start";
+import { parseSessionSettings } from "../../lib/web/server-config";
 import { createSessionToken } from "../../lib/web/session-token";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
@@ -318,12 +319,14 @@ describe("partner events and webhooks", () => {
     harness.context.credentialSources = [
       bearerKeySource,
       createFirstPartySessionSource({
-        settings: { sessionSecret: secret, firstPartyApiKey: null, firstPartyRpm: 100 },
+        settings: { ...parseSessionSettings({}), sessionSecret: secret, firstPartyRpm: 100 },
       }),
     ];
+    const browser = { address: "127.0.0.1", userAgent: "webhooks-test-browser" };
     const headers = {
       "Sec-Fetch-Site": "same-origin",
-      Cookie: `vg_session=${createSessionToken(secret, Date.now())}`,
+      "User-Agent": browser.userAgent,
+      Cookie: `vg_session=${createSessionToken(secret, Date.now(), browser)}`,
     };
     for (const [method, body] of [
       ["POST", { url: `${receiver.url}/pages`, events: ["deposit.confirmed"] }],
