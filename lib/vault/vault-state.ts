@@ -33,10 +33,14 @@ export function shareSymbol(assetSymbol: string): string {
 // The account cache hands back the same object until it refreshes, so its decoding is kept with it.
 const decodedVaults = new WeakMap<ChainAccount, LoadedVault>();
 
+function vaultNotFound(address: PublicKey, message: string): DomainError<"VAULT_NOT_FOUND"> {
+  return new DomainError("VAULT_NOT_FOUND", message, { context: { vault: address.toBase58() } });
+}
+
 /** Only the deployment's protocol's vaults exist for this app; any other is an unknown vault. */
 function requireServedProtocol(deps: Pick<VaultDeps, "protocol">, vault: LoadedVault): LoadedVault {
   if (!vault.state.protocol.equals(deps.protocol)) {
-    throw new DomainError("VAULT_NOT_FOUND", `No vault exists at ${vault.address.toBase58()}`);
+    throw vaultNotFound(vault.address, `No vault exists at ${vault.address.toBase58()}`);
   }
   return vault;
 }
@@ -51,7 +55,7 @@ export function vaultFromAccount(
   account: ChainAccount | null,
 ): LoadedVault {
   if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
-    throw new DomainError("VAULT_NOT_FOUND", `No vault exists at ${address.toBase58()}`);
+    throw vaultNotFound(address, `No vault exists at ${address.toBase58()}`);
   }
   const decoded = decodedVaults.get(account);
   if (decoded !== undefined && decoded.address.equals(address)) {
@@ -61,7 +65,7 @@ export function vaultFromAccount(
   try {
     state = decodeVault(account.data);
   } catch {
-    throw new DomainError("VAULT_NOT_FOUND", `The account ${address.toBase58()} is not a vault`);
+    throw vaultNotFound(address, `The account ${address.toBase58()} is not a vault`);
   }
   const assetSymbol = deps.symbolOf(state.assetMint);
   const vault: LoadedVault = {
