@@ -5,6 +5,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { ChainAccount } from "../chain/accounts";
 import type { ReadMode, VaultChain } from "../chain/vault-chain";
 import { decodeVault, type VaultAccount } from "./accounts";
+import { DAY_SECONDS, HOUR_SECONDS, capWindow, type CapWindow } from "./cap-window";
 import { DomainError } from "./domain-error";
 import { VAULT_PROGRAM_ID } from "./idl";
 import type { TokenInfo } from "./token-amount";
@@ -90,39 +91,6 @@ export function rentExemptMinimum(size: number): bigint {
 
 /** The base fee per signature. */
 export const LAMPORTS_PER_SIGNATURE = 5_000n;
-
-export interface CapWindow {
-  /** 0 when the vault sets no cap. */
-  cap: bigint;
-  used: bigint;
-  /** Null when there is no cap. */
-  remaining: bigint | null;
-  /** Unix seconds when the window rolls over. */
-  resetsAt: number;
-}
-
-/** A net-withdrawal window as the program will see it at `nowSeconds` (rolled over if its period passed). */
-export function capWindow(
-  cap: bigint,
-  storedStart: bigint,
-  storedUsed: bigint,
-  nowSeconds: number,
-  length: number,
-): CapWindow {
-  const now = BigInt(Math.floor(nowSeconds));
-  const period = BigInt(length);
-  const start = now - (now % period);
-  const used = start > storedStart ? 0n : storedUsed;
-  return {
-    cap,
-    used,
-    remaining: cap === 0n ? null : cap > used ? cap - used : 0n,
-    resetsAt: Number(start + period),
-  };
-}
-
-export const HOUR_SECONDS = 3_600;
-export const DAY_SECONDS = 86_400;
 
 export function withdrawalWindows(
   state: VaultAccount,

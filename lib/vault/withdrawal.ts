@@ -5,9 +5,10 @@ import { PublicKey } from "@solana/web3.js";
 import type { ChainAccount } from "../chain/accounts";
 import { base58Of, boundedMemo } from "../chain/bounded-memo";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
-import type { ClaimBlocker } from "./domain-error";
 import { decodeReceipt, type VaultAccount, type WithdrawalReceiptAccount } from "./accounts";
 import { findReceipt } from "./addresses";
+import type { CapWindow } from "./cap-window";
+import type { ClaimBlocker } from "./domain-error";
 import { VAULT_PROGRAM_ID } from "./idl";
 import { withdrawalAmounts, type WithdrawalAmounts } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
@@ -16,7 +17,6 @@ import {
   vaultFromAccount,
   vaultLayout,
   withdrawalWindows,
-  type CapWindow,
   type LoadedVault,
   type VaultDeps,
 } from "./vault-state";

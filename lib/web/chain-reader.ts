@@ -11,7 +11,8 @@ import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts
 import { findReceipt } from "../vault/addresses";
 import { VAULT_ACCOUNT_SIZE, VAULT_PROGRAM_ID } from "../vault/idl";
 import { sharePrice } from "../vault/share-math";
-import { DAY_SECONDS, HOUR_SECONDS, shareSymbol } from "../vault/vault-state";
+import { DAY_SECONDS, HOUR_SECONDS } from "../vault/cap-window";
+import { shareSymbol } from "../vault/vault-state";
 import { symbolOf, type ClientConfig } from "./client-config";
 import type { VaultView } from "./vault-view";
 
