@@ -163,7 +163,3 @@ export function ProgressBar({
     </div>
   );
 }
-
-export function VisuallyHidden({ children }: { children: ReactNode }) {
-  return <span className="sr-only">{children}</span>;
-}

@@ -219,11 +219,18 @@ export function useFaucet() {
       if (config.faucetUrl === null || publicKey === null) {
         throw new WalletUnavailableError("Connect a wallet to get test funds");
       }
-      const response = await fetch(config.faucetUrl, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ wallet: publicKey }),
-      });
+      let response: Response;
+      try {
+        response = await fetch(config.faucetUrl, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ wallet: publicKey }),
+        });
+      } catch (error) {
+        // The faucet is the local chain's: not answering means the chain is down.
+        const { ChainUnavailableError } = await import("@/lib/chain/rpc");
+        throw new ChainUnavailableError(`faucet: ${error instanceof Error ? error.message : String(error)}`);
+      }
       const body = (await response.json().catch(() => null)) as {
         signature?: string;
         error?: unknown;

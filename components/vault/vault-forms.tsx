@@ -4,6 +4,7 @@
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId, useState, type FormEvent } from "react";
 
+import { sharesForAssetsRoundUp } from "@/lib/vault/share-math";
 import { amountInputText, formatSharePrice, parseAmountInput } from "@/lib/web/amounts";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import { formatClock } from "@/lib/web/time";
@@ -11,7 +12,6 @@ import {
   previewDeposit,
   positionValue,
   previewWithdrawal,
-  sharesForValueRoundUp,
   type Capacity,
   type VaultView,
 } from "@/lib/web/vault-view";
@@ -262,7 +262,8 @@ export function WithdrawForm({
   const shares = parsed.ok
     ? mode === "shares"
       ? parsed.raw
-      : sharesForValueRoundUp(vault, parsed.raw)
+      : // Shares worth at least the value typed: rounded up, so the gross covers it.
+        sharesForAssetsRoundUp(parsed.raw, vault.totalAssets, vault.totalShares)
     : null;
   const preview = shares === null ? null : previewWithdrawal(vault, shares, walletShares, nowMs / 1000);
   const inputProblem = !parsed.ok && !("empty" in parsed) ? parsed.reason : null;

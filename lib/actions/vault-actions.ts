@@ -15,7 +15,7 @@ import { DomainError } from "../vault/domain-error";
 import { buildDepositTransaction, type DepositSettings } from "../vault/deposit";
 import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/history";
 import { sharePrice, sharesForAssetsRoundDown } from "../vault/share-math";
-import { formatHuman, type TokenAmount } from "../vault/token-amount";
+import { formatHuman, tokenAmount, type TokenAmount } from "../vault/token-amount";
 import type { LoadedVault, VaultDeps } from "../vault/vault-state";
 import { buildWithdrawTransaction } from "../vault/withdraw";
 import type { ScheduleSettings } from "../vault/withdrawal";
@@ -168,7 +168,7 @@ export function claimActionMetadata(facts: VaultFacts, site: ActionSite): Action
 function amountOf(field: string, text: string, decimals: number): bigint {
   const parsed = parseDecimalAmount(text, decimals);
   if (!parsed.ok) {
-    throw new DomainError("INVALID_AMOUNT", `${field}: ${parsed.reason}`);
+    throw new DomainError("INVALID_AMOUNT", `${field}: ${parsed.reason}`, { context: { field } });
   }
   return parsed.amount;
 }
@@ -203,7 +203,9 @@ export async function prepareDepositAction(
   request: DepositActionRequest,
 ): Promise<ActionPostResponse> {
   if (request.amount === undefined) {
-    throw new DomainError("INVALID_AMOUNT", `amount: is required (in ${vault.asset.symbol})`);
+    throw new DomainError("INVALID_AMOUNT", `amount: is required (in ${vault.asset.symbol})`, {
+      context: { field: "amount" },
+    });
   }
   const raw = amountOf("amount", request.amount, vault.asset.decimals);
   const prepared = await buildDepositTransaction(deps, settings, {
@@ -225,7 +227,9 @@ export interface WithdrawActionRequest {
 
 function sharesToWithdraw(vault: LoadedVault, request: WithdrawActionRequest): bigint {
   if (request.shares !== undefined && request.amount !== undefined) {
-    throw new DomainError("INVALID_AMOUNT", "shares: give shares or amount, not both");
+    throw new DomainError("INVALID_AMOUNT", "shares: give shares or amount, not both", {
+      context: { field: "shares" },
+    });
   }
   if (request.shares !== undefined) {
     return amountOf("shares", request.shares, vault.shares.decimals);
@@ -234,6 +238,7 @@ function sharesToWithdraw(vault: LoadedVault, request: WithdrawActionRequest): b
     throw new DomainError(
       "INVALID_AMOUNT",
       `amount: is required (a value in ${vault.asset.symbol}, or shares in ${vault.shares.symbol})`,
+      { context: { field: "amount" } },
     );
   }
   const assets = amountOf("amount", request.amount, vault.asset.decimals);
@@ -243,6 +248,7 @@ function sharesToWithdraw(vault: LoadedVault, request: WithdrawActionRequest): b
     throw new DomainError(
       "AMOUNT_TOO_SMALL",
       `amount: ${formatHuman(assets, vault.asset)} is worth less than one unit of ${vault.shares.symbol}`,
+      { context: { amount: tokenAmount(vault.asset, assets) } },
     );
   }
   return shares;

@@ -14,7 +14,7 @@ import { ROUTE_TABLE } from "./routes";
 import { depositRequest } from "./schemas/deposit";
 import { withdrawRequest } from "./schemas/withdraw";
 import { ChainUnavailableError } from "../chain/rpc";
-import { DOMAIN_ERROR_CODES } from "../vault/domain-error";
+import { DOMAIN_ERROR_CODES, DomainError, domainContextOf } from "../vault/domain-error";
 
 const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
 
@@ -170,6 +170,55 @@ describe("the error table", () => {
       expect(CODE_TO_STATUS[code]).toBeGreaterThanOrEqual(400);
       expect(CODE_TO_STATUS[code]).toBeLessThan(500);
     }
+  });
+
+  it("sends a domain error's typed context beside its message, which a client reads back by code", () => {
+    const usdc = (amount: string) => ({
+      mint: "m",
+      symbol: "USDC",
+      amount,
+      decimals: 6,
+      uiAmount: Number(amount) / 1e6,
+    });
+    const context = {
+      window: "daily" as const,
+      remaining: usdc("300000000"),
+      requested: usdc("400000000"),
+      cap: usdc("700000000"),
+      used: usdc("400000000"),
+      resetsAt: "2026-11-23T00:00:00.000Z",
+    };
+    const thrown = new DomainError("CAPACITY_EXCEEDED", "The daily cap leaves 300.00 USDC", {
+      context,
+      details: "daily cap 700000000",
+    });
+    const body = JSON.parse(JSON.stringify(errorBody(toApiError(thrown).error, "req_1"))) as Record<
+      string,
+      unknown
+    >;
+    expect(body).toEqual({
+      success: false,
+      error: "The daily cap leaves 300.00 USDC",
+      details: "daily cap 700000000",
+      code: "CAPACITY_EXCEEDED",
+      context,
+      requestId: "req_1",
+    });
+    expect(domainContextOf("CAPACITY_EXCEEDED", body.context)).toEqual({
+      code: "CAPACITY_EXCEEDED",
+      context,
+    });
+    expect(domainContextOf("CAPACITY_EXCEEDED", { ...context, window: "weekly" })).toBeNull();
+    expect(domainContextOf("VAULT_NOT_FOUND", context)).toBeNull();
+    expect(domainContextOf("NO_PENDING_WITHDRAWAL", context)).toBeNull();
+    expect(domainContextOf("toString", context)).toBeNull();
+    const bare = errorBody(toApiError(new DomainError("NO_PENDING_WITHDRAWAL", "none")).error, "req_2");
+    expect(bare).toEqual({
+      success: false,
+      error: "none",
+      code: "NO_PENDING_WITHDRAWAL",
+      requestId: "req_2",
+    });
   });
 
   it("turns unavailability into 503 and anything unknown into a 500 without internals", () => {

@@ -2,7 +2,7 @@
 // anything thrown into the spec's envelope. Unknown errors become a generic 500 that reveals nothing.
 import { ChainUnavailableError } from "../chain/rpc";
 import { StoreUnavailableError } from "../store/db";
-import { DomainError, type DomainErrorCode } from "../vault/domain-error";
+import { DomainError, type DomainErrorCode, type DomainErrorContexts } from "../vault/domain-error";
 import type { ApiContext } from "./context";
 import type { RequestMeta } from "./handler";
 
@@ -21,6 +21,9 @@ export type EdgeErrorCode =
   | "INTERNAL_ERROR";
 
 export type ErrorCode = EdgeErrorCode | DomainErrorCode;
+
+/** The typed facts behind a domain code, sent as the envelope's `context` (see DomainError). */
+export type ErrorContext = NonNullable<DomainErrorContexts[DomainErrorCode]>;
 
 export const CODE_TO_STATUS: Readonly<Record<ErrorCode, number>> = {
   INVALID_REQUEST: 400,
@@ -71,6 +74,7 @@ export class ApiError extends Error {
     message: string,
     readonly details?: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    readonly context?: ErrorContext,
   ) {
     super(message);
     this.name = "ApiError";
@@ -92,7 +96,10 @@ export function toApiError(thrown: unknown): { error: ApiError; internal: boolea
     return { error: thrown, internal: false };
   }
   if (thrown instanceof DomainError) {
-    return { error: new ApiError(thrown.code, thrown.message, thrown.details), internal: false };
+    return {
+      error: new ApiError(thrown.code, thrown.message, thrown.details, {}, thrown.context ?? undefined),
+      internal: false,
+    };
   }
   if (thrown instanceof ChainUnavailableError) {
     return {
@@ -114,6 +121,8 @@ export interface ErrorBody {
   error: string;
   details?: string;
   code: ErrorCode;
+  /** Machine-readable facts behind `code`, shaped per code; clients word errors from code and context. */
+  context?: ErrorContext;
   requestId: string;
 }
 
@@ -123,6 +132,7 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
     error: error.message,
     ...(error.details === undefined ? {} : { details: error.details }),
     code: error.code,
+    ...(error.context === undefined ? {} : { context: error.context }),
     requestId,
   };
 }

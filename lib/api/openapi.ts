@@ -158,7 +158,7 @@ function buildDocument(): JsonObject {
       title: "Vault transaction-building and public oracle service",
       version: "1.0.0",
       description:
-        "Partner endpoints answer in the envelope { success, data } / { success: false, error, details?, code, requestId }. Raw integer amounts are strings of digits in responses; requests accept an integer or a string. Every response carries X-Request-Id.",
+        "Partner endpoints answer in the envelope { success, data } / { success: false, error, details?, code, context?, requestId }: `error` is for people; `context` holds the facts behind `code`, typed per code (the …Context schemas). Raw integer amounts are strings of digits in responses; requests accept an integer or a string. Every response carries X-Request-Id.",
     },
     servers: [{ url: "/" }],
     security: [{ bearer: [] }],

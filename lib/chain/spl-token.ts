@@ -152,7 +152,6 @@ export function findAssociatedTokenAddress(owner: PublicKey, mint: PublicKey): P
 }
 
 const TokenInstruction = {
-  Transfer: 3,
   MintTo: 7,
   InitializeAccount3: 18,
   InitializeMint2: 20,
@@ -235,22 +234,5 @@ export function buildMintToInstruction(
       { pubkey: mintAuthority, isSigner: true, isWritable: false },
     ],
     data: Buffer.concat([Buffer.from([TokenInstruction.MintTo]), u64Bytes(amount)]),
-  });
-}
-
-export function buildTransferInstruction(
-  source: PublicKey,
-  destination: PublicKey,
-  owner: PublicKey,
-  amount: bigint,
-): TransactionInstruction {
-  return new TransactionInstruction({
-    programId: TOKEN_PROGRAM_ID,
-    keys: [
-      { pubkey: source, isSigner: false, isWritable: true },
-      { pubkey: destination, isSigner: false, isWritable: true },
-      { pubkey: owner, isSigner: true, isWritable: false },
-    ],
-    data: Buffer.concat([Buffer.from([TokenInstruction.Transfer]), u64Bytes(amount)]),
   });
 }

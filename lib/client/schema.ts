@@ -651,7 +651,100 @@ export interface components {
       error: string;
       details?: string;
       code: string;
+      /** @description Machine-readable facts behind `code`, shaped per code (CAPACITY_EXCEEDED → CapacityExceededContext, and so on): clients build their own words from code and context, never from `error`. Absent for codes without context. */
+      context?:
+        | components["schemas"]["InvalidAmountContext"]
+        | components["schemas"]["VaultNotFoundContext"]
+        | components["schemas"]["VaultPausedContext"]
+        | components["schemas"]["WithdrawalPendingContext"]
+        | components["schemas"]["WithdrawalNotClaimableContext"]
+        | components["schemas"]["InitiateNotRecordedContext"]
+        | components["schemas"]["InsufficientBalanceContext"]
+        | components["schemas"]["InsufficientSolContext"]
+        | components["schemas"]["BelowMinimumContext"]
+        | components["schemas"]["AmountTooSmallContext"]
+        | components["schemas"]["CapacityExceededContext"]
+        | components["schemas"]["WebhookNotFoundContext"]
+        | components["schemas"]["DeliveryNotFoundContext"]
+        | components["schemas"]["DeliveryInFlightContext"];
       requestId: string;
+    };
+    /** @description context of INVALID_AMOUNT */
+    InvalidAmountContext: {
+      /** @description The request field the amount came in */
+      field: string;
+    };
+    /** @description context of VAULT_NOT_FOUND */
+    VaultNotFoundContext: {
+      /** @description The address that holds no vault */
+      vault: string;
+    };
+    /** @description context of VAULT_PAUSED */
+    VaultPausedContext: {
+      vault: string;
+      vaultName: string;
+    };
+    /** @description context of WITHDRAWAL_PENDING: the shares of the withdrawal already pending */
+    WithdrawalPendingContext: {
+      pendingShares: components["schemas"]["TokenAmount"];
+    };
+    /** @description context of WITHDRAWAL_NOT_CLAIMABLE */
+    WithdrawalNotClaimableContext: {
+      pendingShares: components["schemas"]["TokenAmount"];
+      /** @description What the claim waits for: vault-paused, awaiting-nav (no NAV struck since the request), queue-unfunded, reserve-short */
+      blockers: ("vault-paused" | "awaiting-nav" | "queue-unfunded" | "reserve-short")[];
+    };
+    /** @description context of INITIATE_NOT_RECORDED: the withdrawal request whose initiate is missing */
+    InitiateNotRecordedContext: {
+      requestId: string;
+    };
+    /** @description context of INSUFFICIENT_BALANCE: what the wallet holds and what the request needs */
+    InsufficientBalanceContext: {
+      balance: components["schemas"]["TokenAmount"];
+      requested: components["schemas"]["TokenAmount"];
+    };
+    /** @description context of INSUFFICIENT_SOL */
+    InsufficientSolContext: {
+      /** @description Lamports for the fee and account rent, digits */
+      neededLamports: string;
+      /** @description Lamports the wallet holds, digits */
+      heldLamports: string;
+    };
+    /** @description context of BELOW_MINIMUM: the vault's minimum withdrawal and the shares requested */
+    BelowMinimumContext: {
+      minimum: components["schemas"]["TokenAmount"];
+      requested: components["schemas"]["TokenAmount"];
+    };
+    /** @description context of AMOUNT_TOO_SMALL: the amount that would give no shares or assets */
+    AmountTooSmallContext: {
+      amount: components["schemas"]["TokenAmount"];
+    };
+    /** @description context of CAPACITY_EXCEEDED: the refusing window, what it can still take (remaining), what this withdrawal is worth (requested), its cap and use, and when it resets */
+    CapacityExceededContext: {
+      /**
+       * @description The net-withdrawal cap window that refuses
+       * @enum {string}
+       */
+      window: "hourly" | "daily";
+      remaining: components["schemas"]["TokenAmount"];
+      requested: components["schemas"]["TokenAmount"];
+      cap: components["schemas"]["TokenAmount"];
+      used: components["schemas"]["TokenAmount"];
+      /** @description ISO 8601: when the window starts afresh */
+      resetsAt: string;
+    };
+    /** @description context of WEBHOOK_NOT_FOUND */
+    WebhookNotFoundContext: {
+      webhookId: string;
+    };
+    /** @description context of DELIVERY_NOT_FOUND */
+    DeliveryNotFoundContext: {
+      webhookId: string;
+      deliveryId: string;
+    };
+    /** @description context of DELIVERY_IN_FLIGHT */
+    DeliveryInFlightContext: {
+      deliveryId: string;
     };
     WithdrawStatusQuery: {
       /**

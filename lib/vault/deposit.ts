@@ -95,7 +95,7 @@ function rawAmount(vault: LoadedVault, amount: DepositAmount): bigint {
   }
   const parsed = parseUiAmount(amount.ui, vault.asset.decimals);
   if (!parsed.ok) {
-    throw new DomainError("INVALID_AMOUNT", `uiAmount ${parsed.reason}`);
+    throw new DomainError("INVALID_AMOUNT", `uiAmount ${parsed.reason}`, { context: { field: "uiAmount" } });
   }
   return parsed.amount;
 }
@@ -110,6 +110,7 @@ function refusal(
     return new DomainError(
       "VAULT_PAUSED",
       `The vault ${vault.state.name} is paused; deposits are not accepted`,
+      { context: { vault: base58Of(vault.address), vaultName: vault.state.name } },
     );
   }
   const balance = assetBalance(accounts);
@@ -117,7 +118,10 @@ function refusal(
     return new DomainError(
       "INSUFFICIENT_BALANCE",
       `The wallet holds ${formatHuman(balance, vault.asset)}, less than the ${formatHuman(amount, vault.asset)} to deposit`,
-      `balance ${balance} < amount ${amount} (raw units of ${vault.asset.mint.toBase58()})`,
+      {
+        context: { balance: tokenAmount(vault.asset, balance), requested: tokenAmount(vault.asset, amount) },
+        details: `balance ${balance} < amount ${amount} (raw units of ${vault.asset.mint.toBase58()})`,
+      },
     );
   }
   const needed = lamportsNeeded(accounts, priceMicroLamports);
@@ -126,6 +130,7 @@ function refusal(
     return new DomainError(
       "INSUFFICIENT_SOL",
       `The wallet needs ${needed} lamports of SOL for the fee and account rent; it holds ${lamports}`,
+      { context: { neededLamports: needed.toString(), heldLamports: lamports.toString() } },
     );
   }
   return null;
@@ -160,6 +165,7 @@ export async function buildDepositTransaction(
     throw new DomainError(
       "AMOUNT_TOO_SMALL",
       `A deposit of ${formatHuman(amount, vault.asset)} would mint no shares at the current share price`,
+      { context: { amount: tokenAmount(vault.asset, amount) } },
     );
   }
   const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);

@@ -4,7 +4,7 @@
 import { PublicKey } from "@solana/web3.js";
 
 import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "../store/indexer";
-import { trailingApy, type NavPoint } from "./apy";
+import type { NavPoint } from "./apy";
 import { VAULT_PROGRAM_ID } from "./idl";
 import { assetsForSharesRoundDown, sharePrice } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
@@ -17,8 +17,6 @@ import {
   type WithdrawalLimits,
   type WithdrawalPolicy,
 } from "./withdrawal";
-
-const DAY = 86_400;
 
 export function vaultOfRow(
   deps: Pick<VaultDeps, "symbolOf" | "protocol">,
@@ -42,10 +40,6 @@ export function navPoints(snapshots: readonly VaultSnapshot[]): NavPoint[] {
 export interface VaultApy {
   apy7d: number | null;
   apy30d: number | null;
-}
-
-export function vaultApy(points: readonly NavPoint[]): VaultApy {
-  return { apy7d: trailingApy(points, 7 * DAY), apy30d: trailingApy(points, 30 * DAY) };
 }
 
 interface TokenView {

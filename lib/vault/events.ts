@@ -163,8 +163,6 @@ export type VaultEvent = {
   [Name in VaultEventName]: { name: Name; data: z.output<(typeof vaultEventSchemas)[Name]> };
 }[VaultEventName];
 
-export type VaultEventOf<Name extends VaultEventName> = Extract<VaultEvent, { name: Name }>;
-
 export const VAULT_EVENT_NAMES = Object.keys(vaultEventSchemas) as VaultEventName[];
 
 /** The vault an event is about; null for the protocol's own events. */

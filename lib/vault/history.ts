@@ -98,7 +98,7 @@ export function classifyVaultTransaction(
     throw new DomainError(
       "TRANSACTION_FAILED",
       "signature: the transaction failed on chain; only successful transactions are recorded",
-      JSON.stringify(transaction.err),
+      { details: JSON.stringify(transaction.err) },
     );
   }
   const wallet = request.wallet.toBase58();
@@ -235,6 +235,7 @@ async function requireInitiates(store: HistoryStore, records: readonly NewActivi
       throw new DomainError(
         "INITIATE_NOT_RECORDED",
         `The initiate of withdrawal request ${requestId} is not recorded; record its signature before the claim's`,
+        { context: { requestId: requestId.toString() } },
       );
     }
   }

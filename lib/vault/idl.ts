@@ -5,6 +5,7 @@ import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import idlJson from "../../programs/vault/idl.json";
+import { VAULT_PROGRAM_ADDRESS } from "./program-id";
 
 const discriminatorSchema = z.array(z.number().int().min(0).max(255)).length(8);
 
@@ -40,7 +41,7 @@ export type IdlAccountMeta = z.infer<typeof idlAccountMetaSchema>;
 
 export const vaultIdl = vaultIdlSchema.parse(idlJson);
 
-export const VAULT_PROGRAM_ID = new PublicKey(vaultIdl.address);
+export const VAULT_PROGRAM_ID = new PublicKey(VAULT_PROGRAM_ADDRESS);
 
 export const vaultCoder = new BorshCoder(idlJson as Idl);
 

@@ -1,6 +1,7 @@
 // Token amounts as the API shows them, { mint, symbol, amount, decimals, uiAmount }, with the raw
 // amount as a decimal string, and the conversions between raw units and human amounts.
 import type { PublicKey } from "@solana/web3.js";
+import { z } from "zod";
 
 import { base58Of } from "../chain/bounded-memo";
 
@@ -12,13 +13,17 @@ export interface TokenInfo {
   decimals: number;
 }
 
-export interface TokenAmount {
-  mint: string;
-  symbol: string;
-  amount: string;
-  decimals: number;
-  uiAmount: number;
-}
+export const tokenAmountSchema = z
+  .object({
+    mint: z.string(),
+    symbol: z.string(),
+    amount: z.string().meta({ description: "Raw smallest units, decimal digits" }),
+    decimals: z.number().int(),
+    uiAmount: z.number(),
+  })
+  .meta({ id: "TokenAmount" });
+
+export type TokenAmount = z.output<typeof tokenAmountSchema>;
 
 /** The exact decimal string of a raw amount: formatUnits(1500000n, 6) = "1.5". */
 export function formatUnits(amount: bigint, decimals: number): string {

@@ -5,6 +5,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { ChainAccount } from "../chain/accounts";
 import type { ReadMode, VaultChain } from "../chain/vault-chain";
 import { decodeVault, type VaultAccount } from "./accounts";
+import { DAY_SECONDS, HOUR_SECONDS, capWindow, type CapWindow } from "./cap-window";
 import { DomainError } from "./domain-error";
 import { VAULT_PROGRAM_ID } from "./idl";
 import type { TokenInfo } from "./token-amount";
@@ -33,10 +34,14 @@ export function shareSymbol(assetSymbol: string): string {
 // The account cache hands back the same object until it refreshes, so its decoding is kept with it.
 const decodedVaults = new WeakMap<ChainAccount, LoadedVault>();
 
+function vaultNotFound(address: PublicKey, message: string): DomainError<"VAULT_NOT_FOUND"> {
+  return new DomainError("VAULT_NOT_FOUND", message, { context: { vault: address.toBase58() } });
+}
+
 /** Only the deployment's protocol's vaults exist for this app; any other is an unknown vault. */
 function requireServedProtocol(deps: Pick<VaultDeps, "protocol">, vault: LoadedVault): LoadedVault {
   if (!vault.state.protocol.equals(deps.protocol)) {
-    throw new DomainError("VAULT_NOT_FOUND", `No vault exists at ${vault.address.toBase58()}`);
+    throw vaultNotFound(vault.address, `No vault exists at ${vault.address.toBase58()}`);
   }
   return vault;
 }
@@ -51,7 +56,7 @@ export function vaultFromAccount(
   account: ChainAccount | null,
 ): LoadedVault {
   if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
-    throw new DomainError("VAULT_NOT_FOUND", `No vault exists at ${address.toBase58()}`);
+    throw vaultNotFound(address, `No vault exists at ${address.toBase58()}`);
   }
   const decoded = decodedVaults.get(account);
   if (decoded !== undefined && decoded.address.equals(address)) {
@@ -61,7 +66,7 @@ export function vaultFromAccount(
   try {
     state = decodeVault(account.data);
   } catch {
-    throw new DomainError("VAULT_NOT_FOUND", `The account ${address.toBase58()} is not a vault`);
+    throw vaultNotFound(address, `The account ${address.toBase58()} is not a vault`);
   }
   const assetSymbol = deps.symbolOf(state.assetMint);
   const vault: LoadedVault = {
@@ -86,39 +91,6 @@ export function rentExemptMinimum(size: number): bigint {
 
 /** The base fee per signature. */
 export const LAMPORTS_PER_SIGNATURE = 5_000n;
-
-export interface CapWindow {
-  /** 0 when the vault sets no cap. */
-  cap: bigint;
-  used: bigint;
-  /** Null when there is no cap. */
-  remaining: bigint | null;
-  /** Unix seconds when the window rolls over. */
-  resetsAt: number;
-}
-
-/** A net-withdrawal window as the program will see it at `nowSeconds` (rolled over if its period passed). */
-export function capWindow(
-  cap: bigint,
-  storedStart: bigint,
-  storedUsed: bigint,
-  nowSeconds: number,
-  length: number,
-): CapWindow {
-  const now = BigInt(Math.floor(nowSeconds));
-  const period = BigInt(length);
-  const start = now - (now % period);
-  const used = start > storedStart ? 0n : storedUsed;
-  return {
-    cap,
-    used,
-    remaining: cap === 0n ? null : cap > used ? cap - used : 0n,
-    resetsAt: Number(start + period),
-  };
-}
-
-export const HOUR_SECONDS = 3_600;
-export const DAY_SECONDS = 86_400;
 
 export function withdrawalWindows(
   state: VaultAccount,

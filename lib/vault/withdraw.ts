@@ -8,6 +8,7 @@ import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   findAssociatedTokenAddress,
 } from "../chain/spl-token";
+import { base58Of } from "../chain/bounded-memo";
 import { DomainError } from "./domain-error";
 import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";
@@ -17,6 +18,7 @@ import { buildUnsignedTransaction, maximumFee, type TransactionAction } from "./
 import { rentExemptMinimum, withdrawalWindows, type LoadedVault, type VaultDeps } from "./vault-state";
 import {
   claimAmounts,
+  claimBlockerText,
   claimBlockers,
   readWithdrawalAccounts,
   withdrawalLimits,
@@ -91,6 +93,7 @@ function requireSol(
     throw new DomainError(
       "INSUFFICIENT_SOL",
       `The wallet needs ${needed} lamports of SOL for the fee and account rent; it holds ${accounts.walletLamports}`,
+      { context: { neededLamports: needed.toString(), heldLamports: accounts.walletLamports.toString() } },
     );
   }
 }
@@ -100,11 +103,15 @@ function refuseIfPaused(vault: LoadedVault): void {
     throw new DomainError(
       "VAULT_PAUSED",
       `The vault ${vault.state.name} is paused; withdrawals are not accepted`,
+      { context: { vault: base58Of(vault.address), vaultName: vault.state.name } },
     );
   }
 }
 
-/** Refuses an initiate of `assets` the hourly or daily window cannot take right now (6020/6021 on chain). */
+/**
+ * Refuses an initiate of `assets` the hourly or daily window cannot take right now (6020/6021 on
+ * chain). The figures travel as the error's context; the message and details put them in words.
+ */
 function checkCapacity(vault: LoadedVault, assets: bigint, nowMs: number): void {
   const windows = withdrawalWindows(vault.state, nowMs / 1000);
   for (const [name, window] of [
@@ -113,12 +120,24 @@ function checkCapacity(vault: LoadedVault, assets: bigint, nowMs: number): void 
   ] as const) {
     if (window.remaining !== null && assets > window.remaining) {
       const remaining = window.remaining;
+      const resetsAt = new Date(window.resetsAt * 1000).toISOString();
       throw new DomainError(
         "CAPACITY_EXCEEDED",
         `The ${name} net-withdrawal cap leaves ${formatHuman(remaining, vault.asset)}; this withdrawal is worth ${formatHuman(assets, vault.asset)}. Reduce the amount or wait for capacity`,
-        `${name} cap ${window.cap}, used ${window.used}, remaining ${remaining} (raw units); ` +
-          `resets at ${new Date(window.resetsAt * 1000).toISOString()}; ` +
-          `hourly remaining ${windows.hourly.remaining ?? "unlimited"}, daily remaining ${windows.daily.remaining ?? "unlimited"}`,
+        {
+          context: {
+            window: name,
+            remaining: tokenAmount(vault.asset, remaining),
+            requested: tokenAmount(vault.asset, assets),
+            cap: tokenAmount(vault.asset, window.cap),
+            used: tokenAmount(vault.asset, window.used),
+            resetsAt,
+          },
+          details:
+            `${name} cap ${window.cap}, used ${window.used}, remaining ${remaining} (raw units); ` +
+            `resets at ${resetsAt}; ` +
+            `hourly remaining ${windows.hourly.remaining ?? "unlimited"}, daily remaining ${windows.daily.remaining ?? "unlimited"}`,
+        },
       );
     }
   }
@@ -134,20 +153,34 @@ async function prepareInitiate(
   const { state } = vault;
   const shares = request.sharesAmount;
   if (shares === undefined) {
-    throw new DomainError("INVALID_AMOUNT", "sharesAmount: is required when initiating a withdrawal");
+    throw new DomainError("INVALID_AMOUNT", "sharesAmount: is required when initiating a withdrawal", {
+      context: { field: "sharesAmount" },
+    });
   }
   refuseIfPaused(vault);
   if (shares < state.minWithdrawalShares) {
     throw new DomainError(
       "BELOW_MINIMUM",
       `The vault's minimum withdrawal is ${formatHuman(state.minWithdrawalShares, vault.shares)}; ${formatHuman(shares, vault.shares)} requested`,
+      {
+        context: {
+          minimum: tokenAmount(vault.shares, state.minWithdrawalShares),
+          requested: tokenAmount(vault.shares, shares),
+        },
+      },
     );
   }
   if (accounts.walletShares < shares) {
     throw new DomainError(
       "INSUFFICIENT_BALANCE",
       `The wallet holds ${formatHuman(accounts.walletShares, vault.shares)}, less than the ${formatHuman(shares, vault.shares)} to withdraw`,
-      `balance ${accounts.walletShares} < sharesAmount ${shares} (raw units of ${vault.shares.mint.toBase58()})`,
+      {
+        context: {
+          balance: tokenAmount(vault.shares, accounts.walletShares),
+          requested: tokenAmount(vault.shares, shares),
+        },
+        details: `balance ${accounts.walletShares} < sharesAmount ${shares} (raw units of ${vault.shares.mint.toBase58()})`,
+      },
     );
   }
   const nowMs = deps.now();
@@ -211,8 +244,11 @@ async function prepareClaim(
   if (blockers.length > 0) {
     throw new DomainError(
       "WITHDRAWAL_NOT_CLAIMABLE",
-      `The pending withdrawal of ${formatHuman(receipt.shares, vault.shares)} is not claimable yet: ${blockers.join("; ")}`,
-      "GET this endpoint for the withdrawal's progress and estimated arrival",
+      `The pending withdrawal of ${formatHuman(receipt.shares, vault.shares)} is not claimable yet: ${blockers.map((blocker) => claimBlockerText(blocker, vault.state, receipt)).join("; ")}`,
+      {
+        context: { pendingShares: tokenAmount(vault.shares, receipt.shares), blockers },
+        details: "GET this endpoint for the withdrawal's progress and estimated arrival",
+      },
     );
   }
   const [blockhash, price] = await Promise.all([
@@ -287,6 +323,7 @@ export async function buildWithdrawTransaction(
     throw new DomainError(
       "WITHDRAWAL_PENDING",
       `This wallet already has a pending withdrawal of ${formatHuman(accounts.receipt.shares, accounts.vault.shares)} in this vault; claim it before initiating another`,
+      { context: { pendingShares: tokenAmount(accounts.vault.shares, accounts.receipt.shares) } },
     );
   }
   return action === "initiate"

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { VaultAccount, WithdrawalReceiptAccount } from "./accounts";
 import { vaultAccount } from "./test-fixtures";
 import { StagingPace } from "./staging-pace";
-import { capWindow } from "./vault-state";
+import { capWindow } from "./cap-window";
 import { estimateArrival, withdrawalProgress } from "./withdrawal-status";
 
 const key = PublicKey.default;

@@ -7,6 +7,8 @@ import { base58Of, boundedMemo } from "../chain/bounded-memo";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
 import { decodeReceipt, type VaultAccount, type WithdrawalReceiptAccount } from "./accounts";
 import { findReceipt } from "./addresses";
+import type { CapWindow } from "./cap-window";
+import type { ClaimBlocker } from "./domain-error";
 import { VAULT_PROGRAM_ID } from "./idl";
 import { withdrawalAmounts, type WithdrawalAmounts } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
@@ -15,7 +17,6 @@ import {
   vaultFromAccount,
   vaultLayout,
   withdrawalWindows,
-  type CapWindow,
   type LoadedVault,
   type VaultDeps,
 } from "./vault-state";
@@ -112,23 +113,39 @@ export function claimBlockers(
   state: VaultAccount,
   receipt: WithdrawalReceiptAccount,
   reserveBalance: bigint,
-): string[] {
-  const blockers: string[] = [];
+): ClaimBlocker[] {
+  const blockers: ClaimBlocker[] = [];
   if (state.paused) {
-    blockers.push("the vault is paused");
+    blockers.push("vault-paused");
   }
   if (state.navSequence <= receipt.navFloor) {
-    blockers.push("no NAV has been struck since the withdrawal was requested");
+    blockers.push("awaiting-nav");
   }
   if (state.queueFunded < receipt.queueEnd) {
-    blockers.push(
-      `the queue is funded to share ${state.queueFunded}, this request ends at ${receipt.queueEnd}`,
-    );
+    blockers.push("queue-unfunded");
   }
   if (reserveBalance < claimAmounts(state, receipt).net) {
-    blockers.push("the reserve does not hold the net amount yet");
+    blockers.push("reserve-short");
   }
   return blockers;
+}
+
+/** A claim blocker in words, for the refusal's message. */
+export function claimBlockerText(
+  blocker: ClaimBlocker,
+  state: VaultAccount,
+  receipt: WithdrawalReceiptAccount,
+): string {
+  switch (blocker) {
+    case "vault-paused":
+      return "the vault is paused";
+    case "awaiting-nav":
+      return "no NAV has been struck since the withdrawal was requested";
+    case "queue-unfunded":
+      return `the queue is funded to share ${state.queueFunded}, this request ends at ${receipt.queueEnd}`;
+    case "reserve-short":
+      return "the reserve does not hold the net amount yet";
+  }
 }
 
 export interface WithdrawalPolicy {

@@ -1,11 +1,9 @@
 // Amounts as people type and read them: human decimal text to raw bigint units (never through a float),
 // and raw units back to grouped text ("12,345.67 USDC").
-import { formatUnits } from "../vault/token-amount";
+import { U64_MAX, formatUnits } from "../vault/token-amount";
 
 export type ParsedAmount =
   { ok: true; raw: bigint } | { ok: false; reason: string } | { ok: false; empty: true; reason: string };
-
-const U64_MAX = 2n ** 64n - 1n;
 
 /** "1,234.5" with 6 decimals → 1234500000n. Thousands separators and spaces are ignored. */
 export function parseAmountInput(text: string, decimals: number): ParsedAmount {

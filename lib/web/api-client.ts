@@ -9,6 +9,7 @@ import { portfolioResponse } from "../api/schemas/portfolio";
 import { navHistoryResponse } from "../api/schemas/position-history";
 import { vaultStatsSchema, vaultSummarySchema, vaultsResponse } from "../api/schemas/vaults";
 import { withdrawData, withdrawalStatusData } from "../api/schemas/withdraw";
+import { domainContextOf } from "../vault/domain-error";
 import { ApiRequestError, AppUnreachableError } from "./errors";
 
 export type DepositData = z.output<typeof depositData>;
@@ -26,6 +27,7 @@ interface Envelope {
   error?: unknown;
   details?: unknown;
   code?: unknown;
+  context?: unknown;
 }
 
 async function call<S extends z.ZodType>(
@@ -63,6 +65,7 @@ async function call<S extends z.ZodType>(
       typeof body.error === "string" ? body.error : `The app answered HTTP ${response.status}`,
       typeof body.details === "string" ? body.details : null,
       Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+      typeof body.code === "string" ? domainContextOf(body.code, body.context) : null,
     );
   }
   const parsed = schema.safeParse(body.data);

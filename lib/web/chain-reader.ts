@@ -5,14 +5,15 @@
 import { Buffer } from "buffer";
 import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 
+import { ChainUnavailableError } from "../chain/rpc";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
 import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
 import { findReceipt } from "../vault/addresses";
 import { VAULT_ACCOUNT_SIZE, VAULT_PROGRAM_ID } from "../vault/idl";
 import { sharePrice } from "../vault/share-math";
-import { DAY_SECONDS, HOUR_SECONDS, shareSymbol } from "../vault/vault-state";
+import { DAY_SECONDS, HOUR_SECONDS } from "../vault/cap-window";
+import { shareSymbol } from "../vault/vault-state";
 import { symbolOf, type ClientConfig } from "./client-config";
-import { ChainUnreachableError } from "./errors";
 import type { VaultView } from "./vault-view";
 
 // lib/vault's decoders hand Buffers to the Borsh coder; browsers have no global Buffer.
@@ -36,14 +37,14 @@ export function connectionFor(config: Pick<ClientConfig, "rpcUrl" | "wsUrl">): C
   return connection;
 }
 
-/** Network failures of a read become ChainUnreachableError; anything else is left as it is. */
+/** Network failures of a read become ChainUnavailableError; anything else is left as it is. */
 async function read<T>(what: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
     const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
     if (/fetch|network|ECONNREFUSED|timed? ?out|socket|502|503|504/i.test(text)) {
-      throw new ChainUnreachableError(`${what}: ${text}`);
+      throw new ChainUnavailableError(`${what}: ${text}`);
     }
     throw error;
   }

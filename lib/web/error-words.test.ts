@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 
+import { ChainUnavailableError } from "../chain/rpc";
+import { vaultErrorCode } from "../vault/errors";
 import { describeError } from "./error-words";
 import {
   ApiRequestError,
   BlockhashExpiredError,
-  ChainUnreachableError,
   RecordingFailedError,
   TransactionRefusedError,
 } from "./errors";
@@ -32,28 +33,53 @@ describe("errors in words", () => {
     expect(describeError(Object.assign(new Error("whatever"), { code: 4001 })).kind).toBe("wallet-rejected");
   });
 
-  it("the cap reached at preparation: try a smaller amount or wait until HH:MM", () => {
-    const error = new ApiRequestError(
-      422,
-      "CAPACITY_EXCEEDED",
-      "The hourly net-withdrawal cap leaves 1000.00 USDC; this withdrawal is worth 26000.00 USDC. Reduce the amount or wait for capacity",
-      "hourly cap 25000000000, used 24000000000, remaining 1000000000 (raw units); resets at 2026-11-22T15:00:00.000Z; hourly remaining 1000000000, daily remaining 76000000000",
-    );
+  it("the cap reached at preparation: try a smaller amount or wait until HH:MM, from the API's context", () => {
+    const usdc = { mint: "mint", symbol: "USDC", decimals: 6 };
+    const amount = (raw: bigint) => ({ ...usdc, amount: raw.toString(), uiAmount: Number(raw) / 1e6 });
+    const context = {
+      window: "hourly" as const,
+      remaining: amount(1_000n * USDC),
+      requested: amount(26_000n * USDC),
+      cap: amount(25_000n * USDC),
+      used: amount(24_000n * USDC),
+      resetsAt: "2026-11-22T15:00:00.000Z",
+    };
+    // The message is a partner's; the words come from the context alone.
+    const error = new ApiRequestError(422, "CAPACITY_EXCEEDED", "any message", null, null, {
+      code: "CAPACITY_EXCEEDED",
+      context,
+    });
     const words = describeError(error, utc);
     expect(words.kind).toBe("cap-reached");
     expect(words.title).toBe("The vault's hourly withdrawal cap is reached");
     expect(words.message).toBe(
       "Cap reached — try a smaller amount or wait until 15:00. It has 1,000.00 USDC left right now.",
     );
+    const daily = new ApiRequestError(422, "CAPACITY_EXCEEDED", "any message", null, null, {
+      code: "CAPACITY_EXCEEDED",
+      context: { ...context, window: "daily", resetsAt: "2026-11-23T00:00:00.000Z" },
+    });
+    expect(describeError(daily, utc).title).toBe("The vault's daily withdrawal cap is reached");
+    expect(describeError(daily, utc).message).toContain("wait until 00:00");
+    const bare = describeError(
+      new ApiRequestError(422, "CAPACITY_EXCEEDED", "The hourly cap leaves 5.00 USDC"),
+    );
+    expect(bare).toEqual({
+      kind: "cap-reached",
+      title: "The vault's withdrawal cap is reached",
+      message: "Cap reached — try a smaller amount or wait for capacity.",
+    });
   });
 
-  it("the cap reached on chain (6020/6021), with the window's reset from the vault", () => {
+  it("the cap reached on chain (6020/6021, named by the IDL), with the window's reset from the vault", () => {
     const nowMs = Number(vault.hourly.windowStart) * 1000 + 60_000;
-    const hourly = describeError(new TransactionRefusedError("x", 6020, "custom"), { ...utc, vault, nowMs });
+    const refused = (name: string) =>
+      new TransactionRefusedError("x", vaultErrorCode(name), "custom", null, name);
+    const hourly = describeError(refused("HourlyWithdrawalCapExceeded"), { ...utc, vault, nowMs });
     expect(hourly.message).toBe(
       "Cap reached — try a smaller amount or wait until 14:00. It has 1,000.00 USDC left right now.",
     );
-    const daily = describeError(new Error("custom program error: 0x1785"), { ...utc, vault, nowMs });
+    const daily = describeError(refused("DailyWithdrawalCapExceeded"), { ...utc, vault, nowMs });
     expect(daily.title).toBe("The vault's daily withdrawal cap is reached");
     expect(daily.message).toContain("wait until 00:00");
   });
@@ -65,7 +91,11 @@ describe("errors in words", () => {
     expect(fromApi.title).toBe("Not enough SOL for fees");
     expect(fromApi.message).toContain("Get test funds");
     const fromChain = describeError(
-      new Error("Attempt to debit an account but found no record of a prior credit."),
+      new TransactionRefusedError(
+        "Attempt to debit an account but found no record of a prior credit.",
+        null,
+        "insufficient-sol",
+      ),
     );
     expect(fromChain.kind).toBe("insufficient-sol");
     expect(fromChain.message).toContain("Add a little SOL");
@@ -73,9 +103,8 @@ describe("errors in words", () => {
 
   it("an expired blockhash, the chain or the app unreachable, a late recording", () => {
     expect(describeError(new BlockhashExpiredError()).message).toContain("rebuilt and signed again");
-    expect(describeError(new ChainUnreachableError("x")).title).toBe("The chain is unreachable");
+    expect(describeError(new ChainUnavailableError("x")).title).toBe("The chain is unreachable");
     expect(describeError(new ApiRequestError(503, "CHAIN_UNAVAILABLE", "x")).kind).toBe("chain-unreachable");
-    expect(describeError(new TypeError("Failed to fetch")).kind).toBe("chain-unreachable");
     expect(describeError(new RecordingFailedError("5ignature111", new Error("x"))).message).toContain(
       "confirmed",
     );
@@ -101,9 +130,16 @@ describe("errors in words", () => {
     );
   });
 
-  it("program refusals by code, and anything else generically", () => {
-    expect(describeError(new TransactionRefusedError("x", 6014, "custom")).message).toContain("NAV");
+  it("program refusals by their IDL name, and anything else generically", () => {
+    const navFloor = vaultErrorCode("NavFloorNotPassed");
+    expect(
+      describeError(new TransactionRefusedError("x", navFloor, "custom", null, "NavFloorNotPassed")).message,
+    ).toContain("NAV");
     expect(describeError(new TransactionRefusedError("x", 6099, "custom")).message).toContain("error 6099");
+    // Words come from the name, never from the message.
+    expect(describeError(new TransactionRefusedError("NAV floor", 6099, "custom")).message).not.toContain(
+      "NAV",
+    );
     expect(describeError(new Error("weird")).kind).toBe("unknown");
   });
 });

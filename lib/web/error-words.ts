@@ -1,18 +1,20 @@
 // Whatever went wrong, in words a person understands, with what to do next. Used by every form's
-// onError; nothing here hides an error (unknown ones still say something true and generic).
+// onError; nothing here hides an error (unknown ones still say something true and generic). Words
+// come from an error's type, its code and its typed context, never from its message: the API sends
+// CAPACITY_EXCEEDED's figures as context, program errors are named by the IDL (at the boundary that
+// builds TransactionRefusedError), and an unreachable chain is ChainUnavailableError.
+import { ChainUnavailableError } from "../chain/rpc";
+import type { TokenAmount } from "../vault/token-amount";
 import { formatAmount } from "./amounts";
 import {
   ApiRequestError,
   AppUnreachableError,
   BlockhashExpiredError,
-  ChainUnreachableError,
   RecordingFailedError,
   TransactionRefusedError,
   UnexpectedActionError,
   WalletUnavailableError,
-  isBlockhashNotFoundText,
-  isInsufficientSolText,
-  programErrorCodeIn,
+  isWalletRejection,
 } from "./errors";
 import { formatClock, type ClockOptions } from "./time";
 import { capacityAt, type VaultView } from "./vault-view";
@@ -45,33 +47,8 @@ export interface ErrorContext {
   clock?: ClockOptions;
 }
 
-function messageOf(error: unknown): string {
-  if (error instanceof Error) {
-    const cause: unknown = "cause" in error ? error.cause : undefined;
-    const causeText = cause instanceof Error ? ` ${cause.message}` : "";
-    return `${error.message}${causeText}`;
-  }
-  return typeof error === "string" ? error : "";
-}
-
 function nameOf(error: unknown): string {
   return error instanceof Error ? error.name : "";
-}
-
-const REJECTION = /reject|denied|declined|cancell?ed|user closed|approval/i;
-
-function isWalletRejection(error: unknown): boolean {
-  const name = nameOf(error);
-  const message = messageOf(error);
-  const code =
-    typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : null;
-  const inner = error instanceof Error && "error" in error ? (error as { error: unknown }).error : undefined;
-  const innerCode =
-    typeof inner === "object" && inner !== null && "code" in inner ? (inner as { code: unknown }).code : null;
-  if (code === 4001 || innerCode === 4001) {
-    return true;
-  }
-  return name.startsWith("Wallet") && REJECTION.test(message);
 }
 
 function solAdvice(context: ErrorContext): string {
@@ -81,7 +58,7 @@ function solAdvice(context: ErrorContext): string {
 }
 
 function capWords(
-  window: "hourly" | "daily",
+  window: "hourly" | "daily" | null,
   remainingText: string | null,
   resetsAt: number | null,
   context: ErrorContext,
@@ -91,28 +68,40 @@ function capWords(
     resetsAt === null ? "wait for capacity" : `wait until ${formatClock(resetsAt, context.clock ?? {})}`;
   return {
     kind: "cap-reached",
-    title: `The vault's ${window} withdrawal cap is reached`,
+    title:
+      window === null
+        ? "The vault's withdrawal cap is reached"
+        : `The vault's ${window} withdrawal cap is reached`,
     message: `Cap reached — try a smaller amount or ${wait}.${left}`,
   };
 }
 
+function amountWords(amount: TokenAmount): string {
+  return `${formatAmount(BigInt(amount.amount), amount.decimals)} ${amount.symbol}`;
+}
+
+/** CAPACITY_EXCEEDED at preparation: the window, what is left and the reset, from the API's context. */
 function capFromApi(error: ApiRequestError, context: ErrorContext): ErrorWords {
-  const window = /\bdaily\b/i.test(error.message) ? "daily" : "hourly";
-  const resets = /resets at (\S+?);/.exec(error.details ?? "");
-  const resetsAt = resets?.[1] === undefined ? null : Date.parse(resets[1]);
-  const leaves = /leaves ([\d,.]+ \S+?);/.exec(error.message);
-  // The API writes "25000.00 USDC"; the pages group thousands.
-  const remaining = leaves?.[1]?.replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ",")) ?? null;
+  const capacity = error.domain?.code === "CAPACITY_EXCEEDED" ? error.domain.context : null;
+  if (capacity === null) {
+    return capWords(null, null, null, context);
+  }
+  const resetsAt = Date.parse(capacity.resetsAt);
   return capWords(
-    window,
-    remaining,
-    resetsAt !== null && Number.isFinite(resetsAt) ? resetsAt : null,
+    capacity.window,
+    amountWords(capacity.remaining),
+    Number.isFinite(resetsAt) ? resetsAt : null,
     context,
   );
 }
 
-function capFromChain(code: number, context: ErrorContext): ErrorWords {
-  const window = code === 6021 ? "daily" : "hourly";
+/** The program's cap errors, by their IDL names. */
+const CAP_ERROR_WINDOWS: Readonly<Record<string, "hourly" | "daily">> = {
+  HourlyWithdrawalCapExceeded: "hourly",
+  DailyWithdrawalCapExceeded: "daily",
+};
+
+function capFromChain(window: "hourly" | "daily", context: ErrorContext): ErrorWords {
   const vault = context.vault ?? null;
   if (vault === null) {
     return capWords(window, null, null, context);
@@ -128,23 +117,28 @@ function capFromChain(code: number, context: ErrorContext): ErrorWords {
   return capWords(window, remaining, capacity.resetsAt * 1000, context);
 }
 
-const PROGRAM_ERROR_WORDS: Readonly<Record<number, string>> = {
-  6001: "The amount is too small to give any shares or assets at today's price.",
-  6002: "The vault is paused; deposits and withdrawals are stopped for now.",
-  6012: "This wallet already has a withdrawal pending in this vault; claim it first.",
-  6013: "This wallet has no pending withdrawal in this vault.",
-  6014: "Not claimable yet: the vault has not struck a new NAV since your request.",
-  6015: "Not claimable yet: the withdrawal queue has not been funded up to your request.",
-  6016: "The vault's reserve does not hold enough idle assets yet; try again after the next staging.",
-  6017: "The amount is below the vault's minimum withdrawal.",
-  6019: "The share price moved while you were signing; try again for a fresh quote.",
+/** Words for the program's errors a person can meet, by their IDL names. */
+const PROGRAM_ERROR_WORDS: Readonly<Record<string, string>> = {
+  InvalidAmount: "The amount is too small to give any shares or assets at today's price.",
+  VaultPaused: "The vault is paused; deposits and withdrawals are stopped for now.",
+  WithdrawalAlreadyPending: "This wallet already has a withdrawal pending in this vault; claim it first.",
+  NoPendingWithdrawal: "This wallet has no pending withdrawal in this vault.",
+  NavFloorNotPassed: "Not claimable yet: the vault has not struck a new NAV since your request.",
+  QueueNotFunded: "Not claimable yet: the withdrawal queue has not been funded up to your request.",
+  InsufficientLiquidity:
+    "The vault's reserve does not hold enough idle assets yet; try again after the next staging.",
+  BelowMinimumWithdrawal: "The amount is below the vault's minimum withdrawal.",
+  SlippageExceeded: "The share price moved while you were signing; try again for a fresh quote.",
 };
 
-function chainRefusal(code: number | null, context: ErrorContext): ErrorWords {
-  if (code === 6020 || code === 6021) {
-    return capFromChain(code, context);
+function chainRefusal(error: TransactionRefusedError, context: ErrorContext): ErrorWords {
+  const code = error.programErrorCode;
+  const name = error.programErrorName;
+  const capWindow = name === null ? undefined : CAP_ERROR_WINDOWS[name];
+  if (capWindow !== undefined) {
+    return capFromChain(capWindow, context);
   }
-  const words = code === null ? undefined : PROGRAM_ERROR_WORDS[code];
+  const words = name === null ? undefined : PROGRAM_ERROR_WORDS[name];
   return {
     kind: "refused",
     title: "The vault refused the transaction",
@@ -244,7 +238,7 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
         "The transaction expired before it reached the chain, even after it was rebuilt and signed again. Nothing was sent; try again.",
     };
   }
-  if (error instanceof ChainUnreachableError) {
+  if (error instanceof ChainUnavailableError) {
     return chainUnreachable();
   }
   if (error instanceof AppUnreachableError) {
@@ -272,23 +266,12 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
         message: `This wallet does not hold enough SOL to pay the network fee. ${solAdvice(context)}`,
       };
     }
-    return chainRefusal(error.programErrorCode, context);
+    return chainRefusal(error, context);
   }
-  const text = messageOf(error);
-  if (isInsufficientSolText(text)) {
-    return apiWords(new ApiRequestError(422, "INSUFFICIENT_SOL", text), context);
-  }
-  const code = programErrorCodeIn(text);
-  if (code !== null) {
-    return chainRefusal(code, context);
-  }
-  if (isBlockhashNotFoundText(text)) {
-    return describeError(new BlockhashExpiredError(), context);
-  }
-  if (error instanceof TypeError && /fetch|network|load failed/i.test(text)) {
-    return chainUnreachable();
-  }
-  if (nameOf(error).startsWith("Wallet")) {
+  if (error instanceof Error && nameOf(error).startsWith("Wallet")) {
+    // The wallet's own report, shown as it is: the person may recognise it; nothing is read from it.
+    const cause = error.cause instanceof Error ? ` ${error.cause.message}` : "";
+    const text = `${error.message}${cause}`;
     return {
       kind: "refused",
       title: "Your wallet could not do that",

@@ -1,5 +1,12 @@
 // Errors the pages' data layer throws, kept free of heavy imports so the words for them
-// (lib/web/error-words.ts) can be loaded with the first page.
+// (lib/web/error-words.ts) can be loaded with the first page. The chain being unreachable is
+// lib/chain/rpc's ChainUnavailableError, the same error the API's own reads throw.
+//
+// The words are built from types, codes and typed context only. The few functions at the end read
+// the text of errors that other software throws with nothing better to go on (the RPC node's and the
+// runtime's failure texts, a wallet's refusal); they are called where those errors enter the app
+// (lib/web/transaction-flow.ts), which turns them into the typed errors above.
+import type { DomainContext } from "../vault/domain-error";
 
 /** An /api answer with `success: false` (or a body that is not the envelope). */
 export class ApiRequestError extends Error {
@@ -9,6 +16,8 @@ export class ApiRequestError extends Error {
     message: string,
     readonly details: string | null = null,
     readonly retryAfterSeconds: number | null = null,
+    /** The envelope's `context`, typed by its code; null when the code has none. */
+    readonly domain: DomainContext | null = null,
   ) {
     super(message);
     this.name = "ApiRequestError";
@@ -23,15 +32,7 @@ export class AppUnreachableError extends Error {
   }
 }
 
-/** The RPC endpoint did not answer. */
-export class ChainUnreachableError extends Error {
-  constructor(reason: string) {
-    super(`The chain is unreachable: ${reason}`);
-    this.name = "ChainUnreachableError";
-  }
-}
-
-/** A transaction that landed and failed, or that preflight refused, with the program's error code. */
+/** A transaction that landed and failed, or that preflight refused, with the program's error. */
 export class TransactionRefusedError extends Error {
   constructor(
     message: string,
@@ -39,6 +40,8 @@ export class TransactionRefusedError extends Error {
     readonly programErrorCode: number | null,
     readonly kind: "custom" | "insufficient-sol" | "blockhash" | "other",
     readonly signature: string | null = null,
+    /** That error's name in the program's IDL (e.g. HourlyWithdrawalCapExceeded), when the IDL has it. */
+    readonly programErrorName: string | null = null,
   ) {
     super(message);
     this.name = "TransactionRefusedError";
@@ -81,6 +84,28 @@ export class WalletUnavailableError extends Error {
     super(message);
     this.name = "WalletUnavailableError";
   }
+}
+
+const REJECTION = /reject|denied|declined|cancell?ed|user closed|approval/i;
+
+function codeOf(value: unknown): unknown {
+  return typeof value === "object" && value !== null && "code" in value ? value.code : null;
+}
+
+/**
+ * Whether the person refused in their wallet: EIP-1193's code 4001 where the wallet gives it, else a
+ * Wallet…Error whose message says so (Wallet Standard errors carry no code).
+ */
+export function isWalletRejection(error: unknown): boolean {
+  const inner = error instanceof Error && "error" in error ? error.error : undefined;
+  if (codeOf(error) === 4001 || codeOf(inner) === 4001) {
+    return true;
+  }
+  if (!(error instanceof Error) || !error.name.startsWith("Wallet")) {
+    return false;
+  }
+  const cause = error.cause instanceof Error ? ` ${error.cause.message}` : "";
+  return REJECTION.test(`${error.message}${cause}`);
 }
 
 const CUSTOM_ERROR = /custom program error: 0x([0-9a-f]+)/i;

@@ -6,7 +6,6 @@ import { resolve } from "node:path";
 
 import { z } from "zod";
 
-import idlJson from "../../programs/vault/idl.json";
 import {
   DEFAULT_ADDRESSES_FILE,
   envInteger,
@@ -17,6 +16,7 @@ import {
 } from "../env-schema";
 import { CLUSTER_NAMES, CLUSTER_PRESETS } from "../cluster";
 import { API_KEY_PATTERN } from "../store/api-keys";
+import { VAULT_PROGRAM_ADDRESS } from "../vault/program-id";
 import type { AssetLabel, ClientConfig, ClusterName } from "./client-config";
 import { parseFrameAncestors } from "./csp";
 
@@ -224,7 +224,7 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
       rpcUrl,
       wsUrl,
       faucetUrl,
-      programId: idlJson.address,
+      programId: VAULT_PROGRAM_ADDRESS,
       protocolId: values.PROTOCOL_ID ?? addresses?.protocolId ?? null,
       defaultVaultId: values.DEFAULT_VAULT_ID ?? addresses?.defaultVaultId ?? null,
       assets,

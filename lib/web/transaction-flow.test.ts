@@ -8,9 +8,9 @@ import {
 } from "@solana/web3.js";
 import { describe, expect, it, vi } from "vitest";
 
+import { ChainUnavailableError } from "../chain/rpc";
 import {
   BlockhashExpiredError,
-  ChainUnreachableError,
   RecordingFailedError,
   TransactionRefusedError,
   UnexpectedActionError,
@@ -184,7 +184,11 @@ describe("runVaultTransaction", () => {
       async () => null,
     ).catch((thrown) => thrown);
     expect(error).toBeInstanceOf(TransactionRefusedError);
-    expect(error).toMatchObject({ programErrorCode: 6020, kind: "custom" });
+    expect(error).toMatchObject({
+      programErrorCode: 6020,
+      programErrorName: "HourlyWithdrawalCapExceeded",
+      kind: "custom",
+    });
     expect(signTransaction).not.toHaveBeenCalled();
   });
 
@@ -199,7 +203,45 @@ describe("runVaultTransaction", () => {
       async () => built(),
       async () => null,
     ).catch((thrown) => thrown);
-    expect(error).toMatchObject({ programErrorCode: 6021, signature: "signature-1" });
+    expect(error).toMatchObject({
+      programErrorCode: 6021,
+      programErrorName: "DailyWithdrawalCapExceeded",
+      signature: "signature-1",
+    });
+  });
+
+  it("types the chain's refusal a simulating wallet reports as text, and sends nothing", async () => {
+    const cases: [Error, Record<string, unknown>][] = [
+      [
+        new Error("custom program error: 0x1785"),
+        { programErrorCode: 6021, programErrorName: "DailyWithdrawalCapExceeded", kind: "custom" },
+      ],
+      [
+        new Error("Attempt to debit an account but found no record of a prior credit."),
+        { programErrorCode: null, kind: "insufficient-sol" },
+      ],
+    ];
+    for (const [thrown, expected] of cases) {
+      const { deps, connection, signTransaction } = harness();
+      signTransaction.mockRejectedValueOnce(thrown);
+      const error = await runVaultTransaction(
+        deps,
+        async () => built(),
+        async () => null,
+      ).catch((caught) => caught);
+      expect(error).toBeInstanceOf(TransactionRefusedError);
+      expect(error).toMatchObject(expected);
+      expect(connection.sendRawTransaction).not.toHaveBeenCalled();
+    }
+    const { deps, signTransaction } = harness();
+    signTransaction.mockRejectedValueOnce(new Error("Blockhash not found"));
+    await expect(
+      runVaultTransaction(
+        deps,
+        async () => built(),
+        async () => null,
+      ),
+    ).rejects.toBeInstanceOf(BlockhashExpiredError);
   });
 
   it("says when the fee payer cannot pay", async () => {
@@ -248,7 +290,7 @@ describe("runVaultTransaction", () => {
     expect(signTransaction).not.toHaveBeenCalled();
   });
 
-  it("turns an unreachable RPC into ChainUnreachableError", async () => {
+  it("turns an unreachable RPC into ChainUnavailableError", async () => {
     const simulateTransaction = vi.fn(async () => {
       throw new TypeError("Failed to fetch");
     });
@@ -259,6 +301,6 @@ describe("runVaultTransaction", () => {
         async () => built(),
         async () => null,
       ),
-    ).rejects.toBeInstanceOf(ChainUnreachableError);
+    ).rejects.toBeInstanceOf(ChainUnavailableError);
   });
 });

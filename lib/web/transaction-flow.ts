@@ -1,7 +1,7 @@
 // The spec's client flow for a built transaction: build via /api → deserialize → simulate → the wallet
 // signs → submit → confirm → record with POST /api/history. An expired blockhash is not resubmitted:
 // the transaction is rebuilt and the wallet asked again, once. Failures are thrown as they are (or
-// translated into the typed errors of lib/web/errors.ts); nothing is reported done before it is
+// translated into the typed errors of lib/web/errors.ts and ChainUnavailableError); nothing is reported done before it is
 // confirmed.
 import {
   SendTransactionError,
@@ -11,13 +11,15 @@ import {
   type TransactionError,
 } from "@solana/web3.js";
 
+import { ChainUnavailableError } from "../chain/rpc";
+import { vaultErrorFromCode } from "../vault/errors";
 import {
   BlockhashExpiredError,
-  ChainUnreachableError,
   RecordingFailedError,
   TransactionRefusedError,
   isBlockhashNotFoundText,
   isInsufficientSolText,
+  isWalletRejection,
   programErrorCodeIn,
 } from "./errors";
 
@@ -74,12 +76,41 @@ function refusal(text: string, signature: string | null): TransactionRefusedErro
     return new TransactionRefusedError(text, null, "insufficient-sol", signature);
   }
   const code = programErrorCodeIn(text);
-  return new TransactionRefusedError(text, code, code === null ? "other" : "custom", signature);
+  return new TransactionRefusedError(
+    text,
+    code,
+    code === null ? "other" : "custom",
+    signature,
+    code === null ? null : (vaultErrorFromCode(code)?.name ?? null),
+  );
 }
 
 function isNetworkFailure(error: unknown): boolean {
+  if (error instanceof ChainUnavailableError) {
+    return true;
+  }
   const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
   return /failed to fetch|fetch failed|networkerror|ECONNREFUSED|load failed/i.test(text);
+}
+
+/**
+ * What a wallet's signing failure means: wallets that simulate before signing report the chain's
+ * refusal (no SOL for the fee, a program error, an expired blockhash) only as text, turned here into
+ * the typed errors the pages word; a refusal in the wallet, or anything else, is thrown as it came.
+ */
+function signingFailure(error: unknown): unknown {
+  if (isWalletRejection(error)) {
+    return error;
+  }
+  const cause = error instanceof Error && error.cause instanceof Error ? ` ${error.cause.message}` : "";
+  const text = error instanceof Error ? `${error.message}${cause}` : typeof error === "string" ? error : "";
+  if (isInsufficientSolText(text) || programErrorCodeIn(text) !== null) {
+    return refusal(text, null);
+  }
+  if (isBlockhashNotFoundText(text)) {
+    return new BlockhashExpiredError();
+  }
+  return error;
 }
 
 async function simulate(deps: FlowDeps, transaction: VersionedTransaction): Promise<void> {
@@ -199,19 +230,28 @@ export async function runVaultTransaction<P extends BuiltTransaction, R>(
         await simulate(deps, transaction);
       } catch (error) {
         if (isNetworkFailure(error)) {
-          throw new ChainUnreachableError(error instanceof Error ? error.message : String(error));
+          throw error instanceof ChainUnavailableError
+            ? error
+            : new ChainUnavailableError(error instanceof Error ? error.message : String(error));
         }
         throw error;
       }
       deps.events.stage("signing");
-      const signed = await deps.signTransaction(transaction);
+      let signed: VersionedTransaction;
+      try {
+        signed = await deps.signTransaction(transaction);
+      } catch (error) {
+        throw signingFailure(error);
+      }
       deps.events.stage("sending");
       let signature: string;
       try {
         signature = await send(deps, signed);
       } catch (error) {
         if (isNetworkFailure(error)) {
-          throw new ChainUnreachableError(error instanceof Error ? error.message : String(error));
+          throw error instanceof ChainUnavailableError
+            ? error
+            : new ChainUnavailableError(error instanceof Error ? error.message : String(error));
         }
         throw error;
       }

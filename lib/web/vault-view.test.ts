@@ -6,9 +6,9 @@ import {
   positionValue,
   previewDeposit,
   previewWithdrawal,
-  sharesForValueRoundUp,
   type VaultView,
 } from "./vault-view";
+import { sharesForAssetsRoundUp } from "../vault/share-math";
 
 const USDC = 1_000_000n;
 /** One whole share: the asset's 6 decimals plus the program's offset of 3. */
@@ -101,7 +101,7 @@ describe("previews", () => {
   });
 
   it("converts a value to shares rounding up, so the gross covers it", () => {
-    const shares = sharesForValueRoundUp(vault(), 11n * USDC + 1n);
+    const shares = sharesForAssetsRoundUp(11n * USDC + 1n, vault().totalAssets, vault().totalShares);
     expect(positionValue(vault(), shares)).toBeGreaterThanOrEqual(11n * USDC + 1n);
     expect(positionValue(vault(), shares - 1n)).toBeLessThan(11n * USDC + 1n);
     expect(shares).toBe(10_000_000_911n);

@@ -1,11 +1,11 @@
 // The vault as the pages show it: plain data with bigint amounts, read from the chain by
 // lib/web/chain-reader.ts (or, later, from GET /api/vault/{id}), and the pure previews computed from
 // it: deposit shares, withdrawal gross/fee/net, cap capacity as the program will see it.
+import { capWindow, type CapWindow } from "../vault/cap-window";
 import {
   assetsForSharesRoundDown,
   sharePrice,
   sharesForAssetsRoundDown,
-  sharesForAssetsRoundUp,
   withdrawalAmounts,
 } from "../vault/share-math";
 
@@ -47,27 +47,12 @@ export interface VaultView {
   pendingRequests: bigint;
 }
 
-export interface Capacity {
-  cap: bigint;
-  used: bigint;
-  /** Null: no cap. */
-  remaining: bigint | null;
-  /** Unix seconds when this window rolls over. */
-  resetsAt: number;
-}
+/** What a window can take at `nowSeconds`, as the program will see it (lib/vault/cap-window.ts). */
+export type Capacity = CapWindow;
 
-/** A cap window as the program will see it at `nowSeconds` (rolled over if its period passed). */
+/** A vault view's cap window at `nowSeconds`: capWindow over the view's stored fields. */
 export function capacityAt(window: CapWindowView, nowSeconds: number): Capacity {
-  const now = BigInt(Math.floor(nowSeconds));
-  const period = BigInt(window.length);
-  const start = now - (now % period);
-  const used = start > window.windowStart ? 0n : window.used;
-  return {
-    cap: window.cap,
-    used,
-    remaining: window.cap === 0n ? null : window.cap > used ? window.cap - used : 0n,
-    resetsAt: Number(start + period),
-  };
+  return capWindow(window.cap, window.windowStart, window.used, nowSeconds, window.length);
 }
 
 export interface DepositPreview {
@@ -79,11 +64,6 @@ export interface DepositPreview {
 export function previewDeposit(vault: VaultView, assets: bigint): DepositPreview | null {
   const shares = sharesForAssetsRoundDown(assets, vault.totalAssets, vault.totalShares);
   return shares === 0n ? null : { shares, sharePrice: sharePrice(vault.totalAssets, vault.totalShares) };
-}
-
-/** Shares needed for a withdrawal worth at least `assets` gross: rounded up. */
-export function sharesForValueRoundUp(vault: VaultView, assets: bigint): bigint {
-  return sharesForAssetsRoundUp(assets, vault.totalAssets, vault.totalShares);
 }
 
 export type CapLimit = { window: "hourly" | "daily"; remaining: bigint; resetsAt: number };

@@ -75,10 +75,22 @@ async function checkedUrl(webhooks: Webhooks, url: string): Promise<string> {
   }
 }
 
+function webhookNotFound(webhookId: string): DomainError<"WEBHOOK_NOT_FOUND"> {
+  return new DomainError("WEBHOOK_NOT_FOUND", `No webhook ${webhookId} under this API key`, {
+    context: { webhookId },
+  });
+}
+
+function deliveryNotFound(webhookId: string, deliveryId: string): DomainError<"DELIVERY_NOT_FOUND"> {
+  return new DomainError("DELIVERY_NOT_FOUND", `No delivery ${deliveryId} of webhook ${webhookId}`, {
+    context: { webhookId, deliveryId },
+  });
+}
+
 async function ownedEndpoint(webhooks: Webhooks, owner: Owner, id: string): Promise<WebhookEndpoint> {
   const endpoint = await webhooks.store.endpoint(owner.keyId, id);
   if (endpoint === null) {
-    throw new DomainError("WEBHOOK_NOT_FOUND", `No webhook ${id} under this API key`);
+    throw webhookNotFound(id);
   }
   return endpoint;
 }
@@ -124,7 +136,7 @@ export async function updateWebhook(
   const url = changes.url === undefined ? undefined : await checkedUrl(webhooks, changes.url);
   const updated = await webhooks.store.updateEndpoint(owner.keyId, id, { ...changes, url });
   if (updated === null) {
-    throw new DomainError("WEBHOOK_NOT_FOUND", `No webhook ${id} under this API key`);
+    throw webhookNotFound(id);
   }
   if (changes.enabled === true) {
     webhooks.worker.wake();
@@ -138,7 +150,7 @@ export async function deleteWebhook(
   id: string,
 ): Promise<{ id: string; deleted: true }> {
   if (!(await webhooks.store.deleteEndpoint(owner.keyId, id))) {
-    throw new DomainError("WEBHOOK_NOT_FOUND", `No webhook ${id} under this API key`);
+    throw webhookNotFound(id);
   }
   return { id, deleted: true };
 }
@@ -153,7 +165,7 @@ export async function rotateWebhookSecret(
   const secret = newWebhookSecret();
   const until = new Date(now.getTime() + DAY_MS);
   if (!(await webhooks.store.rotateSecret(owner.keyId, id, secret, until))) {
-    throw new DomainError("WEBHOOK_NOT_FOUND", `No webhook ${id} under this API key`);
+    throw webhookNotFound(id);
   }
   return { id, secret, previousSecretValidUntil: until.toISOString() };
 }
@@ -203,14 +215,16 @@ export async function retryDelivery(
   const endpoint = await ownedEndpoint(webhooks, owner, id);
   const existing = await webhooks.store.delivery(endpoint.id, deliveryId);
   if (existing === null) {
-    throw new DomainError("DELIVERY_NOT_FOUND", `No delivery ${deliveryId} of webhook ${id}`);
+    throw deliveryNotFound(id, deliveryId);
   }
   if (existing.status === "delivering") {
-    throw new DomainError("DELIVERY_IN_FLIGHT", `Delivery ${deliveryId} is being attempted now`);
+    throw new DomainError("DELIVERY_IN_FLIGHT", `Delivery ${deliveryId} is being attempted now`, {
+      context: { deliveryId },
+    });
   }
   const retried = await webhooks.store.retryDelivery(endpoint.id, deliveryId);
   if (retried === null) {
-    throw new DomainError("DELIVERY_NOT_FOUND", `No delivery ${deliveryId} of webhook ${id}`);
+    throw deliveryNotFound(id, deliveryId);
   }
   webhooks.worker.wake();
   return deliveryView(retried);

@@ -116,6 +116,18 @@ describe("cap capacity consumed between preparation and execution", () => {
     expect((refused.body as { details: string }).details).toMatch(
       /^hourly cap 1000000000, used 600000000, remaining 400000000/,
     );
+    expect(refused.body).toMatchObject({
+      context: {
+        window: "hourly",
+        remaining: { amount: (400n * USDC).toString(), symbol: "USDC", decimals: 6 },
+        requested: { amount: (600n * USDC).toString() },
+        cap: { amount: (1_000n * USDC).toString() },
+        used: { amount: (600n * USDC).toString() },
+      },
+    });
+    expect(
+      Date.parse(String((refused.body as { context: { resetsAt: string } }).context.resetsAt)),
+    ).not.toBeNaN();
     expect(dataOf(await prepareInitiate(second, 400n * SHARE)).action).toBe("initiate");
   });
 
@@ -134,6 +146,7 @@ describe("cap capacity consumed between preparation and execution", () => {
     expect(refused.body).toMatchObject({
       code: "CAPACITY_EXCEEDED",
       error: /^The daily net-withdrawal cap leaves 300\.00 USDC/,
+      context: { window: "daily", remaining: { amount: (300n * USDC).toString() } },
     });
   });
 });

@@ -349,6 +349,7 @@ describe.each(["portfolio-history", "pnl-history", "nav-history"])(
         success: false,
         code: "VAULT_NOT_FOUND",
         error: `No vault exists at ${unknown}`,
+        context: { vault: unknown },
         requestId: missing.headers.get("x-request-id"),
       });
       const malformed = await get(`/api/vault/not-an-address/${route}?${wallet()}`);

@@ -4,7 +4,12 @@ import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import { boundedMemo } from "../../chain/bounded-memo";
+import { DOMAIN_ERROR_CONTEXTS } from "../../vault/domain-error";
 import { U64_MAX } from "../../vault/token-amount";
+
+const DOMAIN_ERROR_CONTEXT_SCHEMAS = Object.values(DOMAIN_ERROR_CONTEXTS).filter(
+  (schema): schema is NonNullable<typeof schema> => schema !== null,
+);
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
@@ -108,15 +113,7 @@ export const rawAmountInput = z
 
 export const vaultPathParams = z.object({ vault_id: addressInput });
 
-export const tokenAmountSchema = z
-  .object({
-    mint: z.string(),
-    symbol: z.string(),
-    amount: z.string().meta({ description: "Raw smallest units, decimal digits" }),
-    decimals: z.number().int(),
-    uiAmount: z.number(),
-  })
-  .meta({ id: "TokenAmount" });
+export { tokenAmountSchema } from "../../vault/token-amount";
 
 export const errorEnvelopeSchema = z
   .object({
@@ -124,6 +121,10 @@ export const errorEnvelopeSchema = z
     error: z.string(),
     details: z.string().optional(),
     code: z.string(),
+    context: z.union(DOMAIN_ERROR_CONTEXT_SCHEMAS).optional().meta({
+      description:
+        "Machine-readable facts behind `code`, shaped per code (CAPACITY_EXCEEDED → CapacityExceededContext, and so on): clients build their own words from code and context, never from `error`. Absent for codes without context.",
+    }),
     requestId: z.string(),
   })
   .meta({ id: "ErrorEnvelope" });

@@ -19,8 +19,6 @@ export const depositRequest = z
   })
   .meta({ id: "DepositRequest" });
 
-export type DepositRequestBody = z.output<typeof depositRequest>;
-
 export const depositData = z
   .object({
     ...transactionFields,

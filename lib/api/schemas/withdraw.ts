@@ -18,8 +18,6 @@ export const withdrawRequest = z
   })
   .meta({ id: "WithdrawRequest" });
 
-export type WithdrawRequestBody = z.output<typeof withdrawRequest>;
-
 const band = z.object({ earliest: z.string(), latest: z.string() });
 
 const capWindow = z.object({

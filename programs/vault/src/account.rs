@@ -22,38 +22,38 @@ pub struct Account {
 impl Account {
     #[inline]
     pub fn is_signer(&self) -> bool {
-// SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
+        // SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
         // null once `take` handed the account out), which outlives the instruction; byte 1 is is_signer.
         unsafe { *self.header.add(1) != 0 }
     }
     #[inline]
     pub fn is_writable(&self) -> bool {
-// SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
+        // SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
         // null once `take` handed the account out), which outlives the instruction; byte 2 is is_writable.
         unsafe { *self.header.add(2) != 0 }
     }
     #[inline]
     pub fn key(&self) -> &Pubkey {
-// SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
+        // SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
         // null once `take` handed the account out), which outlives the instruction; bytes 8..40 are the key.
         unsafe { &*(self.header.add(8) as *const Pubkey) }
     }
     #[inline]
     pub fn owner(&self) -> &Pubkey {
-// SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
+        // SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
         // null once `take` handed the account out), which outlives the instruction; bytes 40..72 are the owner.
         unsafe { &*(self.header.add(40) as *const Pubkey) }
     }
     #[inline]
     pub fn set_owner(&self, owner: &Pubkey) {
-// SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
+        // SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
         // null once `take` handed the account out), which outlives the instruction; bytes 40..72 are the owner,
         // which the runtime reads back after the instruction.
         unsafe { copy_key(&mut *(self.header.add(40) as *mut Pubkey), owner) }
     }
     #[inline]
     pub fn lamports_ptr(&self) -> *mut u64 {
-// SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
+        // SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
         // null once `take` handed the account out), which outlives the instruction; bytes 72..80 are the lamports
         // (8-aligned: the loader aligns every header).
         unsafe { self.header.add(72) as *mut u64 }
@@ -70,7 +70,7 @@ impl Account {
     }
     #[inline]
     pub fn data_len(&self) -> usize {
-// SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
+        // SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
         // null once `take` handed the account out), which outlives the instruction; bytes 80..88 are the data
         // length (8-aligned).
         unsafe { *(self.header.add(80) as *const u64) as usize }
@@ -79,14 +79,14 @@ impl Account {
     /// headroom; growing is never needed here).
     #[inline]
     pub fn set_data_len(&self, len: usize) {
-// SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
+        // SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
         // null once `take` handed the account out), which outlives the instruction; bytes 80..88 are the data
         // length; callers only shrink it (the loader checks the result against its headroom).
         unsafe { *(self.header.add(80) as *mut u64) = len as u64 }
     }
     #[inline]
     pub fn data_ptr(&self) -> *mut u8 {
-// SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
+        // SAFETY: `header` points at this account's serialized header in the loader's input buffer (never
         // null once `take` handed the account out), which outlives the instruction; the data starts at byte 88.
         unsafe { self.header.add(88) }
     }

@@ -6,8 +6,9 @@
 // is validated before any effect" to put account-state refusals (a receipt already open, no receipt)
 // before the vault-state and argument ones, which then follow the README's order of listing.
 import { vaultErrorCode } from "../../../lib/vault/errors";
+import { U64_MAX } from "../../../lib/vault/token-amount";
 
-export const U64_MAX = (1n << 64n) - 1n;
+export { U64_MAX };
 export const MAX_FEE_BPS = 1000;
 export const MAX_NAME_BYTES = 32;
 const BPS_DENOMINATOR = 10_000n;
