@@ -1,5 +1,6 @@
 // The server side of `npm run bench:api`, in its own process so the load generator does not share
-// its CPU: the API on the lean node:http host (PGlite in memory, in-process limits, logs off) and a
+// its CPU: the API on the lean node:http host (PGlite in memory, in-process limits, logs off), the same
+// API behind `npm start`'s server (scripts/web-server.ts on the last `next build`, same context), and a
 // bare node:http server answering a constant JSON body, with a localnet in a further process.
 // Reports over IPC.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -17,6 +18,7 @@ import { startNodeHost } from "../lib/api/node-host";
 import { createIndexer } from "../lib/indexer/start";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
+import { startWebServer } from "./web-server";
 
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
 
@@ -24,6 +26,8 @@ export interface BenchServerReady {
   type: "ready";
   bareUrl: string;
   apiUrl: string;
+  /** `npm start`'s server (the API before Next.js) on the same context. */
+  webUrl: string;
   rpcUrl: string;
   wsUrl: string;
   faucetUrl: string;
@@ -94,12 +98,15 @@ interface LocalnetAddresses {
 async function main(): Promise<void> {
   const localnet = await startLocalnetProcess();
   const addresses = JSON.parse(await readFile(localnet.addressesFile, "utf8")) as LocalnetAddresses;
-  const config = parseConfig({
+  const env = {
     RPC_URL: localnet.rpcUrl,
     LOCALNET_ADDRESSES_FILE: localnet.addressesFile,
     PGLITE_DIR: ":memory:",
     LOG_LEVEL: "silent",
-  });
+    DATABASE_URL: "",
+    REDIS_URL: "",
+  };
+  const config = parseConfig(env);
   // The keyless limit is raised so the limiter runs on every request without refusing one client.
   const context = createApiContext(config, {
     logger: createLogger("silent"),
@@ -111,6 +118,10 @@ async function main(): Promise<void> {
   // The directory and portfolio reads are served from the indexer's rows (its RPC calls count as background).
   const indexer = createIndexer(context, { intervalMs: 1_000 });
   indexer.start();
+  // npm start's server, as scripts/web.ts starts it; Next.js's instrumentation reads the environment,
+  // and starts no second indexer (this one serves both hosts' context).
+  Object.assign(process.env, env, { INDEXER: "off" });
+  const web = await startWebServer({ dev: false, hostname: "127.0.0.1", port: 0, context });
 
   const constant = JSON.stringify({ sharePrice: 1.0123 });
   const bare = createServer((_request, response) => {
@@ -128,8 +139,7 @@ async function main(): Promise<void> {
       } satisfies BenchServerCounts);
     } else if (message.type === "stop") {
       bare.close();
-      void api
-        .close(1_000)
+      void Promise.all([api.close(1_000), web.close(1_000)])
         .then(() => indexer.stop())
         .then(() => context.close())
         .finally(() => {
@@ -142,6 +152,7 @@ async function main(): Promise<void> {
     type: "ready",
     bareUrl: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`,
     apiUrl: api.url,
+    webUrl: web.url,
     rpcUrl: localnet.rpcUrl,
     wsUrl: addresses.wsUrl,
     faucetUrl: addresses.faucetUrl,
