@@ -200,19 +200,37 @@ async function main(): Promise<void> {
   const bareFirst = await measure({ url: ready.bareUrl });
   // Each endpoint on one host then the other, ROUNDS times; each host's better round (by rate) is
   // reported, the one least disturbed by other load on a shared machine.
-  const best = async (options: (hostUrl: string) => autocannon.Options): Promise<Measured[]> => {
+  const roundLines: string[] = [];
+  const best = async (
+    label: string,
+    options: (hostUrl: string) => autocannon.Options,
+  ): Promise<Measured[]> => {
     const rounds: Measured[][] = hosts.map(() => []);
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const [index, host] of hosts.entries()) {
         rounds[index]?.push(await measure(options(host.url)));
       }
     }
+    roundLines.push(
+      `${label}: ` +
+        hosts
+          .map(
+            (host, index) =>
+              `${host.name} ${(rounds[index] ?? [])
+                .map(
+                  (measured) =>
+                    `${fixed(measured.result.requests.average, 0)}/s p99 ${measured.result.latency.p99} ms`,
+                )
+                .join(", ")}`,
+          )
+          .join("; "),
+    );
     return rounds.map((measured) =>
       measured.reduce((a, b) => (b.result.requests.average > a.result.requests.average ? b : a)),
     );
   };
-  const oracles = await best((url) => ({ url: `${url}/api/oracle` }));
-  const navs = await best((url) => ({
+  const oracles = await best("oracle", (url) => ({ url: `${url}/api/oracle` }));
+  const navs = await best("nav", (url) => ({
     url: `${url}/api/vault/${ready.vaultId}/nav`,
     headers: authorization,
   }));
@@ -226,7 +244,7 @@ async function main(): Promise<void> {
       duration: 1,
     });
   }
-  const deposits = await best((url) => ({
+  const deposits = await best("deposit", (url) => ({
     url: `${url}/api/vault/${ready.vaultId}/deposit`,
     method: "POST",
     headers: authorization,
@@ -343,7 +361,8 @@ async function main(): Promise<void> {
     );
   }
   const errors = measuredRuns.reduce((sum, { result }) => sum + result.non2xx + result.errors, 0);
-  console.log(`\nnon-2xx or errors across the runs: ${errors}`);
+  console.log(`\nevery round: ${roundLines.join("\n              ")}`);
+  console.log(`non-2xx or errors across the runs: ${errors}`);
   console.log(
     `load average at the end: ${loadavg()
       .map((value) => value.toFixed(2))
