@@ -2,6 +2,7 @@
 // single-flight loading, so a burst of dashboard reads costs one set of store queries.
 import type { PublicKey } from "@solana/web3.js";
 
+import { base58Of } from "../../chain/bounded-memo";
 import { indexerStoreOf } from "../../indexer/start";
 import type { IndexedVaultRow } from "../../store/indexer";
 import { annualizedYield } from "../../vault/apy";
@@ -73,7 +74,8 @@ export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
 
 /** One indexed vault; 404 for an address that is no vault, 503 for a vault the indexer has not reached yet. */
 export async function indexedVault(context: ApiContext, address: PublicKey): Promise<IndexedVault> {
-  const id = address.toBase58();
+  // The path's key object is memoized per text (schemas/common.ts), so its base58 is computed once.
+  const id = base58Of(address);
   const found = (await indexedVaults(context)).find((entry) => entry.row.vault === id);
   if (found !== undefined) {
     return found;
