@@ -112,10 +112,11 @@ function fixed(value: number, digits = 1): string {
 async function main(): Promise<void> {
   ensureNextBuild();
   // npm start's environment (React and Next.js pick their production builds by it), for both hosts.
-  // BENCH_CPU_PROFILE=<dir> writes the server process's CPU profile there (open it in Chrome DevTools).
-  const profileDir = process.env.BENCH_CPU_PROFILE;
+  // BENCH_SERVER_FLAGS: node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  // for a CPU profile (open it in Chrome DevTools) or "--trace-gc" for its collections.
+  const serverFlags = (process.env.BENCH_SERVER_FLAGS ?? "").split(" ").filter((flag) => flag !== "");
   const child = fork("scripts/bench-api-server.ts", [], {
-    execArgv: ["--import", "tsx", ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
+    execArgv: ["--import", "tsx", ...serverFlags],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
