@@ -2,6 +2,7 @@
 // protocol (its admin a dev key) and the demo vaults registered under it, all at addresses derived
 // from fixed dev seeds so the app's config can name them. Idempotent: run on every start, it creates
 // only what is missing, redeploys the program binary and brings the protocol's NAV bounds to these.
+import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
@@ -20,7 +21,7 @@ import {
 } from "../lib/vault/instructions";
 import type { Chain } from "./chain";
 import { stringifyJson } from "./json";
-import { devHash, devKeypair } from "./keys";
+import { devKeypair } from "./keys";
 import { submitLocalTransaction } from "./local-transactions";
 import { MINT_SIZE, TOKEN_PROGRAM_ID, buildInitializeMint2Instruction } from "../lib/chain/spl-token";
 
@@ -54,7 +55,12 @@ export function devRoles(): DevRoles {
   };
 }
 
-export const genesisHash = (): string => bs58.encode(devHash("genesis"));
+/**
+ * A fresh ledger's genesis hash: random, as a real validator's fresh ledger gets a new one, so a
+ * restarted chain is told apart from the one before it (the indexer and the API's caches start over
+ * on a change). A chain restored from --state-dir keeps the hash in its snapshot.
+ */
+export const freshGenesisHash = (): string => bs58.encode(randomBytes(32));
 
 /** A demo vault is what initialize_vault takes; the dev manager manages each. */
 export type DemoVaultSpec = Omit<InitializeVaultArgs, "manager">;

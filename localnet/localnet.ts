@@ -13,7 +13,7 @@ import {
   addressesDocument,
   applyGenesis,
   devRoles,
-  genesisHash,
+  freshGenesisHash,
   localnetAddresses,
   writeAddressesFile,
   type LocalnetAddresses,
@@ -99,7 +99,7 @@ export async function startLocalnet(
   const chain =
     snapshot === null
       ? Chain.create(chainOptions, {
-          genesisHash: genesisHash(),
+          genesisHash: freshGenesisHash(),
           identity: roles.validator.publicKey.toBase58(),
         })
       : Chain.restore(chainOptions, snapshot);

@@ -3,10 +3,12 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import bs58 from "bs58";
 import { Keypair, LAMPORTS_PER_SOL } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
 import { ConfigError, parseLocalnetConfig } from "./config";
+import type { LocalnetHandle } from "./localnet";
 import { closeConnection, connect, startTestLocalnet } from "./testing";
 
 describe("--state-dir", () => {
@@ -47,6 +49,35 @@ describe("--state-dir", () => {
     }
   });
 });
+
+describe("genesis hash", () => {
+  it("is new for each fresh ledger and kept by a restored one", async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), "localnet-state-"));
+    const first = await startTestLocalnet({ stateDir });
+    const firstHash = await rpcGenesisHash(first);
+    await first.stop();
+    const other = await startTestLocalnet();
+    const otherHash = await rpcGenesisHash(other);
+    await other.stop();
+    const restored = await startTestLocalnet({ stateDir });
+    const restoredHash = await rpcGenesisHash(restored);
+    await restored.stop();
+
+    expect(bs58.decode(firstHash)).toHaveLength(32);
+    expect(otherHash).not.toBe(firstHash);
+    expect(restored.restored).toBe(true);
+    expect(restoredHash).toBe(firstHash);
+  });
+});
+
+async function rpcGenesisHash(localnet: LocalnetHandle): Promise<string> {
+  const connection = connect(localnet);
+  try {
+    return await connection.getGenesisHash();
+  } finally {
+    closeConnection(connection);
+  }
+}
 
 describe("configuration", () => {
   it("has the validator's ports and a pleasant demo pace by default", () => {

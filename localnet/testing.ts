@@ -22,6 +22,9 @@ export const hasProgramBinary = existsSync(PROGRAM_BINARY);
 export interface TestLocalnetOptions {
   /** `--empty`: builtins and a funded payer only (its keypair file in the test's temp directory). */
   empty?: boolean;
+  /** Fixed ports (a restarted chain at the same URL); OS-assigned by default. */
+  rpcPort?: number;
+  wsPort?: number;
   slotMs?: number;
   finalizationDepth?: number;
   stateDir?: string;
@@ -37,8 +40,8 @@ export async function startTestLocalnet(options: TestLocalnetOptions = {}): Prom
   const directory = await mkdtemp(join(tmpdir(), "localnet-test-"));
   const config: LocalnetConfig = {
     ...base,
-    rpcPort: 0,
-    wsPort: 0,
+    rpcPort: options.rpcPort ?? 0,
+    wsPort: options.wsPort ?? 0,
     empty: options.empty ?? false,
     payerKeypairFile: join(directory, "payer.json"),
     addressesFile: join(directory, "addresses.json"),

@@ -1,5 +1,6 @@
 // The server side of `npm run bench:api`, in its own process so the load generator does not share
-// its CPU: the API on the lean node:http host (PGlite in memory, in-process limits, logs off) and a
+// its CPU: the API on the lean node:http host (PGlite in memory, in-process limits, logs off), the same
+// API behind `npm start`'s server (scripts/web-server.ts on the last `next build`, same context), and a
 // bare node:http server answering a constant JSON body, with a localnet in a further process.
 // Reports over IPC.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -14,9 +15,10 @@ import { parseConfig } from "../lib/config";
 import { createApiContext } from "../lib/api/context";
 import { createLogger } from "../lib/api/logger";
 import { startNodeHost } from "../lib/api/node-host";
-import { createIndexer } from "../lib/indexer/start";
+import { createIndexer, parseIndexerSettings } from "../lib/indexer/start";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
+import { startWebServer } from "./web-server";
 
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
 
@@ -24,6 +26,8 @@ export interface BenchServerReady {
   type: "ready";
   bareUrl: string;
   apiUrl: string;
+  /** `npm start`'s server (the API before Next.js) on the same context. */
+  webUrl: string;
   rpcUrl: string;
   wsUrl: string;
   faucetUrl: string;
@@ -94,12 +98,15 @@ interface LocalnetAddresses {
 async function main(): Promise<void> {
   const localnet = await startLocalnetProcess();
   const addresses = JSON.parse(await readFile(localnet.addressesFile, "utf8")) as LocalnetAddresses;
-  const config = parseConfig({
+  const env = {
     RPC_URL: localnet.rpcUrl,
     LOCALNET_ADDRESSES_FILE: localnet.addressesFile,
     PGLITE_DIR: ":memory:",
     LOG_LEVEL: "silent",
-  });
+    DATABASE_URL: "",
+    REDIS_URL: "",
+  };
+  const config = parseConfig(env);
   // The keyless limit is raised so the limiter runs on every request without refusing one client.
   const context = createApiContext(config, {
     logger: createLogger("silent"),
@@ -108,9 +115,15 @@ async function main(): Promise<void> {
   await context.store.ready();
   const { secret } = await context.store.keys.create({ name: "bench", scope: "write", rpm: 100_000_000 });
   const api = await startNodeHost(createApiHandler(ROUTE_TABLE, context), { host: "127.0.0.1", port: 0 });
-  // The directory and portfolio reads are served from the indexer's rows (its RPC calls count as background).
-  const indexer = createIndexer(context, { intervalMs: 1_000 });
+  // The directory and portfolio reads are served from the indexer's rows (its RPC calls count as
+  // background). It runs at npm start's interval (INDEXER_INTERVAL_SECONDS, 15 s by default), as the
+  // hosts measured here would run it; the client asks for a run once its set-up transactions landed.
+  const indexer = createIndexer(context, { intervalMs: parseIndexerSettings(process.env).intervalMs });
   indexer.start();
+  // npm start's server, as scripts/web.ts starts it; Next.js's instrumentation reads the environment,
+  // and starts no second indexer (this one serves both hosts' context).
+  Object.assign(process.env, env, { INDEXER: "off" });
+  const web = await startWebServer({ dev: false, hostname: "127.0.0.1", port: 0, context });
 
   const constant = JSON.stringify({ sharePrice: 1.0123 });
   const bare = createServer((_request, response) => {
@@ -126,10 +139,14 @@ async function main(): Promise<void> {
         ...context.rpc.counts,
         cpuMicros: cpu.user + cpu.system,
       } satisfies BenchServerCounts);
+    } else if (message.type === "index") {
+      void indexer.runOnce().then(
+        () => process.send?.({ type: "indexed" }),
+        (error: unknown) => process.send?.({ type: "indexed", error: String(error) }),
+      );
     } else if (message.type === "stop") {
       bare.close();
-      void api
-        .close(1_000)
+      void Promise.all([api.close(1_000), web.close(1_000)])
         .then(() => indexer.stop())
         .then(() => context.close())
         .finally(() => {
@@ -142,6 +159,7 @@ async function main(): Promise<void> {
     type: "ready",
     bareUrl: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`,
     apiUrl: api.url,
+    webUrl: web.url,
     rpcUrl: localnet.rpcUrl,
     wsUrl: addresses.wsUrl,
     faucetUrl: addresses.faucetUrl,

@@ -5,11 +5,13 @@ import { PublicKey } from "@solana/web3.js";
 import { Redis } from "ioredis";
 
 import type { AppConfig } from "../config";
+import { GenesisWatch } from "../chain/genesis-watch";
 import { createRpcClient, type RpcClient } from "../chain/rpc";
 import { RpcVaultChain, type VaultChain } from "../chain/vault-chain";
 import { Store } from "../store/store";
 import { StagingPace } from "../vault/staging-pace";
 import type { VaultDeps } from "../vault/vault-state";
+import { forgetRequestTimes } from "../vault/withdrawal-status";
 import { bearerKeySource, type CredentialSource } from "./credentials";
 import { firstPartySessionSource } from "./first-party-session";
 import { KeyResolver } from "./keys";
@@ -22,6 +24,11 @@ export interface ApiContext {
   config: AppConfig;
   rpc: RpcClient;
   chain: VaultChain;
+  /**
+   * The chain's genesis hash, checked every few seconds once requests come: on a change (a local chain
+   * restarted with a fresh ledger) every cache of chain data hanging off the context starts over.
+   */
+  genesis: GenesisWatch;
   deps: VaultDeps;
   store: Store;
   redis: Redis | null;
@@ -45,6 +52,8 @@ export interface ContextOverrides {
   logger?: Logger;
   now?: () => number;
   publicLimit?: { limit: number; windowSeconds: number };
+  /** How often the genesis hash is checked (default 5 s). */
+  genesisCheckMs?: number;
 }
 
 function shortMint(mint: string): string {
@@ -72,6 +81,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     slotMs: config.slotMs,
     priorityFeeCapMicroLamports: config.priorityFeeCapMicroLamports,
   });
+  const genesis = new GenesisWatch(rpc, overrides.genesisCheckMs ?? 5_000);
   const blockhashAge = (): number | null => chain.blockhashAgeMs();
   processMetrics().blockhashAges.add(blockhashAge);
   const store = new Store({
@@ -90,10 +100,23 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
   const keys = new KeyResolver(store.keys, config.keyCacheSeconds, (error) =>
     log.log("warn", "recording a key's last use failed", { error: String(error) }),
   );
+  const stagingPace = new StagingPace();
+  const publicReads = new SingleFlightCache<number>(10_000);
+  genesis.onChange(({ previous, current }) => {
+    log.log("warn", "the chain's genesis hash changed: a new chain; cached chain data is dropped", {
+      previous,
+      current,
+    });
+    chain.forgetChain();
+    publicReads.clear();
+    stagingPace.clear();
+    forgetRequestTimes();
+  });
   return {
     config,
     rpc,
     chain,
+    genesis,
     deps,
     store,
     redis,
@@ -101,11 +124,12 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     keys,
     log,
     credentialSources: [bearerKeySource, firstPartySessionSource],
-    stagingPace: new StagingPace(),
-    publicReads: new SingleFlightCache<number>(10_000),
+    stagingPace,
+    publicReads,
     publicLimit: overrides.publicLimit ?? null,
     async close() {
       processMetrics().blockhashAges.delete(blockhashAge);
+      genesis.stop();
       chain.stop();
       redis?.disconnect();
       await store.close();

@@ -197,6 +197,8 @@ export function createApiHandler(
   context: ApiContext,
 ): (request: ApiRequest) => Promise<ApiResponse> {
   return (request) => {
+    // Requests are coming: watch the chain's genesis so caches start over if the chain is replaced.
+    context.genesis.watch();
     let url: URL;
     try {
       url = new URL(request.url);

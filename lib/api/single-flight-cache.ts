@@ -2,6 +2,8 @@
 export class SingleFlightCache<V> {
   private readonly values = new Map<string, { value: V; at: number }>();
   private readonly loading = new Map<string, Promise<V>>();
+  /** Bumped by clear(): a load started before it is not kept. */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -16,18 +18,33 @@ export class SingleFlightCache<V> {
     }
     let pending = this.loading.get(key);
     if (pending === undefined) {
-      pending = load()
+      const generation = this.generation;
+      const loaded = load()
         .then((value) => {
-          if (this.values.size >= this.maxEntries) {
-            this.values.clear();
+          if (generation === this.generation) {
+            if (this.values.size >= this.maxEntries) {
+              this.values.clear();
+            }
+            this.values.set(key, { value, at: this.now() });
           }
-          this.values.set(key, { value, at: this.now() });
           return value;
         })
-        .finally(() => this.loading.delete(key));
-      this.loading.set(key, pending);
+        .finally(() => {
+          if (this.loading.get(key) === loaded) {
+            this.loading.delete(key);
+          }
+        });
+      this.loading.set(key, loaded);
+      pending = loaded;
     }
     return pending;
+  }
+
+  /** Forgets every value and pending load (loads already running still answer their callers). */
+  clear(): void {
+    this.generation += 1;
+    this.values.clear();
+    this.loading.clear();
   }
 
   delete(key: string): void {

@@ -87,6 +87,8 @@ export class AccountCache {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly inFlight = new Map<string, Promise<ChainAccount | null>>();
   private readonly now: () => number;
+  /** Bumped by clear(): a read started before it is not kept. */
+  private generation = 0;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -148,6 +150,13 @@ export class AccountCache {
     }
   }
 
+  /** Drops every entry and pending read (another chain's accounts). */
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.inFlight.clear();
+  }
+
   private clearInFlight(key: string, promise: Promise<ChainAccount | null>): void {
     if (this.inFlight.get(key) === promise) {
       this.inFlight.delete(key);
@@ -155,7 +164,11 @@ export class AccountCache {
   }
 
   private async read(addresses: PublicKey[], background = false): Promise<(ChainAccount | null)[]> {
+    const generation = this.generation;
     const { accounts } = await getMultipleAccounts(this.rpc, addresses, { background });
+    if (generation !== this.generation) {
+      return accounts;
+    }
     const fetchedAt = this.now();
     addresses.forEach((address, index) => {
       this.entries.set(base58Of(address), { account: accounts[index] ?? null, fetchedAt });

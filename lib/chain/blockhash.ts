@@ -35,6 +35,8 @@ class RefreshedValue<T> {
   private value: { data: T; at: number } | null = null;
   private loading: Promise<T> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Bumped by clear(): a read started before it is not kept. */
+  private generation = 0;
 
   constructor(
     private readonly load: (background: boolean) => Promise<T>,
@@ -61,6 +63,13 @@ class RefreshedValue<T> {
     return this.value === null ? null : this.options.now() - this.value.at;
   }
 
+  /** Forgets the value (another chain's); the next get() reads a new one. */
+  clear(): void {
+    this.generation += 1;
+    this.value = null;
+    this.loading = null;
+  }
+
   private startTimer(): void {
     if (this.timer === null) {
       this.timer = setInterval(() => {
@@ -72,14 +81,20 @@ class RefreshedValue<T> {
 
   private refresh(background: boolean): Promise<T> {
     if (this.loading === null) {
-      this.loading = this.load(background)
+      const generation = this.generation;
+      const loading = this.load(background)
         .then((data) => {
-          this.value = { data, at: this.options.now() };
+          if (generation === this.generation) {
+            this.value = { data, at: this.options.now() };
+          }
           return data;
         })
         .finally(() => {
-          this.loading = null;
+          if (this.loading === loading) {
+            this.loading = null;
+          }
         });
+      this.loading = loading;
     }
     return this.loading;
   }
@@ -120,6 +135,11 @@ export class BlockhashCache {
   /** Age of the blockhash held now (null before the first read), for the process's metrics. */
   ageMs(): number | null {
     return this.cached.ageMs();
+  }
+
+  /** Forgets the blockhash held (another chain's). */
+  clear(): void {
+    this.cached.clear();
   }
 
   stop(): void {
@@ -182,6 +202,12 @@ export class PriorityFeeCache {
       this.byAccounts.set(key, cached);
     }
     return cached.get();
+  }
+
+  /** Forgets every fee held (another chain's). */
+  clear(): void {
+    this.stop();
+    this.byAccounts.clear();
   }
 
   stop(): void {

@@ -144,6 +144,13 @@ export class RpcVaultChain implements VaultChain {
     return slot;
   }
 
+  /** Forgets every cached account, blockhash and fee: they were read from another chain. */
+  forgetChain(): void {
+    this.accounts.clear();
+    this.blockhashes.clear();
+    this.fees.clear();
+  }
+
   stop(): void {
     this.blockhashes.stop();
     this.fees.stop();

@@ -5,6 +5,7 @@
 // events together with the cursor. Reads are served from these rows.
 import { PublicKey } from "@solana/web3.js";
 
+import type { GenesisWatch } from "../chain/genesis-watch";
 import type { RpcClient } from "../chain/rpc";
 import type { VaultChain } from "../chain/vault-chain";
 import type { SqlIndexerStore, StoredEvent } from "../store/indexer";
@@ -24,6 +25,13 @@ export interface IndexerOptions {
   chain: Pick<VaultChain, "getTransaction">;
   store: SqlIndexerStore;
   lock: LeaderLock;
+  /**
+   * The chain's genesis hash, read at the start of each run: rows of a chain with another genesis are
+   * deleted and the new chain is indexed from scratch. A change seen by the watch wakes the indexer.
+   */
+  genesis: GenesisWatch;
+  /** Told when the rows of the previous chain were deleted for a new one. */
+  onNewChain?: (change: { previous: string; current: string }) => void;
   programId: PublicKey;
   /** Only the vaults registered under this protocol are indexed. */
   protocolId: PublicKey;
@@ -93,6 +101,7 @@ export class Indexer {
   private running: Promise<IndexerRun | null> | null = null;
   private leader = false;
   private stopped = false;
+  private unwatchGenesis: (() => void) | null = null;
   /** Completed runs, for tests and health. */
   runs = 0;
 
@@ -107,6 +116,9 @@ export class Indexer {
       return;
     }
     this.stopped = false;
+    this.unwatchGenesis = this.options.genesis.onChange(() => {
+      this.runOnce().catch((error: unknown) => this.options.onError?.(error));
+    });
     // The first pass at once, then one interval after each pass ends.
     const schedule = (delayMs: number): void => {
       this.timer = setTimeout(() => {
@@ -124,6 +136,8 @@ export class Indexer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unwatchGenesis?.();
+    this.unwatchGenesis = null;
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
@@ -147,6 +161,11 @@ export class Indexer {
       return null;
     }
     const { rpc, store, programId, protocolId } = this.options;
+    const genesis = await this.options.genesis.check();
+    const previous = await store.startChain(genesis);
+    if (previous !== null) {
+      this.options.onNewChain?.({ previous, current: genesis });
+    }
     const { slot, vaults } = await readProgramVaults(rpc, programId, protocolId);
     const decoded: { address: PublicKey; data: Buffer; state: VaultAccount }[] = [];
     for (const vault of vaults) {

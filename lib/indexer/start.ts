@@ -68,6 +68,7 @@ export function createIndexer(
     rpc: context.rpc,
     chain: context.chain,
     store: indexerStoreOf(context),
+    genesis: context.genesis,
     lock:
       config.databaseUrl === null
         ? embeddedLeaderLock(context.store)
@@ -84,6 +85,15 @@ export function createIndexer(
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),
       }),
+    onNewChain: ({ previous, current }) =>
+      context.log.log(
+        "warn",
+        "indexer: a new chain (its genesis hash changed); the previous chain's rows are deleted and indexing starts over",
+        {
+          previous,
+          current,
+        },
+      ),
     onRun: (progress) => {
       recordIndexerRun(context.rpc, progress).catch(() => undefined);
     },

@@ -1,5 +1,5 @@
 // API keys: shown once at creation, stored only as a SHA-256 hash, looked up by that hash.
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 import bs58 from "bs58";
 
@@ -35,8 +35,9 @@ export interface NewApiKey {
 /** Key secrets: `vk_live_` or `vk_test_` then 32 random bytes in base58. */
 export const API_KEY_PATTERN = /^vk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
+/** SHA-256 of the secret in hex; crypto.hash, one call with no Hash object, on every partner request. */
 export function hashApiKey(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 interface ApiKeyRow {

@@ -144,6 +144,55 @@ export interface IndexerDatabase extends Queryable {
 export class SqlIndexerStore {
   constructor(private readonly db: IndexerDatabase) {}
 
+  /** The genesis hash of the chain the rows were read from; null before the first run records one. */
+  async indexedGenesis(): Promise<string | null> {
+    const [row] = await this.db.query<{ genesis_hash: string }>("SELECT genesis_hash FROM indexed_chain");
+    return row?.genesis_hash ?? null;
+  }
+
+  /**
+   * Records that the rows are read from the chain with this genesis hash. When another chain's hash was
+   * recorded, the rows read from that chain are deleted first, in the same transaction, and its hash
+   * is returned; otherwise null. Deleted: the indexer's rows (vault accounts, snapshots, program events,
+   * cursors), the partner events derived from them with their webhook deliveries (pending ones would
+   * announce transactions of a chain that is gone, and the claimability check reads them), and the
+   * history records (their signatures do not exist on the new chain). Kept: keys, webhook endpoints and
+   * their test events, which belong to partners, not to a chain.
+   */
+  async startChain(genesisHash: string): Promise<string | null> {
+    const database = await this.db.ready();
+    return database.transaction(async (tx) => {
+      const [row] = await tx.query<{ genesis_hash: string }>(
+        "SELECT genesis_hash FROM indexed_chain FOR UPDATE",
+      );
+      if (row?.genesis_hash === genesisHash) {
+        return null;
+      }
+      if (row !== undefined) {
+        await tx.query(
+          `DELETE FROM webhook_deliveries WHERE event_seq IN
+             (SELECT seq FROM partner_events WHERE test_endpoint IS NULL)`,
+        );
+        for (const table of [
+          "partner_events WHERE test_endpoint IS NULL",
+          "vault_events",
+          "vault_snapshots",
+          "indexer_cursors",
+          "indexed_vaults",
+          "history",
+        ]) {
+          await tx.query(`DELETE FROM ${table}`);
+        }
+      }
+      await tx.query(
+        `INSERT INTO indexed_chain (singleton, genesis_hash, recorded_at) VALUES (true, $1, now())
+         ON CONFLICT (singleton) DO UPDATE SET genesis_hash = EXCLUDED.genesis_hash, recorded_at = now()`,
+        [genesisHash],
+      );
+      return row?.genesis_hash ?? null;
+    });
+  }
+
   async upsertVault(row: Omit<IndexedVaultRow, "updatedAt">): Promise<void> {
     await this.db.query(
       `INSERT INTO indexed_vaults (vault, slot, account_data, reserve_balance, holders, updated_at)

@@ -124,6 +124,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `,
   },
   {
+    // The chain the indexer's rows were read from, by its genesis hash: a chain with another genesis (a
+    // local chain restarted with a fresh ledger) is a new chain, and the rows of the previous one are
+    // deleted before it is indexed (SqlIndexerStore.startChain).
+    id: "0006_indexed_chain",
+    sql: `
+      CREATE TABLE indexed_chain (
+        singleton    boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+        genesis_hash text NOT NULL,
+        recorded_at  timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+  {
     // Partner events (lib/events) written by the indexer in the transaction of the rows they come
     // from; webhook endpoints under a partner key; and one delivery row per (event, endpoint), which is
     // both the outbox the worker claims (FOR UPDATE SKIP LOCKED) and the log partners read.

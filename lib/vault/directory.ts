@@ -3,6 +3,7 @@
 // claimable from the program's events.
 import { PublicKey } from "@solana/web3.js";
 
+import { base58Of } from "../chain/bounded-memo";
 import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "../store/indexer";
 import type { NavPoint } from "./apy";
 import { VAULT_PROGRAM_ID } from "./idl";
@@ -71,13 +72,13 @@ export interface VaultDetail extends VaultSummary {
 }
 
 function tokenView(token: LoadedVault["asset"]): TokenView {
-  return { mint: token.mint.toBase58(), symbol: token.symbol, decimals: token.decimals };
+  return { mint: base58Of(token.mint), symbol: token.symbol, decimals: token.decimals };
 }
 
 export function vaultSummary(vault: LoadedVault, row: IndexedVaultRow, apy: VaultApy): VaultSummary {
   const { state } = vault;
   return {
-    id: vault.address.toBase58(),
+    id: base58Of(vault.address),
     name: state.name,
     asset: tokenView(vault.asset),
     shares: tokenView(vault.shares),

@@ -20,7 +20,7 @@ const idlInstructionSchema = z.object({
   name: z.string(),
   discriminator: discriminatorSchema,
   accounts: z.array(idlAccountMetaSchema),
-  args: z.array(z.object({ name: z.string() })),
+  args: z.array(z.object({ name: z.string(), type: z.unknown() })),
 });
 
 const idlNamedDiscriminatorSchema = z.object({ name: z.string(), discriminator: discriminatorSchema });

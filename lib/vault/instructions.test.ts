@@ -1,8 +1,9 @@
 import { Keypair, PublicKey } from "@solana/web3.js";
+import BN from "bn.js";
 import { describe, expect, it } from "vitest";
 
 import { deriveVaultAddresses, findProtocolAddress, findReceipt } from "./addresses";
-import { vaultIdl } from "./idl";
+import { vaultCoder, vaultIdl } from "./idl";
 import {
   buildAcceptAdminInstruction,
   buildAcceptManagerInstruction,
@@ -30,27 +31,23 @@ describe("instruction builders", () => {
   const bounds = { maxGainBps: 10, maxLossBps: 500, minNavIntervalSeconds: 30 };
   const { vault, authority, shareMint, reserve, escrow } = addresses;
   const receipt = findReceipt(vault, owner);
+  const depositAccounts = {
+    depositor: owner,
+    vault,
+    authority,
+    shareMint,
+    reserve,
+    depositorAsset: key(),
+    depositorShares: key(),
+  };
+  const withdrawalAccounts = { owner, vault, receipt, ownerShares: key(), escrow };
   const built = {
     initialize_vault: buildInitializeVaultInstruction(
       { payer: key(), admin, protocol, vault, authority, shareMint, reserve, escrow, assetMint: key() },
       { index: 3n, manager, name: "v", feeBps: 1, minWithdrawalShares: 1n, hourlyCap: 0n, dailyCap: 0n },
     ),
-    deposit: buildDepositInstruction(
-      {
-        depositor: owner,
-        vault,
-        authority,
-        shareMint,
-        reserve,
-        depositorAsset: key(),
-        depositorShares: key(),
-      },
-      { amount: 1n, minSharesOut: 0n },
-    ),
-    request_withdrawal: buildRequestWithdrawalInstruction(
-      { owner, vault, receipt, ownerShares: key(), escrow },
-      { shares: 1n },
-    ),
+    deposit: buildDepositInstruction(depositAccounts, { amount: 1n, minSharesOut: 0n }),
+    request_withdrawal: buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1n }),
     claim_withdrawal: buildClaimWithdrawalInstruction({
       owner,
       vault,
@@ -87,6 +84,26 @@ describe("instruction builders", () => {
       expect([...instruction.data.subarray(0, 8)]).toEqual(definition.discriminator);
     },
   );
+
+  it.each([
+    [
+      "deposit",
+      () =>
+        buildDepositInstruction(depositAccounts, { amount: 18_446_744_073_709_551_615n, minSharesOut: 7n }),
+      { amount: "18446744073709551615", min_shares_out: "7" },
+    ],
+    [
+      "request_withdrawal",
+      () => buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1_000_000_000_123n }),
+      { shares: "1000000000123" },
+    ],
+  ] as const)("%s's data is what the IDL's Borsh coder encodes", (name, build, args) => {
+    const expected = vaultCoder.instruction.encode(
+      name,
+      Object.fromEntries(Object.entries(args).map(([field, value]) => [field, new BN(value)])),
+    );
+    expect(build().data.equals(expected)).toBe(true);
+  });
 
   it("places named accounts where the IDL names them", () => {
     const names = vaultIdl.instructions.find(

@@ -206,6 +206,45 @@ function buildVaultInstruction(
   });
 }
 
+/**
+ * The data of an instruction whose arguments are all u64, as the Borsh coder lays it out (the IDL's
+ * discriminator, then each argument little-endian in the IDL's order) without its per-call BN
+ * conversions and layout walk: the deposit and withdrawal builds run this on every request.
+ */
+const u64Layouts = new Map<VaultInstructionName, { discriminator: Buffer; argCount: number }>();
+
+function encodeU64Instruction(instructionName: VaultInstructionName, values: readonly bigint[]): Buffer {
+  let layout = u64Layouts.get(instructionName);
+  if (layout === undefined) {
+    const definition = findIdlInstruction(instructionName);
+    if (definition.args.some((arg) => arg.type !== "u64")) {
+      throw new Error(`${instructionName} has arguments other than u64`);
+    }
+    layout = { discriminator: Buffer.from(definition.discriminator), argCount: definition.args.length };
+    u64Layouts.set(instructionName, layout);
+  }
+  const { discriminator, argCount } = layout;
+  if (values.length !== argCount) {
+    throw new Error(`${instructionName} takes ${argCount} arguments, got ${values.length}`);
+  }
+  const data = Buffer.alloc(discriminator.length + 8 * argCount);
+  discriminator.copy(data, 0);
+  values.forEach((value, index) => data.writeBigUInt64LE(value, discriminator.length + 8 * index));
+  return data;
+}
+
+function buildU64Instruction(
+  instructionName: VaultInstructionName,
+  accounts: object,
+  values: readonly bigint[],
+): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: VAULT_PROGRAM_ID,
+    keys: accountMetasFromIdl(instructionName, accounts),
+    data: encodeU64Instruction(instructionName, values),
+  });
+}
+
 function toBN(value: bigint): BN {
   return new BN(value.toString());
 }
@@ -233,17 +272,14 @@ export function buildDepositInstruction(
   accounts: DepositAccounts,
   args: DepositArgs,
 ): TransactionInstruction {
-  return buildVaultInstruction("deposit", accounts, {
-    amount: toBN(args.amount),
-    min_shares_out: toBN(args.minSharesOut),
-  });
+  return buildU64Instruction("deposit", accounts, [args.amount, args.minSharesOut]);
 }
 
 export function buildRequestWithdrawalInstruction(
   accounts: RequestWithdrawalAccounts,
   args: RequestWithdrawalArgs,
 ): TransactionInstruction {
-  return buildVaultInstruction("request_withdrawal", accounts, { shares: toBN(args.shares) });
+  return buildU64Instruction("request_withdrawal", accounts, [args.shares]);
 }
 
 export function buildClaimWithdrawalInstruction(accounts: ClaimWithdrawalAccounts): TransactionInstruction {

@@ -22,6 +22,11 @@ export class StagingPace {
     this.samples.set(vault, list.filter((sample) => sample.atMs >= atMs - WINDOW_MS).slice(-MAX_SAMPLES));
   }
 
+  /** Forgets every sample (they were another chain's). */
+  clear(): void {
+    this.samples.clear();
+  }
+
   /** Shares funded per second over the window; null until the samples show progress. */
   sharesPerSecond(vault: string): number | null {
     const list = this.samples.get(vault) ?? [];

@@ -136,6 +136,11 @@ const MAX_REMEMBERED_TIMES = 10_000;
 const SIGNATURES_SEARCHED = 10;
 const rememberedRequestTimes = new Map<string, Date>();
 
+/** Forgets every remembered request time: the chain they were read from is gone (a new genesis). */
+export function forgetRequestTimes(): void {
+  rememberedRequestTimes.clear();
+}
+
 function rememberRequestTime(key: string, time: Date): void {
   if (rememberedRequestTimes.size >= MAX_REMEMBERED_TIMES) {
     rememberedRequestTimes.clear();

@@ -17,21 +17,14 @@ import { json } from "../responses";
 /** The version of the Actions specification these routes follow (@solana/actions-spec 2.4). */
 export const ACTION_VERSION = "2.4";
 
-const chainIds = new WeakMap<ApiContext, Promise<string>>();
-
 /**
  * The CAIP-2 id of the chain behind RPC_URL: `solana:` and the first 32 characters of its genesis hash
- * (which is how mainnet's and devnet's well-known ids are made, and works for the local chain too).
+ * (which is how mainnet's and devnet's well-known ids are made, and works for the local chain too). The
+ * context's genesis watch keeps the hash, so a restarted local chain gets its new id.
  */
-export function blockchainId(context: ApiContext): Promise<string> {
-  let id = chainIds.get(context);
-  if (id === undefined) {
-    id = context.rpc.call<string>("getGenesisHash", []).then((hash) => `solana:${hash.slice(0, 32)}`);
-    // A failure is not remembered: the next request asks the chain again.
-    id.catch(() => chainIds.delete(context));
-    chainIds.set(context, id);
-  }
-  return id;
+export async function blockchainId(context: ApiContext): Promise<string> {
+  const hash = context.genesis.current ?? (await context.genesis.check());
+  return `solana:${hash.slice(0, 32)}`;
 }
 
 /** Every Actions response's headers; without the chain id when the chain cannot be asked for it. */

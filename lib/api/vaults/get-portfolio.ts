@@ -10,7 +10,7 @@ import { tokenAmount, type TokenLabel } from "../../vault/token-amount";
 import type { ApiContext } from "../context";
 import { partnerEndpoint } from "../endpoint";
 import { portfolioQuery, portfolioResponse } from "../schemas/portfolio";
-import { SingleFlightCache } from "../single-flight-cache";
+import { chainDataCache } from "../chain-data-cache";
 import { indexedVaults, keyAllowsVault } from "./indexed-reads";
 
 // As long as the directory's cache: a dashboard's burst of reads for one wallet costs one store query
@@ -22,7 +22,7 @@ interface HeldPosition {
   position: PortfolioPosition;
 }
 
-const caches = new WeakMap<ApiContext, SingleFlightCache<HeldPosition[]>>();
+const cacheOf = chainDataCache<HeldPosition[]>(CACHE_MS);
 
 /** The wallet's position in every indexed vault where it holds shares or has events. */
 async function walletPositions(context: ApiContext, wallet: PublicKey): Promise<HeldPosition[]> {
@@ -59,12 +59,7 @@ async function walletPositions(context: ApiContext, wallet: PublicKey): Promise<
 }
 
 function cachedWalletPositions(context: ApiContext, wallet: PublicKey): Promise<HeldPosition[]> {
-  let cache = caches.get(context);
-  if (cache === undefined) {
-    cache = new SingleFlightCache<HeldPosition[]>(CACHE_MS);
-    caches.set(context, cache);
-  }
-  return cache.get(wallet.toBase58(), () => walletPositions(context, wallet));
+  return cacheOf(context).get(wallet.toBase58(), () => walletPositions(context, wallet));
 }
 
 export const getPortfolio = partnerEndpoint({

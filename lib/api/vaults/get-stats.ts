@@ -6,7 +6,7 @@ import type { ApiContext } from "../context";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { noQuery, statsResponse } from "../schemas/vaults";
-import { SingleFlightCache } from "../single-flight-cache";
+import { chainDataCache } from "../chain-data-cache";
 import { indexedVault } from "./indexed-reads";
 
 const WINDOW_SECONDS = 30 * 86_400;
@@ -18,19 +18,14 @@ interface StatsReads {
   firstNavAt: Date | null;
 }
 
-const caches = new WeakMap<ApiContext, SingleFlightCache<StatsReads>>();
+const cacheOf = chainDataCache<StatsReads>(CACHE_MS);
 
 /**
  * The 30-day average from the database's aggregate, not from 30 days of events loaded per request,
  * and the first strike from one index lookup.
  */
 function statsReads(context: ApiContext, vault: string, nowMs: number): Promise<StatsReads> {
-  let cache = caches.get(context);
-  if (cache === undefined) {
-    cache = new SingleFlightCache<StatsReads>(CACHE_MS);
-    caches.set(context, cache);
-  }
-  return cache.get(vault, async () => {
+  return cacheOf(context).get(vault, async () => {
     const store = indexerStoreOf(context);
     const [averageSecondsToClaimable30d, firstStrike] = await Promise.all([
       store.averageSecondsToClaimable(vault, Math.floor(nowMs / 1000) - WINDOW_SECONDS),

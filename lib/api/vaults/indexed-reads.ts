@@ -2,6 +2,7 @@
 // single-flight loading, so a burst of dashboard reads costs one set of store queries.
 import type { PublicKey } from "@solana/web3.js";
 
+import { base58Of } from "../../chain/bounded-memo";
 import { indexerStoreOf } from "../../indexer/start";
 import type { IndexedVaultRow } from "../../store/indexer";
 import { annualizedYield } from "../../vault/apy";
@@ -10,7 +11,7 @@ import type { LoadedVault } from "../../vault/vault-state";
 import { loadVault } from "../../vault/vault-state";
 import type { ApiContext } from "../context";
 import { ApiError } from "../errors";
-import { SingleFlightCache } from "../single-flight-cache";
+import { chainDataCache } from "../chain-data-cache";
 
 const CACHE_MS = 2_000;
 const DAY_MS = 86_400_000;
@@ -21,7 +22,7 @@ export interface IndexedVault {
   apy: VaultApy;
 }
 
-const caches = new WeakMap<ApiContext, SingleFlightCache<IndexedVault[]>>();
+const cacheOf = chainDataCache<IndexedVault[]>(CACHE_MS);
 
 async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
   const store = indexerStoreOf(context);
@@ -45,13 +46,18 @@ async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
 
 /** Every indexed vault of the deployment's protocol, with its APY. */
 export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
-  let cache = caches.get(context);
-  if (cache === undefined) {
-    cache = new SingleFlightCache<IndexedVault[]>(CACHE_MS);
-    caches.set(context, cache);
-  }
-  return cache.get("all", async () => {
-    const rows = await indexerStoreOf(context).vaults();
+  return cacheOf(context).get("all", async () => {
+    const store = indexerStoreOf(context);
+    const [rows, indexedGenesis, chainGenesis] = await Promise.all([
+      store.vaults(),
+      store.indexedGenesis(),
+      context.genesis.current ?? context.genesis.check().catch(() => null),
+    ]);
+    // Rows read from another chain (a local chain restarted with a fresh ledger) are not served; the
+    // indexer deletes them on its next run and indexes this chain.
+    if (indexedGenesis !== null && chainGenesis !== null && indexedGenesis !== chainGenesis) {
+      return [];
+    }
     // Rows indexed under another PROTOCOL_ID (the indexer keeps only this one's now) are not served.
     const served = rows.flatMap((row) => {
       try {
@@ -68,7 +74,8 @@ export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
 
 /** One indexed vault; 404 for an address that is no vault, 503 for a vault the indexer has not reached yet. */
 export async function indexedVault(context: ApiContext, address: PublicKey): Promise<IndexedVault> {
-  const id = address.toBase58();
+  // The path's key object is memoized per text (schemas/common.ts), so its base58 is computed once.
+  const id = base58Of(address);
   const found = (await indexedVaults(context)).find((entry) => entry.row.vault === id);
   if (found !== undefined) {
     return found;
