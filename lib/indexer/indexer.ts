@@ -35,6 +35,8 @@ export interface IndexerOptions {
   partnerEvents?: PartnerEventSettings;
   /** Called after a transaction's rows committed with deliveries queued (wakes the webhook worker). */
   onDeliveriesQueued?: (count: number) => void;
+  /** Called after a transaction's program events committed (wakes the pages' live event feed). */
+  onEventsRecorded?: () => void;
   /** Told after each run as leader: the slot it read and each vault's strike and queue state. */
   onRun?: (progress: IndexerProgress) => void;
 }
@@ -245,6 +247,9 @@ export class Indexer {
       );
       if (queued !== undefined && queued > 0) {
         this.options.onDeliveriesQueued?.(queued);
+      }
+      if (stored.length > 0) {
+        this.options.onEventsRecorded?.();
       }
       events += stored.length;
       transactions += 1;

@@ -5,6 +5,7 @@ import { z } from "zod";
 
 import type { ApiContext } from "../api/context";
 import { SqlIndexerStore } from "../store/indexer";
+import { liveEventsOf } from "../events/live";
 import { webhooksOf } from "../webhooks/start";
 import { Indexer } from "./indexer";
 import { embeddedLeaderLock, postgresLeaderLock } from "./leader-lock";
@@ -80,6 +81,7 @@ export function createIndexer(
       capacityLowBps: webhooksOf(context).settings.capacityLowBps,
     },
     onDeliveriesQueued: () => webhooksOf(context).worker.wake(),
+    onEventsRecorded: () => liveEventsOf(context).wake(),
     onError: (error) =>
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),
