@@ -112,7 +112,11 @@ async function writeStream(
   }
 }
 
-function writeResponse(response: ApiResponse, outgoing: ServerResponse, shutdown: AbortSignal): Promise<void> {
+function writeResponse(
+  response: ApiResponse,
+  outgoing: ServerResponse,
+  shutdown: AbortSignal,
+): Promise<void> {
   const { headers, body } = response;
   if (isStreamBody(body)) {
     if (response.status === 204) {

@@ -4,7 +4,13 @@
 import { BASELINE_SECURITY_HEADERS } from "../web/csp";
 import type { ApiContext } from "./context";
 import { ApiError, toApiError } from "./errors";
-import { isStreamBody, type ApiHandler, type ApiRequest, type ApiResponse, type RequestMeta } from "./handler";
+import {
+  isStreamBody,
+  type ApiHandler,
+  type ApiRequest,
+  type ApiResponse,
+  type RequestMeta,
+} from "./handler";
 import { newRequestId } from "./logger";
 import { ACTIONS_CORS_HEADERS } from "@solana/actions";
 
