@@ -150,7 +150,9 @@ export class PartnerEventFeed {
       });
       for (const entry of page) {
         for (const subscriber of this.subscribers) {
-          if (subscriber.caughtUp && concerns(subscriber.filter, entry)) {
+          // A subscriber past the cursor (it named a later id) gets only what follows that id.
+          const owed = subscriber.after === null || entry.seq > subscriber.after;
+          if (subscriber.caughtUp && owed && concerns(subscriber.filter, entry)) {
             subscriber.deliver(entry);
           }
         }

@@ -367,8 +367,11 @@ describe("the live event feed", () => {
     const vault = "Feed111111111111111111111111111111111111111";
     const received: StoredPartnerEvent[] = [];
     const stop = feed.subscribe({ vault, wallet: "WalletA" }, null, (entry) => received.push(entry));
+    // A page that names an id beyond the table (another deployment's) gets nothing up to it.
+    const ahead: StoredPartnerEvent[] = [];
+    const stopAhead = feed.subscribe({ vault, wallet: null }, 1n << 62n, (entry) => ahead.push(entry));
     try {
-      await waitFor(() => (feed.listeners === 1 ? true : undefined));
+      await waitFor(() => (feed.listeners === 2 ? true : undefined));
       await feed.idle();
       const event = (index: number, wallet: string | null, on = vault): PartnerEvent => ({
         id: partnerEventId("vault.nav_updated", "feed-test", on, index),
@@ -393,8 +396,10 @@ describe("the live event feed", () => {
       await waitFor(() => (received.length >= 2 ? true : undefined));
       await feed.idle();
       expect(received.map((entry) => entry.event.data.index)).toEqual([1, 3]);
+      expect(ahead).toEqual([]);
     } finally {
       stop();
+      stopAhead();
       feed.close();
     }
   });
