@@ -153,10 +153,12 @@ const EVENT_REFRESHES = {
  */
 export function useVaultEvents(vaultId: string): { live: boolean } {
   const queryClient = useQueryClient();
-  const cluster = useClusterKey();
+  // The key's parts, not the key: a new array each render would reopen the stream each render.
+  const [clusterName, rpcUrl] = useClusterKey();
   const { publicKey } = useWalletState();
   const [live, setLive] = useState(false);
   useEffect(() => {
+    const cluster = [clusterName, rpcUrl] as const;
     if (typeof EventSource === "undefined") {
       return undefined;
     }
@@ -198,7 +200,7 @@ export function useVaultEvents(vaultId: string): { live: boolean } {
       source.close();
       setLive(false);
     };
-  }, [queryClient, cluster, vaultId, publicKey]);
+  }, [queryClient, clusterName, rpcUrl, vaultId, publicKey]);
   return { live };
 }
 
