@@ -99,7 +99,9 @@ function storedEvents(
 
 export class Indexer {
   private timer: NodeJS.Timeout | null = null;
+  /** The pass under way (full or woken): one at a time. */
   private running: Promise<IndexerRun | null> | null = null;
+  private fullRun: Promise<IndexerRun | null> | null = null;
   private readonly watch: ProgramWatch | null;
   private leader = false;
   private stopped = true;
@@ -209,17 +211,30 @@ export class Indexer {
       this.wakeTimer = null;
     }
     await this.waking;
+    await this.fullRun?.catch(() => null);
     await this.running?.catch(() => null);
     this.leader = false;
     await this.options.lock.release();
   }
 
-  /** One run if this instance is (or becomes) the leader; null when another instance leads. */
+  /**
+   * One full run if this instance is (or becomes) the leader; null when another instance leads. A pass
+   * under way is let finish first: a woken pass does not stand in for a full one (a busy chain would
+   * otherwise keep the snapshots from ever being taken).
+   */
   runOnce(): Promise<IndexerRun | null> {
-    this.running ??= this.run("full").finally(() => {
-      this.running = null;
+    this.fullRun ??= (async () => {
+      while (this.running !== null) {
+        await this.running.catch(() => null);
+      }
+      this.running = this.run("full").finally(() => {
+        this.running = null;
+      });
+      return this.running;
+    })().finally(() => {
+      this.fullRun = null;
     });
-    return this.running;
+    return this.fullRun;
   }
 
   /** full: accounts, snapshots, holders and new transactions; transactions: the new transactions only. */
