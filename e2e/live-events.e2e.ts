@@ -81,7 +81,9 @@ describe("the vault page's event stream", () => {
             await route.continue();
             return;
           }
-          const response = await route.fetch();
+          // With every header the browser sent (its fetch metadata says same-origin, as the page
+          // session requires); route.fetch() alone would drop them and get a 401.
+          const response = await route.fetch({ headers: await route.request().allHeaders() });
           const body = (await response.json()) as { data?: { canClaimNow?: boolean } };
           if (body.data?.canClaimNow === true) {
             held.push(route);
