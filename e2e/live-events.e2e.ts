@@ -1,7 +1,8 @@
 // The vault page listening to the chain: a wallet requests a withdrawal, the page's event stream
 // (GET /api/events/stream through the page session) opens, and once the keeper has staged the queue
-// and struck a NAV the pending withdrawal says "Ready to claim" without a reload — while every answer
-// of the status endpoint that says so is held back, so the change can only have come from the stream.
+// and struck a NAV the pending withdrawal says "Ready to claim" without a reload — while, once the
+// status endpoint has shown it pending, every later status request is held unanswered, so the change
+// can only have come from the stream.
 import type { Browser, Page, Route } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
@@ -72,26 +73,33 @@ describe("the vault page's event stream", () => {
       await page.goto(`${env.appUrl}/vault/${env.flexVaultId}`);
       await page.getByTestId("vault-name").waitFor();
       await connectWallet(page);
-      // Every answer of the status endpoint (GET /api/vault/{id}/withdraw?wallet=) that says the
-      // withdrawal is claimable is held back, never reaching the page: only the stream can tell it.
-      await page.route(
-        (url) => url.pathname === `/api/vault/${env.flexVaultId}/withdraw` && url.searchParams.has("wallet"),
-        async (route) => {
-          if (route.request().method() !== "GET") {
-            await route.continue();
-            return;
-          }
-          // With every header the browser sent (its fetch metadata says same-origin, as the page
-          // session requires); route.fetch() alone would drop them and get a 401.
-          const response = await route.fetch({ headers: await route.request().allHeaders() });
-          const body = (await response.json()) as { data?: { canClaimNow?: boolean } };
-          if (body.data?.canClaimNow === true) {
-            held.push(route);
-            return;
-          }
-          await route.fulfill({ response });
-        },
-      );
+      // Once the status endpoint has said the withdrawal is pending and not yet claimable, every later
+      // status request is held unanswered: from then on only the stream can tell the page.
+      const isStatus = (url: URL): boolean =>
+        url.pathname === `/api/vault/${env.flexVaultId}/withdraw` && url.searchParams.has("wallet");
+      let holding = false;
+      let claimableAnswered = false;
+      page.on("response", (response) => {
+        if (!isStatus(new URL(response.url())) || response.request().method() !== "GET") {
+          return;
+        }
+        void response
+          .json()
+          .then((body: { data?: { hasPendingWithdrawal?: boolean; canClaimNow?: boolean } }) => {
+            if (body.data?.hasPendingWithdrawal === true) {
+              claimableAnswered ||= body.data.canClaimNow === true;
+              holding ||= body.data.canClaimNow === false;
+            }
+          })
+          .catch(() => undefined);
+      });
+      await page.route(isStatus, async (route) => {
+        if (holding && route.request().method() === "GET") {
+          held.push(route);
+          return;
+        }
+        await route.continue();
+      });
       await page.getByRole("button", { name: "Get test funds" }).click();
       await page.getByText("Test USDC and SOL arrived in your wallet.").waitFor({ timeout: 30_000 });
 
@@ -113,8 +121,9 @@ describe("the vault page's event stream", () => {
       );
       await page.getByText("Ready to claim").waitFor({ timeout: (env.navIntervalSeconds * 3 + 30) * 1000 });
       expect(await page.getByTestId("claim-button").isEnabled()).toBe(true);
-      // The poll did ask, and was not answered.
+      // The poll did ask, and was not answered; no answer that said claimable reached the page.
       await waitForHeld(held);
+      expect(claimableAnswered).toBe(false);
       await screenshot(page, "12-ready-from-stream");
 
       const events = await streamEvents(page);
