@@ -73,8 +73,9 @@ describe("the vault page's event stream", () => {
       await page.goto(`${env.appUrl}/vault/${env.flexVaultId}`);
       await page.getByTestId("vault-name").waitFor();
       await connectWallet(page);
-      // Once the status endpoint has said the withdrawal is pending and not yet claimable, every later
-      // status request is held unanswered: from then on only the stream can tell the page.
+      // Once the request is recorded and its panel shows it pending, every later status request is held
+      // unanswered: from then on only the stream can tell the page. No status answer that says the
+      // withdrawal is claimable may reach the page.
       const isStatus = (url: URL): boolean =>
         url.pathname === `/api/vault/${env.flexVaultId}/withdraw` && url.searchParams.has("wallet");
       let holding = false;
@@ -85,11 +86,8 @@ describe("the vault page's event stream", () => {
         }
         void response
           .json()
-          .then((body: { data?: { hasPendingWithdrawal?: boolean; canClaimNow?: boolean } }) => {
-            if (body.data?.hasPendingWithdrawal === true) {
-              claimableAnswered ||= body.data.canClaimNow === true;
-              holding ||= body.data.canClaimNow === false;
-            }
+          .then((body: { data?: { canClaimNow?: boolean } }) => {
+            claimableAnswered ||= body.data?.canClaimNow === true;
           })
           .catch(() => undefined);
       });
@@ -108,6 +106,17 @@ describe("the vault page's event stream", () => {
       await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
       await page.getByRole("tab", { name: "withdraw" }).click();
       await page.getByLabel("Shares to withdraw").fill("10");
+      // Right after a NAV strike (seen on the stream), so the next one — which makes the request
+      // claimable — is a whole keeper interval away while the request is recorded and shown pending.
+      const strikes = (await streamEvents(page)).filter((event) => event.type === "vault.nav_updated").length;
+      await page.waitForFunction(
+        (seen) =>
+          (window as unknown as { __streamEvents: { type: string }[] }).__streamEvents.filter(
+            (event) => event.type === "vault.nav_updated",
+          ).length > seen,
+        strikes,
+        { timeout: (env.navIntervalSeconds * 2 + 30) * 1000 },
+      );
       await page.getByRole("button", { name: "Request withdrawal" }).click();
       await page.getByTestId("withdraw-success").waitFor({ timeout: 45_000 });
       await screenshot(page, "11-requested-live");
@@ -119,6 +128,8 @@ describe("the vault page's event stream", () => {
         undefined,
         { timeout: 15_000 },
       );
+      expect(claimableAnswered, "the request was claimable before the stream could tell").toBe(false);
+      holding = true;
       await page.getByText("Ready to claim").waitFor({ timeout: (env.navIntervalSeconds * 3 + 30) * 1000 });
       expect(await page.getByTestId("claim-button").isEnabled()).toBe(true);
       // The poll did ask, and was not answered; no answer that said claimable reached the page.
