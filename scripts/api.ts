@@ -15,11 +15,11 @@ import { configureWebhooks } from "../lib/webhooks/start";
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const context = createApiContext(config);
-  const indexerSettings = parseIndexerSettings(process.env);
+  const indexerSettings = parseIndexerSettings(process.env, config.rpcUrl);
   const webhooks = configureWebhooks(context, parseWebhookSettings(process.env, config.rpcUrl));
   // Every instance may start one; the advisory lock lets exactly one of them index at a time.
   const indexer = indexerSettings.enabled
-    ? createIndexer(context, { intervalMs: indexerSettings.intervalMs })
+    ? createIndexer(context, { intervalMs: indexerSettings.intervalMs, wsUrl: indexerSettings.wsUrl })
     : null;
   indexer?.start();
   // Every instance may run a delivery worker; SKIP LOCKED hands each delivery to one of them.

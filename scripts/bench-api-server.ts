@@ -118,7 +118,9 @@ async function main(): Promise<void> {
   // The directory and portfolio reads are served from the indexer's rows (its RPC calls count as
   // background). It runs at npm start's interval (INDEXER_INTERVAL_SECONDS, 15 s by default), as the
   // hosts measured here would run it; the client asks for a run once its set-up transactions landed.
-  const indexer = createIndexer(context, { intervalMs: parseIndexerSettings(process.env).intervalMs });
+  const indexer = createIndexer(context, {
+    intervalMs: parseIndexerSettings(process.env, config.rpcUrl).intervalMs,
+  });
   indexer.start();
   // npm start's server, as scripts/web.ts starts it; Next.js's instrumentation reads the environment,
   // and starts no second indexer (this one serves both hosts' context).

@@ -49,9 +49,12 @@ export function PendingWithdrawal({
   status,
   feeBps,
   claim,
+  live,
 }: {
   vault: VaultView;
   status: WithdrawalStatusData;
+  /** The page's event stream is open: the panel changes as the chain does, not only on its poll. */
+  live: boolean;
   /** The fee the request fixed in its receipt (a later change of the vault's fee does not apply). */
   feeBps: number;
   claim: ClaimHandle;
@@ -66,7 +69,7 @@ export function PendingWithdrawal({
   const band = status.estimate?.band ?? null;
   return (
     <Card title="Pending withdrawal" titleId={titleId}>
-      <div className="space-y-3" data-testid="pending-withdrawal">
+      <div className="space-y-3" data-testid="pending-withdrawal" data-live={live ? "true" : "false"}>
         <dl className="grid grid-cols-2 gap-3 text-sm">
           <div>
             <dt className="text-muted">Requested</dt>

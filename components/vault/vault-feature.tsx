@@ -27,6 +27,7 @@ import {
   useVaultDirectory,
   useVaultStats,
   useWalletPosition,
+  useVaultEvents,
   useWithdrawalStatus,
 } from "./vault-data-access";
 import { DepositForm, FaucetButton, RequestResult, WithdrawForm } from "./vault-forms";
@@ -147,6 +148,7 @@ function VaultActions({ vault, embed }: { vault: VaultView; embed: boolean }) {
   const wallet = useWalletState();
   const position = useWalletPosition(vault);
   const status = useWithdrawalStatus(vault.id);
+  const events = useVaultEvents(vault.id);
   const claim = useClaimWithdrawal(vault);
   const request = useRequestWithdrawal(vault);
   const titleId = useId();
@@ -193,6 +195,7 @@ function VaultActions({ vault, embed }: { vault: VaultView; embed: boolean }) {
           status={pending}
           feeBps={position.data?.receipt?.feeBps ?? vault.feeBps}
           claim={claim}
+          live={events.live}
         />
       )}
     </div>

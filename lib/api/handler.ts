@@ -1,5 +1,6 @@
 // The shape every endpoint handler has inside lib/api: a request plus the context and the per-request
-// facts (id, path parameters) the router found, answering with a plain status, headers and text.
+// facts (id, path parameters) the router found, answering with a plain status, headers and text, or a
+// body streamed for as long as the client stays (server-sent events).
 import type { ApiContext } from "./context";
 
 /**
@@ -27,8 +28,24 @@ export interface ApiResponse {
   status: number;
   /** Owned by this response: the router adds X-Request-Id to it. */
   headers: Record<string, string>;
-  /** The body text (JSON for our own responses); null for none. */
-  body: string | null;
+  /** The body text (JSON for our own responses); null for none; a stream written after the head. */
+  body: string | StreamBody | null;
+}
+
+/**
+ * A body written piece by piece after the head (server-sent events): the host calls `run` once with a
+ * writer that resolves when the socket takes the chunk (back-pressure), and a signal that aborts when
+ * the client leaves or the host shuts down; the body ends when `run` settles. A stream a host will
+ * never run (HEAD, a failure before the head) is `discard`ed, so whatever it holds is let go.
+ */
+export interface StreamBody {
+  readonly kind: "stream";
+  run(write: (chunk: string) => Promise<void>, signal: AbortSignal): Promise<void>;
+  discard(): void;
+}
+
+export function isStreamBody(body: ApiResponse["body"]): body is StreamBody {
+  return body !== null && typeof body === "object";
 }
 
 export interface RequestMeta {

@@ -2,7 +2,7 @@
 // request → ApiRequest (headers read in place, socket address and body bytes passed along) → handler
 // → ApiResponse written as it is. No WHATWG Request or Response is built: their construction (URL,
 // Headers, AbortSignal, body streams) cost more than a keyless request's whole handler. Shutdown
-// stops accepting, lets in-flight requests finish, then closes connections.
+// stops accepting, ends open streams, lets in-flight requests finish, then closes connections.
 import {
   STATUS_CODES,
   createServer,
@@ -14,7 +14,7 @@ import {
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 
-import type { ApiRequest, ApiResponse } from "./handler";
+import { isStreamBody, type ApiRequest, type ApiResponse, type StreamBody } from "./handler";
 import { MAX_BODY_BYTES } from "./request-input";
 
 /** Bodies past this are not even drained: the connection is closed. */
@@ -72,14 +72,67 @@ export function toApiRequest(incoming: IncomingMessage, rawBody?: Uint8Array | "
   };
 }
 
-function writeResponse(response: ApiResponse, outgoing: ServerResponse): void {
-  const { headers } = response;
-  if (response.body === null || response.status === 204) {
-    outgoing.writeHead(response.status, headers).end();
-    return;
+/** Writes a streamed body until it ends, the client leaves or `shutdown` aborts; then ends the response. */
+async function writeStream(
+  stream: StreamBody,
+  outgoing: ServerResponse,
+  shutdown: AbortSignal,
+): Promise<void> {
+  const left = new AbortController();
+  const leave = (): void => left.abort();
+  outgoing.once("close", leave);
+  shutdown.addEventListener("abort", leave, { once: true });
+  // Without this, Node holds small chunks back (Nagle): an event would wait for the next one.
+  outgoing.socket?.setNoDelay(true);
+  outgoing.flushHeaders();
+  const write = (chunk: string): Promise<void> => {
+    if (left.signal.aborted || outgoing.writableEnded) {
+      return Promise.resolve();
+    }
+    if (outgoing.write(chunk)) {
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        outgoing.off("drain", done);
+        outgoing.off("close", done);
+        resolve();
+      };
+      outgoing.once("drain", done);
+      outgoing.once("close", done);
+    });
+  };
+  try {
+    // The head is out: a failing body can only be cut short (the stream logs its own failures).
+    await stream.run(write, left.signal).catch(() => undefined);
+  } finally {
+    outgoing.off("close", leave);
+    shutdown.removeEventListener("abort", leave);
+    outgoing.end();
   }
-  headers["Content-Length"] = String(Buffer.byteLength(response.body));
-  outgoing.writeHead(response.status, headers).end(response.body);
+}
+
+function writeResponse(
+  response: ApiResponse,
+  outgoing: ServerResponse,
+  shutdown: AbortSignal,
+): Promise<void> {
+  const { headers, body } = response;
+  if (isStreamBody(body)) {
+    if (response.status === 204) {
+      body.discard();
+    } else {
+      outgoing.writeHead(response.status, headers);
+      return writeStream(body, outgoing, shutdown);
+    }
+  }
+  if (body === null || isStreamBody(body) || response.status === 204) {
+    outgoing.writeHead(response.status, headers).end();
+    return Promise.resolve();
+  }
+  headers["Content-Length"] = String(Buffer.byteLength(body));
+  outgoing.writeHead(response.status, headers).end(body);
+  return Promise.resolve();
 }
 
 /** Bodies are read first, then handed over as bytes; GET and HEAD go straight to the handler. */
@@ -105,11 +158,14 @@ export interface NodeListener {
   inFlight(): number;
   /** Resolves when nothing is in flight (at once when nothing is). */
   drained(): Promise<void>;
+  /** Ends every streamed response (they would otherwise keep the host from draining). */
+  endStreams(): void;
 }
 
 export function createNodeListener(handler: NodeHostHandler): NodeListener {
   let inFlight = 0;
   const waiting: (() => void)[] = [];
+  const shutdown = new AbortController();
   const listener = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     inFlight += 1;
     const finish = (): void => {
@@ -119,7 +175,7 @@ export function createNodeListener(handler: NodeHostHandler): NodeListener {
       }
     };
     handle(handler, incoming)
-      .then((response) => writeResponse(response, outgoing))
+      .then((response) => writeResponse(response, outgoing, shutdown.signal))
       .catch(() => {
         if (!outgoing.headersSent) {
           outgoing.writeHead(500, { "Content-Type": "application/json" });
@@ -132,11 +188,16 @@ export function createNodeListener(handler: NodeHostHandler): NodeListener {
     inFlight: () => inFlight,
     drained: () =>
       inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)),
+    endStreams: () => shutdown.abort(),
   });
 }
 
 function rawResponse(response: ApiResponse): string {
-  const body = response.status === 204 ? "" : (response.body ?? "");
+  if (isStreamBody(response.body)) {
+    // Outside the request listener (CONNECT): no stream is written there.
+    response.body.discard();
+  }
+  const body = response.status === 204 || isStreamBody(response.body) ? "" : (response.body ?? "");
   const headers = {
     ...response.headers,
     "Content-Length": String(Buffer.byteLength(body)),
@@ -209,14 +270,18 @@ export async function listenOn(server: Server, port: number, hostname: string): 
   return `http://${host}:${address.port}`;
 }
 
-/** Stops accepting, lets in-flight API requests finish for at most `graceMs`, then drops the rest. */
+/**
+ * Stops accepting, ends streamed responses (clients reconnect elsewhere), lets in-flight API requests
+ * finish for at most `graceMs`, then drops the rest.
+ */
 export async function closeDraining(
   server: Server,
-  listener: { drained(): Promise<void> },
+  listener: { drained(): Promise<void>; endStreams(): void },
   graceMs: number,
 ): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  listener.endStreams();
   await Promise.race([
     listener.drained(),
     new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),

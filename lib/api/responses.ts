@@ -2,7 +2,7 @@
 // plain data (ApiResponse) until a host writes them: the node:http host sends the text as it is, and
 // framework hosts get a WHATWG Response from toWebResponse.
 import { errorBody, type ApiError } from "./errors";
-import type { ApiResponse } from "./handler";
+import { isStreamBody, type ApiResponse, type StreamBody } from "./handler";
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
   return {
@@ -37,10 +37,40 @@ export function bareError(
   );
 }
 
+/** A streamed body as a WHATWG stream: cancelling it (the client left) aborts the body's writer. */
+function readableOf(stream: StreamBody): ReadableStream<Uint8Array> {
+  const left = new AbortController();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const write = async (chunk: string): Promise<void> => {
+        if (!left.signal.aborted) {
+          controller.enqueue(encoder.encode(chunk));
+        }
+      };
+      stream.run(write, left.signal).then(
+        () => {
+          if (!left.signal.aborted) {
+            controller.close();
+          }
+        },
+        (error: unknown) => controller.error(error),
+      );
+    },
+    cancel() {
+      left.abort();
+    },
+  });
+}
+
 /** The WHATWG Response of an ApiResponse, for hosts that speak Request → Response (Next.js). */
 export function toWebResponse(response: ApiResponse): Response {
-  return new Response(response.status === 204 ? null : response.body, {
-    status: response.status,
-    headers: response.headers,
-  });
+  const { body } = response;
+  if (isStreamBody(body) && response.status === 204) {
+    body.discard();
+  }
+  return new Response(
+    response.status === 204 || body === null ? null : isStreamBody(body) ? readableOf(body) : body,
+    { status: response.status, headers: response.headers },
+  );
 }

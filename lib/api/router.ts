@@ -4,7 +4,13 @@
 import { BASELINE_SECURITY_HEADERS } from "../web/csp";
 import type { ApiContext } from "./context";
 import { ApiError, toApiError } from "./errors";
-import type { ApiHandler, ApiRequest, ApiResponse, RequestMeta } from "./handler";
+import {
+  isStreamBody,
+  type ApiHandler,
+  type ApiRequest,
+  type ApiResponse,
+  type RequestMeta,
+} from "./handler";
 import { newRequestId } from "./logger";
 import { ACTIONS_CORS_HEADERS } from "@solana/actions";
 
@@ -140,7 +146,13 @@ async function dispatch(
     return response;
   }
   const response = await handler(request, context, meta);
-  return method === "HEAD" ? { ...response, body: null } : response;
+  if (method !== "HEAD") {
+    return response;
+  }
+  if (isStreamBody(response.body)) {
+    response.body.discard();
+  }
+  return { ...response, body: null };
 }
 
 /** Runs one route for a request: the whole edge around a handler. */

@@ -3,6 +3,7 @@
 // dev) and the Next.js route files through the process's API (default-context.ts).
 import type { EndpointDefinition } from "./endpoint";
 import { ENDPOINTS } from "./endpoints";
+import { EVENT_STREAM_ROUTE } from "./events/event-stream";
 import type { HttpMethod, RouteDefinition } from "./router";
 
 export function routeTable(endpoints: readonly EndpointDefinition[]): RouteDefinition[] {
@@ -24,4 +25,10 @@ export function routeTable(endpoints: readonly EndpointDefinition[]): RouteDefin
   return [...byPath.values()];
 }
 
-export const ROUTE_TABLE: readonly RouteDefinition[] = routeTable(ENDPOINTS);
+/**
+ * Routes for the app's own pages alone (the page session's event stream): not endpoints, so neither
+ * in the OpenAPI document nor in the partner security suite.
+ */
+export const FIRST_PARTY_ROUTES: readonly RouteDefinition[] = [EVENT_STREAM_ROUTE];
+
+export const ROUTE_TABLE: readonly RouteDefinition[] = [...routeTable(ENDPOINTS), ...FIRST_PARTY_ROUTES];

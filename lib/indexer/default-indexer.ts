@@ -14,9 +14,10 @@ interface Holder {
 export function startDefaultIndexer(env: Readonly<Record<string, string | undefined>>): Indexer | null {
   const holder = globalThis as Holder;
   if (holder[KEY] === undefined) {
-    const settings = parseIndexerSettings(env);
+    const context = defaultApiContext();
+    const settings = parseIndexerSettings(env, context.config.rpcUrl);
     holder[KEY] = settings.enabled
-      ? createIndexer(defaultApiContext(), { intervalMs: settings.intervalMs })
+      ? createIndexer(context, { intervalMs: settings.intervalMs, wsUrl: settings.wsUrl })
       : null;
     holder[KEY]?.start();
     // The webhook worker starts with the indexer; its state is in the database, so a restart resumes.

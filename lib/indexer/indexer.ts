@@ -2,7 +2,9 @@
 // deployment's protocol (PROTOCOL_ID; the program's other vaults are not indexed), stores its account,
 // a NAV/supply/queue snapshot and its holders, then walks the vault's signatures newer than its cursor
 // (all of them on first run, or after downtime) and stores each successful transaction's program
-// events together with the cursor. Reads are served from these rows.
+// events together with the cursor. Reads are served from these rows. Woken (the program's logs over
+// the node's WebSocket, program-watch.ts), it runs a lighter pass at once: the vaults' new
+// transactions only, without the snapshot and holder reads of the scheduled pass.
 import { PublicKey } from "@solana/web3.js";
 
 import type { GenesisWatch } from "../chain/genesis-watch";
@@ -13,6 +15,7 @@ import { decodeVault, type VaultAccount } from "../vault/accounts";
 import { decodeVaultEvents, eventVault, type VaultEvent } from "../vault/events";
 import { countHolders, readProgramVaults, readTokenBalances, signaturesSince } from "./chain-reads";
 import type { LeaderLock } from "./leader-lock";
+import { ProgramWatch } from "./program-watch";
 import {
   vaultOutboxContext,
   writePartnerEvents,
@@ -37,12 +40,18 @@ export interface IndexerOptions {
   protocolId: PublicKey;
   /** Milliseconds between runs. */
   intervalMs: number;
+  /** Wakes within this many milliseconds are served by one pass (default 25). */
+  wakeDebounceMs?: number;
+  /** The node's PubSub endpoint: the program's confirmed transactions wake the indexer. */
+  wsUrl?: string | null;
   now?: () => number;
   onError?: (error: unknown) => void;
   /** Partner events are derived from the stored program events when given. */
   partnerEvents?: PartnerEventSettings;
   /** Called after a transaction's rows committed with deliveries queued (wakes the webhook worker). */
   onDeliveriesQueued?: (count: number) => void;
+  /** Called after a transaction's program events committed (wakes the pages' live event feed). */
+  onEventsRecorded?: () => void;
   /** Told after each run as leader: the slot it read and each vault's strike and queue state. */
   onRun?: (progress: IndexerProgress) => void;
 }
@@ -98,14 +107,38 @@ function storedEvents(
 
 export class Indexer {
   private timer: NodeJS.Timeout | null = null;
+  /** The pass under way (full or woken): one at a time. */
   private running: Promise<IndexerRun | null> | null = null;
+  private fullRun: Promise<IndexerRun | null> | null = null;
+  private readonly watch: ProgramWatch | null;
   private leader = false;
-  private stopped = false;
+  private stopped = true;
   private unwatchGenesis: (() => void) | null = null;
-  /** Completed runs, for tests and health. */
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private waking: Promise<void> | null = null;
+  private wokenAgain = false;
+  /** Completed scheduled runs, for tests and health. */
   runs = 0;
+  /** Completed passes run because the indexer was woken (tests). */
+  wokenRuns = 0;
 
-  constructor(private readonly options: IndexerOptions) {}
+  constructor(private readonly options: IndexerOptions) {
+    const { wsUrl } = options;
+    this.watch =
+      wsUrl === undefined || wsUrl === null
+        ? null
+        : new ProgramWatch({
+            wsUrl,
+            programId: options.programId,
+            onActivity: () => this.wake(),
+            onError: (error) => options.onError?.(error),
+          });
+  }
+
+  /** Whether the WebSocket subscription that wakes it is up (false without one). */
+  get watching(): boolean {
+    return this.watch?.subscribed ?? false;
+  }
 
   get isLeader(): boolean {
     return this.leader;
@@ -119,6 +152,7 @@ export class Indexer {
     this.unwatchGenesis = this.options.genesis.onChange(() => {
       this.runOnce().catch((error: unknown) => this.options.onError?.(error));
     });
+    this.watch?.start();
     // The first pass at once, then one interval after each pass ends.
     const schedule = (delayMs: number): void => {
       this.timer = setTimeout(() => {
@@ -134,28 +168,91 @@ export class Indexer {
     schedule(0);
   }
 
+  /**
+   * Runs a pass of new transactions soon (something happened on chain): wakes close together share one
+   * pass, and a wake during a pass is served by one more after it. Ignored unless started.
+   */
+  wake(): void {
+    if (this.stopped || this.wakeTimer !== null) {
+      return;
+    }
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      if (this.waking !== null) {
+        this.wokenAgain = true;
+        return;
+      }
+      this.waking = this.runWoken().finally(() => {
+        this.waking = null;
+      });
+    }, this.options.wakeDebounceMs ?? 25);
+  }
+
+  private async runWoken(): Promise<void> {
+    do {
+      this.wokenAgain = false;
+      // One pass at a time: after the one under way (scheduled or not), this one.
+      while (this.running !== null) {
+        await this.running.catch(() => null);
+      }
+      if (this.stopped) {
+        return;
+      }
+      this.running = this.run("transactions").finally(() => {
+        this.running = null;
+      });
+      try {
+        if ((await this.running) !== null) {
+          this.wokenRuns += 1;
+        }
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    } while (this.wokenAgain && !this.stopped);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.unwatchGenesis?.();
     this.unwatchGenesis = null;
+    this.watch?.stop();
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
     }
+    if (this.wakeTimer !== null) {
+      clearTimeout(this.wakeTimer);
+      this.wakeTimer = null;
+    }
+    await this.waking;
+    await this.fullRun?.catch(() => null);
     await this.running?.catch(() => null);
     this.leader = false;
     await this.options.lock.release();
   }
 
-  /** One run if this instance is (or becomes) the leader; null when another instance leads. */
+  /**
+   * One full run if this instance is (or becomes) the leader; null when another instance leads. A pass
+   * under way is let finish first: a woken pass does not stand in for a full one (a busy chain would
+   * otherwise keep the snapshots from ever being taken).
+   */
   runOnce(): Promise<IndexerRun | null> {
-    this.running ??= this.run().finally(() => {
-      this.running = null;
+    this.fullRun ??= (async () => {
+      while (this.running !== null) {
+        await this.running.catch(() => null);
+      }
+      this.running = this.run("full").finally(() => {
+        this.running = null;
+      });
+      return this.running;
+    })().finally(() => {
+      this.fullRun = null;
     });
-    return this.running;
+    return this.fullRun;
   }
 
-  private async run(): Promise<IndexerRun | null> {
+  /** full: accounts, snapshots, holders and new transactions; transactions: the new transactions only. */
+  private async run(kind: "full" | "transactions"): Promise<IndexerRun | null> {
     this.leader = await this.options.lock.tryAcquire();
     if (!this.leader) {
       return null;
@@ -179,12 +276,20 @@ export class Indexer {
         // An account of the vault's size that is not a vault (another account type): not ours to index.
       }
     }
+    const result: IndexerRun = { vaults: decoded.length, transactions: 0, events: 0 };
+    if (kind === "transactions") {
+      for (const vault of decoded) {
+        const indexed = await this.indexEvents(vault.address, this.outboxOf(vault));
+        result.transactions += indexed.transactions;
+        result.events += indexed.events;
+      }
+      return result;
+    }
     const reserves = await readTokenBalances(
       rpc,
       decoded.map((vault) => vault.state.reserve),
     );
     const takenAt = new Date((this.options.now ?? Date.now)());
-    const result: IndexerRun = { vaults: decoded.length, transactions: 0, events: 0 };
     for (const [index, vault] of decoded.entries()) {
       const address = vault.address.toBase58();
       const reserveBalance = reserves[index] ?? 0n;
@@ -205,11 +310,7 @@ export class Indexer {
         queueClaimed: vault.state.queueClaimed,
         reserveBalance,
       });
-      const outbox =
-        this.options.partnerEvents === undefined
-          ? null
-          : vaultOutboxContext(vault.address, vault.data, vault.state, this.options.partnerEvents);
-      const backfilled = await this.indexEvents(vault.address, outbox);
+      const backfilled = await this.indexEvents(vault.address, this.outboxOf(vault));
       result.transactions += backfilled.transactions;
       result.events += backfilled.events;
     }
@@ -223,6 +324,17 @@ export class Indexer {
       })),
     });
     return result;
+  }
+
+  private outboxOf(vault: {
+    address: PublicKey;
+    data: Buffer;
+    state: VaultAccount;
+  }): VaultOutboxContext | null {
+    const settings = this.options.partnerEvents;
+    return settings === undefined
+      ? null
+      : vaultOutboxContext(vault.address, vault.data, vault.state, settings);
   }
 
   /** Stores the events of every transaction of `vault` after its cursor, oldest first. */
@@ -264,6 +376,9 @@ export class Indexer {
       );
       if (queued !== undefined && queued > 0) {
         this.options.onDeliveriesQueued?.(queued);
+      }
+      if (stored.length > 0) {
+        this.options.onEventsRecorded?.();
       }
       events += stored.length;
       transactions += 1;

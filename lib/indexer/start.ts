@@ -1,10 +1,18 @@
 // The indexer of an API context: the advisory lock on PostgreSQL (a connection of its own), the
-// in-process claim on embedded PGlite, and the run interval (INDEXER_INTERVAL_SECONDS, default 15;
-// INDEXER=off leaves it to other instances).
+// in-process claim on embedded PGlite, the run interval (INDEXER_INTERVAL_SECONDS, default 15;
+// INDEXER=off leaves it to other instances) and the WebSocket that wakes it when the program's
+// transactions confirm (INDEXER_WS_URL: a ws(s):// URL, `off`, or unset for the node's own — the
+// localnet's from its addresses file, else the RPC URL's port + 1 over ws(s), as web3.js assumes).
+import { resolve } from "node:path";
+
 import { z } from "zod";
+
+import { DEFAULT_ADDRESSES_FILE, readAddressesFile } from "../env-schema";
+import { defaultWebSocketUrl } from "../web/server-config";
 
 import type { ApiContext } from "../api/context";
 import { SqlIndexerStore } from "../store/indexer";
+import { liveEventsOf } from "../events/live";
 import { webhooksOf } from "../webhooks/start";
 import { Indexer } from "./indexer";
 import { embeddedLeaderLock, postgresLeaderLock } from "./leader-lock";
@@ -28,23 +36,59 @@ async function recordIndexerRun(rpc: RpcClient, progress: IndexerProgress): Prom
 const indexerEnv = z.object({
   INDEXER: z.enum(["on", "off"]).default("on"),
   INDEXER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
+  INDEXER_WS_URL: z
+    .union([z.literal("off"), z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL, or off" })])
+    .optional(),
 });
 
 export interface IndexerSettings {
   enabled: boolean;
   intervalMs: number;
+  /** The PubSub endpoint that wakes the indexer; null: none (the interval alone). */
+  wsUrl: string | null;
 }
 
-export function parseIndexerSettings(env: Readonly<Record<string, string | undefined>>): IndexerSettings {
+function sameOrigin(left: string, right: string): boolean {
+  try {
+    return new URL(left).origin === new URL(right).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** The node's PubSub endpoint when INDEXER_WS_URL names none. */
+export function defaultIndexerWsUrl(
+  env: Readonly<Record<string, string | undefined>>,
+  rpcUrl: string,
+): string {
+  const file = readAddressesFile(resolve(env.LOCALNET_ADDRESSES_FILE || DEFAULT_ADDRESSES_FILE));
+  if (file !== null && file !== "invalid" && file.wsUrl !== undefined && file.rpcUrl !== undefined) {
+    if (sameOrigin(file.rpcUrl, rpcUrl)) {
+      return file.wsUrl;
+    }
+  }
+  return defaultWebSocketUrl(rpcUrl);
+}
+
+export function parseIndexerSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  rpcUrl: string,
+): IndexerSettings {
   const parsed = indexerEnv.safeParse({
     INDEXER: env.INDEXER === "" ? undefined : env.INDEXER,
     INDEXER_INTERVAL_SECONDS: env.INDEXER_INTERVAL_SECONDS === "" ? undefined : env.INDEXER_INTERVAL_SECONDS,
+    INDEXER_WS_URL: env.INDEXER_WS_URL === "" ? undefined : env.INDEXER_WS_URL,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`Invalid configuration: ${String(issue?.path[0] ?? "INDEXER")} ${issue?.message ?? ""}`);
   }
-  return { enabled: parsed.data.INDEXER === "on", intervalMs: parsed.data.INDEXER_INTERVAL_SECONDS * 1000 };
+  const { INDEXER, INDEXER_INTERVAL_SECONDS, INDEXER_WS_URL } = parsed.data;
+  return {
+    enabled: INDEXER === "on",
+    intervalMs: INDEXER_INTERVAL_SECONDS * 1000,
+    wsUrl: INDEXER_WS_URL === "off" ? null : (INDEXER_WS_URL ?? defaultIndexerWsUrl(env, rpcUrl)),
+  };
 }
 
 const stores = new WeakMap<ApiContext, SqlIndexerStore>();
@@ -61,7 +105,12 @@ export function indexerStoreOf(context: ApiContext): SqlIndexerStore {
 
 export function createIndexer(
   context: ApiContext,
-  options: { intervalMs: number; schema?: string },
+  options: {
+    intervalMs: number;
+    schema?: string;
+    /** The PubSub endpoint that wakes it (parseIndexerSettings); without one, the interval alone. */
+    wsUrl?: string | null;
+  },
 ): Indexer {
   const { config } = context;
   return new Indexer({
@@ -76,11 +125,13 @@ export function createIndexer(
     programId: config.programId,
     protocolId: config.protocolId,
     intervalMs: options.intervalMs,
+    wsUrl: options.wsUrl ?? null,
     partnerEvents: {
       symbolOf: context.deps.symbolOf,
       capacityLowBps: webhooksOf(context).settings.capacityLowBps,
     },
     onDeliveriesQueued: () => webhooksOf(context).worker.wake(),
+    onEventsRecorded: () => liveEventsOf(context).wake(),
     onError: (error) =>
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),
