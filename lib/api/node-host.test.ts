@@ -13,8 +13,12 @@ import { json, toWebResponse } from "./responses";
 import { createApiHandler, type RouteDefinition } from "./router";
 
 function stubContext(lines: string[]): ApiContext {
-  // The router only logs through the context; the stub routes use nothing else.
-  return { log: createLogger("info", (line) => lines.push(line)) } as unknown as ApiContext;
+  // The router only logs through the context and starts its genesis watch; the stub routes use nothing
+  // else.
+  return {
+    log: createLogger("info", (line) => lines.push(line)),
+    genesis: { watch: () => undefined },
+  } as unknown as ApiContext;
 }
 
 const slowRoute: RouteDefinition = {

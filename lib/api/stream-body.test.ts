@@ -13,8 +13,12 @@ import { toWebResponse } from "./responses";
 import { createApiHandler, type RouteDefinition } from "./router";
 
 function stubContext(): ApiContext {
-  // The router only logs through the context; the stub route uses nothing else.
-  return { log: createLogger("silent", () => undefined) } as unknown as ApiContext;
+  // The router only logs through the context and starts its genesis watch; the stub route uses nothing
+  // else.
+  return {
+    log: createLogger("silent", () => undefined),
+    genesis: { watch: () => undefined },
+  } as unknown as ApiContext;
 }
 
 /** A stream that writes "one", then "two" once `next` is called, then waits for its signal. */
