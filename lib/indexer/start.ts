@@ -1,8 +1,6 @@
 // The indexer of an API context: the advisory lock on PostgreSQL (a connection of its own), the
 // in-process claim on embedded PGlite, and the run interval (INDEXER_INTERVAL_SECONDS, default 15;
 // INDEXER=off leaves it to other instances).
-import { z } from "zod";
-
 import type { ApiContext } from "../api/context";
 import { SqlIndexerStore } from "../store/indexer";
 import { webhooksOf } from "../webhooks/start";
@@ -23,28 +21,6 @@ async function recordIndexerRun(rpc: RpcClient, progress: IndexerProgress): Prom
   }
   const current = await rpc.call<number>("getSlot", [{ commitment: "confirmed" }], { background: true });
   metrics.indexerLag.set(Math.max(0, current - progress.slot));
-}
-
-const indexerEnv = z.object({
-  INDEXER: z.enum(["on", "off"]).default("on"),
-  INDEXER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
-});
-
-export interface IndexerSettings {
-  enabled: boolean;
-  intervalMs: number;
-}
-
-export function parseIndexerSettings(env: Readonly<Record<string, string | undefined>>): IndexerSettings {
-  const parsed = indexerEnv.safeParse({
-    INDEXER: env.INDEXER === "" ? undefined : env.INDEXER,
-    INDEXER_INTERVAL_SECONDS: env.INDEXER_INTERVAL_SECONDS === "" ? undefined : env.INDEXER_INTERVAL_SECONDS,
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`Invalid configuration: ${String(issue?.path[0] ?? "INDEXER")} ${issue?.message ?? ""}`);
-  }
-  return { enabled: parsed.data.INDEXER === "on", intervalMs: parsed.data.INDEXER_INTERVAL_SECONDS * 1000 };
 }
 
 const stores = new WeakMap<ApiContext, SqlIndexerStore>();

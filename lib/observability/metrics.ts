@@ -7,6 +7,8 @@ import { timingSafeEqual } from "node:crypto";
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
+import { processConfig } from "../config";
+
 export type RpcOutcome = "ok" | "rpc_error" | "unavailable";
 
 export interface ProcessMetrics {
@@ -191,8 +193,7 @@ export async function answerMetrics(
   };
 }
 
-/** METRICS_TOKEN, when set and not empty. */
-export function metricsToken(env: Readonly<Record<string, string | undefined>> = process.env): string | null {
-  const token = env.METRICS_TOKEN;
-  return token === undefined || token === "" ? null : token;
+/** METRICS_TOKEN, when set and not empty (the process's configuration). */
+export function metricsToken(): string | null {
+  return processConfig().metricsToken;
 }
