@@ -36,6 +36,9 @@ export function parseFlags<const O extends OptionsSpec>(
   }
 }
 
+/** The operator's environment as the CLIs read it (RPC_URL, CLUSTER), handed in by the script. */
+export type OperatorEnv = Readonly<Record<string, string | undefined>>;
+
 export interface Cluster {
   name: ClusterName;
   rpcUrl: string;
@@ -43,10 +46,7 @@ export interface Cluster {
 }
 
 /** The RPC endpoint: --url, else RPC_URL, else CLUSTER's preset. */
-export function resolveCluster(
-  url: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): Cluster {
+export function resolveCluster(url: string | undefined, env: OperatorEnv): Cluster {
   const clusterText = env.CLUSTER === undefined || env.CLUSTER === "" ? undefined : env.CLUSTER;
   if (clusterText !== undefined && !isClusterName(clusterText)) {
     throw new OperatorError(
