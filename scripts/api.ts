@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   if (webhooks.settings.worker) {
     webhooks.worker.start();
   }
-  const host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, context)), {
+  const host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, context), all.metricsToken), {
     host: config.host,
     port: config.port,
   });

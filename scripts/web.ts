@@ -33,7 +33,13 @@ async function main(): Promise<void> {
   const embedFraming = describeEmbedFraming(all.web);
   // The indexer starts in instrumentation.ts (as under a bare `next start`), on this same context.
   const context = createApiContext(config);
-  const web = await startWebServer({ dev: values.dev, hostname, port, context });
+  const web = await startWebServer({
+    dev: values.dev,
+    hostname,
+    port,
+    context,
+    metricsToken: all.metricsToken,
+  });
   console.log(`web: ${values.dev ? "dev" : "production"} server on ${web.url}`);
   console.log(embedFraming);
   let stopping = false;

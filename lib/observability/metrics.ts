@@ -7,8 +7,6 @@ import { timingSafeEqual } from "node:crypto";
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-import { processConfig } from "../config";
-
 export type RpcOutcome = "ok" | "rpc_error" | "unavailable";
 
 export interface ProcessMetrics {
@@ -171,12 +169,12 @@ function tokenMatches(header: string | null, token: string): boolean {
 }
 
 /**
- * GET /metrics: the registry in Prometheus text. With METRICS_TOKEN set, only a request carrying
- * `Authorization: Bearer <token>` gets it.
+ * GET /metrics: the registry in Prometheus text. With a token (METRICS_TOKEN, from the process's
+ * configuration), only a request carrying `Authorization: Bearer <token>` gets it.
  */
 export async function answerMetrics(
   authorization: string | null,
-  token: string | null = metricsToken(),
+  token: string | null,
 ): Promise<MetricsResponse> {
   if (token !== null && !tokenMatches(authorization, token)) {
     return {
@@ -191,9 +189,4 @@ export async function answerMetrics(
     headers: { "Content-Type": registry.contentType, "Cache-Control": "no-store" },
     body: await registry.metrics(),
   };
-}
-
-/** METRICS_TOKEN, when set and not empty (the process's configuration). */
-export function metricsToken(): string | null {
-  return processConfig().metricsToken;
 }

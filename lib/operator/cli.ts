@@ -4,6 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
 import { ChainUnavailableError, RpcError } from "../chain/rpc";
+import { ConfigError } from "../env-schema";
 import {
   CLUSTER_PRESETS,
   clusterOfRpcUrl,
@@ -84,7 +85,11 @@ export function runCommand(name: string, main: () => Promise<void>): void {
   main().then(
     () => process.exit(0),
     (error: unknown) => {
-      if (error instanceof OperatorError || error instanceof TransactionFailedError) {
+      if (
+        error instanceof OperatorError ||
+        error instanceof TransactionFailedError ||
+        error instanceof ConfigError
+      ) {
         console.error(`${name}: ${error.message}`);
       } else if (error instanceof ChainUnavailableError || error instanceof RpcError) {
         console.error(`${name}: ${error.message}`);

@@ -56,7 +56,13 @@ async function startHost(
   // Next.js's side (instrumentation, the pages) reads the environment, as it does under npm start. The
   // suites start no indexer on the lean host; the instrumentation would start one here.
   Object.assign(process.env, env, { INDEXER: "off" });
-  return startWebServer({ dev: API_HOST === "dev", hostname: listen.host, port: listen.port, context });
+  return startWebServer({
+    dev: API_HOST === "dev",
+    hostname: listen.host,
+    port: listen.port,
+    context,
+    metricsToken: null,
+  });
 }
 
 export function uniqueSuffix(): string {
