@@ -268,6 +268,12 @@ interface Holder {
   [KEY]?: ProcessConfig;
 }
 
+/** Makes `config` the process's (a host that parses its own environment installs it before use). */
+export function installProcessConfig(config: ProcessConfig): ProcessConfig {
+  (globalThis as Holder)[KEY] = config;
+  return config;
+}
+
 /** The process's configuration: process.env parsed once, on first use (or at boot by the entry point). */
 export function processConfig(): ProcessConfig {
   const holder = globalThis as Holder;
