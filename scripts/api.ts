@@ -2,7 +2,7 @@
 // and GET /metrics (Prometheus text; METRICS_TOKEN guards it when set).
 // Variables: see lib/config.ts (HOST, PORT, RPC_URL, DATABASE_URL, REDIS_URL, …). SIGTERM/SIGINT
 // finish in-flight requests before exiting.
-import { ConfigError, checkProcessConfig, createProcessConfig } from "../lib/config";
+import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
 import { createApiContext } from "../lib/api/context";
 import { startNodeHost } from "../lib/api/node-host";
 import { createApiHandler } from "../lib/api/router";
@@ -12,7 +12,7 @@ import { withMetrics } from "../lib/observability/http";
 import { configureWebhooks } from "../lib/webhooks/start";
 
 async function main(): Promise<void> {
-  const all = checkProcessConfig(createProcessConfig(process.env));
+  const all = checkProcessConfig(processConfig());
   const config = all.api;
   const context = createApiContext(config);
   const indexerSettings = all.indexer;
