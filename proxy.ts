@@ -6,8 +6,8 @@ import { NextResponse, type NextRequest } from "next/server";
 
 import { clientAddress } from "./lib/api/client-address";
 import { processApi } from "./lib/api/default-context";
+import { processConfig } from "./lib/config";
 import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/web/csp";
-import { sessionSettings, webConfig } from "./lib/web/server-config";
 import { issueSession } from "./lib/web/session-issue";
 import {
   SESSION_COOKIE,
@@ -18,13 +18,12 @@ import {
 } from "./lib/web/session-token";
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
-  const config = webConfig();
-  const session = sessionSettings();
+  const { web: config, session, development } = processConfig();
   const url = browserUrl(request.url, request.headers);
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const policy = buildContentSecurityPolicy({
     nonce,
-    development: process.env.NODE_ENV === "development",
+    development,
     connectTo: [config.client.rpcUrl, config.client.wsUrl, config.client.faucetUrl ?? ""],
     frameAncestors: frameAncestorsFor(url.pathname, config.frameAncestors),
     secure: url.protocol === "https:",

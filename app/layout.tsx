@@ -1,12 +1,12 @@
-// The root layout: the deployment's public settings (read on every request, so one build serves any
-// cluster) handed to the client providers. Reading the request also makes every page dynamic, which
+// The root layout: the deployment's public settings (the process's configuration, read at run time, so
+// one build serves any cluster) handed to the client providers. Reading the request also makes every page dynamic, which
 // the per-request CSP nonce set by proxy.ts needs.
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
 
 import { AppProviders } from "@/components/providers/app-providers";
-import { webConfig } from "@/lib/web/server-config";
+import { processConfig } from "@/lib/config";
 
 import "./globals.css";
 
@@ -24,7 +24,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // The nonce is applied by Next.js to its scripts from the CSP request header; reading the headers
   // here keeps the pages out of static prerendering, where no nonce could exist.
   await headers();
-  const config = webConfig().client;
+  const config = processConfig().web.client;
   return (
     <html lang="en">
       <body>

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import { ConfigError, parseConfig } from "./config";
+import { ConfigError, checkProcessConfig, createProcessConfig, parseConfig } from "./config";
 
 const VAULT = Keypair.generate().publicKey.toBase58();
 const PROTOCOL = Keypair.generate().publicKey.toBase58();
@@ -89,5 +89,58 @@ describe("PROTOCOL_ID", () => {
     );
     const bad = addresses({ defaultVaultId: VAULT, protocolId: "nope" });
     expect(() => parseConfig({ LOCALNET_ADDRESSES_FILE: bad })).toThrow(/protocolId that is not a base58/);
+  });
+});
+
+describe("the process's configuration", () => {
+  const base = {
+    DEFAULT_VAULT_ID: VAULT,
+    PROTOCOL_ID: PROTOCOL,
+    LOCALNET_ADDRESSES_FILE: join(directory, "absent.json"),
+  };
+
+  it("builds every part's slice from one parse of the environment", () => {
+    const config = checkProcessConfig(
+      createProcessConfig({
+        ...base,
+        RPC_URL: "http://127.0.0.1:8899",
+        INDEXER_INTERVAL_SECONDS: "30",
+        WEBHOOK_CAPACITY_LOW_BPS: "500",
+        SESSION_RPM: "60",
+        METRICS_TOKEN: "scrape-me",
+        NODE_ENV: "development",
+      }),
+    );
+    expect(config.api.protocolId.toBase58()).toBe(PROTOCOL);
+    expect(config.web.client.defaultVaultId).toBe(VAULT);
+    expect(config.web.serverRpcUrl).toBe("http://127.0.0.1:8899");
+    // The indexer is woken over the node's PubSub endpoint: the RPC port + 1, as web3.js assumes.
+    expect(config.indexer).toEqual({ enabled: true, intervalMs: 30_000, wsUrl: "ws://127.0.0.1:8900" });
+    expect(config.webhooks.capacityLowBps).toBe(500);
+    // Outside production, against a chain on loopback, a receiver on loopback is allowed.
+    expect(config.webhooks.target).toEqual({ allowHttp: true, allowedNetworks: ["127.0.0.0/8", "::1/128"] });
+    expect(config.session.sessionRpm).toBe(60);
+    expect(config.metricsToken).toBe("scrape-me");
+    expect(config.development).toBe(true);
+    // Empty means none exempt, not the default.
+    const none = checkProcessConfig(createProcessConfig({ ...base, WEBHOOK_ALLOWED_NETWORKS: "" }));
+    expect(none.webhooks.target.allowedNetworks).toEqual([]);
+  });
+
+  it.each([
+    [{ INDEXER_INTERVAL_SECONDS: "0" }, "INDEXER_INTERVAL_SECONDS"],
+    [{ WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/33" }, "WEBHOOK_ALLOWED_NETWORKS"],
+    [{ RPC_URL: "https://rpc.provider.example/?api-key=k" }, "PUBLIC_RPC_URL"],
+    [{ PROGRAM_ID: PROTOCOL }, "PROGRAM_ID"],
+    [{ SESSION_SECRET: "short" }, "SESSION_SECRET"],
+  ])("fails at boot with a ConfigError naming the variable: %o", (bad, name) => {
+    let thrown: unknown = null;
+    try {
+      checkProcessConfig(createProcessConfig({ ...base, ...bad }));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).message).toContain(`Invalid configuration: ${name} `);
   });
 });

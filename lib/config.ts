@@ -1,6 +1,10 @@
-// The app's configuration, parsed once from the environment with zod. A bad value fails fast with a
-// message naming the variable. Defaults point at the local chain: its RPC port, the program id of
-// lib/vault, and the vault addresses the localnet writes to its addresses file.
+// The configuration module: the API's settings, and the process's configuration (processConfig), the
+// environment parsed once by the one schema (lib/env-schema.ts) with each part's typed slice (API,
+// pages, session, indexer, webhooks, metrics) built from it. A bad value fails with a ConfigError
+// naming the variable. Defaults point at the local chain: its RPC port, the program id of lib/vault,
+// and the vault addresses the localnet writes to its addresses file. Outside this module and the
+// processes' entry points (scripts/*, localnet/main.ts and dev.ts, instrumentation.ts, proxy.ts)
+// nothing reads process.env: the parts take their slice as an argument or from processConfig().
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
@@ -8,64 +12,28 @@ import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import {
+  APP_ROOT,
+  ConfigError,
   DEFAULT_ADDRESSES_FILE,
-  envInteger,
-  envUrl,
-  presentValues,
+  parseEnv,
+  publicKeyText,
   readAddressesFile,
   type Env,
+  type EnvValues,
 } from "./env-schema";
-import { CLUSTER_NAMES, CLUSTER_PRESETS, clusterOfRpcUrl, type ClusterName } from "./cluster";
+import { CLUSTER_PRESETS, clusterOfRpcUrl, type ClusterName } from "./cluster";
+import { indexerSettingsFrom, type IndexerSettings } from "./indexer/settings";
 import { VAULT_PROGRAM_ID } from "./vault/idl";
 import { WHOLE_BPS, type DeclaredStrategy } from "./vault/portfolio";
+import {
+  sessionSettingsFrom,
+  webConfigFrom,
+  type SessionSettings,
+  type WebConfig,
+} from "./web/server-config";
+import { webhookSettingsFrom, type WebhookSettings } from "./webhooks/settings";
 
-/**
- * Relative paths (the addresses file, the PGlite directory) are resolved against the working
- * directory: npm scripts and Next.js both run from the repository root, and a bundled server's
- * module URL points into its build output, not the repository.
- */
-export const APP_ROOT = process.cwd();
-
-export class ConfigError extends Error {}
-
-const publicKeyText = z.string().refine((value) => {
-  try {
-    return new PublicKey(value).toBase58() === value;
-  } catch {
-    return false;
-  }
-}, "must be a base58 public key");
-
-const envSchema = z.object({
-  CLUSTER: z.enum(CLUSTER_NAMES).optional(),
-  RPC_URL: envUrl(["http:", "https:"]).optional(),
-  PROGRAM_ID: publicKeyText.optional(),
-  DEFAULT_VAULT_ID: publicKeyText.optional(),
-  PROTOCOL_ID: publicKeyText.optional(),
-  LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
-  ASSET_SYMBOL: z
-    .string()
-    .regex(/^[A-Za-z0-9]{1,10}$/, "must be 1–10 letters or digits")
-    .optional(),
-  DATABASE_URL: envUrl(["postgres:", "postgresql:"]).optional(),
-  PGLITE_DIR: z.string().min(1).optional(),
-  STRATEGIES_FILE: z.string().min(1).optional(),
-  REDIS_URL: envUrl(["redis:", "rediss:"]).optional(),
-  HOST: z.string().min(1).default("127.0.0.1"),
-  PORT: envInteger(0, 65535).default(3000),
-  TRUSTED_PROXY_COUNT: envInteger(0, 10).default(0),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  RPC_TIMEOUT_MS: envInteger(100, 10_000).default(2000),
-  DATABASE_TIMEOUT_MS: envInteger(100, 10_000).default(2000),
-  DEFAULT_KEY_RPM: envInteger(1, 1_000_000).default(120),
-  KEY_CACHE_SECONDS: envInteger(0, 300).default(5),
-  PRIORITY_FEE_CAP_MICROLAMPORTS: envInteger(0, 100_000_000).default(100_000),
-  DEPOSIT_SLIPPAGE_BPS: envInteger(0, 5000).default(50),
-  NAV_INTERVAL_SECONDS: envInteger(1, 7 * 86_400).default(60),
-  APY_MIN_SPAN_SECONDS: envInteger(0, 30 * 86_400).default(86_400),
-  STAGE_INTERVAL_SECONDS: envInteger(1, 86_400).default(20),
-  SLOT_MS: envInteger(10, 10_000).default(400),
-});
+export { APP_ROOT, ConfigError, parseEnv, type EnvValues } from "./env-schema";
 
 /** `{ "<vault id>": [{ "name": "Treasury bills", "bps": 6000 }, …] }`, each vault's weights adding up to 10,000. */
 const strategiesFileSchema = z.record(
@@ -149,18 +117,13 @@ export function pgliteDirectory(
   return resolve(/*turbopackIgnore: true*/ APP_ROOT, directory ?? ".data/pglite");
 }
 
-/** Parses the environment once; throws ConfigError naming the first bad variable. */
-export function parseConfig(env: Env = process.env): AppConfig {
-  const present = presentValues(env);
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue?.path[0] ?? "environment");
-    throw new ConfigError(
-      `Invalid configuration: ${name} ${issue?.message ?? "is invalid"}; got "${present[name] ?? ""}"`,
-    );
-  }
-  const values = parsed.data;
+/** The API's settings from an environment; throws ConfigError naming the first bad variable. */
+export function parseConfig(env: Env): AppConfig {
+  return appConfigFrom(parseEnv(env));
+}
+
+/** The API's settings from the parsed environment (the addresses and strategies files read here). */
+export function appConfigFrom(values: EnvValues): AppConfig {
   const addressesPath = resolve(
     /*turbopackIgnore: true*/ APP_ROOT,
     values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE,
@@ -233,4 +196,87 @@ export function parseConfig(env: Env = process.env): AppConfig {
     stageIntervalSeconds: values.STAGE_INTERVAL_SECONDS,
     slotMs: values.SLOT_MS,
   };
+}
+
+/** A server process's configuration: the parsed environment and each part's slice, each built once. */
+export interface ProcessConfig {
+  readonly env: EnvValues;
+  readonly api: AppConfig;
+  readonly web: WebConfig;
+  readonly session: SessionSettings;
+  readonly indexer: IndexerSettings;
+  /** The webhook settings of the process's own API context (its RPC_URL). */
+  readonly webhooks: WebhookSettings;
+  /** METRICS_TOKEN, when set and not empty. */
+  readonly metricsToken: string | null;
+  /** NODE_ENV=development (the pages' CSP allows the dev server's eval). */
+  readonly development: boolean;
+}
+
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | null = null;
+  return () => {
+    built ??= { value: build() };
+    return built.value;
+  };
+}
+
+/**
+ * The process's configuration from an environment. The environment is parsed at once; the slices are
+ * built on first use (the API's reads the addresses file and needs a protocol, which a part that only
+ * asks for, say, the session settings does not), and checkProcessConfig builds them all.
+ */
+export function createProcessConfig(env: Env): ProcessConfig {
+  const values = parseEnv(env);
+  const api = once(() => appConfigFrom(values));
+  const web = once(() => webConfigFrom(values));
+  const session = once(() => sessionSettingsFrom(values));
+  const indexer = once(() => indexerSettingsFrom(values, api().rpcUrl));
+  const webhooks = once(() => webhookSettingsFrom(values, api().rpcUrl));
+  return {
+    env: values,
+    get api() {
+      return api();
+    },
+    get web() {
+      return web();
+    },
+    get session() {
+      return session();
+    },
+    get indexer() {
+      return indexer();
+    },
+    get webhooks() {
+      return webhooks();
+    },
+    metricsToken: values.METRICS_TOKEN ?? null,
+    development: values.NODE_ENV === "development",
+  };
+}
+
+/** Builds every slice, so a bad value fails now (at boot) naming its variable. */
+export function checkProcessConfig(config: ProcessConfig): ProcessConfig {
+  void [config.api, config.web, config.session, config.indexer, config.webhooks];
+  return config;
+}
+
+// On globalThis: each Next.js bundle has its own copy of this module, and the process has one environment.
+const KEY = Symbol.for("vault-gateway.process-config");
+
+interface Holder {
+  [KEY]?: ProcessConfig;
+}
+
+/** Makes `config` the process's (a host that parses its own environment installs it before use). */
+export function installProcessConfig(config: ProcessConfig): ProcessConfig {
+  (globalThis as Holder)[KEY] = config;
+  return config;
+}
+
+/** The process's configuration: process.env parsed once, on first use (or at boot by the entry point). */
+export function processConfig(): ProcessConfig {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= createProcessConfig(process.env);
+  return holder[KEY];
 }

@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 
 import { z } from "zod";
 
+import { ConfigError } from "../lib/env-schema";
+
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 export interface KeeperConfig {
@@ -48,7 +50,8 @@ export interface LocalnetConfig {
   faucet: FaucetConfig;
 }
 
-export class ConfigError extends Error {}
+// The one configuration error of every process (lib/env-schema.ts): the message names the variable or flag.
+export { ConfigError } from "../lib/env-schema";
 
 const integer = (min: number, max: number) =>
   z

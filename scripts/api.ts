@@ -2,21 +2,21 @@
 // and GET /metrics (Prometheus text; METRICS_TOKEN guards it when set).
 // Variables: see lib/config.ts (HOST, PORT, RPC_URL, DATABASE_URL, REDIS_URL, …). SIGTERM/SIGINT
 // finish in-flight requests before exiting.
-import { ConfigError, parseConfig } from "../lib/config";
+import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
 import { createApiContext } from "../lib/api/context";
 import { startNodeHost } from "../lib/api/node-host";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
-import { createIndexer, parseIndexerSettings } from "../lib/indexer/start";
+import { createIndexer } from "../lib/indexer/start";
 import { withMetrics } from "../lib/observability/http";
-import { parseWebhookSettings } from "../lib/webhooks/settings";
 import { configureWebhooks } from "../lib/webhooks/start";
 
 async function main(): Promise<void> {
-  const config = parseConfig(process.env);
+  const all = checkProcessConfig(processConfig());
+  const config = all.api;
   const context = createApiContext(config);
-  const indexerSettings = parseIndexerSettings(process.env, config.rpcUrl);
-  const webhooks = configureWebhooks(context, parseWebhookSettings(process.env, config.rpcUrl));
+  const indexerSettings = all.indexer;
+  const webhooks = configureWebhooks(context, all.webhooks);
   // Every instance may start one; the advisory lock lets exactly one of them index at a time.
   const indexer = indexerSettings.enabled
     ? createIndexer(context, { intervalMs: indexerSettings.intervalMs, wsUrl: indexerSettings.wsUrl })
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   if (webhooks.settings.worker) {
     webhooks.worker.start();
   }
-  const host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, context)), {
+  const host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, context), all.metricsToken), {
     host: config.host,
     port: config.port,
   });

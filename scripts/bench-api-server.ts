@@ -15,7 +15,8 @@ import { parseConfig } from "../lib/config";
 import { createApiContext } from "../lib/api/context";
 import { createLogger } from "../lib/api/logger";
 import { startNodeHost } from "../lib/api/node-host";
-import { createIndexer, parseIndexerSettings } from "../lib/indexer/start";
+import { parseIndexerSettings } from "../lib/indexer/settings";
+import { createIndexer } from "../lib/indexer/start";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
 import { startWebServer } from "./web-server";
@@ -125,7 +126,13 @@ async function main(): Promise<void> {
   // npm start's server, as scripts/web.ts starts it; Next.js's instrumentation reads the environment,
   // and starts no second indexer (this one serves both hosts' context).
   Object.assign(process.env, env, { INDEXER: "off" });
-  const web = await startWebServer({ dev: false, hostname: "127.0.0.1", port: 0, context });
+  const web = await startWebServer({
+    dev: false,
+    hostname: "127.0.0.1",
+    port: 0,
+    context,
+    metricsToken: null,
+  });
 
   const constant = JSON.stringify({ sharePrice: 1.0123 });
   const bare = createServer((_request, response) => {

@@ -7,6 +7,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
+import { parseEnv } from "../lib/config";
 import { KEEPER_LOCK_CLASS, postgresLeaderLock, soleLeaderLock } from "../lib/indexer/leader-lock";
 import { DEFAULT_KEEPER_SETTINGS, Keeper } from "../lib/keeper/keeper";
 import { parseNavSource } from "../lib/keeper/nav-source";
@@ -36,14 +37,14 @@ function portNumber(text: string): number {
   return Number(text);
 }
 
-function startMetricsServer(host: string, port: number): Promise<string> {
+function startMetricsServer(host: string, port: number, metricsToken: string | null): Promise<string> {
   const server = createServer((request, response) => {
     const pathname = (request.url ?? "/").split("?", 1)[0];
     if (pathname !== METRICS_PATH) {
       response.writeHead(404, { "Content-Type": "text/plain" }).end("not found\n");
       return;
     }
-    void answerMetrics(request.headers.authorization ?? null).then((answer) => {
+    void answerMetrics(request.headers.authorization ?? null, metricsToken).then((answer) => {
       response.writeHead(answer.status, answer.headers).end(answer.body);
     });
   });
@@ -110,7 +111,9 @@ async function main(): Promise<void> {
       stageMaxText === undefined ? DEFAULT_KEEPER_SETTINGS.stageMaxShares : BigInt(stageMaxText),
     tickSeconds: positiveInteger("--tick", values.tick, DEFAULT_KEEPER_SETTINGS.tickSeconds),
   };
-  const databaseUrl = process.env.DATABASE_URL === "" ? undefined : process.env.DATABASE_URL;
+  // The deployment's variables the keeper shares with the API (the one schema: a bad value fails here).
+  const env = parseEnv(process.env);
+  const databaseUrl = env.DATABASE_URL;
   // One leader per program and manager: keepers of other managers do not wait on each other.
   const lock =
     databaseUrl === undefined
@@ -125,7 +128,11 @@ async function main(): Promise<void> {
   const metricsUrl =
     metricsPortText === undefined || metricsPortText === ""
       ? null
-      : await startMetricsServer(values["metrics-host"] ?? "127.0.0.1", portNumber(metricsPortText));
+      : await startMetricsServer(
+          values["metrics-host"] ?? "127.0.0.1",
+          portNumber(metricsPortText),
+          env.METRICS_TOKEN ?? null,
+        );
   const client = new ChainClient(cluster.rpcUrl, { observe: observeRpcCall });
   const name = values.name ?? `${manager.publicKey.toBase58().slice(0, 8)}:${process.pid}`;
   const keeper = new Keeper({

@@ -4,7 +4,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
-import { ConfigError, pgliteDirectory } from "../lib/config";
+import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/config";
 import type { ApiKeyRecord } from "../lib/store/api-keys";
 import { Store } from "../lib/store/store";
 
@@ -72,18 +72,18 @@ function describe(key: ApiKeyRecord): string {
   ].join("\n");
 }
 
-function storeFromEnv(): Store {
-  const databaseUrl = process.env.DATABASE_URL === "" ? undefined : process.env.DATABASE_URL;
+function storeFromEnv(env: EnvValues): Store {
   return new Store({
-    databaseUrl: databaseUrl ?? null,
-    pgliteDir: pgliteDirectory(databaseUrl, process.env.PGLITE_DIR || undefined),
+    databaseUrl: env.DATABASE_URL ?? null,
+    pgliteDir: pgliteDirectory(env.DATABASE_URL, env.PGLITE_DIR),
     timeoutMs: 5_000,
   });
 }
 
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
-  const store = storeFromEnv();
+  const env = parseEnv(process.env);
+  const store = storeFromEnv(env);
   try {
     switch (command) {
       case "create": {
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
           scope: flags.get("scope")?.[0] ?? "read",
           vaults: flags.get("vault") ?? null,
           wallet: flags.get("wallet")?.[0] ?? null,
-          rpm: Number(flags.get("rpm")?.[0] ?? process.env.DEFAULT_KEY_RPM ?? 120),
+          rpm: Number(flags.get("rpm")?.[0] ?? env.DEFAULT_KEY_RPM),
         });
         if (!parsed.success) {
           const issue = parsed.error.issues[0];

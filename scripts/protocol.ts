@@ -2,4 +2,4 @@
 import { runCommand } from "../lib/operator/cli";
 import { runProtocolCli } from "../lib/operator/protocol-cli";
 
-runCommand("protocol", () => runProtocolCli(process.argv.slice(2), (line) => console.log(line)));
+runCommand("protocol", () => runProtocolCli(process.argv.slice(2), (line) => console.log(line), process.env));

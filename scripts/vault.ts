@@ -2,4 +2,4 @@
 import { runCommand } from "../lib/operator/cli";
 import { runVaultCli } from "../lib/operator/vault-cli";
 
-runCommand("vault", () => runVaultCli(process.argv.slice(2), (line) => console.log(line)));
+runCommand("vault", () => runVaultCli(process.argv.slice(2), (line) => console.log(line), process.env));

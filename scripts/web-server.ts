@@ -21,6 +21,8 @@ export interface WebServerOptions {
   port: number;
   /** The API's context; installed as the process's before Next.js starts (its indexer uses it too). */
   context: ApiContext;
+  /** METRICS_TOKEN: GET /metrics answers only its bearer; null: open. */
+  metricsToken: string | null;
   dir?: string;
 }
 
@@ -56,7 +58,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       observeHttpRequest(routeLabel(pathname), request.method ?? "GET", response.statusCode, seconds);
     });
     if (pathname === METRICS_PATH) {
-      void answerMetrics(request.headers.authorization ?? null).then((answer) => {
+      void answerMetrics(request.headers.authorization ?? null, options.metricsToken).then((answer) => {
         response.writeHead(answer.status, answer.headers).end(answer.body);
       });
       return;

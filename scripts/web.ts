@@ -4,8 +4,8 @@
 import { parseArgs } from "node:util";
 
 import { createApiContext } from "../lib/api/context";
-import { ConfigError, parseConfig } from "../lib/config";
-import { WebConfigError, describeEmbedFraming, parseWebConfig } from "../lib/web/server-config";
+import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
+import { describeEmbedFraming } from "../lib/web/server-config";
 import { startWebServer } from "./web-server";
 
 async function main(): Promise<void> {
@@ -20,17 +20,26 @@ async function main(): Promise<void> {
     // As `next start` and `next dev` do; React and Next.js pick their builds by it.
     Object.assign(process.env, { NODE_ENV: values.dev ? "development" : "production" });
   }
-  const config = parseConfig(process.env);
+  // The process's configuration, every slice checked before anything listens (instrumentation.ts, in
+  // this same process, reads the same parsed copy).
+  const all = checkProcessConfig(processConfig());
+  const config = all.api;
   const hostname = values.hostname ?? config.host;
   const port = values.port === undefined ? config.port : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new ConfigError(`--port must be an integer 0–65535, got ${values.port ?? ""}`);
   }
-  // The pages' settings are checked before anything listens; the log says who may frame the embed.
-  const embedFraming = describeEmbedFraming(parseWebConfig(process.env));
+  // The log says who may frame the embed.
+  const embedFraming = describeEmbedFraming(all.web);
   // The indexer starts in instrumentation.ts (as under a bare `next start`), on this same context.
   const context = createApiContext(config);
-  const web = await startWebServer({ dev: values.dev, hostname, port, context });
+  const web = await startWebServer({
+    dev: values.dev,
+    hostname,
+    port,
+    context,
+    metricsToken: all.metricsToken,
+  });
   console.log(`web: ${values.dev ? "dev" : "production"} server on ${web.url}`);
   console.log(embedFraming);
   let stopping = false;
@@ -52,6 +61,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError || error instanceof WebConfigError ? error.message : error);
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

@@ -3,7 +3,7 @@
 // files (for platforms that run Next.js alone) and the indexer started by instrumentation.ts use the
 // same instance. Each Next.js bundle has its own copy of lib/api, so a per-bundle router or context
 // would throw one bundle's ApiError into another's `instanceof` (a 500 for every bad key, once).
-import { parseConfig } from "../config";
+import { processConfig } from "../config";
 import { createApiContext, type ApiContext } from "./context";
 import type { ApiRequest, ApiResponse } from "./handler";
 import { toWebResponse } from "./responses";
@@ -28,9 +28,9 @@ export function installProcessApi(context: ApiContext): ProcessApi {
   return api;
 }
 
-/** The installed API, or one built from the environment by whichever bundle asks first. */
+/** The installed API, or one built from the process's configuration by whichever bundle asks first. */
 export function processApi(): ProcessApi {
-  return (globalThis as Holder)[KEY] ?? installProcessApi(createApiContext(parseConfig(process.env)));
+  return (globalThis as Holder)[KEY] ?? installProcessApi(createApiContext(processConfig().api));
 }
 
 export function defaultApiContext(): ApiContext {

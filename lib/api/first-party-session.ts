@@ -4,7 +4,8 @@
 // per session; a session past half its lifetime is renewed in the answer's Set-Cookie. The key is FIRST_PARTY_API_KEY when set (resolved like a bearer key,
 // so revoking it stops the pages), else the store's "first-party pages" key, created on first use.
 import type { ApiKeyRecord } from "../store/api-keys";
-import { parseSessionSettings, type SessionSettings } from "../web/server-config";
+import { processConfig } from "../config";
+import type { SessionSettings } from "../web/server-config";
 import {
   SESSION_COOKIE,
   browserUrl,
@@ -59,7 +60,7 @@ export function isSameOriginRequest(request: ApiRequest): boolean {
 }
 
 export interface FirstPartySourceOptions {
-  /** Defaults to the environment (SESSION_SECRET, FIRST_PARTY_API_KEY, FIRST_PARTY_RPM, SESSION_*). */
+  /** Defaults to the process's configuration (SESSION_SECRET, FIRST_PARTY_API_KEY, FIRST_PARTY_RPM, SESSION_*). */
   settings?: SessionSettings;
   now?: () => number;
 }
@@ -71,7 +72,7 @@ export function createFirstPartySessionSource(options: FirstPartySourceOptions =
   const provisioned = new WeakMap<ApiContext, SingleFlightCache<ApiKeyRecord | null>>();
 
   function current(): SessionSettings {
-    settings ??= parseSessionSettings(process.env);
+    settings ??= processConfig().session;
     return settings;
   }
 

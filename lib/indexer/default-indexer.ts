@@ -3,7 +3,8 @@
 import { defaultApiContext } from "../api/default-context";
 import { webhooksOf } from "../webhooks/start";
 import type { Indexer } from "./indexer";
-import { createIndexer, parseIndexerSettings } from "./start";
+import type { IndexerSettings } from "./settings";
+import { createIndexer } from "./start";
 
 const KEY = Symbol.for("vault-gateway.indexer");
 
@@ -11,11 +12,10 @@ interface Holder {
   [KEY]?: Indexer | null;
 }
 
-export function startDefaultIndexer(env: Readonly<Record<string, string | undefined>>): Indexer | null {
+export function startDefaultIndexer(settings: IndexerSettings): Indexer | null {
   const holder = globalThis as Holder;
   if (holder[KEY] === undefined) {
     const context = defaultApiContext();
-    const settings = parseIndexerSettings(env, context.config.rpcUrl);
     holder[KEY] = settings.enabled
       ? createIndexer(context, { intervalMs: settings.intervalMs, wsUrl: settings.wsUrl })
       : null;

@@ -41,9 +41,13 @@ export function pathnameOf(url: string): string {
   return url.slice(pathStart, end === -1 ? undefined : end);
 }
 
-/** Wraps an API handler: GET /metrics answered here, every request counted with its latency. */
+/**
+ * Wraps an API handler: GET /metrics answered here (behind `metricsToken` when not null), every request
+ * counted with its latency.
+ */
 export function withMetrics(
   handler: (request: ApiRequest) => Promise<ApiResponse>,
+  metricsToken: string | null,
 ): (request: ApiRequest) => Promise<ApiResponse> {
   return async (request) => {
     const started = performance.now();
@@ -51,7 +55,7 @@ export function withMetrics(
     const method = request.method.toUpperCase();
     let response: ApiResponse;
     if (pathname === METRICS_PATH && (method === "GET" || method === "HEAD")) {
-      const answer = await answerMetrics(request.headers.get("authorization"));
+      const answer = await answerMetrics(request.headers.get("authorization"), metricsToken);
       response = {
         status: answer.status,
         headers: answer.headers,

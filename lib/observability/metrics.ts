@@ -169,12 +169,12 @@ function tokenMatches(header: string | null, token: string): boolean {
 }
 
 /**
- * GET /metrics: the registry in Prometheus text. With METRICS_TOKEN set, only a request carrying
- * `Authorization: Bearer <token>` gets it.
+ * GET /metrics: the registry in Prometheus text. With a token (METRICS_TOKEN, from the process's
+ * configuration), only a request carrying `Authorization: Bearer <token>` gets it.
  */
 export async function answerMetrics(
   authorization: string | null,
-  token: string | null = metricsToken(),
+  token: string | null,
 ): Promise<MetricsResponse> {
   if (token !== null && !tokenMatches(authorization, token)) {
     return {
@@ -189,10 +189,4 @@ export async function answerMetrics(
     headers: { "Content-Type": registry.contentType, "Cache-Control": "no-store" },
     body: await registry.metrics(),
   };
-}
-
-/** METRICS_TOKEN, when set and not empty. */
-export function metricsToken(env: Readonly<Record<string, string | undefined>> = process.env): string | null {
-  const token = env.METRICS_TOKEN;
-  return token === undefined || token === "" ? null : token;
 }

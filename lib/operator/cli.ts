@@ -4,6 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
 import { ChainUnavailableError, RpcError } from "../chain/rpc";
+import { ConfigError } from "../env-schema";
 import {
   CLUSTER_PRESETS,
   clusterOfRpcUrl,
@@ -36,6 +37,9 @@ export function parseFlags<const O extends OptionsSpec>(
   }
 }
 
+/** The operator's environment as the CLIs read it (RPC_URL, CLUSTER), handed in by the script. */
+export type OperatorEnv = Readonly<Record<string, string | undefined>>;
+
 export interface Cluster {
   name: ClusterName;
   rpcUrl: string;
@@ -43,10 +47,7 @@ export interface Cluster {
 }
 
 /** The RPC endpoint: --url, else RPC_URL, else CLUSTER's preset. */
-export function resolveCluster(
-  url: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): Cluster {
+export function resolveCluster(url: string | undefined, env: OperatorEnv): Cluster {
   const clusterText = env.CLUSTER === undefined || env.CLUSTER === "" ? undefined : env.CLUSTER;
   if (clusterText !== undefined && !isClusterName(clusterText)) {
     throw new OperatorError(
@@ -84,7 +85,11 @@ export function runCommand(name: string, main: () => Promise<void>): void {
   main().then(
     () => process.exit(0),
     (error: unknown) => {
-      if (error instanceof OperatorError || error instanceof TransactionFailedError) {
+      if (
+        error instanceof OperatorError ||
+        error instanceof TransactionFailedError ||
+        error instanceof ConfigError
+      ) {
         console.error(`${name}: ${error.message}`);
       } else if (error instanceof ChainUnavailableError || error instanceof RpcError) {
         console.error(`${name}: ${error.message}`);

@@ -15,7 +15,7 @@ import {
   type NavBounds,
 } from "../vault/instructions";
 import { ChainClient } from "./chain-client";
-import { parseFlags, resolveCluster, type OptionsSpec } from "./cli";
+import { parseFlags, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
 import { OperatorError } from "./errors";
 import { runPlan, type Change, type CommandContext } from "./plan";
 import { readProtocolAccount, requireAdmin } from "./protocol-account";
@@ -98,7 +98,7 @@ function protocolAddress(positionals: readonly string[], context: CommandContext
     : parseAddress("<protocol>", positionals[0]);
 }
 
-async function init(argv: string[], out: (line: string) => void): Promise<void> {
+async function init(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, { ...COMMON, ...BOUNDS_FLAGS });
   requireNone(positionals, "init", 0);
   const need = (flag: keyof typeof BOUNDS_FLAGS): string => {
@@ -113,7 +113,7 @@ async function init(argv: string[], out: (line: string) => void): Promise<void> 
     maxLossBps: parseBps("--max-loss-bps", need("max-loss-bps")),
     minNavIntervalSeconds: parseSeconds("--min-interval", need("min-interval")),
   };
-  const context = await commandContext(values, out);
+  const context = await commandContext(values, out, env);
   const creator = context.signer.publicKey;
   const address = findProtocolAddress(creator);
   if ((await context.client.getAccount(address)) !== null) {
@@ -133,16 +133,16 @@ async function init(argv: string[], out: (line: string) => void): Promise<void> 
   out(`  ${context.cluster.link({ address: address.toBase58() })}`);
 }
 
-async function show(argv: string[], out: (line: string) => void): Promise<void> {
+async function show(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, { url: { type: "string" }, keypair: { type: "string" } });
   requireNone(positionals, "show", 1);
-  const cluster = resolveCluster(values.url, process.env);
+  const cluster = resolveCluster(values.url, env);
   const context = { client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }), cluster };
   let address: PublicKey;
   if (positionals[0] !== undefined) {
     address = parseAddress("<protocol>", positionals[0]);
   } else if (values.keypair !== undefined) {
-    address = findProtocolAddress((await commandContext(values, out)).signer.publicKey);
+    address = findProtocolAddress((await commandContext(values, out, env)).signer.publicKey);
   } else {
     throw new OperatorError("name the protocol: protocol show <protocol> (or --keypair of its creator)");
   }
@@ -152,7 +152,7 @@ async function show(argv: string[], out: (line: string) => void): Promise<void> 
   out(`  ${cluster.link({ address: address.toBase58() })}`);
 }
 
-async function setBounds(argv: string[], out: (line: string) => void): Promise<void> {
+async function setBounds(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, { ...COMMON, ...BOUNDS_FLAGS });
   requireNone(positionals, "set-bounds", 1);
   const gain = values["max-gain-bps"];
@@ -161,7 +161,7 @@ async function setBounds(argv: string[], out: (line: string) => void): Promise<v
   if (gain === undefined && loss === undefined && interval === undefined) {
     throw new OperatorError("set-bounds needs --max-gain-bps, --max-loss-bps or --min-interval");
   }
-  const context = await commandContext(values, out);
+  const context = await commandContext(values, out, env);
   const address = protocolAddress(positionals, context);
   const protocol = await readProtocolAccount(context, address);
   requireAdmin(context, address, protocol);
@@ -185,11 +185,11 @@ async function setBounds(argv: string[], out: (line: string) => void): Promise<v
   ]);
 }
 
-async function setAdmin(argv: string[], out: (line: string) => void): Promise<void> {
+async function setAdmin(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, { ...COMMON, admin: { type: "string" } });
   requireNone(positionals, "set-admin", 1);
   const next = parseAddress("--admin", values.admin);
-  const context = await commandContext(values, out);
+  const context = await commandContext(values, out, env);
   const address = protocolAddress(positionals, context);
   const protocol = await readProtocolAccount(context, address);
   requireAdmin(context, address, protocol);
@@ -211,11 +211,11 @@ async function setAdmin(argv: string[], out: (line: string) => void): Promise<vo
   );
 }
 
-async function acceptAdmin(argv: string[], out: (line: string) => void): Promise<void> {
+async function acceptAdmin(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, COMMON);
   requireNone(positionals, "accept-admin", 1);
   const address = parseAddress("<protocol>", positionals[0]);
-  const context = await commandContext(values, out);
+  const context = await commandContext(values, out, env);
   const protocol = await readProtocolAccount(context, address);
   const signer = context.signer.publicKey;
   if (protocol.pendingAdmin.equals(PublicKey.default)) {
@@ -237,19 +237,24 @@ async function acceptAdmin(argv: string[], out: (line: string) => void): Promise
   );
 }
 
-export async function runProtocolCli(argv: readonly string[], out: (line: string) => void): Promise<void> {
+/** `env`: the operator's RPC_URL and CLUSTER (scripts pass process.env); --url overrides them. */
+export async function runProtocolCli(
+  argv: readonly string[],
+  out: (line: string) => void,
+  env: OperatorEnv = {},
+): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case "init":
-      return init(rest, out);
+      return init(rest, out, env);
     case "show":
-      return show(rest, out);
+      return show(rest, out, env);
     case "set-bounds":
-      return setBounds(rest, out);
+      return setBounds(rest, out, env);
     case "set-admin":
-      return setAdmin(rest, out);
+      return setAdmin(rest, out, env);
     case "accept-admin":
-      return acceptAdmin(rest, out);
+      return acceptAdmin(rest, out, env);
     case undefined:
     case "help":
     case "--help":

@@ -16,7 +16,7 @@ import {
   type ConfigUpdate,
 } from "../vault/instructions";
 import { ChainClient } from "./chain-client";
-import { parseFlags, requireFlag, resolveCluster, type OptionsSpec } from "./cli";
+import { parseFlags, requireFlag, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
 import { OperatorError } from "./errors";
 import { readKeypairFile } from "./keypair-file";
 import { runPlan, type Change, type CommandContext } from "./plan";
@@ -90,8 +90,9 @@ export async function commandContext(
     yes?: boolean;
   },
   out: (line: string) => void,
+  env: OperatorEnv,
 ): Promise<CommandContext> {
-  const cluster = resolveCluster(values.url, process.env);
+  const cluster = resolveCluster(values.url, env);
   const signer = await readKeypairFile(requireFlag(values.keypair, "--keypair"));
   return {
     client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }),
@@ -163,7 +164,7 @@ function configChanges(vault: VaultAccount, update: ConfigUpdate): Change[] {
   return changes;
 }
 
-async function create(argv: string[], out: (line: string) => void): Promise<void> {
+async function create(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, {
     ...COMMON,
     ...CONFIG_FLAGS,
@@ -184,7 +185,7 @@ async function create(argv: string[], out: (line: string) => void): Promise<void
       : parseRaw("--min-withdrawal-shares", values["min-withdrawal-shares"]);
   const hourlyCap = values["hourly-cap"] === undefined ? 0n : parseRaw("--hourly-cap", values["hourly-cap"]);
   const dailyCap = values["daily-cap"] === undefined ? 0n : parseRaw("--daily-cap", values["daily-cap"]);
-  const context = await commandContext(values, out);
+  const context = await commandContext(values, out, env);
   const mintAccount = await context.client.getAccount(assetMint);
   if (mintAccount === null || decodeMint(mintAccount.owner, mintAccount.data) === null) {
     throw new OperatorError(
@@ -232,10 +233,10 @@ async function create(argv: string[], out: (line: string) => void): Promise<void
   out(`  ${context.cluster.link({ address: addresses.vault.toBase58() })}`);
 }
 
-async function show(argv: string[], out: (line: string) => void): Promise<void> {
+async function show(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, { url: { type: "string" } });
   const address = parseAddress("<vault>", positionals[0]);
-  const cluster = resolveCluster(values.url, process.env);
+  const cluster = resolveCluster(values.url, env);
   const context = { client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }), cluster };
   const vault = await readVaultAccount(context, address);
   for (const line of describeVault(address, vault)) {
@@ -248,6 +249,7 @@ async function updateConfig(
   argv: string[],
   out: (line: string) => void,
   fixed: ConfigUpdate | null,
+  env: OperatorEnv,
 ): Promise<void> {
   const { values, positionals } = parseFlags(argv, fixed === null ? { ...COMMON, ...CONFIG_FLAGS } : COMMON);
   const address = parseAddress("<vault>", positionals[0]);
@@ -262,7 +264,7 @@ async function updateConfig(
     hourlyCap: flags["hourly-cap"] === undefined ? undefined : parseRaw("--hourly-cap", flags["hourly-cap"]),
     dailyCap: flags["daily-cap"] === undefined ? undefined : parseRaw("--daily-cap", flags["daily-cap"]),
   };
-  const context = await commandContext(values, out);
+  const context = await commandContext(values, out, env);
   const vault = await readVaultAccount(context, address);
   requireManager(context, address, vault);
   const changes = configChanges(vault, update);
@@ -277,11 +279,11 @@ async function updateConfig(
   );
 }
 
-async function setManager(argv: string[], out: (line: string) => void): Promise<void> {
+async function setManager(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, { ...COMMON, manager: { type: "string" } });
   const address = parseAddress("<vault>", positionals[0]);
   const next = parseAddress("--manager", values.manager);
-  const context = await commandContext(values, out);
+  const context = await commandContext(values, out, env);
   const vault = await readVaultAccount(context, address);
   const signer = context.signer.publicKey;
   if (!vault.manager.equals(signer)) {
@@ -310,10 +312,10 @@ async function setManager(argv: string[], out: (line: string) => void): Promise<
   );
 }
 
-async function acceptManager(argv: string[], out: (line: string) => void): Promise<void> {
+async function acceptManager(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, COMMON);
   const address = parseAddress("<vault>", positionals[0]);
-  const context = await commandContext(values, out);
+  const context = await commandContext(values, out, env);
   const vault = await readVaultAccount(context, address);
   const signer = context.signer.publicKey;
   if (vault.pendingManager.equals(PublicKey.default)) {
@@ -335,23 +337,28 @@ async function acceptManager(argv: string[], out: (line: string) => void): Promi
   );
 }
 
-export async function runVaultCli(argv: readonly string[], out: (line: string) => void): Promise<void> {
+/** `env`: the operator's RPC_URL and CLUSTER (scripts pass process.env); --url overrides them. */
+export async function runVaultCli(
+  argv: readonly string[],
+  out: (line: string) => void,
+  env: OperatorEnv = {},
+): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case "create":
-      return create(rest, out);
+      return create(rest, out, env);
     case "show":
-      return show(rest, out);
+      return show(rest, out, env);
     case "config":
-      return updateConfig(rest, out, null);
+      return updateConfig(rest, out, null, env);
     case "pause":
-      return updateConfig(rest, out, { paused: true });
+      return updateConfig(rest, out, { paused: true }, env);
     case "resume":
-      return updateConfig(rest, out, { paused: false });
+      return updateConfig(rest, out, { paused: false }, env);
     case "set-manager":
-      return setManager(rest, out);
+      return setManager(rest, out, env);
     case "accept-manager":
-      return acceptManager(rest, out);
+      return acceptManager(rest, out, env);
     case undefined:
     case "help":
     case "--help":

@@ -4,8 +4,8 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { ConfigError } from "../config";
 import {
-  WebConfigError,
   defaultWebSocketUrl,
   describeEmbedFraming,
   parseSessionSettings,
@@ -52,7 +52,7 @@ describe("the browser's view of the deployment", () => {
       parseWebConfig({ ...local, RPC_URL: "https://rpc.provider.example/?api-key=secret" }),
     ).toThrow(/PUBLIC_RPC_URL is required/);
     expect(() => parseWebConfig({ ...local, RPC_URL: "http://127.0.0.1:8899/?api-key=secret" })).toThrow(
-      WebConfigError,
+      ConfigError,
     );
     const config = parseWebConfig({
       ...local,

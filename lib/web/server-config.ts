@@ -1,66 +1,23 @@
-// The web app's own settings, parsed with zod from the environment (a bad value fails naming the
-// variable), plus the public view of the deployment the browser gets. RPC_URL is the server's node and
+// The web app's own settings, built from the environment as the one schema (lib/env-schema.ts) parsed
+// it, plus the public view of the deployment the browser gets. RPC_URL is the server's node and
 // may carry a provider key: it reaches the browser only when it is a bare loopback URL (the local
 // chain); otherwise the deployment names its public endpoint in PUBLIC_RPC_URL.
 import { resolve } from "node:path";
 
-import { z } from "zod";
-
 import {
+  APP_ROOT,
+  ConfigError,
   DEFAULT_ADDRESSES_FILE,
-  envInteger,
-  envUrl,
-  presentValues,
+  parseEnv,
   readAddressesFile,
   type Env,
+  type EnvValues,
 } from "../env-schema";
-import { CLUSTER_NAMES, CLUSTER_PRESETS } from "../cluster";
-import { API_KEY_PATTERN } from "../store/api-keys";
+import { CLUSTER_PRESETS } from "../cluster";
 import { VAULT_PROGRAM_ADDRESS } from "../vault/program-id";
 import type { AssetLabel, ClientConfig, ClusterName } from "./client-config";
-import { parseFrameAncestors } from "./csp";
-
-export class WebConfigError extends Error {}
 
 const LOCALNET_RPC_URL = "http://127.0.0.1:8899";
-
-const webEnvSchema = z.object({
-  RPC_URL: z.string().optional(),
-  PUBLIC_RPC_URL: envUrl(["http:", "https:"]).optional(),
-  PUBLIC_WS_URL: envUrl(["ws:", "wss:"]).optional(),
-  FAUCET_URL: envUrl(["http:", "https:"]).optional(),
-  CLUSTER: z.enum(CLUSTER_NAMES).optional(),
-  LOCALNET_ADDRESSES_FILE: z.string().min(1).optional(),
-  DEFAULT_VAULT_ID: z.string().optional(),
-  PROTOCOL_ID: z
-    .string()
-    .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 public key")
-    .optional(),
-  FRAME_ANCESTORS: z
-    .string()
-    .transform((value, context) => {
-      const parsed = parseFrameAncestors(value);
-      if (!parsed.ok) {
-        context.addIssue({ code: "custom", message: parsed.reason });
-        return z.NEVER;
-      }
-      return parsed.sources;
-    })
-    .optional(),
-});
-
-const sessionEnvSchema = z.object({
-  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  FIRST_PARTY_API_KEY: z
-    .string()
-    .regex(API_KEY_PATTERN, "must be an API key (vk_live_… or vk_test_…)")
-    .optional(),
-  FIRST_PARTY_RPM: envInteger(1, 1_000_000).default(300),
-  SESSION_TTL_SECONDS: envInteger(60, 86_400).default(1_800),
-  SESSION_RPM: envInteger(1, 1_000_000).default(120),
-  SESSION_ISSUE_LIMIT: envInteger(1, 1_000_000).default(20),
-  SESSION_ISSUE_WINDOW_SECONDS: envInteger(1, 86_400).default(600),
-});
 
 /** The first-party session's settings (the API's credential source and the pages' proxy share them). */
 export interface SessionSettings {
@@ -89,25 +46,20 @@ export interface WebConfig {
   frameAncestorsConfigured: boolean;
 }
 
-function failure(error: z.ZodError): WebConfigError {
-  const issue = error.issues[0];
-  const name = String(issue?.path[0] ?? "environment");
-  return new WebConfigError(`Invalid configuration: ${name} ${issue?.message ?? "is invalid"}`);
+/** The session settings; throws ConfigError naming the first bad variable. */
+export function parseSessionSettings(env: Env): SessionSettings {
+  return sessionSettingsFrom(parseEnv(env));
 }
 
-export function parseSessionSettings(env: Env = process.env): SessionSettings {
-  const parsed = sessionEnvSchema.safeParse(presentValues(env));
-  if (!parsed.success) {
-    throw failure(parsed.error);
-  }
+export function sessionSettingsFrom(values: EnvValues): SessionSettings {
   return {
-    sessionSecret: parsed.data.SESSION_SECRET ?? null,
-    firstPartyApiKey: parsed.data.FIRST_PARTY_API_KEY ?? null,
-    firstPartyRpm: parsed.data.FIRST_PARTY_RPM,
-    sessionTtlSeconds: parsed.data.SESSION_TTL_SECONDS,
-    sessionRpm: parsed.data.SESSION_RPM,
-    sessionIssueLimit: parsed.data.SESSION_ISSUE_LIMIT,
-    sessionIssueWindowSeconds: parsed.data.SESSION_ISSUE_WINDOW_SECONDS,
+    sessionSecret: values.SESSION_SECRET ?? null,
+    firstPartyApiKey: values.FIRST_PARTY_API_KEY ?? null,
+    firstPartyRpm: values.FIRST_PARTY_RPM,
+    sessionTtlSeconds: values.SESSION_TTL_SECONDS,
+    sessionRpm: values.SESSION_RPM,
+    sessionIssueLimit: values.SESSION_ISSUE_LIMIT,
+    sessionIssueWindowSeconds: values.SESSION_ISSUE_WINDOW_SECONDS,
   };
 }
 
@@ -176,13 +128,13 @@ export function describeEmbedFraming(config: WebConfig): string {
   return `web: /embed/… may be framed by ${sources === "*" ? "any site (*)" : sources} (${why})`;
 }
 
-/** Parses the pages' settings; throws WebConfigError naming the first bad variable. */
-export function parseWebConfig(env: Env = process.env, root: string = process.cwd()): WebConfig {
-  const parsed = webEnvSchema.safeParse(presentValues(env));
-  if (!parsed.success) {
-    throw failure(parsed.error);
-  }
-  const values = parsed.data;
+/** Parses the pages' settings; throws ConfigError naming the first bad variable. */
+export function parseWebConfig(env: Env, root: string = APP_ROOT): WebConfig {
+  return webConfigFrom(parseEnv(env), root);
+}
+
+/** The pages' settings from the parsed environment, relative paths resolved against `root`. */
+export function webConfigFrom(values: EnvValues, root: string = APP_ROOT): WebConfig {
   // An unreadable or foreign file only means no localnet defaults for the pages.
   const file = readAddressesFile(resolve(root, values.LOCALNET_ADDRESSES_FILE ?? DEFAULT_ADDRESSES_FILE));
   const addresses = file === "invalid" ? null : file;
@@ -202,7 +154,7 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
   } else if (isShareableLocalUrl(values.RPC_URL)) {
     rpcUrl = values.RPC_URL;
   } else {
-    throw new WebConfigError(
+    throw new ConfigError(
       "Invalid configuration: PUBLIC_RPC_URL is required when RPC_URL is a remote node or carries a " +
         "path, query or credentials (RPC_URL is the server's and may hold a provider key; the browser " +
         "submits through PUBLIC_RPC_URL)",
@@ -233,27 +185,4 @@ export function parseWebConfig(env: Env = process.env, root: string = process.cw
     frameAncestors: values.FRAME_ANCESTORS ?? defaultFrameAncestors(cluster),
     frameAncestorsConfigured: values.FRAME_ANCESTORS !== undefined,
   };
-}
-
-const CACHE_MS = 5_000;
-let cached: { config: WebConfig; atMs: number } | null = null;
-
-/**
- * The process's web settings. Re-read every few seconds, so a localnet restarted on other ports (its
- * addresses file rewritten) is picked up by a running dev server.
- */
-export function webConfig(): WebConfig {
-  const now = Date.now();
-  if (cached === null || now - cached.atMs > CACHE_MS) {
-    cached = { config: parseWebConfig(process.env), atMs: now };
-  }
-  return cached.config;
-}
-
-let sessionSettingsCache: SessionSettings | null = null;
-
-/** The session settings, parsed once per process. */
-export function sessionSettings(): SessionSettings {
-  sessionSettingsCache ??= parseSessionSettings(process.env);
-  return sessionSettingsCache;
 }

@@ -4,8 +4,8 @@
 // unreachable chain) just leaves the browser to read it.
 import { cache } from "react";
 
+import { processConfig } from "../config";
 import type { VaultView } from "./vault-view";
-import { webConfig } from "./server-config";
 
 const READ_TIMEOUT_MS = 600;
 
@@ -26,7 +26,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | null> {
 }
 
 async function reader() {
-  const config = webConfig();
+  const config = processConfig().web;
   const module = await import("./chain-reader");
   const connection = module.connectionFor({ rpcUrl: config.serverRpcUrl, wsUrl: config.client.wsUrl });
   return { module, connection, config };

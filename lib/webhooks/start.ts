@@ -1,8 +1,9 @@
 // The webhook parts of an API context: the store, the target checker and one delivery worker, made once
-// per context from its settings (configureWebhooks at boot, else the process environment).
+// per context from its settings (configureWebhooks at boot, else the process's configuration).
 import type { ApiContext } from "../api/context";
 import { WebhookStore } from "../store/webhooks";
-import { parseWebhookSettings, type WebhookSettings } from "./settings";
+import { processConfig } from "../config";
+import { webhookSettingsFrom, type WebhookSettings } from "./settings";
 import { TargetChecker } from "./target";
 import { WebhookWorker, type WebhookWorkerOptions } from "./worker";
 
@@ -44,6 +45,6 @@ export function configureWebhooks(
 export function webhooksOf(context: ApiContext): Webhooks {
   return (
     contexts.get(context) ??
-    configureWebhooks(context, parseWebhookSettings(process.env, context.config.rpcUrl))
+    configureWebhooks(context, webhookSettingsFrom(processConfig().env, context.config.rpcUrl))
   );
 }

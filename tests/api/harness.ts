@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 
 import { Keypair, VersionedTransaction, type Connection, type PublicKey } from "@solana/web3.js";
 
-import { parseConfig, type AppConfig } from "../../lib/config";
+import { createProcessConfig, installProcessConfig, parseConfig, type AppConfig } from "../../lib/config";
 import { createApiContext, type ApiContext } from "../../lib/api/context";
 import { createLogger } from "../../lib/api/logger";
 import { startNodeHost, type NodeHost } from "../../lib/api/node-host";
@@ -53,10 +53,18 @@ async function startHost(
   if (API_HOST === "lean") {
     return startNodeHost(createApiHandler(ROUTE_TABLE, context), listen);
   }
-  // Next.js's side (instrumentation, the pages) reads the environment, as it does under npm start. The
-  // suites start no indexer on the lean host; the instrumentation would start one here.
+  // Next.js's side (instrumentation, the pages) reads the process's configuration, parsed from the
+  // environment as under npm start; installed anew, as an earlier harness of this process may have
+  // parsed another. The suites start no indexer on the lean host; the instrumentation would start one.
   Object.assign(process.env, env, { INDEXER: "off" });
-  return startWebServer({ dev: API_HOST === "dev", hostname: listen.host, port: listen.port, context });
+  installProcessConfig(createProcessConfig(process.env));
+  return startWebServer({
+    dev: API_HOST === "dev",
+    hostname: listen.host,
+    port: listen.port,
+    context,
+    metricsToken: null,
+  });
 }
 
 export function uniqueSuffix(): string {

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer, defaultIndexerWsUrl, parseIndexerSettings } from "../../lib/indexer/start";
+import { defaultIndexerWsUrl, parseIndexerSettings } from "../../lib/indexer/settings";
+import { createIndexer } from "../../lib/indexer/start";
 import { listPartnerEvents } from "../../lib/store/partner-events";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";

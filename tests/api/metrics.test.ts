@@ -17,7 +17,7 @@ let host: NodeHost;
 
 beforeAll(async () => {
   harness = await startApiHarness();
-  host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, harness.context)), {
+  host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, harness.context), null), {
     host: "127.0.0.1",
     port: 0,
   });

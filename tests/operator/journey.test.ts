@@ -412,7 +412,7 @@ describe("the operator journey on an empty chain", () => {
     const context = createApiContext(config, { logger: createLogger("silent") });
     await context.store.ready();
     world.context = context;
-    world.host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, context)), {
+    world.host = await startNodeHost(withMetrics(createApiHandler(ROUTE_TABLE, context), null), {
       host: "127.0.0.1",
       port: 0,
     });
