@@ -126,10 +126,21 @@ export function decodeMint(programOwner: PublicKey | string, data: Uint8Array): 
 // builds nor hashes a new string.
 const MINTS_KEPT = 64;
 const OWNERS_PER_MINT = 20_000;
-const associatedByMint = new Map<string, LruMap<string, PublicKey>>();
+const associatedByMint = new Map<string, LruMap<string, AssociatedAddress>>();
+
+interface AssociatedAddress {
+  address: PublicKey;
+  /** The bump seed the search found: 255 first, then down; each step costs the program 1,500 CU. */
+  bump: number;
+}
 
 /** The associated token account of `owner` for `mint` under the classic token program. */
 export function findAssociatedTokenAddress(owner: PublicKey, mint: PublicKey): PublicKey {
+  return findAssociatedTokenAddressAndBump(owner, mint).address;
+}
+
+/** The associated token account and its bump seed (which sets what deriving it on chain costs). */
+export function findAssociatedTokenAddressAndBump(owner: PublicKey, mint: PublicKey): AssociatedAddress {
   const mintId = base58Of(mint);
   let owners = associatedByMint.get(mintId);
   if (owners === undefined) {
@@ -140,15 +151,16 @@ export function findAssociatedTokenAddress(owner: PublicKey, mint: PublicKey): P
     associatedByMint.set(mintId, owners);
   }
   const ownerId = base58Of(owner);
-  let address = owners.get(ownerId);
-  if (address === undefined) {
-    [address] = PublicKey.findProgramAddressSync(
+  let found = owners.get(ownerId);
+  if (found === undefined) {
+    const [address, bump] = PublicKey.findProgramAddressSync(
       [owner.toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), mint.toBuffer()],
       ASSOCIATED_TOKEN_PROGRAM_ID,
     );
-    owners.set(ownerId, address);
+    found = { address, bump };
+    owners.set(ownerId, found);
   }
-  return address;
+  return found;
 }
 
 const TokenInstruction = {

@@ -16,7 +16,12 @@ import { DomainError } from "./domain-error";
 import { buildDepositInstruction } from "./instructions";
 import { lessBasisPointsRoundDown, sharePrice, sharesForAssetsRoundDown } from "./share-math";
 import { formatHuman, parseUiAmount, tokenAmount, type TokenAmount } from "./token-amount";
-import { buildUnsignedTransaction, maximumFee } from "./transaction";
+import {
+  COMPUTE_UNIT_BUDGETS,
+  associatedAccountUnits,
+  buildUnsignedTransaction,
+  maximumFee,
+} from "./transaction";
 import { loadVault, rentExemptMinimum, type LoadedVault, type VaultDeps } from "./vault-state";
 
 /** Raw units, or a human amount converted with the asset's decimals once the vault is read. */
@@ -84,9 +89,15 @@ function assetBalance(accounts: WalletAccounts): bigint {
 }
 
 /** Lamports the wallet needs: the fee, plus rent when the share account does not exist yet. */
-function lamportsNeeded(accounts: WalletAccounts, priceMicroLamports: number): bigint {
+function lamportsNeeded(
+  vault: LoadedVault,
+  wallet: PublicKey,
+  accounts: WalletAccounts,
+  priceMicroLamports: number,
+): bigint {
   const rent = accounts.shareAccount === null ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE) : 0n;
-  return maximumFee("deposit", priceMicroLamports) + rent;
+  const units = COMPUTE_UNIT_BUDGETS.deposit + associatedAccountUnits(wallet, vault.shares.mint);
+  return maximumFee(units, priceMicroLamports) + rent;
 }
 
 function rawAmount(vault: LoadedVault, amount: DepositAmount): bigint {
@@ -102,6 +113,7 @@ function rawAmount(vault: LoadedVault, amount: DepositAmount): bigint {
 
 function refusal(
   vault: LoadedVault,
+  wallet: PublicKey,
   amount: bigint,
   accounts: WalletAccounts,
   priceMicroLamports: number,
@@ -124,7 +136,7 @@ function refusal(
       },
     );
   }
-  const needed = lamportsNeeded(accounts, priceMicroLamports);
+  const needed = lamportsNeeded(vault, wallet, accounts, priceMicroLamports);
   const lamports = accounts.wallet?.lamports ?? 0n;
   if (lamports < needed) {
     return new DomainError(
@@ -148,13 +160,13 @@ export async function buildDepositTransaction(
   ]);
   const amount = rawAmount(vault, request.amount);
   let accounts = await readWalletAccounts(deps, vault, request.wallet, "cached");
-  if (refusal(vault, amount, accounts, price) !== null) {
+  if (refusal(vault, request.wallet, amount, accounts, price) !== null) {
     // Cached data may be a few seconds old: refuse only what the chain says now.
     [vault, accounts] = await Promise.all([
       loadVault(deps, request.vault, "fresh"),
       readWalletAccounts(deps, vault, request.wallet, "fresh"),
     ]);
-    const confirmed = refusal(vault, amount, accounts, price);
+    const confirmed = refusal(vault, request.wallet, amount, accounts, price);
     if (confirmed !== null) {
       throw confirmed;
     }

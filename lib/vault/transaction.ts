@@ -4,13 +4,15 @@ import bs58 from "bs58";
 import { ComputeBudgetProgram, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
 
 import { base58Of, boundedMemo } from "../chain/bounded-memo";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, findAssociatedTokenAddressAndBump } from "../chain/spl-token";
 
 import type { RecentBlockhash } from "../chain/blockhash";
 import { LAMPORTS_PER_SIGNATURE } from "./vault-state";
 
 /**
  * Compute units per action, from the consumption measured in tests/api/transaction-budget.test.ts
- * (worst case: associated token accounts created) with headroom; the test fails if one runs over.
+ * (worst case: associated token accounts created) with headroom, for accounts whose bump seed is 255;
+ * associatedAccountUnits adds what a lower bump costs. The test fails if one runs over.
  */
 export const COMPUTE_UNIT_BUDGETS = {
   deposit: 40_000,
@@ -19,6 +21,38 @@ export const COMPUTE_UNIT_BUDGETS = {
 } as const;
 
 export type TransactionAction = keyof typeof COMPUTE_UNIT_BUDGETS;
+
+/**
+ * The associated token program derives the account it creates (or finds) with a search over bump
+ * seeds, 255 down, and each try costs it 1,500 CU (create_program_address's price). Half of all
+ * owners need a second try, one in a thousand eleven: a fixed budget would refuse their deposits.
+ */
+export const BUMP_TRY_UNITS = 1_500;
+
+/** The compute units deriving `owner`'s associated account for `mint` costs beyond the first try. */
+export function associatedAccountUnits(owner: PublicKey, mint: PublicKey): number {
+  return (255 - findAssociatedTokenAddressAndBump(owner, mint).bump) * BUMP_TRY_UNITS;
+}
+
+/** The action's budget plus what its associated-token instructions' bump searches cost. */
+export function computeUnitLimit(
+  action: TransactionAction,
+  instructions: readonly TransactionInstruction[],
+): number {
+  let units: number = COMPUTE_UNIT_BUDGETS[action];
+  for (const instruction of instructions) {
+    const owner = instruction.keys[2]?.pubkey;
+    const mint = instruction.keys[3]?.pubkey;
+    if (
+      instruction.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID) &&
+      owner !== undefined &&
+      mint !== undefined
+    ) {
+      units += associatedAccountUnits(owner, mint);
+    }
+  }
+  return units;
+}
 
 export interface BuiltTransaction {
   /** Base64 of the unsigned, serialized VersionedTransaction. */
@@ -160,19 +194,19 @@ function noteAccount(
 }
 
 const budgetInstructions = boundedMemo((key): TransactionInstruction[] => {
-  const [action = "deposit", price = "0"] = key.split(":");
+  const [units = "0", price = "0"] = key.split(":");
   return [
-    ComputeBudgetProgram.setComputeUnitLimit({ units: COMPUTE_UNIT_BUDGETS[action as TransactionAction] }),
+    ComputeBudgetProgram.setComputeUnitLimit({ units: Number(units) }),
     ComputeBudgetProgram.setComputeUnitPrice({ microLamports: Number(price) }),
   ];
 }, 1_000);
 
-/** The compute-budget instructions of an action at a price (immutable, so shared between builds). */
+/** The compute-budget instructions of a limit at a price (immutable, so shared between builds). */
 export function computeBudgetInstructions(
-  action: TransactionAction,
+  units: number,
   computeUnitPriceMicroLamports: number,
 ): readonly TransactionInstruction[] {
-  return budgetInstructions(`${action}:${computeUnitPriceMicroLamports}`);
+  return budgetInstructions(`${units}:${computeUnitPriceMicroLamports}`);
 }
 
 export function buildUnsignedTransaction(
@@ -182,23 +216,23 @@ export function buildUnsignedTransaction(
   blockhash: RecentBlockhash,
   computeUnitPriceMicroLamports: number,
 ): BuiltTransaction {
+  const units = computeUnitLimit(action, instructions);
   const bytes = serializeUnsignedV0(
     payer,
-    [...computeBudgetInstructions(action, computeUnitPriceMicroLamports), ...instructions],
+    [...computeBudgetInstructions(units, computeUnitPriceMicroLamports), ...instructions],
     blockhash.blockhash,
   );
   return {
     transaction: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
     lastValidBlockHeight: blockhash.lastValidBlockHeight,
     expiresAt: new Date(blockhash.expiresAtMs).toISOString(),
-    computeUnitLimit: COMPUTE_UNIT_BUDGETS[action],
+    computeUnitLimit: units,
     computeUnitPriceMicroLamports,
   };
 }
 
-/** The most a single-signature transaction with this budget and price costs in fees. */
-export function maximumFee(action: TransactionAction, computeUnitPriceMicroLamports: number): bigint {
-  const priority =
-    (BigInt(COMPUTE_UNIT_BUDGETS[action]) * BigInt(computeUnitPriceMicroLamports) + 999_999n) / 1_000_000n;
+/** The most a single-signature transaction with this compute-unit limit and price costs in fees. */
+export function maximumFee(units: number, computeUnitPriceMicroLamports: number): bigint {
+  const priority = (BigInt(units) * BigInt(computeUnitPriceMicroLamports) + 999_999n) / 1_000_000n;
   return LAMPORTS_PER_SIGNATURE + priority;
 }

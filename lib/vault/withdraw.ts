@@ -14,7 +14,12 @@ import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";
 import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "./share-math";
 import { formatHuman, tokenAmount, type TokenAmount } from "./token-amount";
-import { buildUnsignedTransaction, maximumFee, type TransactionAction } from "./transaction";
+import {
+  COMPUTE_UNIT_BUDGETS,
+  associatedAccountUnits,
+  buildUnsignedTransaction,
+  maximumFee,
+} from "./transaction";
 import { rentExemptMinimum, withdrawalWindows, type LoadedVault, type VaultDeps } from "./vault-state";
 import {
   claimAmounts,
@@ -82,13 +87,8 @@ function estimateView(vault: LoadedVault, shares: bigint, feeBps: number): Withd
   };
 }
 
-function requireSol(
-  accounts: WithdrawalAccounts,
-  action: TransactionAction,
-  price: number,
-  rent: bigint,
-): void {
-  const needed = maximumFee(action, price) + rent;
+function requireSol(accounts: WithdrawalAccounts, units: number, price: number, rent: bigint): void {
+  const needed = maximumFee(units, price) + rent;
   if (accounts.walletLamports < needed) {
     throw new DomainError(
       "INSUFFICIENT_SOL",
@@ -189,7 +189,12 @@ async function prepareInitiate(
     deps.chain.recentBlockhash(),
     deps.chain.priorityFee([vault.address]),
   ]);
-  requireSol(accounts, "initiate", price, rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE));
+  requireSol(
+    accounts,
+    COMPUTE_UNIT_BUDGETS.initiate,
+    price,
+    rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE),
+  );
   const built = buildUnsignedTransaction(
     request.wallet,
     "initiate",
@@ -258,7 +263,7 @@ async function prepareClaim(
   const assetAccount = findAssociatedTokenAddress(request.wallet, vault.asset.mint);
   requireSol(
     accounts,
-    "claim",
+    COMPUTE_UNIT_BUDGETS.claim + associatedAccountUnits(request.wallet, vault.asset.mint),
     price,
     accounts.assetAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE),
   );
