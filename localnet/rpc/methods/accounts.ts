@@ -2,7 +2,8 @@
 import bs58 from "bs58";
 import { z } from "zod";
 
-import type { Chain, ChainAccount } from "../../chain";
+import type { Chain } from "../../chain";
+import type { ChainAccount } from "../../chain-types";
 import { decodeTokenAccount } from "../../../lib/chain/spl-token";
 import { encodeAccount, type UiAccount } from "../encoding";
 import { invalidParams } from "../errors";

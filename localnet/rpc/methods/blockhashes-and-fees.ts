@@ -2,7 +2,7 @@
 import { VersionedMessage } from "@solana/web3.js";
 import { z } from "zod";
 
-import { MAX_PROCESSING_AGE } from "../../chain";
+import { MAX_PROCESSING_AGE } from "../../chain-types";
 import type { TransactionRecord } from "../../ledger";
 import { feeOf, type DecodedTransaction } from "../../transaction";
 import { invalidParams, invalidRequest } from "../errors";

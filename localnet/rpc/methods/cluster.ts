@@ -1,7 +1,7 @@
 // The cluster and node methods: health, version, identity, slots, block height, epochs.
 import { z } from "zod";
 
-import { SLOTS_PER_EPOCH } from "../../chain";
+import { SLOTS_PER_EPOCH } from "../../chain-types";
 import { contextConfig, parseParams } from "../params";
 import { type RpcMethod, contextSlot, noParams } from "./context";
 

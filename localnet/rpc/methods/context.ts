@@ -1,7 +1,8 @@
 // What every RPC method shares: the context it answers from, the context slot and wrapper of reads.
 import { z } from "zod";
 
-import type { Chain, ChainAccount, Commitment } from "../../chain";
+import type { Chain } from "../../chain";
+import type { ChainAccount, Commitment } from "../../chain-types";
 import { encodeAccount, type UiAccount } from "../encoding";
 import { minContextSlotNotReached } from "../errors";
 import type { AccountEncoding, DataSlice } from "../params";

@@ -3,7 +3,7 @@
 import bs58 from "bs58";
 import { z } from "zod";
 
-import type { Commitment } from "../../chain";
+import type { Commitment } from "../../chain-types";
 import { STATUS_CACHE_SLOTS } from "../../ledger";
 import { verifySignature } from "../../keys";
 import {
