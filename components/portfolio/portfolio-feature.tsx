@@ -9,7 +9,7 @@ import { formatAmount, formatPercent, formatSol } from "@/lib/web/amounts";
 import { describeError } from "@/lib/web/error-words";
 import { useClientConfig } from "../providers/config-context";
 import { Alert, Card, Skeleton, Stat } from "../ui/primitives";
-import { usePortfolio, useWalletBalances } from "../vault/vault-data-access";
+import { usePortfolio, useWalletBalances } from "../vault/wallet-reads";
 import { FaucetButton } from "../vault/vault-forms";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";

@@ -18,18 +18,16 @@ import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";
 import { ClaimResult, PendingWithdrawal } from "./pending-withdrawal-ui";
 import { ShareBlink } from "./share-blink";
+import { useVaultEvents } from "./vault-live-events";
 import {
-  useClaimWithdrawal,
   useNavHistory,
-  useRequestWithdrawal,
   useVault,
-  useVaultActivity,
   useVaultDirectory,
   useVaultStats,
-  useWalletPosition,
-  useVaultEvents,
   useWithdrawalStatus,
-} from "./vault-data-access";
+} from "./vault-reads";
+import { useClaimWithdrawal, useRequestWithdrawal } from "./vault-transactions";
+import { useVaultActivity, useWalletPosition } from "./wallet-reads";
 import { DepositForm, FaucetButton, RequestResult, WithdrawForm } from "./vault-forms";
 import { CapsCard, SharePriceChart, VaultStats } from "./vault-ui";
 

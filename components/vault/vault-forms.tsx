@@ -21,7 +21,8 @@ import { TransactionStatus } from "../ui/transaction-status";
 import { useNow } from "../ui/use-now";
 import { useWalletState } from "../wallet/wallet-data-access";
 import { assetText, sharesText } from "./vault-ui";
-import { useDeposit, useFaucet, type useRequestWithdrawal } from "./vault-data-access";
+import { useFaucet } from "./faucet-request";
+import { useDeposit, type useRequestWithdrawal } from "./vault-transactions";
 
 function AmountField({
   id,
