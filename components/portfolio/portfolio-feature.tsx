@@ -10,7 +10,7 @@ import { describeError } from "@/lib/web/error-words";
 import { useClientConfig } from "../providers/config-context";
 import { Alert, Card, Skeleton, Stat } from "../ui/primitives";
 import { usePortfolio, useWalletBalances } from "../vault/wallet-reads";
-import { FaucetButton } from "../vault/vault-forms";
+import { FaucetButton } from "../vault/faucet-button";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";
 

@@ -28,7 +28,9 @@ import {
 } from "./vault-reads";
 import { useClaimWithdrawal, useRequestWithdrawal } from "./vault-transactions";
 import { useVaultActivity, useWalletPosition } from "./wallet-reads";
-import { DepositForm, FaucetButton, RequestResult, WithdrawForm } from "./vault-forms";
+import { DepositForm } from "./deposit-form";
+import { FaucetButton } from "./faucet-button";
+import { RequestResult, WithdrawForm } from "./withdraw-form";
 import { CapsCard, SharePriceChart, VaultStats } from "./vault-ui";
 
 function ReadError({ error, onRetry }: { error: unknown; onRetry(): void }) {
