@@ -8,10 +8,9 @@ import { feeOf, type DecodedTransaction } from "../../transaction";
 import { invalidParams, invalidRequest } from "../errors";
 import { commitmentConfig, contextConfig, parseHash, parseParams, parsePubkey, u64 } from "../params";
 import { type RpcMethod, contextSlot, withContext } from "./context";
-import { decodeBase64 } from "./transactions";
+import { MAX_BASE64_TRANSACTION, decodeBase64 } from "./transactions";
 
 const MAX_ACCOUNT_DATA_LENGTH = 10n * 1024n * 1024n;
-const MAX_BASE64_TRANSACTION = 1644;
 const MAX_TX_ACCOUNT_LOCKS = 128;
 const PRIORITIZATION_FEE_SLOTS = 150n;
 

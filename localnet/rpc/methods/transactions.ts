@@ -43,7 +43,7 @@ import { type RpcMethod, contextSlot, encodeOrNull, single, withContext } from "
 const MAX_SIGNATURE_STATUSES = 256;
 const MAX_SIGNATURES_FOR_ADDRESS = 1000;
 const MAX_BASE58_TRANSACTION = 1683;
-const MAX_BASE64_TRANSACTION = 1644;
+export const MAX_BASE64_TRANSACTION = 1644;
 const TRANSACTION_TYPE = "solana_transaction::versioned::VersionedTransaction";
 
 export function decodeBase64(text: string, maxLength: number, typeName: string): Uint8Array {
