@@ -61,9 +61,23 @@ export function useVaultEvents(vaultId: string): { live: boolean } {
         if (type === "withdrawal.claimable") {
           // The event is the chain's word that this wallet's request is claimable (the stream sends
           // this wallet's events only): shown at once; the refetch below brings the exact figures.
+          // Claimable means funded up to the request: the queue bar shows it full with the button.
           queryClient.setQueryData<WithdrawalStatusData>(keys.withdrawalStatus, (status) =>
             status?.hasPendingWithdrawal === true
-              ? { ...status, canClaimNow: true, estimate: { kind: "ready", band: null } }
+              ? {
+                  ...status,
+                  canClaimNow: true,
+                  estimate: { kind: "ready", band: null },
+                  progress:
+                    status.progress === null
+                      ? null
+                      : {
+                          ...status.progress,
+                          stagedShares: status.progress.totalShares,
+                          sharesAhead: "0",
+                          fraction: 1,
+                        },
+                }
               : status,
           );
         }
