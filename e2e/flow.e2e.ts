@@ -158,6 +158,9 @@ async function journey(page: Page, address: string): Promise<void> {
     await screenshot(page, "07-claimed");
 
     await page.getByRole("link", { name: "Activity" }).click();
+    // The vault page has an activity list too: read the Activity page's, once it is the one shown.
+    await page.waitForURL(/\/activity$/, { timeout: 20_000 });
+    await page.getByRole("heading", { name: "Activity", level: 1 }).waitFor({ timeout: 20_000 });
     await page.getByTestId("activity-list").waitFor({ timeout: 20_000 });
     const activity = await textOf(page, "activity-list");
     expect(activity).toContain("Deposit");

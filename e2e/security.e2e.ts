@@ -76,7 +76,9 @@ describe("nothing secret reaches a browser", () => {
     const bodies: Promise<{ url: string; text: string }>[] = [];
     page.on("response", (response) => {
       const url = response.url();
-      if (url.startsWith(env.appUrl)) {
+      // The vault page's event stream stays open (its body never ends) and carries events, not code.
+      const eventStream = (response.headers()["content-type"] ?? "").startsWith("text/event-stream");
+      if (url.startsWith(env.appUrl) && !eventStream) {
         bodies.push(
           response.text().then(
             (text) => ({ url, text }),
