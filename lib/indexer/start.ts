@@ -1,7 +1,6 @@
 // The indexer of an API context: the advisory lock on PostgreSQL (a connection of its own), the
 // in-process claim on embedded PGlite, the run interval and the WebSocket that wakes it (settings.ts).
 import type { ApiContext } from "../api/context";
-import { SqlIndexerStore } from "../store/indexer";
 import { liveEventsOf } from "../events/live";
 import { webhooksOf } from "../webhooks/start";
 import { Indexer } from "./indexer";
@@ -23,18 +22,6 @@ async function recordIndexerRun(rpc: RpcClient, progress: IndexerProgress): Prom
   metrics.indexerLag.set(Math.max(0, current - progress.slot));
 }
 
-const stores = new WeakMap<ApiContext, SqlIndexerStore>();
-
-/** The indexer's rows over the context's store (one instance per context). */
-export function indexerStoreOf(context: ApiContext): SqlIndexerStore {
-  let store = stores.get(context);
-  if (store === undefined) {
-    store = new SqlIndexerStore(context.store);
-    stores.set(context, store);
-  }
-  return store;
-}
-
 export function createIndexer(
   context: ApiContext,
   options: {
@@ -48,7 +35,7 @@ export function createIndexer(
   return new Indexer({
     rpc: context.rpc,
     chain: context.chain,
-    store: indexerStoreOf(context),
+    store: context.store.indexer,
     genesis: context.genesis,
     lock:
       config.databaseUrl === null
