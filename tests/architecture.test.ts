@@ -34,7 +34,6 @@ const KNOWN_UPWARD: readonly string[] = [
   "indexer -> web",
   "observability -> api",
   "store -> events",
-  "vault -> store",
   "webhooks -> api",
   "webhooks -> config.ts",
 ];
