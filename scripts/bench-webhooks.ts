@@ -8,8 +8,8 @@
 // 2. Throughput: BENCH_DELIVERIES events queued at once to one endpoint; deliveries per second.
 import type { Keypair } from "@solana/web3.js";
 
-import type { PartnerEvent } from "../lib/events/partner-event";
-import { partnerEventId } from "../lib/events/partner-event";
+import type { PartnerEvent } from "../lib/vault/partner-event";
+import { partnerEventId } from "../lib/vault/partner-event";
 import { createIndexer } from "../lib/indexer/start";
 import { recordPartnerEvents } from "../lib/store/partner-events";
 import { parseWebhookSettings } from "../lib/webhooks/settings";

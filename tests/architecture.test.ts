@@ -33,7 +33,6 @@ const KNOWN_UPWARD: readonly string[] = [
   "indexer -> api",
   "indexer -> web",
   "observability -> api",
-  "store -> events",
   "webhooks -> api",
   "webhooks -> config.ts",
 ];
