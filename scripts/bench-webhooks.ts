@@ -13,7 +13,7 @@ import { partnerEventId } from "../lib/vault/partner-event";
 import { createIndexer } from "../lib/indexer/start";
 import { recordPartnerEvents } from "../lib/store/partner-events";
 import { parseWebhookSettings } from "../lib/webhooks/settings";
-import { configureWebhooks } from "../lib/webhooks/start";
+import { configureWebhooks } from "../lib/api/context";
 import { waitFor } from "../localnet/testing";
 import { dataOf, startApiHarness, USDC } from "../tests/api/harness";
 import { startReceiver } from "../tests/api/webhook-receiver";

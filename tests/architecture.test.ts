@@ -29,12 +29,9 @@ const KNOWN_UPWARD: readonly string[] = [
   "api -> web",
   "config.ts -> web",
   "env-schema.ts -> web",
-  "events -> api",
   "indexer -> api",
   "indexer -> web",
   "observability -> api",
-  "webhooks -> api",
-  "webhooks -> config.ts",
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -4,10 +4,11 @@
 import { PublicKey } from "@solana/web3.js";
 import { Redis } from "ioredis";
 
-import type { AppConfig } from "../config";
+import { processConfig, type AppConfig } from "../config";
 import { GenesisWatch } from "../chain/genesis-watch";
 import { createRpcClient, type RpcClient } from "../chain/rpc";
 import { RpcVaultChain, type VaultChain } from "../chain/vault-chain";
+import { PartnerEventFeed } from "../events/feed";
 import { Store } from "../store/store";
 import { StagingPace } from "../vault/staging-pace";
 import type { VaultDeps } from "../vault/vault-state";
@@ -19,6 +20,8 @@ import { createLogger, type Logger } from "./logger";
 import { createRateLimiter, type RateLimiter } from "./rate-limit";
 import { SingleFlightCache } from "./single-flight-cache";
 import { observeRpcCall, processMetrics } from "../observability/metrics";
+import { createWebhooks, type Webhooks, type WebhookTuning } from "../webhooks/parts";
+import { webhookSettingsFrom, type WebhookSettings } from "../webhooks/settings";
 
 export interface ApiContext {
   config: AppConfig;
@@ -39,6 +42,13 @@ export interface ApiContext {
   stagingPace: StagingPace;
   /** Keyless reads (share price, supply), cached ~10 s per vault. */
   publicReads: SingleFlightCache<number>;
+  /**
+   * The webhook rows, target checker and delivery worker: made on first use from the process's
+   * configuration unless configureWebhooks set them first.
+   */
+  webhooks: Webhooks;
+  /** The live partner-event feed: the event stream subscribes to it, the indexer wakes it. */
+  liveEvents: PartnerEventFeed;
   /** Replaces the keyless per-IP limit (the benchmark raises it so the limiter runs without refusing). */
   publicLimit: { limit: number; windowSeconds: number } | null;
   close(): Promise<void>;
@@ -74,6 +84,33 @@ export function createRedis(url: string): Redis {
   return redis;
 }
 
+function webhookParts(
+  store: Store,
+  log: Logger,
+  settings: WebhookSettings,
+  tuning?: WebhookTuning,
+): Webhooks {
+  return createWebhooks(
+    store,
+    settings,
+    (error) =>
+      log.log("warn", "webhook worker pass failed", {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    tuning,
+  );
+}
+
+/** Sets a context's webhook settings (and worker tuning, for tests and benchmarks) before first use. */
+export function configureWebhooks(
+  context: ApiContext,
+  settings: WebhookSettings,
+  tuning: WebhookTuning = {},
+): Webhooks {
+  context.webhooks = webhookParts(context.store, context.log, settings, tuning);
+  return context.webhooks;
+}
+
 export function createApiContext(config: AppConfig, overrides: ContextOverrides = {}): ApiContext {
   const log = overrides.logger ?? createLogger(config.logLevel);
   const rpc = createRpcClient(config.rpcUrl, config.rpcTimeoutMs, observeRpcCall);
@@ -102,6 +139,13 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
   );
   const stagingPace = new StagingPace();
   const publicReads = new SingleFlightCache<number>(10_000);
+  const liveEvents = new PartnerEventFeed(store, {
+    onError: (error) =>
+      log.log("warn", "live event feed read failed", {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  });
+  let webhooks: Webhooks | null = null;
   genesis.onChange(({ previous, current }) => {
     log.log("warn", "the chain's genesis hash changed: a new chain; cached chain data is dropped", {
       previous,
@@ -126,6 +170,14 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     credentialSources: [bearerKeySource, firstPartySessionSource],
     stagingPace,
     publicReads,
+    get webhooks(): Webhooks {
+      webhooks ??= webhookParts(store, log, webhookSettingsFrom(processConfig().env, config.rpcUrl));
+      return webhooks;
+    },
+    set webhooks(value: Webhooks) {
+      webhooks = value;
+    },
+    liveEvents,
     publicLimit: overrides.publicLimit ?? null,
     async close() {
       processMetrics().blockhashAges.delete(blockhashAge);

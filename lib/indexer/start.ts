@@ -1,8 +1,6 @@
 // The indexer of an API context: the advisory lock on PostgreSQL (a connection of its own), the
 // in-process claim on embedded PGlite, the run interval and the WebSocket that wakes it (settings.ts).
 import type { ApiContext } from "../api/context";
-import { liveEventsOf } from "../events/live";
-import { webhooksOf } from "../webhooks/start";
 import { Indexer } from "./indexer";
 import { embeddedLeaderLock, postgresLeaderLock } from "./leader-lock";
 import type { IndexerProgress } from "./indexer";
@@ -47,10 +45,10 @@ export function createIndexer(
     wsUrl: options.wsUrl ?? null,
     partnerEvents: {
       symbolOf: context.deps.symbolOf,
-      capacityLowBps: webhooksOf(context).settings.capacityLowBps,
+      capacityLowBps: context.webhooks.settings.capacityLowBps,
     },
-    onDeliveriesQueued: () => webhooksOf(context).worker.wake(),
-    onEventsRecorded: () => liveEventsOf(context).wake(),
+    onDeliveriesQueued: () => context.webhooks.worker.wake(),
+    onEventsRecorded: () => context.liveEvents.wake(),
     onError: (error) =>
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),

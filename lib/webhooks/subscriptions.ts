@@ -9,7 +9,7 @@ import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from "../store/
 import { DomainError } from "../vault/domain-error";
 import type { PartnerEvent, PartnerEventType } from "../vault/partner-event";
 import { newWebhookSecret } from "./signing";
-import type { Webhooks } from "./start";
+import type { Webhooks } from "./parts";
 import { RefusedTargetError } from "./target";
 import { DAY_MS } from "./worker";
 

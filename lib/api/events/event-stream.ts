@@ -7,7 +7,6 @@
 import { z } from "zod";
 
 import { base58Of } from "../../chain/bounded-memo";
-import { liveEventsOf } from "../../events/live";
 import type { StoredPartnerEvent } from "../../store/partner-events";
 import type { ApiContext } from "../context";
 import { authenticate, type Principal } from "../credentials";
@@ -150,7 +149,7 @@ function eventStreamBody(
     async run(write, signal) {
       const queue: StoredPartnerEvent[] = [];
       let wakeUp: (() => void) | null = null;
-      const unsubscribe = liveEventsOf(context).subscribe(filter, after, (entry) => {
+      const unsubscribe = context.liveEvents.subscribe(filter, after, (entry) => {
         queue.push(entry);
         wakeUp?.();
       });
