@@ -7,8 +7,8 @@ import { configureWebhooks, createApiContext } from "../lib/api/context";
 import { startNodeHost } from "../lib/api/node-host";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
-import { createIndexer } from "../lib/indexer/start";
-import { withMetrics } from "../lib/observability/http";
+import { createIndexer } from "../lib/server/indexer";
+import { withMetrics } from "../lib/server/http-metrics";
 
 async function main(): Promise<void> {
   const all = checkProcessConfig(processConfig());

@@ -10,7 +10,7 @@ import type { Keypair } from "@solana/web3.js";
 
 import type { PartnerEvent } from "../lib/vault/partner-event";
 import { partnerEventId } from "../lib/vault/partner-event";
-import { createIndexer } from "../lib/indexer/start";
+import { createIndexer } from "../lib/server/indexer";
 import { recordPartnerEvents } from "../lib/store/partner-events";
 import { parseWebhookSettings } from "../lib/webhooks/settings";
 import { configureWebhooks } from "../lib/api/context";

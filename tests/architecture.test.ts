@@ -29,9 +29,7 @@ const KNOWN_UPWARD: readonly string[] = [
   "api -> web",
   "config.ts -> web",
   "env-schema.ts -> web",
-  "indexer -> api",
   "indexer -> web",
-  "observability -> api",
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -16,7 +16,7 @@ import { createFirstPartySessionSource } from "../../lib/api/first-party-session
 import { PartnerEventFeed } from "../../lib/events/feed";
 import { partnerEventId, type PartnerEvent } from "../../lib/vault/partner-event";
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { recordPartnerEvents, type StoredPartnerEvent } from "../../lib/store/partner-events";
 import { createSessionToken, type SessionBinding } from "../../lib/web/session-token";
 import { waitFor } from "../../localnet/testing";

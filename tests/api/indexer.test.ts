@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { signaturesSince } from "../../lib/indexer/chain-reads";
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { trailingApy } from "../../lib/vault/apy";
 import { decodeVaultEvents, eventVault } from "../../lib/vault/events";
 import { sleep, waitFor } from "../../localnet/testing";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ENDPOINTS } from "../../lib/api/endpoints";
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { buildCreateAssociatedTokenAccountIdempotentInstruction } from "../../lib/chain/spl-token";
 import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
 import { decodeVault } from "../../lib/vault/accounts";

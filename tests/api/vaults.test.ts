@@ -8,7 +8,7 @@ import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { decodeVault } from "../../lib/vault/accounts";
 import { averageSecondsToClaimable } from "../../lib/vault/directory";
 import type { LocalnetHandle } from "../../localnet/localnet";

@@ -10,7 +10,7 @@ import { bearerKeySource } from "../../lib/api/credentials";
 import { createFirstPartySessionSource } from "../../lib/api/first-party-session";
 import type { PartnerEvent } from "../../lib/vault/partner-event";
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { parseWebhookSettings } from "../../lib/webhooks/settings";
 import { configureWebhooks } from "../../lib/api/context";
 import type { Webhooks } from "../../lib/webhooks/parts";

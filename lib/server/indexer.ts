@@ -1,9 +1,9 @@
 // The indexer of an API context: the advisory lock on PostgreSQL (a connection of its own), the
-// in-process claim on embedded PGlite, the run interval and the WebSocket that wakes it (settings.ts).
+// in-process claim on embedded PGlite, the run interval and the WebSocket that wakes it (lib/indexer/settings.ts).
 import type { ApiContext } from "../api/context";
-import { Indexer } from "./indexer";
-import { embeddedLeaderLock, postgresLeaderLock } from "./leader-lock";
-import type { IndexerProgress } from "./indexer";
+import { Indexer } from "../indexer/indexer";
+import { embeddedLeaderLock, postgresLeaderLock } from "../indexer/leader-lock";
+import type { IndexerProgress } from "../indexer/indexer";
 import { processMetrics } from "../observability/metrics";
 import type { RpcClient } from "../chain/rpc";
 
