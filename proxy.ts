@@ -15,7 +15,7 @@ import {
   canUseSecureCookie,
   sessionCookieHeader,
   sessionSecret,
-} from "./lib/web/session-token";
+} from "./lib/api/session-token";
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { web: config, session, development } = processConfig();

@@ -17,7 +17,7 @@ import {
   sessionSecret,
   verifySessionToken,
   type SessionCheck,
-} from "../web/session-token";
+} from "./session-token";
 import { clientAddress } from "./client-address";
 import type { ApiContext } from "./context";
 import type { CredentialSource, Principal } from "./credentials";

@@ -21,7 +21,7 @@ const LOCALNET_RPC_URL = "http://127.0.0.1:8899";
 
 /** The first-party session's settings (the API's credential source and the pages' proxy share them). */
 export interface SessionSettings {
-  /** SESSION_SECRET; null: derived (lib/web/session-token.ts sessionSecret). */
+  /** SESSION_SECRET; null: derived (lib/api/session-token.ts sessionSecret). */
   sessionSecret: string | null;
   /** The server-held write key the pages are served under; null: provisioned in the store. */
   firstPartyApiKey: string | null;

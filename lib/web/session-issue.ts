@@ -10,7 +10,7 @@ import {
   sessionRenewalDue,
   verifySessionToken,
   type SessionBinding,
-} from "./session-token";
+} from "../api/session-token";
 
 export const SESSION_ISSUE_BUCKET = "session-issue";
 

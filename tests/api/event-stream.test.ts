@@ -18,7 +18,7 @@ import { partnerEventId, type PartnerEvent } from "../../lib/vault/partner-event
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
 import { recordPartnerEvents, type StoredPartnerEvent } from "../../lib/store/partner-events";
-import { createSessionToken, type SessionBinding } from "../../lib/web/session-token";
+import { createSessionToken, type SessionBinding } from "../../lib/api/session-token";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 

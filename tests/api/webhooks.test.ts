@@ -15,7 +15,7 @@ import { parseWebhookSettings } from "../../lib/webhooks/settings";
 import { configureWebhooks } from "../../lib/api/context";
 import type { Webhooks } from "../../lib/webhooks/parts";
 import { parseSessionSettings } from "../../lib/web/server-config";
-import { createSessionToken } from "../../lib/web/session-token";
+import { createSessionToken } from "../../lib/api/session-token";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 import { startReceiver, type Receiver } from "./webhook-receiver";
