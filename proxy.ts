@@ -7,7 +7,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { clientAddress } from "./lib/api/client-address";
 import { processApi } from "./lib/api/default-context";
 import { processConfig } from "./lib/config";
-import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/web/csp";
+import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/csp";
 import { issueSession } from "./lib/web/session-issue";
 import {
   SESSION_COOKIE,

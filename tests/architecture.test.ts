@@ -28,7 +28,6 @@ const LAYERS: readonly (readonly string[])[] = [
 const KNOWN_UPWARD: readonly string[] = [
   "api -> web",
   "config.ts -> web",
-  "env-schema.ts -> web",
   "indexer -> web",
 ];
 
