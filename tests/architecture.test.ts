@@ -25,11 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
 ];
 
 /** Imports against the order that are still being moved (each "from -> to"). */
-const KNOWN_UPWARD: readonly string[] = [
-  "api -> web",
-  "config.ts -> web",
-  "indexer -> web",
-];
+const KNOWN_UPWARD: readonly string[] = ["api -> web", "config.ts -> web", "indexer -> web"];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
