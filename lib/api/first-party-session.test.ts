@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { API_HOST, startApiHarness, type ApiHarness } from "../../tests/api/harness";
 import { issueSession } from "../web/session-issue";
-import { parseSessionSettings, type SessionSettings } from "../web/server-config";
+import { parseSessionSettings, type SessionSettings } from "../web-config";
 import { createSessionToken, verifySessionToken, type SessionBinding } from "./session-token";
 import { bearerKeySource } from "./credentials";
 import {

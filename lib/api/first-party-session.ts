@@ -5,7 +5,7 @@
 // so revoking it stops the pages), else the store's "first-party pages" key, created on first use.
 import type { ApiKeyRecord } from "../store/api-keys";
 import { processConfig } from "../config";
-import type { SessionSettings } from "../web/server-config";
+import type { SessionSettings } from "../web-config";
 import {
   SESSION_COOKIE,
   browserUrl,

@@ -4,7 +4,7 @@
 // REDIS_URL is set). Over that rate the page still renders, without a cookie: its /api calls answer 401
 // until the window passes.
 import type { RateLimitDecision, RateLimiter } from "../api/rate-limit";
-import type { SessionSettings } from "./server-config";
+import type { SessionSettings } from "../web-config";
 import {
   createSessionToken,
   sessionRenewalDue,

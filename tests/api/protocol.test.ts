@@ -19,7 +19,7 @@ import {
   buildInitializeVaultInstruction,
 } from "../../lib/vault/instructions";
 import { VaultNotFoundError, connectionFor, readVault, readVaults } from "../../lib/web/chain-reader";
-import { parseWebConfig } from "../../lib/web/server-config";
+import { parseWebConfig } from "../../lib/web-config";
 import { submitLocalTransaction } from "../../localnet/local-transactions";
 import { closeConnection } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";

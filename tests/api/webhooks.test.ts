@@ -14,7 +14,7 @@ import { createIndexer } from "../../lib/server/indexer";
 import { parseWebhookSettings } from "../../lib/webhooks/settings";
 import { configureWebhooks } from "../../lib/api/context";
 import type { Webhooks } from "../../lib/webhooks/parts";
-import { parseSessionSettings } from "../../lib/web/server-config";
+import { parseSessionSettings } from "../../lib/web-config";
 import { createSessionToken } from "../../lib/api/session-token";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
