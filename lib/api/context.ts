@@ -14,6 +14,7 @@ import { StagingPace } from "../vault/staging-pace";
 import type { VaultDeps } from "../vault/vault-state";
 import { forgetRequestTimes } from "../vault/withdrawal-status";
 import { bearerKeySource, type CredentialSource } from "./credentials";
+import { noOpenStreams, type OpenStreams } from "./events/open-streams";
 import { firstPartySessionSource } from "./first-party-session";
 import { KeyResolver } from "./keys";
 import { createLogger, type Logger } from "./logger";
@@ -49,6 +50,8 @@ export interface ApiContext {
   webhooks: Webhooks;
   /** The live partner-event feed: the event stream subscribes to it, the indexer wakes it. */
   liveEvents: PartnerEventFeed;
+  /** The event streams open on this context and their limits (configureEventStream sets them). */
+  eventStreams: OpenStreams;
   /** Replaces the keyless per-IP limit (the benchmark raises it so the limiter runs without refusing). */
   publicLimit: { limit: number; windowSeconds: number } | null;
   close(): Promise<void>;
@@ -178,6 +181,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
       webhooks = value;
     },
     liveEvents,
+    eventStreams: noOpenStreams(),
     publicLimit: overrides.publicLimit ?? null,
     async close() {
       processMetrics().blockhashAges.delete(blockhashAge);
