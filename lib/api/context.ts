@@ -6,56 +6,26 @@ import { Redis } from "ioredis";
 
 import { processConfig, type AppConfig } from "../config";
 import { GenesisWatch } from "../chain/genesis-watch";
-import { createRpcClient, type RpcClient } from "../chain/rpc";
-import { RpcVaultChain, type VaultChain } from "../chain/vault-chain";
+import { createRpcClient } from "../chain/rpc";
+import { RpcVaultChain } from "../chain/vault-chain";
 import { PartnerEventFeed } from "../events/feed";
 import { Store } from "../store/store";
 import { StagingPace } from "../vault/staging-pace";
 import type { VaultDeps } from "../vault/vault-state";
 import { forgetRequestTimes } from "../vault/withdrawal-status";
-import { bearerKeySource, type CredentialSource } from "./credentials";
-import { noOpenStreams, type OpenStreams } from "./events/open-streams";
+import { bearerKeySource } from "./credentials";
+import { noOpenStreams } from "./events/open-streams";
 import { firstPartySessionSource } from "./first-party-session";
 import { KeyResolver } from "./keys";
 import { createLogger, type Logger } from "./logger";
-import { createRateLimiter, type RateLimiter } from "./rate-limit";
+import { createRateLimiter } from "./rate-limit";
 import { SingleFlightCache } from "./single-flight-cache";
+import type { ApiContext } from "./types";
+
+export type { ApiContext } from "./types";
 import { observeRpcCall, processMetrics } from "../observability/metrics";
 import { createWebhooks, type Webhooks, type WebhookTuning } from "../webhooks/parts";
 import { webhookSettingsFrom, type WebhookSettings } from "../webhooks/settings";
-
-export interface ApiContext {
-  config: AppConfig;
-  rpc: RpcClient;
-  chain: VaultChain;
-  /**
-   * The chain's genesis hash, checked every few seconds once requests come: on a change (a local chain
-   * restarted with a fresh ledger) every cache of chain data hanging off the context starts over.
-   */
-  genesis: GenesisWatch;
-  deps: VaultDeps;
-  store: Store;
-  redis: Redis | null;
-  limiter: RateLimiter;
-  keys: KeyResolver;
-  log: Logger;
-  credentialSources: CredentialSource[];
-  stagingPace: StagingPace;
-  /** Keyless reads (share price, supply), cached ~10 s per vault. */
-  publicReads: SingleFlightCache<number>;
-  /**
-   * The webhook rows, target checker and delivery worker: made on first use from the process's
-   * configuration unless configureWebhooks set them first.
-   */
-  webhooks: Webhooks;
-  /** The live partner-event feed: the event stream subscribes to it, the indexer wakes it. */
-  liveEvents: PartnerEventFeed;
-  /** The event streams open on this context and their limits (configureEventStream sets them). */
-  eventStreams: OpenStreams;
-  /** Replaces the keyless per-IP limit (the benchmark raises it so the limiter runs without refusing). */
-  publicLimit: { limit: number; windowSeconds: number } | null;
-  close(): Promise<void>;
-}
 
 export interface ContextOverrides {
   /** Store schema (tests isolate their rows in one). */

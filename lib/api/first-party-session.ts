@@ -19,10 +19,8 @@ import {
   type SessionCheck,
 } from "./session-token";
 import { clientAddress } from "./client-address";
-import type { ApiContext } from "./context";
-import type { CredentialSource, Principal } from "./credentials";
 import { ApiError } from "./errors";
-import type { ApiRequest } from "./handler";
+import type { ApiContext, ApiRequest, CredentialSource, Principal } from "./types";
 import { SingleFlightCache } from "./single-flight-cache";
 
 export const FIRST_PARTY_KEY_NAME = "first-party pages";
