@@ -5,7 +5,8 @@ import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { Chain, type ChainOptions } from "./chain";
+import { Chain } from "./chain";
+import type { ChainOptions } from "./chain-types";
 import type { LocalnetConfig } from "./config";
 import { applyEmptyGenesis, emptyAddressesDocument, type EmptyGenesis } from "./empty-genesis";
 import { Faucet } from "./faucet";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 import { z } from "zod";
 
-import type { ChainSnapshot, ChainState } from "./chain";
+import type { ChainSnapshot, ChainState } from "./chain-types";
 
 const SVM_FILE = "svm.bin";
 const STATE_FILE = "chain.json";

@@ -1,5 +1,5 @@
 // / — the vault directory (GET /api/vaults).
-import { VaultDirectoryFeature } from "@/components/vault/vault-feature";
+import { VaultDirectoryFeature } from "@/components/vault/vault-directory-feature";
 
 export default function VaultDirectoryPage() {
   return <VaultDirectoryFeature />;

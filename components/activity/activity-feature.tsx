@@ -4,7 +4,8 @@ import Link from "next/link";
 
 import { describeError } from "@/lib/web/error-words";
 import { Alert, Card, Skeleton } from "../ui/primitives";
-import { useActivityAcrossVaults, useVaultDirectory } from "../vault/vault-data-access";
+import { useVaultDirectory } from "../vault/vault-reads";
+import { useActivityAcrossVaults } from "../vault/wallet-reads";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";
 import { ActivityList, sortActivity, type ActivityItem } from "./activity-ui";

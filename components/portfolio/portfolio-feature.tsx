@@ -9,8 +9,8 @@ import { formatAmount, formatPercent, formatSol } from "@/lib/web/amounts";
 import { describeError } from "@/lib/web/error-words";
 import { useClientConfig } from "../providers/config-context";
 import { Alert, Card, Skeleton, Stat } from "../ui/primitives";
-import { usePortfolio, useWalletBalances } from "../vault/vault-data-access";
-import { FaucetButton } from "../vault/vault-forms";
+import { usePortfolio, useWalletBalances } from "../vault/wallet-reads";
+import { FaucetButton } from "../vault/faucet-button";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";
 

@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import { describeError, type ErrorContext } from "@/lib/web/error-words";
 import type { FlowStage } from "@/lib/web/transaction-flow";
 import { useClientConfig } from "../providers/config-context";
-import type { TransactionProgress } from "../vault/vault-data-access";
+import type { TransactionProgress } from "../vault/vault-transactions";
 import { Alert } from "./primitives";
 
 const STAGE_WORDS: Record<FlowStage, string> = {

@@ -10,7 +10,7 @@ import { arrivalBandText, formatClock } from "@/lib/web/time";
 import { claimNet, type VaultView } from "@/lib/web/vault-view";
 import { Alert, Button, Card, ProgressBar } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
-import type { useClaimWithdrawal } from "./vault-data-access";
+import type { useClaimWithdrawal } from "./vault-transactions";
 import { assetText, sharesText } from "./vault-ui";
 
 function bindingText(status: WithdrawalStatusData): string {

@@ -6,7 +6,12 @@
 // a leader that died mid-cycle, never strikes a period twice. Several may run: the one holding the
 // leader lock acts, the others wait. The local chain runs this same keeper in its process (see
 // localnet/keeper.ts), and its tests drive it on demand through strikeNav and stageWithdrawals.
-import type { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
+import {
+  SYSVAR_CLOCK_PUBKEY,
+  type Keypair,
+  type PublicKey,
+  type TransactionInstruction,
+} from "@solana/web3.js";
 
 import { buildMintToInstruction } from "../chain/spl-token";
 import type { LeaderLock } from "../indexer/leader-lock";
@@ -66,8 +71,16 @@ export interface KeeperOptions {
   name?: string;
   programId?: PublicKey;
   log?: (line: string) => void;
+  /**
+   * The time periods and the bounds' interval are judged by, in ms; default: the chain's own clock (the
+   * Clock sysvar), which stamps nav_updated_at. A wall clock ahead of the chain's would strike a period
+   * the chain still counts as struck.
+   */
   now?: () => number;
 }
+
+/** The Clock sysvar's unix_timestamp: after slot, epoch_start_timestamp, epoch, leader_schedule_epoch. */
+const CLOCK_UNIX_TIMESTAMP_OFFSET = 32;
 
 export type StrikeDecision =
   | { strike: false; reason: "struck this period" | "too soon for the bounds" | "empty vault" }
@@ -236,8 +249,16 @@ export class Keeper {
     return this.running;
   }
 
-  private nowSeconds(): bigint {
-    return BigInt(Math.floor((this.options.now ?? Date.now)() / 1000));
+  /** The time in the chain's terms (see KeeperOptions.now). */
+  private async nowSeconds(): Promise<bigint> {
+    if (this.options.now !== undefined) {
+      return BigInt(Math.floor(this.options.now() / 1000));
+    }
+    const clock = await this.options.client.getAccount(SYSVAR_CLOCK_PUBKEY);
+    if (clock === null || clock.data.length < CLOCK_UNIX_TIMESTAMP_OFFSET + 8) {
+      throw new Error("the node answered no Clock sysvar");
+    }
+    return Buffer.from(clock.data).readBigInt64LE(CLOCK_UNIX_TIMESTAMP_OFFSET);
   }
 
   private async cycle(): Promise<CycleReport> {
@@ -371,7 +392,7 @@ export class Keeper {
       const before = await this.readVault(address);
       if (before !== null && before.navSequence > 0n) {
         const { minIntervalSeconds } = await this.readBounds(before.protocol);
-        while (!this.stopped && this.nowSeconds() - before.navUpdatedAt < minIntervalSeconds) {
+        while (!this.stopped && (await this.nowSeconds()) - before.navUpdatedAt < minIntervalSeconds) {
           await sleep(CLOCK_POLL_MS);
         }
       }
@@ -380,7 +401,7 @@ export class Keeper {
     if (state === null) {
       return null;
     }
-    const now = this.nowSeconds();
+    const now = await this.nowSeconds();
     const bounds = await this.readBounds(state.protocol);
     const due = decideStrike(state, null, now, this.settings.navIntervalSeconds, bounds, anyPeriod);
     if (!due.strike) {

@@ -3,7 +3,8 @@
 // EncodedConfirmedTransactionWithStatusMeta in json, jsonParsed, base58 and base64.
 import bs58 from "bs58";
 
-import type { Chain, ChainAccount } from "../chain";
+import type { Chain } from "../chain";
+import type { ChainAccount } from "../chain-types";
 import type { InnerInstructions, TokenBalance, TransactionRecord } from "../ledger";
 import {
   TOKEN_2022_PROGRAM_ID,

@@ -3,7 +3,7 @@
 import bs58 from "bs58";
 import { z } from "zod";
 
-import type { Commitment } from "../chain";
+import type { Commitment } from "../chain-types";
 import { invalidParams } from "./errors";
 
 /** Deprecated commitment names still accepted by validators, mapped to the current three. */

@@ -7,7 +7,7 @@ import bs58 from "bs58";
 import { WebSocketServer, type WebSocket } from "ws";
 import { z } from "zod";
 
-import type { Commitment } from "../chain";
+import type { Commitment } from "../chain-types";
 import { stringifyJson } from "../json";
 import type { TransactionRecord } from "../ledger";
 import { decodeTokenAccount } from "../../lib/chain/spl-token";

@@ -17,7 +17,8 @@ const vitest = join(dirname(require.resolve("vitest/package.json")), "vitest.mjs
 
 const PRODUCTION_SUITES = [
   "tests/api/hosts-smoke.test.ts",
-  "tests/api/endpoints.test.ts",
+  // Every per-endpoint suite (vitest filters by path).
+  "tests/api/endpoints/",
   "tests/api/security.test.ts",
   "tests/api/fuzz.test.ts",
   // The pages' session: on the web server the pages issue it too (its per-IP issue rate).

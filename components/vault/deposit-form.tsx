@@ -1,0 +1,111 @@
+"use client";
+// The deposit form: the amount in the asset's units with max and balance, the shares it buys at the
+// program's own rounding, and the transaction's progress and outcome in words.
+import { ExplorerLink } from "@/components/ui/explorer-link";
+import { useId, useState, type FormEvent } from "react";
+
+import { amountInputText, formatSharePrice, parseAmountInput } from "@/lib/web/amounts";
+import type { WalletPosition } from "@/lib/web/chain-reader";
+import { previewDeposit, type VaultView } from "@/lib/web/vault-view";
+import { Alert, Button } from "../ui/primitives";
+import { TransactionStatus } from "../ui/transaction-status";
+import { useWalletState } from "../wallet/wallet-data-access";
+import { AmountField, Row } from "./amount-field";
+import { useDeposit } from "./vault-transactions";
+import { assetText, sharesText } from "./vault-ui";
+
+export function DepositForm({ vault, position }: { vault: VaultView; position: WalletPosition | undefined }) {
+  const wallet = useWalletState();
+  const inputId = useId();
+  const previewId = useId();
+  const [text, setText] = useState("");
+  const { mutation, progress } = useDeposit(vault);
+  const parsed = parseAmountInput(text, vault.decimals);
+  const balance = position?.assetBalance;
+  const preview = parsed.ok ? previewDeposit(vault, parsed.raw) : null;
+  const overBalance = parsed.ok && balance !== undefined && parsed.raw > balance;
+  const inputProblem = !parsed.ok && !("empty" in parsed) ? parsed.reason : null;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!parsed.ok || mutation.isPending) {
+      return;
+    }
+    mutation.mutate({ amount: parsed.raw }, { onSuccess: () => setText("") });
+  }
+
+  const result = mutation.data;
+  return (
+    <form onSubmit={submit} className="space-y-3" aria-label={`Deposit into ${vault.name}`} noValidate>
+      <AmountField
+        id={inputId}
+        label={`Amount to deposit`}
+        value={text}
+        onChange={(value) => {
+          setText(value);
+          if (!mutation.isPending) {
+            mutation.reset();
+          }
+        }}
+        unit={vault.assetSymbol}
+        balance={balance === undefined ? null : assetText(balance, vault)}
+        onMax={
+          balance === undefined || balance === 0n
+            ? null
+            : () => setText(amountInputText(balance, vault.decimals))
+        }
+        invalid={inputProblem !== null || overBalance}
+        describedBy={previewId}
+      />
+      <div id={previewId} className="rounded-lg bg-soft px-3 py-2 text-sm">
+        {inputProblem !== null ? (
+          <p className="text-bad">{inputProblem}</p>
+        ) : overBalance ? (
+          <p className="text-bad">That is more than the {assetText(balance ?? 0n, vault)} in this wallet.</p>
+        ) : preview !== null ? (
+          <dl data-testid="deposit-preview">
+            <Row label="You receive about" value={sharesText(preview.shares, vault)} strong />
+            <Row label="Share price" value={`${formatSharePrice(preview.sharePrice)} ${vault.assetSymbol}`} />
+          </dl>
+        ) : (
+          <p className="text-muted">Enter an amount to see the shares you would receive.</p>
+        )}
+      </div>
+      {vault.paused ? (
+        <Alert tone="warning" title="The vault is paused">
+          Deposits are not accepted right now.
+        </Alert>
+      ) : null}
+      <Button
+        type="submit"
+        className="w-full"
+        disabled={
+          wallet.publicKey === null || mutation.isPending || !parsed.ok || overBalance || vault.paused
+        }
+      >
+        {wallet.publicKey === null
+          ? "Connect a wallet to deposit"
+          : mutation.isPending
+            ? "Depositing…"
+            : "Deposit"}
+      </Button>
+      <TransactionStatus
+        testId="deposit-status"
+        progress={progress}
+        error={mutation.error}
+        errorContext={{ vault }}
+        success={
+          mutation.isSuccess && result !== undefined ? (
+            <Alert tone="success" title="Deposit confirmed" testId="deposit-success">
+              Deposited {assetText(BigInt(result.recorded.assets.amount), vault)} and received{" "}
+              {sharesText(BigInt(result.recorded.shares.amount), vault)}.{" "}
+              <ExplorerLink target={{ signature: result.recorded.signature }}>
+                View the transaction
+              </ExplorerLink>
+            </Alert>
+          ) : null
+        }
+      />
+    </form>
+  );
+}

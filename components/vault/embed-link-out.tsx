@@ -1,0 +1,39 @@
+"use client";
+// The embedded vault page's way out: in a partner's iframe that no wallet reaches, a link to the full app.
+import { useEffect, useState } from "react";
+
+import { Alert } from "../ui/primitives";
+import { useWalletState } from "../wallet/wallet-data-access";
+
+function useInsideFrame(): boolean {
+  const [inside, setInside] = useState(false);
+  useEffect(() => {
+    try {
+      setInside(window.self !== window.top);
+    } catch {
+      // Reading window.top across origins can throw: that is a frame too.
+      setInside(true);
+    }
+  }, []);
+  return inside;
+}
+
+/** In a partner's iframe without a reachable wallet: open the full app in a new tab instead. */
+export function LinkOut({ vaultId }: { vaultId: string }) {
+  const wallet = useWalletState();
+  const inside = useInsideFrame();
+  const [href, setHref] = useState(`/vault/${vaultId}`);
+  useEffect(() => setHref(`${window.location.origin}/vault/${vaultId}`), [vaultId]);
+  const installed = wallet.options.some((option) => option.readyState === "Installed");
+  if (!inside || wallet.status === "loading" || installed || wallet.publicKey !== null) {
+    return null;
+  }
+  return (
+    <Alert tone="info" title="No wallet can be reached inside this frame" testId="embed-link-out">
+      <a href={href} target="_blank" rel="noopener" className="font-semibold text-accent underline">
+        Open this vault in a new tab ↗
+      </a>{" "}
+      to connect your wallet there.
+    </Alert>
+  );
+}

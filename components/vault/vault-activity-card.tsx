@@ -1,0 +1,34 @@
+"use client";
+// The vault page's card of the connected wallet's deposits, requests and claims in this vault.
+import { useId } from "react";
+
+import type { VaultView } from "@/lib/web/vault-view";
+import { ActivityList, sortActivity } from "../activity/activity-ui";
+import { Card, Skeleton } from "../ui/primitives";
+import { useWalletState } from "../wallet/wallet-data-access";
+import { ReadError } from "./read-error";
+import { useVaultActivity } from "./wallet-reads";
+
+export function VaultActivity({ vault }: { vault: VaultView }) {
+  const wallet = useWalletState();
+  const activity = useVaultActivity(vault.id);
+  const titleId = useId();
+  return (
+    <Card title="Your activity" titleId={titleId}>
+      {wallet.publicKey === null ? (
+        <p className="text-sm text-muted">Connect a wallet to see your deposits, requests and claims.</p>
+      ) : activity.isPending ? (
+        <Skeleton className="h-16 w-full" label="Loading your activity" />
+      ) : activity.isError ? (
+        <ReadError error={activity.error} onRetry={() => void activity.refetch()} />
+      ) : activity.data.length === 0 ? (
+        <p className="text-sm text-muted">Nothing yet: your deposits, requests and claims will show here.</p>
+      ) : (
+        <ActivityList
+          items={sortActivity(activity.data.map((entry) => ({ activity: entry, vaultName: vault.name })))}
+          showVault={false}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,143 @@
+"use client";
+// The vault's writes: deposit, withdrawal request and claim. Each builds via /api → the wallet signs →
+// submit → confirm → POST /api/history → invalidate, reporting the flow's stage to its form.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useState } from "react";
+
+import { UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
+import type { FlowStage } from "@/lib/web/transaction-flow";
+import type { VaultView } from "@/lib/web/vault-view";
+import { useClientConfig, useClusterKey } from "../providers/config-context";
+import { useWalletState, type WalletState } from "../wallet/wallet-data-access";
+import { loadApi, loadFlow, loadReader, vaultKeys } from "./vault-query-keys";
+
+export interface TransactionProgress {
+  stage: FlowStage | null;
+  /** The blockhash expired once: the transaction was rebuilt and the wallet asked again. */
+  rebuilt: boolean;
+}
+
+interface ConnectedWallet {
+  publicKey: string;
+  signTransaction: NonNullable<WalletState["signTransaction"]>;
+}
+
+function requireWallet(wallet: WalletState): ConnectedWallet {
+  if (wallet.publicKey === null || wallet.signTransaction === null) {
+    throw new WalletUnavailableError("Connect a wallet that can sign transactions first.");
+  }
+  return { publicKey: wallet.publicKey, signTransaction: wallet.signTransaction };
+}
+
+/** The flow's stage and rebuild notice for one form, plus the callbacks the flow reports through. */
+function useTransactionProgress() {
+  const [progress, setProgress] = useState<TransactionProgress>({ stage: null, rebuilt: false });
+  const events = {
+    stage: (stage: FlowStage) => setProgress((current) => ({ ...current, stage })),
+    rebuilt: () => setProgress((current) => ({ ...current, rebuilt: true })),
+  };
+  const reset = useCallback(() => setProgress({ stage: null, rebuilt: false }), []);
+  const finish = useCallback(() => setProgress((current) => ({ ...current, stage: null })), []);
+  return { progress, events, reset, finish };
+}
+
+function useInvalidateVault(vaultId: string) {
+  const queryClient = useQueryClient();
+  const cluster = useClusterKey();
+  return () =>
+    Promise.all(
+      [
+        vaultKeys.vault(cluster, vaultId),
+        ["position", ...cluster, vaultId],
+        ["withdrawal-status", ...cluster, vaultId],
+        ["activity", ...cluster, vaultId],
+        ["portfolio", ...cluster],
+        ["balances", ...cluster],
+        vaultKeys.directory(cluster),
+        vaultKeys.stats(cluster, vaultId),
+      ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
+}
+
+export function useDeposit(vault: VaultView) {
+  const config = useClientConfig();
+  const wallet = useWalletState();
+  const { progress, events, reset, finish } = useTransactionProgress();
+  const invalidate = useInvalidateVault(vault.id);
+  const mutation = useMutation({
+    mutationFn: async ({ amount }: { amount: bigint }) => {
+      const connected = requireWallet(wallet);
+      const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
+      return flow.runVaultTransaction(
+        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
+        () => api.buildDeposit(vault.id, connected.publicKey, amount),
+        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+      );
+    },
+    onMutate: reset,
+    onSettled: async () => {
+      finish();
+      await invalidate();
+    },
+  });
+  return { mutation, progress };
+}
+
+export function useRequestWithdrawal(vault: VaultView) {
+  const config = useClientConfig();
+  const wallet = useWalletState();
+  const { progress, events, reset, finish } = useTransactionProgress();
+  const invalidate = useInvalidateVault(vault.id);
+  const mutation = useMutation({
+    mutationFn: async ({ shares }: { shares: bigint }) => {
+      const connected = requireWallet(wallet);
+      const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
+      return flow.runVaultTransaction(
+        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
+        () => api.buildWithdraw(vault.id, connected.publicKey, shares),
+        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+        (prepared) => {
+          if (prepared.action !== "initiate") {
+            throw new UnexpectedActionError("initiate", prepared.action);
+          }
+        },
+      );
+    },
+    onMutate: reset,
+    onSettled: async () => {
+      finish();
+      await invalidate();
+    },
+  });
+  return { mutation, progress };
+}
+
+export function useClaimWithdrawal(vault: VaultView) {
+  const config = useClientConfig();
+  const wallet = useWalletState();
+  const { progress, events, reset, finish } = useTransactionProgress();
+  const invalidate = useInvalidateVault(vault.id);
+  const mutation = useMutation({
+    mutationFn: async () => {
+      const connected = requireWallet(wallet);
+      const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
+      return flow.runVaultTransaction(
+        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
+        // The spec's auto-detected action: with a withdrawal pending, the API prepares its claim.
+        () => api.buildWithdraw(vault.id, connected.publicKey, null),
+        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+        (prepared) => {
+          if (prepared.action !== "claim") {
+            throw new UnexpectedActionError("claim", prepared.action);
+          }
+        },
+      );
+    },
+    onMutate: reset,
+    onSettled: async () => {
+      finish();
+      await invalidate();
+    },
+  });
+  return { mutation, progress };
+}

@@ -1,0 +1,68 @@
+// The keyless GET /api/oracle and /api/circulating-supply: bare bodies, caching, errors and the per-IP
+// rate limit.
+import { Keypair } from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
+
+import { USDC } from "../harness";
+import { endpointSuite } from "./setup";
+
+const api = endpointSuite();
+
+describe("keyless GET /api/oracle and /api/circulating-supply", () => {
+  const from = (ip: string) => ({ headers: { "X-Forwarded-For": ip } });
+
+  it("answer bare bodies, edge-cacheable, open to any origin", async () => {
+    const oracle = await api.harness.request("GET", "/api/oracle", from("198.51.100.1"));
+    expect(oracle.status).toBe(200);
+    expect(Object.keys(oracle.body as object)).toEqual(["sharePrice"]);
+    expect((oracle.body as { sharePrice: number }).sharePrice).toBeGreaterThanOrEqual(1);
+    expect(oracle.headers.get("access-control-allow-origin")).toBe("*");
+    expect(oracle.headers.get("cache-control")).toBe("public, s-maxage=60");
+    const supply = await api.harness.request(
+      "GET",
+      `/api/circulating-supply?vault=${api.harness.flexVaultId}`,
+      from("198.51.100.1"),
+    );
+    expect(supply.body).toEqual({ circulatingSupply: expect.any(Number) });
+    const preflight = await api.harness.request("OPTIONS", "/api/oracle", from("198.51.100.1"));
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("cache the value in process for about ten seconds", async () => {
+    const before = (await api.harness.request("GET", "/api/circulating-supply", from("198.51.100.2"))).body;
+    await api.deposit(await api.harness.fundedWallet(50n * USDC), 40n * USDC);
+    const after = (await api.harness.request("GET", "/api/circulating-supply", from("198.51.100.2"))).body;
+    expect(after).toEqual(before);
+  });
+
+  it("answer a bare 404 for an unknown vault and 400 for a bad one, not cacheable", async () => {
+    const unknown = await api.harness.request(
+      "GET",
+      `/api/oracle?vault=${Keypair.generate().publicKey.toBase58()}`,
+      from("198.51.100.3"),
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: "VAULT_NOT_FOUND" });
+    expect((unknown.body as object & { success?: unknown }).success).toBeUndefined();
+    expect(unknown.headers.get("cache-control")).toBe("no-store");
+    const bad = await api.harness.request("GET", "/api/oracle?vault=xyz", from("198.51.100.3"));
+    expect([bad.status, (bad.body as { error: string }).error]).toEqual([
+      400,
+      "vault: must be a base58 public key",
+    ]);
+  });
+
+  it("allow 20 requests per 5 s per client IP, then 429 with all four headers", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () => api.harness.request("GET", "/api/oracle", from("203.0.113.9"))),
+    );
+    expect(results.filter((result) => result.status === 200)).toHaveLength(20);
+    const limited = results.find((result) => result.status === 429);
+    expect(limited?.headers.get("x-ratelimit-limit")).toBe("20");
+    expect(limited?.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(Number(limited?.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000 - 1);
+    expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await api.harness.request("GET", "/api/oracle", from("203.0.113.10"))).status).toBe(200);
+  });
+});

@@ -1,0 +1,188 @@
+// GET, POST and PUT /api/vault/{vault_id}/withdraw: one wallet's withdrawal through its states (status,
+// refusals, initiate, pending, claim), against the local chain; the keeper runs only when a test calls
+// it, so the states are set up deliberately.
+import { Keypair } from "@solana/web3.js";
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { historyRecordResponse } from "../../../lib/api/schemas/history";
+import { withdrawResponse, withdrawalStatusResponse } from "../../../lib/api/schemas/withdraw";
+import { USDC, dataOf } from "../harness";
+import { endpointSuite, errorBody, expectError } from "./setup";
+
+const api = endpointSuite();
+
+describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => {
+  let wallet: Keypair;
+  let address: string;
+  let initiateSignature: string;
+
+  beforeAll(async () => {
+    wallet = await api.harness.fundedWallet(1_000n * USDC);
+    address = wallet.publicKey.toBase58();
+    await api.deposit(wallet, 500n * USDC);
+  });
+
+  it("reports no pending withdrawal with zeros and nulls", async () => {
+    const result = await api.harness.request("GET", `${api.withdrawPath()}?wallet=${address}`, {
+      key: api.readKey,
+    });
+    expect(withdrawalStatusResponse.parse(result.body).data).toMatchObject({
+      hasPendingWithdrawal: false,
+      pendingShares: "0",
+      estimatedUsdcAmount: { amount: "0", symbol: "USDC" },
+      canClaimNow: false,
+      createdAt: null,
+      estimate: null,
+      progress: null,
+    });
+  });
+
+  it.each([
+    [
+      "claim with nothing pending",
+      { action: "claim" },
+      errorBody(409, "NO_PENDING_WITHDRAWAL", "This wallet has no pending withdrawal in this vault to claim"),
+    ],
+    [
+      "initiate without sharesAmount",
+      {},
+      errorBody(400, "INVALID_AMOUNT", "sharesAmount: is required when initiating a withdrawal"),
+    ],
+    [
+      "below the vault's minimum",
+      { sharesAmount: "1" },
+      errorBody(
+        422,
+        "BELOW_MINIMUM",
+        // Shares have 9 decimals (the asset's 6 plus the program's offset of 3).
+        "The vault's minimum withdrawal is 1.00 vUSDC; 0.000000001 vUSDC requested",
+      ),
+    ],
+    [
+      "more shares than held",
+      { sharesAmount: "900000000000" },
+      errorBody(422, "INSUFFICIENT_BALANCE", /^The wallet holds 500\.00 vUSDC/),
+    ],
+    [
+      "an unknown action",
+      { action: "steal", sharesAmount: "1000000" },
+      errorBody(400, "INVALID_REQUEST", "action: must be initiate or claim"),
+    ],
+  ])("refuses %s", async (_name, fields, expected) => {
+    expectError(
+      await api.harness.request("POST", api.withdrawPath(), {
+        key: api.writeKey,
+        body: { wallet: address, ...fields },
+      }),
+      expected,
+    );
+  });
+
+  it("initiates (auto-detected) with the policy, limits and estimate, and never a reservation", async () => {
+    const result = await api.harness.request("POST", api.withdrawPath(), {
+      key: api.writeKey,
+      body: { wallet: address, sharesAmount: "100000000000" },
+    });
+    const data = withdrawResponse.parse(result.body).data;
+    expect(data.action).toBe("initiate");
+    if (data.action !== "initiate") {
+      return;
+    }
+    expect(data.details.withdrawalReservation).toBeNull();
+    expect(data.details.withdrawalEstimate).toMatchObject({
+      shares: { amount: "100000000000", symbol: "vUSDC", decimals: 9 },
+      gross: { amount: "100000000" },
+      fee: { amount: "100000" },
+      net: { amount: "99900000" },
+    });
+    expect(data.details.withdrawalPolicy).toMatchObject({ feeBps: 10, queueOrder: "fifo" });
+    expect(data.details.withdrawalLimits.hourly.cap?.amount).toBe("25000000000");
+    initiateSignature = await api.harness.signAndSend(data.transaction, wallet);
+  });
+
+  it("reports the pending withdrawal: shares, value, progress, the NAV it waits for, and when it was requested", async () => {
+    const status = withdrawalStatusResponse.parse(
+      (await api.harness.request("GET", `${api.withdrawPath()}?wallet=${address}`, { key: api.readKey }))
+        .body,
+    ).data;
+    const onChain = await api.harness.connection.getTransaction(initiateSignature, {
+      commitment: "confirmed",
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(status).toMatchObject({
+      hasPendingWithdrawal: true,
+      pendingShares: "100000000000",
+      estimatedUsdcAmount: { amount: "100000000" },
+      canClaimNow: false,
+      // The NAV strike and the staging are both outstanding; no staging has been observed yet, so
+      // the pace and with it the band are unknown.
+      estimate: { kind: "staging", band: null },
+      progress: { totalShares: "100000000000", stagedShares: "0" },
+    });
+    // Before the initiate is recorded, createdAt comes from the chain; after, from history: the same.
+    expect(status.createdAt).toBe(new Date((onChain?.blockTime ?? 0) * 1000).toISOString());
+    dataOf(
+      await api.harness.request("POST", "/api/history", {
+        key: api.writeKey,
+        body: { wallet: address, vault_id: api.harness.vaultId, signature: initiateSignature },
+      }),
+    );
+    const again = dataOf(
+      await api.harness.request("GET", `${api.withdrawPath()}?wallet=${address}`, { key: api.readKey }),
+    );
+    expect(again.createdAt).toBe(status.createdAt);
+  });
+
+  it("refuses a second initiate (409), and an auto-detected claim that is not claimable yet (409)", async () => {
+    expectError(
+      await api.harness.request("PUT", api.withdrawPath(), {
+        key: api.writeKey,
+        body: { wallet: address, sharesAmount: "1000000", action: "initiate" },
+      }),
+      errorBody(409, "WITHDRAWAL_PENDING", /^This wallet already has a pending withdrawal of 100\.00 vUSDC/),
+    );
+    expectError(
+      await api.harness.request("POST", api.withdrawPath(), { key: api.writeKey, body: { wallet: address } }),
+      errorBody(409, "WITHDRAWAL_NOT_CLAIMABLE", /no NAV has been struck since the withdrawal was requested/),
+    );
+  });
+
+  it("claims, auto-detected through PUT, once a NAV is struck and the queue funded; the message states the amount", async () => {
+    await api.keeper().strikeNav(api.primeVault().vault);
+    await api.keeper().stageWithdrawals(api.primeVault().vault);
+    const status = dataOf(
+      await api.harness.request("GET", `${api.withdrawPath()}?wallet=${address}`, { key: api.readKey }),
+    );
+    expect(status).toMatchObject({
+      canClaimNow: true,
+      estimate: { kind: "ready", band: null },
+      progress: { fraction: 1 },
+    });
+    const claim = await api.harness.request("PUT", api.withdrawPath(), {
+      key: api.writeKey,
+      body: { wallet: address },
+    });
+    expect(claim.status, claim.text).toBe(200);
+    const data = withdrawResponse.parse(claim.body).data;
+    expect(data.action).toBe("claim");
+    if (data.action !== "claim") {
+      return;
+    }
+    expect(data.details.withdrawalEstimate).toBeNull();
+    expect(data.details.withdrawalReservation).toBeNull();
+    expect(data.message).toMatch(/^Claim about 99\.9\d* USDC/);
+    const signature = await api.harness.signAndSend(data.transaction, wallet);
+    const recorded = historyRecordResponse.parse(
+      (
+        await api.harness.request("POST", "/api/history", {
+          key: api.writeKey,
+          body: { wallet: address, vault_id: api.harness.vaultId, signature },
+        })
+      ).body,
+    ).data;
+    expect(recorded).toMatchObject({
+      duplicate: false,
+      activity: { kind: "claim", fee: { symbol: "USDC" } },
+    });
+  });
+});
