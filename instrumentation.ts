@@ -6,7 +6,7 @@ export async function register(): Promise<void> {
     const { checkProcessConfig, processConfig } = await import("./lib/config");
     checkProcessConfig(processConfig());
     // The indexer (snapshots and events the read endpoints serve); one instance indexes at a time.
-    const { startDefaultIndexer } = await import("./lib/indexer/default-indexer");
+    const { startDefaultIndexer } = await import("./lib/server/default-indexer");
     startDefaultIndexer(processConfig().indexer);
   }
 }

@@ -7,7 +7,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { clientAddress } from "./lib/api/client-address";
 import { processApi } from "./lib/api/default-context";
 import { processConfig } from "./lib/config";
-import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/web/csp";
+import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/csp";
 import { issueSession } from "./lib/web/session-issue";
 import {
   SESSION_COOKIE,
@@ -15,7 +15,7 @@ import {
   canUseSecureCookie,
   sessionCookieHeader,
   sessionSecret,
-} from "./lib/web/session-token";
+} from "./lib/api/session-token";
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { web: config, session, development } = processConfig();

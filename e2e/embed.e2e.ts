@@ -1,7 +1,7 @@
 // The embed inside a partner's iframe on another origin: the partner's theme and accent, no site
 // chrome, a wallet and the first-party session working in the frame, a link-out when no wallet can be
 // reached there, and framing refused where FRAME_ANCESTORS does not allow it (the world sets it as
-// production does; on the local chain it defaults to any site, lib/web/server-config.test.ts).
+// production does; on the local chain it defaults to any site, lib/web-config.test.ts).
 import type { Browser, Frame, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 
 import { clusterOfRpcUrl, explorerUrl } from "./cluster";
 import { ConfigError, parseConfig } from "./config";
-import { parseWebConfig } from "./web/server-config";
+import { parseWebConfig } from "./web-config";
 
 const SIGNATURE = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
 const ADDRESS = "4eZ1RNBKAGZY9ptCQh1TqcCAnxHW7CHL4xF99J6MWpVB";

@@ -67,3 +67,13 @@ export function clusterOfRpcUrl(rpcUrl: string): ClusterName {
   }
   return "custom";
 }
+
+/** web3.js's default: the PubSub endpoint is the RPC port + 1 over ws(s). */
+export function defaultWebSocketUrl(rpcUrl: string): string {
+  const url = new URL(rpcUrl);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  if (url.port !== "") {
+    url.port = String(Number(url.port) + 1);
+  }
+  return url.toString().replace(/\/$/, "");
+}

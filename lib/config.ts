@@ -25,12 +25,7 @@ import { CLUSTER_PRESETS, clusterOfRpcUrl, type ClusterName } from "./cluster";
 import { indexerSettingsFrom, type IndexerSettings } from "./indexer/settings";
 import { VAULT_PROGRAM_ID } from "./vault/idl";
 import { WHOLE_BPS, type DeclaredStrategy } from "./vault/portfolio";
-import {
-  sessionSettingsFrom,
-  webConfigFrom,
-  type SessionSettings,
-  type WebConfig,
-} from "./web/server-config";
+import { sessionSettingsFrom, webConfigFrom, type SessionSettings, type WebConfig } from "./web-config";
 import { webhookSettingsFrom, type WebhookSettings } from "./webhooks/settings";
 
 export { APP_ROOT, ConfigError, parseEnv, type EnvValues } from "./env-schema";

@@ -10,7 +10,7 @@ import { z } from "zod";
 
 import { CLUSTER_NAMES } from "./cluster";
 import { API_KEY_PATTERN } from "./store/api-keys";
-import { parseFrameAncestors } from "./web/csp";
+import { parseFrameAncestors } from "./csp";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

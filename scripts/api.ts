@@ -3,13 +3,12 @@
 // Variables: see lib/config.ts (HOST, PORT, RPC_URL, DATABASE_URL, REDIS_URL, …). SIGTERM/SIGINT
 // finish in-flight requests before exiting.
 import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
-import { createApiContext } from "../lib/api/context";
+import { configureWebhooks, createApiContext } from "../lib/api/context";
 import { startNodeHost } from "../lib/api/node-host";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
-import { createIndexer } from "../lib/indexer/start";
-import { withMetrics } from "../lib/observability/http";
-import { configureWebhooks } from "../lib/webhooks/start";
+import { createIndexer } from "../lib/server/indexer";
+import { withMetrics } from "../lib/server/http-metrics";
 
 async function main(): Promise<void> {
   const all = checkProcessConfig(processConfig());

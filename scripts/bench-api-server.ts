@@ -16,7 +16,7 @@ import { createApiContext } from "../lib/api/context";
 import { createLogger } from "../lib/api/logger";
 import { startNodeHost } from "../lib/api/node-host";
 import { parseIndexerSettings } from "../lib/indexer/settings";
-import { createIndexer } from "../lib/indexer/start";
+import { createIndexer } from "../lib/server/indexer";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
 import { startWebServer } from "./web-server";

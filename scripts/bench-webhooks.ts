@@ -8,12 +8,12 @@
 // 2. Throughput: BENCH_DELIVERIES events queued at once to one endpoint; deliveries per second.
 import type { Keypair } from "@solana/web3.js";
 
-import type { PartnerEvent } from "../lib/events/partner-event";
-import { partnerEventId } from "../lib/events/partner-event";
-import { createIndexer, indexerStoreOf } from "../lib/indexer/start";
+import type { PartnerEvent } from "../lib/vault/partner-event";
+import { partnerEventId } from "../lib/vault/partner-event";
+import { createIndexer } from "../lib/server/indexer";
 import { recordPartnerEvents } from "../lib/store/partner-events";
 import { parseWebhookSettings } from "../lib/webhooks/settings";
-import { configureWebhooks } from "../lib/webhooks/start";
+import { configureWebhooks } from "../lib/api/context";
 import { waitFor } from "../localnet/testing";
 import { dataOf, startApiHarness, USDC } from "../tests/api/harness";
 import { startReceiver } from "../tests/api/webhook-receiver";
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     // Let the indexer take up the requests and the staging first, so the strike alone is measured.
     await waitFor(
       async () =>
-        (await indexerStoreOf(harness.context).cursor(vault))?.signature === staged.signature
+        (await harness.context.store.indexer.cursor(vault))?.signature === staged.signature
           ? true
           : undefined,
       INDEXER_MS * 3 + 30_000,

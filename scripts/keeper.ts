@@ -11,7 +11,7 @@ import { parseEnv } from "../lib/config";
 import { KEEPER_LOCK_CLASS, postgresLeaderLock, soleLeaderLock } from "../lib/indexer/leader-lock";
 import { DEFAULT_KEEPER_SETTINGS, Keeper } from "../lib/keeper/keeper";
 import { parseNavSource } from "../lib/keeper/nav-source";
-import { METRICS_PATH } from "../lib/observability/http";
+import { METRICS_PATH } from "../lib/server/http-metrics";
 import { answerMetrics, observeRpcCall } from "../lib/observability/metrics";
 import { ChainClient } from "../lib/operator/chain-client";
 import { parseFlags, requireFlag, resolveCluster, runCommand } from "../lib/operator/cli";

@@ -11,7 +11,7 @@ import { resolveClientAddress } from "../lib/api/client-address";
 import type { ApiContext } from "../lib/api/context";
 import { installProcessApi } from "../lib/api/default-context";
 import { answerOutsideRequests, closeDraining, createNodeListener, listenOn } from "../lib/api/node-host";
-import { METRICS_PATH, routeLabel } from "../lib/observability/http";
+import { METRICS_PATH, routeLabel } from "../lib/server/http-metrics";
 import { answerMetrics, observeHttpRequest } from "../lib/observability/metrics";
 
 export interface WebServerOptions {

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 
 import { createApiContext } from "../lib/api/context";
 import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
-import { describeEmbedFraming } from "../lib/web/server-config";
+import { describeEmbedFraming } from "../lib/web-config";
 import { startWebServer } from "./web-server";
 
 async function main(): Promise<void> {

@@ -4,45 +4,28 @@
 import { PublicKey } from "@solana/web3.js";
 import { Redis } from "ioredis";
 
-import type { AppConfig } from "../config";
+import { processConfig, type AppConfig } from "../config";
 import { GenesisWatch } from "../chain/genesis-watch";
-import { createRpcClient, type RpcClient } from "../chain/rpc";
-import { RpcVaultChain, type VaultChain } from "../chain/vault-chain";
+import { createRpcClient } from "../chain/rpc";
+import { RpcVaultChain } from "../chain/vault-chain";
+import { PartnerEventFeed } from "../events/feed";
 import { Store } from "../store/store";
 import { StagingPace } from "../vault/staging-pace";
 import type { VaultDeps } from "../vault/vault-state";
 import { forgetRequestTimes } from "../vault/withdrawal-status";
-import { bearerKeySource, type CredentialSource } from "./credentials";
+import { bearerKeySource } from "./credentials";
+import { noOpenStreams } from "./events/open-streams";
 import { firstPartySessionSource } from "./first-party-session";
 import { KeyResolver } from "./keys";
 import { createLogger, type Logger } from "./logger";
-import { createRateLimiter, type RateLimiter } from "./rate-limit";
+import { createRateLimiter } from "./rate-limit";
 import { SingleFlightCache } from "./single-flight-cache";
-import { observeRpcCall, processMetrics } from "../observability/metrics";
+import type { ApiContext } from "./types";
 
-export interface ApiContext {
-  config: AppConfig;
-  rpc: RpcClient;
-  chain: VaultChain;
-  /**
-   * The chain's genesis hash, checked every few seconds once requests come: on a change (a local chain
-   * restarted with a fresh ledger) every cache of chain data hanging off the context starts over.
-   */
-  genesis: GenesisWatch;
-  deps: VaultDeps;
-  store: Store;
-  redis: Redis | null;
-  limiter: RateLimiter;
-  keys: KeyResolver;
-  log: Logger;
-  credentialSources: CredentialSource[];
-  stagingPace: StagingPace;
-  /** Keyless reads (share price, supply), cached ~10 s per vault. */
-  publicReads: SingleFlightCache<number>;
-  /** Replaces the keyless per-IP limit (the benchmark raises it so the limiter runs without refusing). */
-  publicLimit: { limit: number; windowSeconds: number } | null;
-  close(): Promise<void>;
-}
+export type { ApiContext } from "./types";
+import { observeRpcCall, processMetrics } from "../observability/metrics";
+import { createWebhooks, type Webhooks, type WebhookTuning } from "../webhooks/parts";
+import { webhookSettingsFrom, type WebhookSettings } from "../webhooks/settings";
 
 export interface ContextOverrides {
   /** Store schema (tests isolate their rows in one). */
@@ -74,6 +57,33 @@ export function createRedis(url: string): Redis {
   return redis;
 }
 
+function webhookParts(
+  store: Store,
+  log: Logger,
+  settings: WebhookSettings,
+  tuning?: WebhookTuning,
+): Webhooks {
+  return createWebhooks(
+    store,
+    settings,
+    (error) =>
+      log.log("warn", "webhook worker pass failed", {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    tuning,
+  );
+}
+
+/** Sets a context's webhook settings (and worker tuning, for tests and benchmarks) before first use. */
+export function configureWebhooks(
+  context: ApiContext,
+  settings: WebhookSettings,
+  tuning: WebhookTuning = {},
+): Webhooks {
+  context.webhooks = webhookParts(context.store, context.log, settings, tuning);
+  return context.webhooks;
+}
+
 export function createApiContext(config: AppConfig, overrides: ContextOverrides = {}): ApiContext {
   const log = overrides.logger ?? createLogger(config.logLevel);
   const rpc = createRpcClient(config.rpcUrl, config.rpcTimeoutMs, observeRpcCall);
@@ -102,6 +112,13 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
   );
   const stagingPace = new StagingPace();
   const publicReads = new SingleFlightCache<number>(10_000);
+  const liveEvents = new PartnerEventFeed(store, {
+    onError: (error) =>
+      log.log("warn", "live event feed read failed", {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  });
+  let webhooks: Webhooks | null = null;
   genesis.onChange(({ previous, current }) => {
     log.log("warn", "the chain's genesis hash changed: a new chain; cached chain data is dropped", {
       previous,
@@ -126,6 +143,15 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     credentialSources: [bearerKeySource, firstPartySessionSource],
     stagingPace,
     publicReads,
+    get webhooks(): Webhooks {
+      webhooks ??= webhookParts(store, log, webhookSettingsFrom(processConfig().env, config.rpcUrl));
+      return webhooks;
+    },
+    set webhooks(value: Webhooks) {
+      webhooks = value;
+    },
+    liveEvents,
+    eventStreams: noOpenStreams(),
     publicLimit: overrides.publicLimit ?? null,
     async close() {
       processMetrics().blockhashAges.delete(blockhashAge);

@@ -1,31 +1,11 @@
 // Credential sources for partner routes. Each looks for its own credential: absent → null (the next
 // source is asked), present but bad → 401. Bearer API keys are the partners' source; the pages'
 // first-party session (lib/api/first-party-session.ts) is another source appended to the context's list.
-import { API_KEY_PATTERN, type KeyScope } from "../store/api-keys";
-import type { ApiContext } from "./context";
+import { API_KEY_PATTERN } from "../store/api-keys";
 import { ApiError } from "./errors";
-import type { ApiRequest } from "./handler";
+import type { ApiContext, ApiRequest, CredentialSource, Principal } from "./types";
 
-export interface Principal {
-  /** Rate limits are keyed by this id. */
-  keyId: string;
-  scope: KeyScope;
-  /** Null: every vault. */
-  vaults: readonly string[] | null;
-  /** Null: any wallet. */
-  wallet: string | null;
-  rpm: number;
-  source: string;
-  /** A second per-minute budget inside the key's (the pages' per-session one), keyed by `id`. */
-  sessionLimit?: { id: string; rpm: number };
-  /** Headers every answer to this request carries (the pages' renewed session cookie). */
-  responseHeaders?: Record<string, string>;
-}
-
-export interface CredentialSource {
-  name: string;
-  authenticate(request: ApiRequest, context: ApiContext): Promise<Principal | null>;
-}
+export type { CredentialSource, Principal } from "./types";
 
 function unauthorized(message: string): ApiError {
   return new ApiError("UNAUTHORIZED", message, undefined, { "WWW-Authenticate": 'Bearer realm="api"' });

@@ -3,7 +3,7 @@
 import { ChainUnavailableError } from "../chain/rpc";
 import { StoreUnavailableError } from "../store/db";
 import { DomainError, type DomainErrorCode, type DomainErrorContexts } from "../vault/domain-error";
-import type { ApiContext } from "./context";
+import type { ApiContext } from "./types";
 import type { RequestMeta } from "./handler";
 
 export type EdgeErrorCode =

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { API_HOST, startApiHarness, type ApiHarness } from "../../tests/api/harness";
 import { issueSession } from "../web/session-issue";
-import { parseSessionSettings, type SessionSettings } from "../web/server-config";
-import { createSessionToken, verifySessionToken, type SessionBinding } from "../web/session-token";
+import { parseSessionSettings, type SessionSettings } from "../web-config";
+import { createSessionToken, verifySessionToken, type SessionBinding } from "./session-token";
 import { bearerKeySource } from "./credentials";
 import {
   FIRST_PARTY_KEY_NAME,

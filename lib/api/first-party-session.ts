@@ -5,7 +5,7 @@
 // so revoking it stops the pages), else the store's "first-party pages" key, created on first use.
 import type { ApiKeyRecord } from "../store/api-keys";
 import { processConfig } from "../config";
-import type { SessionSettings } from "../web/server-config";
+import type { SessionSettings } from "../web-config";
 import {
   SESSION_COOKIE,
   browserUrl,
@@ -17,12 +17,10 @@ import {
   sessionSecret,
   verifySessionToken,
   type SessionCheck,
-} from "../web/session-token";
+} from "./session-token";
 import { clientAddress } from "./client-address";
-import type { ApiContext } from "./context";
-import type { CredentialSource, Principal } from "./credentials";
 import { ApiError } from "./errors";
-import type { ApiRequest } from "./handler";
+import type { ApiContext, ApiRequest, CredentialSource, Principal } from "./types";
 import { SingleFlightCache } from "./single-flight-cache";
 
 export const FIRST_PARTY_KEY_NAME = "first-party pages";

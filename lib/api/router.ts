@@ -1,7 +1,7 @@
 // Routing by path pattern and method, shared by both hosts: Next.js route files (one route each) and
 // the node:http host (the whole table). Every response gets X-Request-Id and one JSON log line;
 // unknown paths are 404 and other methods 405 with Allow, in the route's body style.
-import { BASELINE_SECURITY_HEADERS } from "../web/csp";
+import { BASELINE_SECURITY_HEADERS } from "../csp";
 import type { ApiContext } from "./context";
 import { ApiError, toApiError } from "./errors";
 import {

@@ -4,7 +4,7 @@
 import type { StoredEvent } from "../store/indexer";
 import { sharePrice } from "../vault/share-math";
 import { tokenAmount, type TokenLabel } from "../vault/token-amount";
-import { partnerEventId, type PartnerEvent } from "./partner-event";
+import { partnerEventId, type PartnerEvent } from "../vault/partner-event";
 
 export interface VaultEventContext {
   asset: TokenLabel;

@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 
 import { DEFAULT_ADDRESSES_FILE, parseEnv, readAddressesFile, type Env, type EnvValues } from "../env-schema";
-import { defaultWebSocketUrl } from "../web/server-config";
+import { defaultWebSocketUrl } from "../cluster";
 
 export interface IndexerSettings {
   enabled: boolean;

@@ -2,44 +2,10 @@
 // per-vault cursor. Every write is idempotent (primary keys plus ON CONFLICT DO NOTHING), and a
 // transaction's events are stored together with the cursor that passes it, so a restart at any point
 // neither duplicates nor skips.
+import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "../vault/indexed-records";
 import type { Database, Queryable } from "./db";
 
-export interface IndexedVaultRow {
-  vault: string;
-  slot: number;
-  accountData: Buffer;
-  reserveBalance: bigint;
-  holders: number;
-  updatedAt: Date;
-}
-
-export interface VaultSnapshot {
-  vault: string;
-  source: "schedule" | "event";
-  slot: number;
-  takenAt: Date;
-  navSequence: bigint;
-  navUpdatedAt: Date | null;
-  totalAssets: bigint;
-  totalShares: bigint;
-  queueTail: bigint | null;
-  queueFunded: bigint | null;
-  queueClaimed: bigint | null;
-  reserveBalance: bigint | null;
-}
-
-export interface StoredEvent {
-  signature: string;
-  eventIndex: number;
-  vault: string;
-  name: string;
-  owner: string | null;
-  requestId: bigint | null;
-  slot: number;
-  blockTime: Date | null;
-  /** The event's fields, integers as decimal strings and addresses in base58. */
-  data: Record<string, unknown>;
-}
+export type { IndexedVaultRow, StoredEvent, VaultSnapshot };
 
 export interface IndexerCursor {
   signature: string;

@@ -1,11 +1,12 @@
 // The store as the app uses it: the database opened and migrated on first use (a failure is retried on
 // the next use, so a database that was down at boot is picked up without a restart), and the key and
-// history tables over it.
+// history tables and the indexer's rows over it.
 import type { Server } from "node:net";
 
 import { ApiKeyStore } from "./api-keys";
 import { openPglite, openPostgres, type Database, type Queryable } from "./db";
 import { SqlHistoryStore } from "./history";
+import { SqlIndexerStore } from "./indexer";
 import { migrate } from "./migrations";
 import { connectBridge, serveBridge } from "./pglite-bridge";
 
@@ -20,6 +21,8 @@ export interface StoreOptions {
 export class Store implements Queryable {
   readonly keys: ApiKeyStore;
   readonly history: SqlHistoryStore;
+  /** The indexer's rows: vault accounts, snapshots, program events, cursors. */
+  readonly indexer: SqlIndexerStore;
   readonly kind: Database["kind"];
   private database: Promise<Database> | null = null;
   private opened: Database | null = null;
@@ -29,6 +32,7 @@ export class Store implements Queryable {
     this.kind = options.databaseUrl === null ? "pglite" : "postgres";
     this.keys = new ApiKeyStore(this);
     this.history = new SqlHistoryStore(this);
+    this.indexer = new SqlIndexerStore(this);
   }
 
   /** The migrated database; opens it on first use. */

@@ -2,7 +2,7 @@
 // only ever found through it. The worker's operations are single statements (a claim is one
 // UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)), so they hold on PostgreSQL with any number of
 // workers and on PGlite, also when reached through its bridge.
-import type { PartnerEvent } from "../events/partner-event";
+import type { PartnerEvent } from "../vault/partner-event";
 import type { Queryable } from "./db";
 
 export interface WebhookEndpoint {

@@ -4,7 +4,7 @@
 import { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../chain/bounded-memo";
-import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "../store/indexer";
+import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "./indexed-records";
 import type { NavPoint } from "./apy";
 import { VAULT_PROGRAM_ID } from "./idl";
 import { assetsForSharesRoundDown, sharePrice } from "./share-math";

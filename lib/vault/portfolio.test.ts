@@ -1,7 +1,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import type { IndexedVaultRow } from "../store/indexer";
+import type { IndexedVaultRow } from "./indexed-records";
 import { splitByWeights, vaultAllocations } from "./portfolio";
 import { vaultAccount } from "./test-fixtures";
 import type { LoadedVault } from "./vault-state";

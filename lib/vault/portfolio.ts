@@ -2,7 +2,7 @@
 // wallet's share balance. Cost basis is average cost over the wallet's deposits on chain (from the
 // program's events): a claim takes out its shares' share of the basis. PnL and its fraction compare
 // the position's value (held + pending shares) with the basis still in it.
-import type { IndexedVaultRow, StoredEvent } from "../store/indexer";
+import type { IndexedVaultRow, StoredEvent } from "./indexed-records";
 import { assetsForSharesRoundDown, assetsForSharesRoundUp, sharePrice } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
 import type { LoadedVault } from "./vault-state";

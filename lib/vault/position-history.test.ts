@@ -1,7 +1,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import type { StoredEvent, VaultSnapshot } from "../store/indexer";
+import type { StoredEvent, VaultSnapshot } from "./indexed-records";
 import { pnlHistoryPoints, portfolioHistoryPoints, positionSeries } from "./position-history";
 import { seriesPointCount, seriesTimestamps } from "./series-timestamps";
 import { percentRoundTowardZero, sharePriceChangePercent } from "./share-math";

@@ -4,7 +4,7 @@
 // before the point, or the wallet's own deposit or claim if that came later (both carry the vault's
 // totals). Shares moved by plain token transfers are no program events and are not seen here.
 // Amounts stay bigint; percentages come from the integers and become numbers only at the end.
-import type { StoredEvent, VaultSnapshot } from "../store/indexer";
+import type { StoredEvent, VaultSnapshot } from "./indexed-records";
 import { applyCostBasisEvent, EMPTY_COST_BASIS, signedAmount, type CostBasis } from "./portfolio";
 import {
   assetsForSharesRoundDown,

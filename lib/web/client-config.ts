@@ -1,30 +1,11 @@
 // What the browser is told about the deployment: public values only. The server builds it from its
-// environment (lib/web/server-config.ts) on each page render and hands it to the client providers;
-// nothing here is inlined at build time, so one build serves any cluster.
+// environment (lib/web-config.ts, which defines its type) on each page render and hands it to the
+// client providers; nothing here is inlined at build time, so one build serves any cluster.
 import type { ClusterName } from "../cluster";
+import type { ClientConfig } from "../web-config";
 
 export type { ClusterName };
-
-export interface AssetLabel {
-  mint: string;
-  symbol: string;
-  decimals: number;
-}
-
-export interface ClientConfig {
-  cluster: ClusterName;
-  /** The RPC endpoint the browser submits and reads through: public by definition. */
-  rpcUrl: string;
-  wsUrl: string;
-  /** The localnet faucet (POST {wallet}), or null on a real cluster. */
-  faucetUrl: string | null;
-  programId: string;
-  /** The protocol whose vaults the pages show (PROTOCOL_ID); null: none configured, so none shown. */
-  protocolId: string | null;
-  defaultVaultId: string | null;
-  /** Symbols of known asset mints; other mints are shown by a short form of their address. */
-  assets: AssetLabel[];
-}
+export type { AssetLabel, ClientConfig } from "../web-config";
 
 /** "EPW1…aAnC": how a mint without a known symbol is named. */
 export function shortAddress(address: string): string {

@@ -4,13 +4,13 @@
 // REDIS_URL is set). Over that rate the page still renders, without a cookie: its /api calls answer 401
 // until the window passes.
 import type { RateLimitDecision, RateLimiter } from "../api/rate-limit";
-import type { SessionSettings } from "./server-config";
+import type { SessionSettings } from "../web-config";
 import {
   createSessionToken,
   sessionRenewalDue,
   verifySessionToken,
   type SessionBinding,
-} from "./session-token";
+} from "../api/session-token";
 
 export const SESSION_ISSUE_BUCKET = "session-issue";
 

@@ -7,9 +7,9 @@ import { randomBytes } from "node:crypto";
 import { listPartnerEvents, type EventAudience } from "../store/partner-events";
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from "../store/webhooks";
 import { DomainError } from "../vault/domain-error";
-import type { PartnerEvent, PartnerEventType } from "../events/partner-event";
+import type { PartnerEvent, PartnerEventType } from "../vault/partner-event";
 import { newWebhookSecret } from "./signing";
-import type { Webhooks } from "./start";
+import type { Webhooks } from "./parts";
 import { RefusedTargetError } from "./target";
 import { DAY_MS } from "./worker";
 

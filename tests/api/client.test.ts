@@ -18,7 +18,7 @@ import {
 } from "../../lib/client";
 import { SCHEMA_FILE, generateSchemaSource } from "../../lib/client/generate";
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { decodeVault } from "../../lib/vault/accounts";
 import { buildUpdateConfigInstruction } from "../../lib/vault/instructions";
 import { withdrawalWindows } from "../../lib/vault/vault-state";

@@ -14,11 +14,11 @@ import {
 } from "../../lib/api/events/event-stream";
 import { createFirstPartySessionSource } from "../../lib/api/first-party-session";
 import { PartnerEventFeed } from "../../lib/events/feed";
-import { partnerEventId, type PartnerEvent } from "../../lib/events/partner-event";
+import { partnerEventId, type PartnerEvent } from "../../lib/vault/partner-event";
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { recordPartnerEvents, type StoredPartnerEvent } from "../../lib/store/partner-events";
-import { createSessionToken, type SessionBinding } from "../../lib/web/session-token";
+import { createSessionToken, type SessionBinding } from "../../lib/api/session-token";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 

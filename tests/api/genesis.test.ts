@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer, indexerStoreOf } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import { startTestLocalnet, waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
@@ -54,7 +54,7 @@ function portOf(url: string): number {
 
 describe("a local chain restarted with a fresh ledger", () => {
   it("is told apart by its genesis hash: the API stops serving the old chain's rows and the indexer starts over", async () => {
-    const store = indexerStoreOf(harness.context);
+    const store = harness.context.store.indexer;
     await indexer.runOnce();
     const genesisTvl = await listedTvl();
     expect(genesisTvl[harness.vaultId]).toBeDefined();

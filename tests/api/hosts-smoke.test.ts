@@ -7,7 +7,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ENDPOINTS } from "../../lib/api/endpoints";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { errorEnvelopeSchema } from "../../lib/api/schemas/common";
 import { bareErrorSchema } from "../../lib/api/schemas/public";
 import { API_HOST, startApiHarness, type ApiHarness } from "./harness";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../lib/indexer/indexer";
 import { defaultIndexerWsUrl, parseIndexerSettings } from "../../lib/indexer/settings";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { listPartnerEvents } from "../../lib/store/partner-events";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";

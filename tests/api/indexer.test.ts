@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { signaturesSince } from "../../lib/indexer/chain-reads";
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer, indexerStoreOf } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { trailingApy } from "../../lib/vault/apy";
 import { decodeVaultEvents, eventVault } from "../../lib/vault/events";
 import { sleep, waitFor } from "../../localnet/testing";
@@ -70,7 +70,7 @@ afterAll(async () => {
 
 describe("indexer", () => {
   it("records snapshots and events, and APY from NAV snapshots converges to the keeper's yield", async () => {
-    const store = indexerStoreOf(harness.context);
+    const store = harness.context.store.indexer;
     const wallet = await harness.fundedWallet(1_000_000n * USDC);
     await deposit(wallet, 1_000_000n * USDC);
     const indexer = newIndexer();
@@ -109,7 +109,7 @@ describe("indexer", () => {
   });
 
   it("backfills after downtime without losing or duplicating an event", async () => {
-    const store = indexerStoreOf(harness.context);
+    const store = harness.context.store.indexer;
     // Downtime: deposits and NAV strikes happen while no indexer runs.
     const wallet = await harness.fundedWallet(50n * USDC);
     const missed = await deposit(wallet, 50n * USDC);

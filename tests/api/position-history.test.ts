@@ -6,7 +6,7 @@ import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ENDPOINTS } from "../../lib/api/endpoints";
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer, indexerStoreOf } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { buildCreateAssociatedTokenAccountIdempotentInstruction } from "../../lib/chain/spl-token";
 import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
 import { decodeVault } from "../../lib/vault/accounts";
@@ -19,7 +19,7 @@ import {
   buildInitializeVaultInstruction,
 } from "../../lib/vault/instructions";
 import { VaultNotFoundError, connectionFor, readVault, readVaults } from "../../lib/web/chain-reader";
-import { parseWebConfig } from "../../lib/web/server-config";
+import { parseWebConfig } from "../../lib/web-config";
 import { submitLocalTransaction } from "../../localnet/local-transactions";
 import { closeConnection } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
@@ -125,7 +125,7 @@ describe("a vault of the same program outside the deployment's protocol", () => 
   });
 
   it("is not indexed, and GET /api/vaults and the portfolio list only the protocol's vaults", async () => {
-    expect((await indexerStoreOf(harness.context).vaults()).map((row) => row.vault).sort()).toEqual(
+    expect((await harness.context.store.indexer.vaults()).map((row) => row.vault).sort()).toEqual(
       [harness.vaultId, harness.flexVaultId].sort(),
     );
     const listed = dataOf(await harness.request("GET", "/api/vaults", { key })) as {

@@ -8,7 +8,7 @@ import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../lib/indexer/indexer";
-import { createIndexer, indexerStoreOf } from "../../lib/indexer/start";
+import { createIndexer } from "../../lib/server/indexer";
 import { decodeVault } from "../../lib/vault/accounts";
 import { averageSecondsToClaimable } from "../../lib/vault/directory";
 import type { LocalnetHandle } from "../../localnet/localnet";
@@ -171,7 +171,7 @@ describe("GET /api/vault/{id}, /nav, /stats", () => {
   });
 
   it("computes the time to claimable in SQL exactly as the rule over the loaded events does", async () => {
-    const store = indexerStoreOf(harness.context);
+    const store = harness.context.store.indexer;
     const since = Math.floor(Date.now() / 1000) - 30 * 86_400;
     const events = await store.events(harness.vaultId, {
       names: ["WithdrawalRequested", "NavUpdated", "WithdrawalsStaged"],

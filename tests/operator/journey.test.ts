@@ -25,7 +25,7 @@ import {
   findAssociatedTokenAddress,
 } from "../../lib/chain/spl-token";
 import { parseConfig } from "../../lib/config";
-import { withMetrics } from "../../lib/observability/http";
+import { withMetrics } from "../../lib/server/http-metrics";
 import { ChainClient } from "../../lib/operator/chain-client";
 import { readKeypairFile } from "../../lib/operator/keypair-file";
 import { decodeReceipt, decodeVault } from "../../lib/vault/accounts";

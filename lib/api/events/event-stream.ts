@@ -7,9 +7,9 @@
 import { z } from "zod";
 
 import { base58Of } from "../../chain/bounded-memo";
-import { liveEventsOf } from "../../events/live";
 import type { StoredPartnerEvent } from "../../store/partner-events";
 import type { ApiContext } from "../context";
+import type { EventStreamLimits, OpenStreams } from "./open-streams";
 import { authenticate, type Principal } from "../credentials";
 import { ApiError, answerFor } from "../errors";
 import type { ApiHandler, ApiResponse, StreamBody } from "../handler";
@@ -19,28 +19,9 @@ import { envelopeError } from "../responses";
 import type { RouteDefinition } from "../router";
 import { addressInput, walletInput } from "../schemas/common";
 
+export { DEFAULT_EVENT_STREAM_LIMITS, type EventStreamLimits } from "./open-streams";
+
 export const EVENT_STREAM_PATH = "/api/events/stream";
-
-export interface EventStreamLimits {
-  /** Open streams per session and client address. */
-  perSession: number;
-  /** Open streams in this process. */
-  perProcess: number;
-  /** A comment line this often keeps proxies from closing an idle stream. */
-  heartbeatMs: number;
-  /** A stream ends after this; the browser reconnects (and the session is checked again). */
-  lifetimeMs: number;
-  /** Events waiting for a slow client past this end its stream (it resumes from its last id). */
-  maxQueued: number;
-}
-
-export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = {
-  perSession: 4,
-  perProcess: 1_000,
-  heartbeatMs: 15_000,
-  lifetimeMs: 5 * 60_000,
-  maxQueued: 1_000,
-};
 
 /** The browser's wait before reconnecting, sent as the stream's `retry:`. */
 const RECONNECT_MS = 2_000;
@@ -49,32 +30,15 @@ const streamQuery = z.strictObject({ vault: addressInput, wallet: walletInput.op
 
 const LAST_EVENT_ID = /^\d{1,19}$/;
 
-interface OpenStreams {
-  limits: EventStreamLimits;
-  total: number;
-  bySession: Map<string, number>;
-}
-
-const openStreams = new WeakMap<ApiContext, OpenStreams>();
-
-function streamsOf(context: ApiContext): OpenStreams {
-  let streams = openStreams.get(context);
-  if (streams === undefined) {
-    streams = { limits: DEFAULT_EVENT_STREAM_LIMITS, total: 0, bySession: new Map() };
-    openStreams.set(context, streams);
-  }
-  return streams;
-}
-
 /** Sets a context's stream limits (tests) before its first stream. */
 export function configureEventStream(context: ApiContext, limits: Partial<EventStreamLimits>): void {
-  const streams = streamsOf(context);
+  const streams = context.eventStreams;
   streams.limits = { ...streams.limits, ...limits };
 }
 
 /** How many streams `context` has open (tests, shutdown). */
 export function openEventStreams(context: ApiContext): number {
-  return streamsOf(context).total;
+  return context.eventStreams.total;
 }
 
 /** Takes a slot for `session`, or says which limit is reached; the returned release is idempotent. */
@@ -143,14 +107,14 @@ function eventStreamBody(
   after: bigint | null,
   release: () => void,
 ): StreamBody {
-  const { limits } = streamsOf(context);
+  const { limits } = context.eventStreams;
   return {
     kind: "stream",
     discard: release,
     async run(write, signal) {
       const queue: StoredPartnerEvent[] = [];
       let wakeUp: (() => void) | null = null;
-      const unsubscribe = liveEventsOf(context).subscribe(filter, after, (entry) => {
+      const unsubscribe = context.liveEvents.subscribe(filter, after, (entry) => {
         queue.push(entry);
         wakeUp?.();
       });
@@ -212,13 +176,13 @@ const handleEventStream: ApiHandler = async (request, context, meta): Promise<Ap
     const wallet = query.wallet === undefined ? null : base58Of(query.wallet);
     requireVisible(principal, vault, wallet);
     const after = lastEventIdOf(request.headers.get("last-event-id"));
-    const slot = takeSlot(streamsOf(context), principal.keyId);
+    const slot = takeSlot(context.eventStreams, principal.keyId);
     if (typeof slot === "string") {
       limitHeaders = { ...limitHeaders, "Retry-After": String(RECONNECT_MS / 1000) };
       throw new ApiError(
         "RATE_LIMITED",
         slot === "session"
-          ? `Too many open event streams: at most ${streamsOf(context).limits.perSession} per session and address`
+          ? `Too many open event streams: at most ${context.eventStreams.limits.perSession} per session and address`
           : "Too many open event streams on this server; retry shortly",
       );
     }

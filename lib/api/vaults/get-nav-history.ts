@@ -1,6 +1,5 @@
 // GET /api/vault/{vault_id}/nav-history?from=&to=&interval= — the share price series from the
 // indexer's NAV strikes: at each point the newest NAV struck at or before it (read scope).
-import { indexerStoreOf } from "../../indexer/start";
 import { navHistoryPoints } from "../../vault/directory";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
@@ -24,7 +23,7 @@ export const getNavHistory = partnerEndpoint({
   handler: async ({ input, params, context }) => {
     const window = resolveSeriesWindow(input, context.deps.now());
     const entry = await indexedVault(context, params.vault_id);
-    const navAt = await indexerStoreOf(context).navAt(
+    const navAt = await context.store.indexer.navAt(
       entry.row.vault,
       window.timestamps.map((ms) => new Date(ms)),
     );

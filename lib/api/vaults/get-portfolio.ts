@@ -3,7 +3,6 @@
 import type { PublicKey } from "@solana/web3.js";
 
 import { findAssociatedTokenAddress } from "../../chain/spl-token";
-import { indexerStoreOf } from "../../indexer/start";
 import type { StoredEvent } from "../../store/indexer";
 import { portfolioPosition, type PortfolioPosition } from "../../vault/portfolio";
 import { tokenAmount, type TokenLabel } from "../../vault/token-amount";
@@ -33,7 +32,7 @@ async function walletPositions(context: ApiContext, wallet: PublicKey): Promise<
     "cached",
   );
   // Every vault's events of the wallet in one query, not one per vault.
-  const events = await indexerStoreOf(context).walletEvents(
+  const events = await context.store.indexer.walletEvents(
     wallet.toBase58(),
     vaults.map((entry) => entry.row.vault),
   );

@@ -1,6 +1,5 @@
 // GET /api/vault/{vault_id}/stats — TVL, depositors, APY 7d/30d (fractions), queue, staged so far, the
 // average time from request to claimable over 30 days and the first NAV strike (read scope).
-import { indexerStoreOf } from "../../indexer/start";
 import { vaultStats } from "../../vault/directory";
 import type { ApiContext } from "../context";
 import { partnerEndpoint } from "../endpoint";
@@ -26,7 +25,7 @@ const cacheOf = chainDataCache<StatsReads>(CACHE_MS);
  */
 function statsReads(context: ApiContext, vault: string, nowMs: number): Promise<StatsReads> {
   return cacheOf(context).get(vault, async () => {
-    const store = indexerStoreOf(context);
+    const store = context.store.indexer;
     const [averageSecondsToClaimable30d, firstStrike] = await Promise.all([
       store.averageSecondsToClaimable(vault, Math.floor(nowMs / 1000) - WINDOW_SECONDS),
       store.firstNavStrike(vault),

@@ -3,7 +3,6 @@
 import type { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/bounded-memo";
-import { indexerStoreOf } from "../../indexer/start";
 import type { IndexedVaultRow } from "../../store/indexer";
 import { annualizedYield } from "../../vault/apy";
 import { navPoints, vaultOfRow, type VaultApy } from "../../vault/directory";
@@ -25,7 +24,7 @@ export interface IndexedVault {
 const cacheOf = chainDataCache<IndexedVault[]>(CACHE_MS);
 
 async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
-  const store = indexerStoreOf(context);
+  const store = context.store.indexer;
   const latest = await store.latestSnapshot(vault, "event");
   if (latest === null) {
     return { apy7d: null, apy30d: null };
@@ -47,7 +46,7 @@ async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
 /** Every indexed vault of the deployment's protocol, with its APY. */
 export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
   return cacheOf(context).get("all", async () => {
-    const store = indexerStoreOf(context);
+    const store = context.store.indexer;
     const [rows, indexedGenesis, chainGenesis] = await Promise.all([
       store.vaults(),
       store.indexedGenesis(),

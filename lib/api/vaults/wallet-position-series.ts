@@ -4,7 +4,6 @@
 import type { PublicKey } from "@solana/web3.js";
 import type { z } from "zod";
 
-import { indexerStoreOf } from "../../indexer/start";
 import { positionSeries, type PositionPoint } from "../../vault/position-history";
 import type { LoadedVault } from "../../vault/vault-state";
 import type { ApiContext } from "../context";
@@ -21,7 +20,7 @@ export async function walletPositionSeries(
   wallet: PublicKey,
   window: SeriesWindow,
 ): Promise<PositionPoint[]> {
-  const store = indexerStoreOf(context);
+  const store = context.store.indexer;
   const vault = entry.row.vault;
   const events = await store.events(vault, { owner: wallet.toBase58() });
   const navAt = await store.navAt(

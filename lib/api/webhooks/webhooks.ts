@@ -5,7 +5,6 @@
 //   POST /api/webhooks/{id}/rotate-secret · POST /api/webhooks/{id}/test
 //   GET /api/webhooks/{id}/deliveries · POST /api/webhooks/{id}/deliveries/{delivery}/retry
 import { base58Of } from "../../chain/bounded-memo";
-import { webhooksOf } from "../../webhooks/start";
 import {
   createWebhook,
   deleteWebhook,
@@ -72,7 +71,7 @@ export const postWebhook = partnerEndpoint({
     path: "/api/webhooks",
     body: { url: "http://127.0.0.1:9/hook", events: ["deposit.confirmed"] },
   }),
-  handler: ({ input, principal, context }) => createWebhook(webhooksOf(context), ownerOf(principal), input),
+  handler: ({ input, principal, context }) => createWebhook(context.webhooks, ownerOf(principal), input),
 });
 
 export const getWebhooks = partnerEndpoint({
@@ -87,7 +86,7 @@ export const getWebhooks = partnerEndpoint({
   names: "nothing",
   target: noTarget,
   sample: () => ({ path: "/api/webhooks" }),
-  handler: ({ principal, context }) => listWebhooks(webhooksOf(context), ownerOf(principal)),
+  handler: ({ principal, context }) => listWebhooks(context.webhooks, ownerOf(principal)),
 });
 
 export const getWebhookById = partnerEndpoint({
@@ -103,7 +102,7 @@ export const getWebhookById = partnerEndpoint({
   names: "nothing",
   target: noTarget,
   sample: () => ({ path: `/api/webhooks/${SAMPLE_ID}` }),
-  handler: ({ params, principal, context }) => getWebhook(webhooksOf(context), ownerOf(principal), params.id),
+  handler: ({ params, principal, context }) => getWebhook(context.webhooks, ownerOf(principal), params.id),
 });
 
 export const patchWebhook = partnerEndpoint({
@@ -120,7 +119,7 @@ export const patchWebhook = partnerEndpoint({
   target: noTarget,
   sample: () => ({ path: `/api/webhooks/${SAMPLE_ID}`, body: { description: "x" } }),
   handler: ({ input, params, principal, context }) =>
-    updateWebhook(webhooksOf(context), ownerOf(principal), params.id, input),
+    updateWebhook(context.webhooks, ownerOf(principal), params.id, input),
 });
 
 export const deleteWebhookById = partnerEndpoint({
@@ -136,8 +135,7 @@ export const deleteWebhookById = partnerEndpoint({
   names: "nothing",
   target: noTarget,
   sample: () => ({ path: `/api/webhooks/${SAMPLE_ID}` }),
-  handler: ({ params, principal, context }) =>
-    deleteWebhook(webhooksOf(context), ownerOf(principal), params.id),
+  handler: ({ params, principal, context }) => deleteWebhook(context.webhooks, ownerOf(principal), params.id),
 });
 
 export const postRotateSecret = partnerEndpoint({
@@ -154,7 +152,7 @@ export const postRotateSecret = partnerEndpoint({
   target: noTarget,
   sample: () => ({ path: `/api/webhooks/${SAMPLE_ID}/rotate-secret` }),
   handler: ({ params, principal, context }) =>
-    rotateWebhookSecret(webhooksOf(context), ownerOf(principal), params.id),
+    rotateWebhookSecret(context.webhooks, ownerOf(principal), params.id),
 });
 
 export const postTestEvent = partnerEndpoint({
@@ -172,7 +170,7 @@ export const postTestEvent = partnerEndpoint({
   sample: () => ({ path: `/api/webhooks/${SAMPLE_ID}/test` }),
   handler: ({ params, principal, context }) =>
     sendTestEvent(
-      webhooksOf(context),
+      context.webhooks,
       ownerOf(principal),
       params.id,
       principal.vaults?.[0] ?? base58Of(context.config.defaultVaultId),
@@ -193,7 +191,7 @@ export const getDeliveries = partnerEndpoint({
   target: noTarget,
   sample: () => ({ path: `/api/webhooks/${SAMPLE_ID}/deliveries` }),
   handler: async ({ input, params, principal, context }) => {
-    const page = await listDeliveries(webhooksOf(context), ownerOf(principal), params.id, {
+    const page = await listDeliveries(context.webhooks, ownerOf(principal), params.id, {
       limit: input.limit ?? 50,
       before: input.cursor ?? null,
       status: input.status ?? null,
@@ -219,5 +217,5 @@ export const postRetryDelivery = partnerEndpoint({
   target: noTarget,
   sample: () => ({ path: `/api/webhooks/${SAMPLE_ID}/deliveries/dlv_${"0".repeat(32)}/retry` }),
   handler: ({ params, principal, context }) =>
-    retryDelivery(webhooksOf(context), ownerOf(principal), params.id, params.delivery),
+    retryDelivery(context.webhooks, ownerOf(principal), params.id, params.delivery),
 });

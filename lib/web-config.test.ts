@@ -4,13 +4,9 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { ConfigError } from "../config";
-import {
-  defaultWebSocketUrl,
-  describeEmbedFraming,
-  parseSessionSettings,
-  parseWebConfig,
-} from "./server-config";
+import { ConfigError } from "./config";
+import { describeEmbedFraming, parseSessionSettings, parseWebConfig } from "./web-config";
+import { defaultWebSocketUrl } from "./cluster";
 
 const directory = mkdtempSync(join(tmpdir(), "web-config-"));
 const addressesFile = join(directory, "addresses.json");

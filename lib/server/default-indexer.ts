@@ -1,10 +1,9 @@
 // The indexer and the webhook worker of the process-wide default context (Next.js), started once at boot and kept on
 // globalThis so a dev server's module reloads do not start another.
 import { defaultApiContext } from "../api/default-context";
-import { webhooksOf } from "../webhooks/start";
-import type { Indexer } from "./indexer";
-import type { IndexerSettings } from "./settings";
-import { createIndexer } from "./start";
+import type { Indexer } from "../indexer/indexer";
+import type { IndexerSettings } from "../indexer/settings";
+import { createIndexer } from "./indexer";
 
 const KEY = Symbol.for("vault-gateway.indexer");
 
@@ -21,7 +20,7 @@ export function startDefaultIndexer(settings: IndexerSettings): Indexer | null {
       : null;
     holder[KEY]?.start();
     // The webhook worker starts with the indexer; its state is in the database, so a restart resumes.
-    const webhooks = webhooksOf(defaultApiContext());
+    const webhooks = defaultApiContext().webhooks;
     if (webhooks.settings.worker) {
       webhooks.worker.start();
     }

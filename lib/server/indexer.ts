@@ -1,12 +1,9 @@
 // The indexer of an API context: the advisory lock on PostgreSQL (a connection of its own), the
-// in-process claim on embedded PGlite, the run interval and the WebSocket that wakes it (settings.ts).
+// in-process claim on embedded PGlite, the run interval and the WebSocket that wakes it (lib/indexer/settings.ts).
 import type { ApiContext } from "../api/context";
-import { SqlIndexerStore } from "../store/indexer";
-import { liveEventsOf } from "../events/live";
-import { webhooksOf } from "../webhooks/start";
-import { Indexer } from "./indexer";
-import { embeddedLeaderLock, postgresLeaderLock } from "./leader-lock";
-import type { IndexerProgress } from "./indexer";
+import { Indexer } from "../indexer/indexer";
+import { embeddedLeaderLock, postgresLeaderLock } from "../indexer/leader-lock";
+import type { IndexerProgress } from "../indexer/indexer";
 import { processMetrics } from "../observability/metrics";
 import type { RpcClient } from "../chain/rpc";
 
@@ -23,18 +20,6 @@ async function recordIndexerRun(rpc: RpcClient, progress: IndexerProgress): Prom
   metrics.indexerLag.set(Math.max(0, current - progress.slot));
 }
 
-const stores = new WeakMap<ApiContext, SqlIndexerStore>();
-
-/** The indexer's rows over the context's store (one instance per context). */
-export function indexerStoreOf(context: ApiContext): SqlIndexerStore {
-  let store = stores.get(context);
-  if (store === undefined) {
-    store = new SqlIndexerStore(context.store);
-    stores.set(context, store);
-  }
-  return store;
-}
-
 export function createIndexer(
   context: ApiContext,
   options: {
@@ -48,7 +33,7 @@ export function createIndexer(
   return new Indexer({
     rpc: context.rpc,
     chain: context.chain,
-    store: indexerStoreOf(context),
+    store: context.store.indexer,
     genesis: context.genesis,
     lock:
       config.databaseUrl === null
@@ -60,10 +45,10 @@ export function createIndexer(
     wsUrl: options.wsUrl ?? null,
     partnerEvents: {
       symbolOf: context.deps.symbolOf,
-      capacityLowBps: webhooksOf(context).settings.capacityLowBps,
+      capacityLowBps: context.webhooks.settings.capacityLowBps,
     },
-    onDeliveriesQueued: () => webhooksOf(context).worker.wake(),
-    onEventsRecorded: () => liveEventsOf(context).wake(),
+    onDeliveriesQueued: () => context.webhooks.worker.wake(),
+    onEventsRecorded: () => context.liveEvents.wake(),
     onError: (error) =>
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),

@@ -4,7 +4,7 @@
 import type { ApiRequest, ApiResponse } from "../api/handler";
 import { matchRoute } from "../api/router";
 import { ROUTE_TABLE } from "../api/routes";
-import { answerMetrics, observeHttpRequest } from "./metrics";
+import { answerMetrics, observeHttpRequest } from "../observability/metrics";
 
 export const METRICS_PATH = "/metrics";
 

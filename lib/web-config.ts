@@ -12,16 +12,37 @@ import {
   readAddressesFile,
   type Env,
   type EnvValues,
-} from "../env-schema";
-import { CLUSTER_PRESETS } from "../cluster";
-import { VAULT_PROGRAM_ADDRESS } from "../vault/program-id";
-import type { AssetLabel, ClientConfig, ClusterName } from "./client-config";
+} from "./env-schema";
+import { CLUSTER_PRESETS, defaultWebSocketUrl, type ClusterName } from "./cluster";
+import { VAULT_PROGRAM_ADDRESS } from "./vault/program-id";
 
 const LOCALNET_RPC_URL = "http://127.0.0.1:8899";
 
+export interface AssetLabel {
+  mint: string;
+  symbol: string;
+  decimals: number;
+}
+
+/** What the browser is told about the deployment (lib/web/client-config.ts re-exports it to the pages). */
+export interface ClientConfig {
+  cluster: ClusterName;
+  /** The RPC endpoint the browser submits and reads through: public by definition. */
+  rpcUrl: string;
+  wsUrl: string;
+  /** The localnet faucet (POST {wallet}), or null on a real cluster. */
+  faucetUrl: string | null;
+  programId: string;
+  /** The protocol whose vaults the pages show (PROTOCOL_ID); null: none configured, so none shown. */
+  protocolId: string | null;
+  defaultVaultId: string | null;
+  /** Symbols of known asset mints; other mints are shown by a short form of their address. */
+  assets: AssetLabel[];
+}
+
 /** The first-party session's settings (the API's credential source and the pages' proxy share them). */
 export interface SessionSettings {
-  /** SESSION_SECRET; null: derived (lib/web/session-token.ts sessionSecret). */
+  /** SESSION_SECRET; null: derived (lib/api/session-token.ts sessionSecret). */
   sessionSecret: string | null;
   /** The server-held write key the pages are served under; null: provisioned in the store. */
   firstPartyApiKey: string | null;
@@ -87,16 +108,6 @@ export function isShareableLocalUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** web3.js's default: the PubSub endpoint is the RPC port + 1 over ws(s). */
-export function defaultWebSocketUrl(rpcUrl: string): string {
-  const url = new URL(rpcUrl);
-  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  if (url.port !== "") {
-    url.port = String(Number(url.port) + 1);
-  }
-  return url.toString().replace(/\/$/, "");
 }
 
 function sameEndpoint(left: string | undefined, right: string): boolean {

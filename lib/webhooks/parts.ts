@@ -1,0 +1,32 @@
+// The webhook parts over one store: the subscriptions' rows, the target checker and one delivery worker,
+// made from the webhook settings. An API context holds one set (context.webhooks).
+import { WebhookStore } from "../store/webhooks";
+import type { WebhookSettings } from "./settings";
+import { TargetChecker } from "./target";
+import { WebhookWorker, type WebhookWorkerOptions } from "./worker";
+
+export interface Webhooks {
+  settings: WebhookSettings;
+  store: WebhookStore;
+  checker: TargetChecker;
+  worker: WebhookWorker;
+}
+
+/** Worker tuning beyond the settings (tests and benchmarks). */
+export type WebhookTuning = Omit<WebhookWorkerOptions, "store" | "checker">;
+
+export function createWebhooks(
+  db: ConstructorParameters<typeof WebhookStore>[0],
+  settings: WebhookSettings,
+  onError: (error: unknown) => void,
+  tuning: WebhookTuning = {},
+): Webhooks {
+  const store = new WebhookStore(db);
+  const checker = new TargetChecker(settings.target);
+  return {
+    settings,
+    store,
+    checker,
+    worker: new WebhookWorker({ store, checker, onError, ...tuning }),
+  };
+}

@@ -1,0 +1,133 @@
+// Dependencies between the folders of lib/ point one way (README.md, "What is here"): the relative
+// imports of every non-test file under lib/ are read, each file is placed in its part (its folder
+// lib/<folder>/…; a file directly in lib/ is a part of its own), and a part may import only parts of
+// lower layers. Any import against the order, and any circle between parts, fails, naming the files.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(__dirname, "..");
+const LIB = join(ROOT, "lib");
+
+/** Bottom first: each part imports only parts of the layers before its own. */
+const LAYERS: readonly (readonly string[])[] = [
+  ["chain", "cluster.ts", "csp.ts", "observability"],
+  ["vault"],
+  ["store", "actions"],
+  ["events", "env-schema.ts"],
+  ["webhooks"],
+  ["indexer"],
+  ["web-config.ts"],
+  ["config.ts"],
+  ["api"],
+  ["web", "operator"],
+  ["server", "client", "keeper"],
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** lib/api/x.ts → "api"; lib/config.ts (or an import of "../config") → "config.ts". */
+function partOf(file: string): string {
+  const [head, ...rest] = relative(LIB, file).split("/");
+  return rest.length === 0 ? `${head.replace(/\.tsx?$/, "")}.ts` : head;
+}
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"(\.{1,2}\/[^"]*)"/g;
+
+/** part → imported part → the files that import it. */
+function importGraph(): Map<string, Map<string, Set<string>>> {
+  const graph = new Map<string, Map<string, Set<string>>>();
+  for (const file of sourceFiles(LIB)) {
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(IMPORT)) {
+      const target = resolve(dirname(file), match[1]);
+      if (!target.startsWith(LIB + "/")) continue;
+      const from = partOf(file);
+      const to = partOf(target);
+      if (from === to) continue;
+      const edges = graph.get(from) ?? new Map<string, Set<string>>();
+      graph.set(from, edges);
+      const files = edges.get(to) ?? new Set<string>();
+      edges.set(to, files);
+      files.add(relative(ROOT, file));
+    }
+  }
+  return graph;
+}
+
+/** Strongly connected components (Tarjan) with more than one part. */
+function circles(graph: Map<string, Map<string, Set<string>>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (part: string): void => {
+    index.set(part, next);
+    low.set(part, next);
+    next += 1;
+    stack.push(part);
+    onStack.add(part);
+    for (const to of graph.get(part)?.keys() ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(part, Math.min(low.get(part) ?? 0, low.get(to) ?? 0));
+      } else if (onStack.has(to)) {
+        low.set(part, Math.min(low.get(part) ?? 0, index.get(to) ?? 0));
+      }
+    }
+    if (low.get(part) === index.get(part)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop();
+        if (member === undefined) break;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== part);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const part of graph.keys()) if (!index.has(part)) visit(part);
+  return found;
+}
+
+function layerOf(part: string): number {
+  const layer = LAYERS.findIndex((parts) => parts.includes(part));
+  if (layer === -1) throw new Error(`lib/${part} has no layer in tests/architecture.test.ts (and README.md)`);
+  return layer;
+}
+
+describe("lib/ import structure", () => {
+  it("imports only from lower layers", () => {
+    const upward: string[] = [];
+    for (const [from, edges] of importGraph()) {
+      for (const [to, files] of edges) {
+        if (layerOf(to) >= layerOf(from)) upward.push(`${from} -> ${to}: ${[...files].sort().join(", ")}`);
+      }
+    }
+    expect(upward, upward.join("\n")).toEqual([]);
+  });
+
+  // Implied by the order, but named on its own: a circle is what the issue forbids outright.
+  it("has no circle between parts", () => {
+    const graph = importGraph();
+    const edges: string[] = [];
+    for (const component of circles(graph)) {
+      const members = new Set(component);
+      for (const from of component) {
+        for (const [to, files] of graph.get(from) ?? []) {
+          if (members.has(to)) edges.push(`${from} -> ${to}: ${[...files].sort().join(", ")}`);
+        }
+      }
+    }
+    expect(edges, edges.join("\n")).toEqual([]);
+  });
+});
