@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { parseConfig } from "../lib/config";
+import { createProcessConfig, installProcessConfig, parseConfig } from "../lib/config";
 import { createApiContext } from "../lib/api/context";
 import { createLogger } from "../lib/api/logger";
 import { startNodeHost } from "../lib/api/node-host";
@@ -107,6 +107,10 @@ async function main(): Promise<void> {
     DATABASE_URL: "",
     REDIS_URL: "",
   };
+  // The process's configuration is this environment (npm start's server reads it through
+  // processConfig(), parsed once: set before anything asks), with no second indexer in Next.js.
+  Object.assign(process.env, env, { INDEXER: "off" });
+  installProcessConfig(createProcessConfig(process.env));
   const config = parseConfig(env);
   // The keyless limit is raised so the limiter runs on every request without refusing one client.
   const context = createApiContext(config, {
@@ -123,9 +127,7 @@ async function main(): Promise<void> {
     intervalMs: parseIndexerSettings(process.env, config.rpcUrl).intervalMs,
   });
   indexer.start();
-  // npm start's server, as scripts/web.ts starts it; Next.js's instrumentation reads the environment,
-  // and starts no second indexer (this one serves both hosts' context).
-  Object.assign(process.env, env, { INDEXER: "off" });
+  // npm start's server, as scripts/web.ts starts it; this indexer serves both hosts' context.
   const web = await startWebServer({
     dev: false,
     hostname: "127.0.0.1",
