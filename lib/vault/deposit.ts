@@ -16,12 +16,7 @@ import { DomainError } from "./domain-error";
 import { buildDepositInstruction } from "./instructions";
 import { lessBasisPointsRoundDown, sharePrice, sharesForAssetsRoundDown } from "./share-math";
 import { formatHuman, parseUiAmount, tokenAmount, type TokenAmount } from "./token-amount";
-import {
-  COMPUTE_UNIT_BUDGETS,
-  associatedAccountUnits,
-  buildUnsignedTransaction,
-  maximumFee,
-} from "./transaction";
+import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { loadVault, rentExemptMinimum, type LoadedVault, type VaultDeps } from "./vault-state";
 
 /** Raw units, or a human amount converted with the asset's decimals once the vault is read. */
@@ -88,15 +83,12 @@ function assetBalance(accounts: WalletAccounts): bigint {
   return account === null ? 0n : (tokenAccountAmount(account.owner, account.data) ?? 0n);
 }
 
-/** Lamports the wallet needs: the fee, plus rent when the share account does not exist yet. */
-function lamportsNeeded(
-  vault: LoadedVault,
-  wallet: PublicKey,
-  accounts: WalletAccounts,
-  priceMicroLamports: number,
-): bigint {
+/**
+ * Lamports the wallet needs: the fee at the transaction's compute-unit limit, plus rent when the share
+ * account does not exist yet.
+ */
+function lamportsNeeded(accounts: WalletAccounts, units: number, priceMicroLamports: number): bigint {
   const rent = accounts.shareAccount === null ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE) : 0n;
-  const units = COMPUTE_UNIT_BUDGETS.deposit + associatedAccountUnits(wallet, vault.shares.mint);
   return maximumFee(units, priceMicroLamports) + rent;
 }
 
@@ -113,9 +105,9 @@ function rawAmount(vault: LoadedVault, amount: DepositAmount): bigint {
 
 function refusal(
   vault: LoadedVault,
-  wallet: PublicKey,
   amount: bigint,
   accounts: WalletAccounts,
+  units: number,
   priceMicroLamports: number,
 ): DomainError | null {
   if (vault.state.paused) {
@@ -136,7 +128,7 @@ function refusal(
       },
     );
   }
-  const needed = lamportsNeeded(vault, wallet, accounts, priceMicroLamports);
+  const needed = lamportsNeeded(accounts, units, priceMicroLamports);
   const lamports = accounts.wallet?.lamports ?? 0n;
   if (lamports < needed) {
     return new DomainError(
@@ -160,13 +152,22 @@ export async function buildDepositTransaction(
   ]);
   const amount = rawAmount(vault, request.amount);
   let accounts = await readWalletAccounts(deps, vault, request.wallet, "cached");
-  if (refusal(vault, request.wallet, amount, accounts, price) !== null) {
+  const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
+  const createShareAccount = buildCreateAssociatedTokenAccountIdempotentInstruction(
+    request.wallet,
+    request.wallet,
+    vault.shares.mint,
+    shareAccount,
+  );
+  // The limit the built transaction will carry (its account creation's bump search included).
+  const units = computeUnitLimit("deposit", [createShareAccount]);
+  if (refusal(vault, amount, accounts, units, price) !== null) {
     // Cached data may be a few seconds old: refuse only what the chain says now.
     [vault, accounts] = await Promise.all([
       loadVault(deps, request.vault, "fresh"),
       readWalletAccounts(deps, vault, request.wallet, "fresh"),
     ]);
-    const confirmed = refusal(vault, request.wallet, amount, accounts, price);
+    const confirmed = refusal(vault, amount, accounts, units, price);
     if (confirmed !== null) {
       throw confirmed;
     }
@@ -180,17 +181,11 @@ export async function buildDepositTransaction(
       { context: { amount: tokenAmount(vault.asset, amount) } },
     );
   }
-  const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
   const built = buildUnsignedTransaction(
     request.wallet,
     "deposit",
     [
-      buildCreateAssociatedTokenAccountIdempotentInstruction(
-        request.wallet,
-        request.wallet,
-        vault.shares.mint,
-        shareAccount,
-      ),
+      createShareAccount,
       buildDepositInstruction(
         {
           depositor: request.wallet,

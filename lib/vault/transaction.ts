@@ -30,7 +30,7 @@ export type TransactionAction = keyof typeof COMPUTE_UNIT_BUDGETS;
 export const BUMP_TRY_UNITS = 1_500;
 
 /** The compute units deriving `owner`'s associated account for `mint` costs beyond the first try. */
-export function associatedAccountUnits(owner: PublicKey, mint: PublicKey): number {
+function associatedAccountUnits(owner: PublicKey, mint: PublicKey): number {
   return (255 - findAssociatedTokenAddressAndBump(owner, mint).bump) * BUMP_TRY_UNITS;
 }
 

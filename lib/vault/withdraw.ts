@@ -14,12 +14,7 @@ import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";
 import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "./share-math";
 import { formatHuman, tokenAmount, type TokenAmount } from "./token-amount";
-import {
-  COMPUTE_UNIT_BUDGETS,
-  associatedAccountUnits,
-  buildUnsignedTransaction,
-  maximumFee,
-} from "./transaction";
+import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { rentExemptMinimum, withdrawalWindows, type LoadedVault, type VaultDeps } from "./vault-state";
 import {
   claimAmounts,
@@ -189,30 +184,25 @@ async function prepareInitiate(
     deps.chain.recentBlockhash(),
     deps.chain.priorityFee([vault.address]),
   ]);
+  const instructions = [
+    buildRequestWithdrawalInstruction(
+      {
+        owner: request.wallet,
+        vault: vault.address,
+        receipt: accounts.receiptAddress,
+        ownerShares: findAssociatedTokenAddress(request.wallet, vault.shares.mint),
+        escrow: state.escrow,
+      },
+      { shares },
+    ),
+  ];
   requireSol(
     accounts,
-    COMPUTE_UNIT_BUDGETS.initiate,
+    computeUnitLimit("initiate", instructions),
     price,
     rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE),
   );
-  const built = buildUnsignedTransaction(
-    request.wallet,
-    "initiate",
-    [
-      buildRequestWithdrawalInstruction(
-        {
-          owner: request.wallet,
-          vault: vault.address,
-          receipt: accounts.receiptAddress,
-          ownerShares: findAssociatedTokenAddress(request.wallet, vault.shares.mint),
-          escrow: state.escrow,
-        },
-        { shares },
-      ),
-    ],
-    blockhash,
-    price,
-  );
+  const built = buildUnsignedTransaction(request.wallet, "initiate", instructions, blockhash, price);
   const estimate = estimateView(vault, shares, vault.state.feeBps);
   return {
     action: "initiate",
@@ -261,37 +251,32 @@ async function prepareClaim(
     deps.chain.priorityFee([vault.address]),
   ]);
   const assetAccount = findAssociatedTokenAddress(request.wallet, vault.asset.mint);
+  const { state } = vault;
+  const instructions = [
+    buildCreateAssociatedTokenAccountIdempotentInstruction(
+      request.wallet,
+      request.wallet,
+      vault.asset.mint,
+      assetAccount,
+    ),
+    buildClaimWithdrawalInstruction({
+      owner: request.wallet,
+      vault: vault.address,
+      authority: state.authority,
+      receipt: accounts.receiptAddress,
+      shareMint: state.shareMint,
+      escrow: state.escrow,
+      reserve: state.reserve,
+      ownerAsset: assetAccount,
+    }),
+  ];
   requireSol(
     accounts,
-    COMPUTE_UNIT_BUDGETS.claim + associatedAccountUnits(request.wallet, vault.asset.mint),
+    computeUnitLimit("claim", instructions),
     price,
     accounts.assetAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE),
   );
-  const { state } = vault;
-  const built = buildUnsignedTransaction(
-    request.wallet,
-    "claim",
-    [
-      buildCreateAssociatedTokenAccountIdempotentInstruction(
-        request.wallet,
-        request.wallet,
-        vault.asset.mint,
-        assetAccount,
-      ),
-      buildClaimWithdrawalInstruction({
-        owner: request.wallet,
-        vault: vault.address,
-        authority: state.authority,
-        receipt: accounts.receiptAddress,
-        shareMint: state.shareMint,
-        escrow: state.escrow,
-        reserve: state.reserve,
-        ownerAsset: assetAccount,
-      }),
-    ],
-    blockhash,
-    price,
-  );
+  const built = buildUnsignedTransaction(request.wallet, "claim", instructions, blockhash, price);
   const amounts = claimAmounts(state, receipt);
   return {
     action: "claim",
