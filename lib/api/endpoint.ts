@@ -10,7 +10,7 @@ import { withAction, type ActionCall } from "./actions/with-action";
 import { actionErrorSchema } from "./schemas/actions";
 import type { ApiHandler } from "./handler";
 import { withPartnerKey, type PartnerCall, type RequestTarget } from "./partner";
-import { withPublic, type PublicCall } from "./public";
+import { withPublic, type PublicCall } from "./with-public";
 
 /**
  * partner: a key and the envelope; public: keyless bare bodies; ops: keyless health and documents;

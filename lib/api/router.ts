@@ -15,8 +15,8 @@ import { newRequestId } from "./logger";
 import { ACTIONS_CORS_HEADERS } from "@solana/actions";
 
 import { actionError, actionPreflight } from "./actions/with-action";
-import { PUBLIC_HEADERS } from "./public";
 import { bareError, envelopeError } from "./responses";
+import { PUBLIC_HEADERS } from "./with-public";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

@@ -9,10 +9,10 @@ import { clientAddress } from "../client-address";
 import type { ApiContext } from "../context";
 import { ApiError, answerFor } from "../errors";
 import type { ApiHandler, ApiResponse, RequestMeta } from "../handler";
-import { PUBLIC_LIMIT } from "../public";
 import { rateLimitHeaders } from "../rate-limit";
 import { parseInput, readJsonBody, readQuery } from "../request-input";
 import { json } from "../responses";
+import { PUBLIC_LIMIT } from "../with-public";
 
 /** The version of the Actions specification these routes follow (@solana/actions-spec 2.4). */
 export const ACTION_VERSION = "2.4";

@@ -4,8 +4,8 @@ import { decodeMint } from "../../chain/spl-token";
 import { formatUnits } from "../../vault/token-amount";
 import { vaultLayout } from "../../vault/vault-state";
 import { publicEndpoint } from "../endpoint";
-import { PUBLIC_LIMIT } from "../public";
 import { circulatingSupplyBody, publicVaultQuery } from "../schemas/public";
+import { PUBLIC_LIMIT } from "../with-public";
 
 export const getCirculatingSupply = publicEndpoint({
   operationId: "getCirculatingSupply",

@@ -4,7 +4,7 @@ import { base58Of } from "../../chain/bounded-memo";
 import { loadVault } from "../../vault/vault-state";
 import { sharePrice } from "../../vault/share-math";
 import { publicEndpoint } from "../endpoint";
-import { PUBLIC_LIMIT } from "../public";
+import { PUBLIC_LIMIT } from "../with-public";
 import { oracleBody, publicVaultQuery } from "../schemas/public";
 
 export const getOracle = publicEndpoint({
