@@ -9,7 +9,7 @@ import type { KeyScope } from "../store/api-keys";
 import { withAction, type ActionCall } from "./actions/with-action";
 import { actionErrorSchema } from "./schemas/actions";
 import type { ApiHandler } from "./handler";
-import { withPartnerKey, type PartnerCall, type RequestTarget } from "./partner";
+import { withPartnerKey, type PartnerCall, type RequestTarget } from "./with-partner-key";
 import { withPublic, type PublicCall } from "./with-public";
 
 /**

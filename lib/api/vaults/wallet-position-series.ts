@@ -8,9 +8,9 @@ import { positionSeries, type PositionPoint } from "../../vault/position-history
 import type { LoadedVault } from "../../vault/vault-state";
 import type { ApiContext } from "../context";
 import type { SampleRequest } from "../endpoint";
-import type { PartnerCall } from "../partner";
 import { vaultPathParams } from "../schemas/common";
 import { positionHistoryQuery } from "../schemas/position-history";
+import type { PartnerCall } from "../with-partner-key";
 import { indexedVault, type IndexedVault } from "./indexed-reads";
 import { resolveSeriesWindow, seriesFields, type SeriesWindow } from "./series-window";
 
