@@ -24,6 +24,9 @@ import {
   postDepositAction,
   postWithdrawAction,
 } from "./actions/vault-actions";
+import { getWithdraw } from "./deposit-withdraw/get-withdraw";
+import { postDeposit } from "./deposit-withdraw/post-deposit";
+import { postWithdraw, putWithdraw } from "./deposit-withdraw/post-withdraw";
 import type { EndpointDefinition } from "./endpoint";
 import { getEvents } from "./events/get-events";
 import { getHistory } from "./history/get-history";
@@ -32,9 +35,6 @@ import { getHealth } from "./ops/get-health";
 import { getOpenApi } from "./ops/get-openapi";
 import { getCirculatingSupply } from "./public/get-circulating-supply";
 import { getOracle } from "./public/get-oracle";
-import { getWithdraw } from "./vault/get-withdraw";
-import { postDeposit } from "./vault/post-deposit";
-import { postWithdraw, putWithdraw } from "./vault/post-withdraw";
 import { getAllocations } from "./vaults/get-allocations";
 import { getNav } from "./vaults/get-nav";
 import { getNavHistory } from "./vaults/get-nav-history";
