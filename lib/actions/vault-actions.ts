@@ -11,13 +11,13 @@ import {
 } from "@solana/actions";
 import { PublicKey, VersionedTransaction } from "@solana/web3.js";
 
+import { buildWithdrawTransaction } from "../vault/build-withdraw-transaction";
 import { DomainError } from "../vault/domain-error";
 import { buildDepositTransaction, type DepositSettings } from "../vault/deposit";
 import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/history";
 import { sharePrice, sharesForAssetsRoundDown } from "../vault/share-math";
 import { formatHuman, tokenAmount, type TokenAmount } from "../vault/token-amount";
 import type { LoadedVault, VaultDeps } from "../vault/vault-state";
-import { buildWithdrawTransaction } from "../vault/withdraw";
 import type { ScheduleSettings } from "../vault/withdrawal";
 import { parseDecimalAmount } from "./amount";
 

@@ -1,6 +1,6 @@
 // POST (and PUT, its alias) /api/vault/{vault_id}/withdraw — builds an initiate or claim transaction,
 // the action detected from on-chain state unless given (write scope).
-import { buildWithdrawTransaction } from "../../vault/withdraw";
+import { buildWithdrawTransaction } from "../../vault/build-withdraw-transaction";
 import { partnerEndpoint, type EndpointDefinition } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { withdrawRequest, withdrawResponse } from "../schemas/withdraw";
