@@ -18,7 +18,7 @@ import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/hi
 import { sharePrice, sharesForAssetsRoundDown } from "../vault/share-math";
 import { formatHuman, tokenAmount, type TokenAmount } from "../vault/token-amount";
 import type { LoadedVault, VaultDeps } from "../vault/vault-state";
-import type { ScheduleSettings } from "../vault/withdrawal";
+import type { ScheduleSettings } from "../vault/withdrawal-rules";
 import { parseDecimalAmount } from "./amount";
 
 export type VaultActionKind = "deposit" | "withdraw" | "claim";

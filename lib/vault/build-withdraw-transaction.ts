@@ -27,7 +27,7 @@ import {
   type WithdrawalAccounts,
   type WithdrawalLimits,
   type WithdrawalPolicy,
-} from "./withdrawal";
+} from "./withdrawal-rules";
 
 export type WithdrawAction = "initiate" | "claim";
 

@@ -17,7 +17,7 @@ import {
   type ScheduleSettings,
   type WithdrawalLimits,
   type WithdrawalPolicy,
-} from "./withdrawal";
+} from "./withdrawal-rules";
 
 export function vaultOfRow(
   deps: Pick<VaultDeps, "symbolOf" | "protocol">,

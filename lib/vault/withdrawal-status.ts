@@ -16,7 +16,7 @@ import {
   withdrawalLimits,
   type ScheduleSettings,
   type WithdrawalLimits,
-} from "./withdrawal";
+} from "./withdrawal-rules";
 
 export type EstimateKind = "ready" | "nav" | "staging";
 
