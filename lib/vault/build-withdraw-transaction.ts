@@ -16,15 +16,14 @@ import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "./share
 import { formatHuman, tokenAmount, type TokenAmount } from "./token-amount";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { rentExemptMinimum, withdrawalWindows, type LoadedVault, type VaultDeps } from "./vault-state";
+import { readWithdrawalAccounts, type WithdrawalAccounts } from "./withdrawal-accounts";
 import {
   claimAmounts,
   claimBlockerText,
   claimBlockers,
-  readWithdrawalAccounts,
   withdrawalLimits,
   withdrawalPolicy,
   type ScheduleSettings,
-  type WithdrawalAccounts,
   type WithdrawalLimits,
   type WithdrawalPolicy,
 } from "./withdrawal-rules";

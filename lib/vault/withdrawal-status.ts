@@ -10,9 +10,9 @@ import type { StagingPace } from "./staging-pace";
 import { assetsForSharesRoundDown } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
 import type { VaultDeps } from "./vault-state";
+import { readStatusAccounts } from "./withdrawal-accounts";
 import {
   claimBlockers,
-  readStatusAccounts,
   withdrawalLimits,
   type ScheduleSettings,
   type WithdrawalLimits,
