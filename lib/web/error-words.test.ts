@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ChainUnavailableError } from "../chain/rpc";
-import { vaultErrorCode } from "../vault/errors";
+import { vaultErrorCode } from "../vault/program-errors";
 import { describeError } from "./error-words";
 import {
   ApiRequestError,

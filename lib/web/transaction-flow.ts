@@ -12,7 +12,7 @@ import {
 } from "@solana/web3.js";
 
 import { ChainUnavailableError } from "../chain/rpc";
-import { vaultErrorFromCode } from "../vault/errors";
+import { vaultErrorFromCode } from "../vault/program-errors";
 import {
   BlockhashExpiredError,
   RecordingFailedError,

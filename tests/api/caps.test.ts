@@ -5,8 +5,8 @@ import { VersionedTransaction, type Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { decodeVault } from "../../lib/vault/accounts";
-import { vaultErrorCode } from "../../lib/vault/errors";
 import { buildUpdateConfigInstruction, type ConfigUpdate } from "../../lib/vault/instructions";
+import { vaultErrorCode } from "../../lib/vault/program-errors";
 import { devRoles } from "../../localnet/genesis";
 import { submitLocalTransaction } from "../../localnet/local-transactions";
 import { waitFor } from "../../localnet/testing";

@@ -6,7 +6,6 @@ import { createHash } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import { VAULT_ERRORS, vaultErrorFromCode } from "../../../lib/vault/errors";
 import { VAULT_EVENT_NAMES } from "../../../lib/vault/events";
 import {
   VAULT_ACCOUNT_SIZE,
@@ -15,6 +14,7 @@ import {
   vaultCoder,
   vaultIdl,
 } from "../../../lib/vault/idl";
+import { VAULT_ERRORS, vaultErrorFromCode } from "../../../lib/vault/program-errors";
 import idlJson from "../idl.json";
 import { TestChain, type TransactionOutcome } from "./harness";
 import { decodeProgramEvents } from "./program-client";

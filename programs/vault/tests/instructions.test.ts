@@ -3,7 +3,7 @@
 import { Keypair, PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import { VAULT_ERRORS } from "../../../lib/vault/errors";
+import { VAULT_ERRORS } from "../../../lib/vault/program-errors";
 import { decodeVaultEvents, type VaultEvent } from "../../../lib/vault/events";
 import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
 import { ASSET_DECIMALS, DEFAULT_START_TIME, TestChain, type TransactionOutcome } from "./harness";

@@ -5,7 +5,7 @@
 // Where several refusals apply at once the README gives no precedence; the model takes "every account
 // is validated before any effect" to put account-state refusals (a receipt already open, no receipt)
 // before the vault-state and argument ones, which then follow the README's order of listing.
-import { vaultErrorCode } from "../../../lib/vault/errors";
+import { vaultErrorCode } from "../../../lib/vault/program-errors";
 import { U64_MAX } from "../../../lib/vault/token-amount";
 
 export { U64_MAX };
