@@ -13,7 +13,7 @@ import { PublicKey, VersionedTransaction } from "@solana/web3.js";
 
 import { buildDepositTransaction, type DepositSettings } from "../vault/build-deposit-transaction";
 import { buildWithdrawTransaction } from "../vault/build-withdraw-transaction";
-import { DomainError } from "../vault/domain-error";
+import { DomainError } from "../vault/domain-errors";
 import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/history";
 import { sharePrice, sharesForAssetsRoundDown } from "../vault/share-math";
 import { formatHuman, tokenAmount, type TokenAmount } from "../vault/token-amount";

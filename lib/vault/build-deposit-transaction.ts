@@ -12,7 +12,7 @@ import {
   tokenAccountAmount,
   findAssociatedTokenAddress,
 } from "../chain/spl-token";
-import { DomainError } from "./domain-error";
+import { DomainError } from "./domain-errors";
 import { buildDepositInstruction } from "./instructions";
 import { lessBasisPointsRoundDown, sharePrice, sharesForAssetsRoundDown } from "./share-math";
 import { formatHuman, parseUiAmount, tokenAmount, type TokenAmount } from "./token-amount";

@@ -9,7 +9,7 @@ import {
   findAssociatedTokenAddress,
 } from "../chain/spl-token";
 import { base58Of } from "../chain/bounded-memo";
-import { DomainError } from "./domain-error";
+import { DomainError } from "./domain-errors";
 import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";
 import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "./share-math";

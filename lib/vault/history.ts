@@ -6,7 +6,7 @@
 import type { PublicKey } from "@solana/web3.js";
 
 import type { ConfirmedTransaction } from "../chain/vault-chain";
-import { DomainError } from "./domain-error";
+import { DomainError } from "./domain-errors";
 import { decodeVaultEvents, eventVault, type VaultEvent } from "./events";
 import { tokenAmount, type TokenAmount, type TokenLabel } from "./token-amount";
 import { shareDecimalsFor } from "./share-math";

@@ -6,7 +6,7 @@ import type { ChainAccount } from "../chain/accounts";
 import type { ReadMode, VaultChain } from "../chain/vault-chain";
 import { decodeVault, type VaultAccount } from "./accounts";
 import { DAY_SECONDS, HOUR_SECONDS, capWindow, type CapWindow } from "./cap-window";
-import { DomainError } from "./domain-error";
+import { DomainError } from "./domain-errors";
 import { VAULT_PROGRAM_ID } from "./idl";
 import type { TokenInfo } from "./token-amount";
 

@@ -3,7 +3,7 @@
 // the withdraw builder, the withdrawal status and the vault directory.
 import type { VaultAccount, WithdrawalReceiptAccount } from "./accounts";
 import type { CapWindow } from "./cap-window";
-import type { ClaimBlocker } from "./domain-error";
+import type { ClaimBlocker } from "./domain-errors";
 import { withdrawalAmounts, type WithdrawalAmounts } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
 import { withdrawalWindows, type LoadedVault } from "./vault-state";

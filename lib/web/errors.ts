@@ -6,7 +6,7 @@
 // the text of errors that other software throws with nothing better to go on (the RPC node's and the
 // runtime's failure texts, a wallet's refusal); they are called where those errors enter the app
 // (lib/web/transaction-flow.ts), which turns them into the typed errors above.
-import type { DomainContext } from "../vault/domain-error";
+import type { DomainContext } from "../vault/domain-errors";
 
 /** An /api answer with `success: false` (or a body that is not the envelope). */
 export class ApiRequestError extends Error {

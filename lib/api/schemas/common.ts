@@ -4,7 +4,7 @@ import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import { boundedMemo } from "../../chain/bounded-memo";
-import { DOMAIN_ERROR_CONTEXTS } from "../../vault/domain-error";
+import { DOMAIN_ERROR_CONTEXTS } from "../../vault/domain-errors";
 import { U64_MAX } from "../../vault/token-amount";
 
 const DOMAIN_ERROR_CONTEXT_SCHEMAS = Object.values(DOMAIN_ERROR_CONTEXTS).filter(
