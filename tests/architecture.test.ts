@@ -1,7 +1,8 @@
 // Dependencies between the folders of lib/ point one way (README.md, "What is here"): the relative
 // imports of every non-test file under lib/ are read, each file is placed in its part (its folder
 // lib/<folder>/…; a file directly in lib/ is a part of its own), and a part may import only parts of
-// lower layers. Any import against the order, and any circle between parts, fails, naming the files.
+// lower layers. Any import against the order, and any circle between parts, fails, naming the files;
+// so does an import of test support (tests/, e2e/) from a production file.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -105,7 +106,23 @@ function layerOf(part: string): number {
   return layer;
 }
 
+/** Where test support lives: a production file under lib/ imports none of it. */
+const TEST_SUPPORT = ["tests", "e2e"].map((folder) => join(ROOT, folder));
+
 describe("lib/ import structure", () => {
+  it("imports no test support", () => {
+    const found: string[] = [];
+    for (const file of sourceFiles(LIB)) {
+      for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
+        const target = resolve(dirname(file), match[1]);
+        if (TEST_SUPPORT.some((folder) => target.startsWith(folder + "/"))) {
+          found.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
+        }
+      }
+    }
+    expect(found, found.join("\n")).toEqual([]);
+  });
+
   it("imports only from lower layers", () => {
     const upward: string[] = [];
     for (const [from, edges] of importGraph()) {

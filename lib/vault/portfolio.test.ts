@@ -1,9 +1,9 @@
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
+import { vaultAccount } from "../../tests/fixtures/vault-account";
 import type { IndexedVaultRow } from "./indexed-records";
 import { splitByWeights, vaultAllocations } from "./portfolio";
-import { vaultAccount } from "./test-fixtures";
 import type { LoadedVault } from "./vault-state";
 
 const USDC = { mint: PublicKey.default, symbol: "USDC", decimals: 6 };

@@ -1,8 +1,8 @@
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
+import { vaultAccount } from "../../tests/fixtures/vault-account";
 import type { VaultAccount, WithdrawalReceiptAccount } from "./accounts";
-import { vaultAccount } from "./test-fixtures";
 import { StagingPace } from "./staging-pace";
 import { capWindow } from "./cap-window";
 import { estimateArrival, withdrawalProgress } from "./withdrawal-status";
