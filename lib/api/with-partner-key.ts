@@ -4,7 +4,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
-import { base58Of } from "../chain/bounded-memo";
+import { base58Of } from "../chain/base58";
 import type { KeyScope } from "../store/api-keys";
 import { clientAddress } from "./client-address";
 import type { ApiContext } from "./context";

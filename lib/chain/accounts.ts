@@ -4,7 +4,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
-import { base58Of } from "./bounded-memo";
+import { base58Of } from "./base58";
 import { ChainUnavailableError, type RpcClient } from "./rpc";
 
 export interface ChainAccount {

@@ -3,7 +3,8 @@
 // the local chain and the program tests send.
 import { PublicKey, SystemProgram, TransactionInstruction } from "@solana/web3.js";
 
-import { LruMap, base58Of } from "./bounded-memo";
+import { base58Of } from "./base58";
+import { LruMap } from "./bounded-memo";
 
 export const TOKEN_PROGRAM_ID = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 export const TOKEN_2022_PROGRAM_ID = new PublicKey("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");

@@ -5,7 +5,7 @@ import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import { AccountCache, type ChainAccount } from "./accounts";
-import { base58Of } from "./bounded-memo";
+import { base58Of } from "./base58";
 import { BlockhashCache, PriorityFeeCache, type RecentBlockhash } from "./blockhash";
 import { ChainUnavailableError, type RpcClient } from "./rpc";
 

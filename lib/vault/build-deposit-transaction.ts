@@ -4,7 +4,7 @@
 import type { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../chain/accounts";
-import { base58Of } from "../chain/bounded-memo";
+import { base58Of } from "../chain/base58";
 import type { ReadMode } from "../chain/vault-chain";
 import {
   TOKEN_ACCOUNT_SIZE,

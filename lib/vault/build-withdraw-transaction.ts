@@ -3,12 +3,12 @@
 // (minimum, balance, SOL, cap capacity at this moment). Capacity is checked, never reserved.
 import type { PublicKey } from "@solana/web3.js";
 
+import { base58Of } from "../chain/base58";
 import {
   TOKEN_ACCOUNT_SIZE,
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   findAssociatedTokenAddress,
 } from "../chain/spl-token";
-import { base58Of } from "../chain/bounded-memo";
 import { DomainError } from "./domain-errors";
 import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";

@@ -3,7 +3,7 @@
 // claimable from the program's events.
 import { PublicKey } from "@solana/web3.js";
 
-import { base58Of } from "../chain/bounded-memo";
+import { base58Of } from "../chain/base58";
 import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "./indexed-records";
 import type { NavPoint } from "./apy";
 import { VAULT_PROGRAM_ID } from "./idl";

@@ -3,7 +3,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
-import { base58Of } from "../chain/bounded-memo";
+import { base58Of } from "../chain/base58";
 
 export const U64_MAX = 2n ** 64n - 1n;
 

@@ -3,7 +3,8 @@
 import bs58 from "bs58";
 import { ComputeBudgetProgram, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
 
-import { base58Of, boundedMemo } from "../chain/bounded-memo";
+import { base58Of } from "../chain/base58";
+import { boundedMemo } from "../chain/bounded-memo";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, findAssociatedTokenAddressAndBump } from "../chain/spl-token";
 
 import type { RecentBlockhash } from "../chain/blockhash";

@@ -4,7 +4,8 @@
 import { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../chain/accounts";
-import { base58Of, boundedMemo } from "../chain/bounded-memo";
+import { base58Of } from "../chain/base58";
+import { boundedMemo } from "../chain/bounded-memo";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
 import { decodeReceipt, type WithdrawalReceiptAccount } from "./accounts";
 import { findReceipt } from "./addresses";

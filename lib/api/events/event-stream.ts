@@ -6,7 +6,7 @@
 // client address and per process; each ends after a while so the session is checked again.
 import { z } from "zod";
 
-import { base58Of } from "../../chain/bounded-memo";
+import { base58Of } from "../../chain/base58";
 import type { StoredPartnerEvent } from "../../store/partner-events";
 import type { ApiContext } from "../context";
 import type { EventStreamLimits, OpenStreams } from "./open-streams";

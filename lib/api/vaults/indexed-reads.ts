@@ -2,7 +2,7 @@
 // single-flight loading, so a burst of dashboard reads costs one set of store queries.
 import type { PublicKey } from "@solana/web3.js";
 
-import { base58Of } from "../../chain/bounded-memo";
+import { base58Of } from "../../chain/base58";
 import type { IndexedVaultRow } from "../../store/indexer";
 import { annualizedYield } from "../../vault/apy";
 import { navPoints, vaultOfRow, type VaultApy } from "../../vault/directory";

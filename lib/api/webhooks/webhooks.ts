@@ -4,7 +4,7 @@
 //   POST /api/webhooks · GET /api/webhooks · GET, PATCH, DELETE /api/webhooks/{id}
 //   POST /api/webhooks/{id}/rotate-secret · POST /api/webhooks/{id}/test
 //   GET /api/webhooks/{id}/deliveries · POST /api/webhooks/{id}/deliveries/{delivery}/retry
-import { base58Of } from "../../chain/bounded-memo";
+import { base58Of } from "../../chain/base58";
 import {
   createWebhook,
   deleteWebhook,
