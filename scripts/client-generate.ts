@@ -3,7 +3,7 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 
-import { openApiDocument } from "../lib/api/openapi";
+import { openApiDocument } from "../lib/api/endpoints";
 import { SCHEMA_FILE, generateSchemaSource } from "../lib/client/generate";
 
 const { values } = parseArgs({ options: { url: { type: "string" } } });

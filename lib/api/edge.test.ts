@@ -3,10 +3,10 @@
 import { describe, expect, it } from "vitest";
 
 import { clientAddress, resolveClientAddress } from "./client-address";
+import { openApiDocument } from "./endpoints";
 import { ApiError, CODE_TO_STATUS, errorBody, toApiError } from "./errors";
 import type { ApiRequest } from "./handler";
 import { newRequestId } from "./logger";
-import { openApiDocument } from "./openapi";
 import { createRateLimiter } from "./rate-limit";
 import { MAX_BODY_BYTES, parseInput, readJsonBody, readQuery } from "./request-input";
 import { matchPath } from "./router";

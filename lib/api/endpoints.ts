@@ -1,6 +1,7 @@
 // Every endpoint of the API, one definition each (lib/api/endpoint.ts). The route table
-// (routes.ts), the OpenAPI document (openapi.ts), the Next.js route files (app/api/**, which hand
-// every request to that table) and the security suite (tests/api/security.test.ts) all read this list.
+// (routes.ts), the OpenAPI document (built by openapi.ts from this list, here), the Next.js route files
+// (app/api/**, which hand every request to that table) and the security suite
+// (tests/api/security.test.ts) all read this list.
 //
 // Adding an endpoint:
 //   1. Write one file beside its peers (lib/api/<resource>/<verb>-<noun>.ts) exporting
@@ -31,8 +32,9 @@ import type { EndpointDefinition } from "./endpoint";
 import { getEvents } from "./events/get-events";
 import { getHistory } from "./history/get-history";
 import { postHistory } from "./history/post-history";
+import { buildOpenApiDocument } from "./openapi";
 import { getHealth } from "./ops/get-health";
-import { getOpenApi } from "./ops/get-openapi";
+import { openApiEndpoint } from "./ops/get-openapi";
 import { getCirculatingSupply } from "./public/get-circulating-supply";
 import { getOracle } from "./public/get-oracle";
 import { getAllocations } from "./vaults/get-allocations";
@@ -55,6 +57,9 @@ import {
   postTestEvent,
   postWebhook,
 } from "./webhooks/webhooks";
+
+// The document lists every endpoint, its own included: handed in, not imported, so no circle.
+const getOpenApi = openApiEndpoint(openApiDocument);
 
 export const ENDPOINTS: readonly EndpointDefinition[] = [
   postDeposit,
@@ -95,3 +100,11 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   postClaimAction,
   postConfirmAction,
 ];
+
+let documentText: string | null = null;
+
+/** The OpenAPI document of ENDPOINTS as JSON text, built once (GET /api/openapi.json answers it). */
+export function openApiDocument(): string {
+  documentText ??= JSON.stringify(buildOpenApiDocument(ENDPOINTS));
+  return documentText;
+}

@@ -3,8 +3,7 @@
 // headers on every partner response with Retry-After on each 429.
 import { describe, expect, it } from "vitest";
 
-import { ENDPOINTS } from "./endpoints";
-import { openApiDocument } from "./openapi";
+import { ENDPOINTS, openApiDocument } from "./endpoints";
 
 interface Operation {
   operationId?: string;

@@ -1,19 +1,20 @@
-// The OpenAPI 3.1 document, generated from the same zod schemas that validate requests (their input
-// side) and describe responses. Named schemas (`.meta({ id })`) become components.
+// The OpenAPI 3.1 document of a list of endpoint definitions, generated from the same zod schemas that
+// validate requests (their input side) and describe responses. Named schemas (`.meta({ id })`) become
+// components. The list is an argument: endpoints.ts, which holds it, composes the served document.
 import { z } from "zod";
 
 import type { EndpointDefinition } from "./endpoint";
-import { ENDPOINTS } from "./endpoints";
 import { errorEnvelopeSchema } from "./schemas/common";
 import { actionErrorSchema } from "./schemas/actions";
 import { bareErrorSchema } from "./schemas/public";
 
 type JsonObject = Record<string, unknown>;
 
-const components: Record<string, unknown> = {};
+/** The document's named schemas, filled as its operations are built. */
+type Components = Record<string, unknown>;
 
 /** A zod schema as JSON Schema with its named parts moved to components. */
-function schemaOf(schema: z.ZodType, io: "input" | "output"): unknown {
+function schemaOf(components: Components, schema: z.ZodType, io: "input" | "output"): unknown {
   const generated = z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",
@@ -33,8 +34,12 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): unknown {
   return rest;
 }
 
-function parametersOf(schema: z.ZodObject, location: "query" | "path"): unknown[] {
-  const json = schemaOf(schema, "input") as { properties?: JsonObject; required?: string[]; $ref?: string };
+function parametersOf(components: Components, schema: z.ZodObject, location: "query" | "path"): unknown[] {
+  const json = schemaOf(components, schema, "input") as {
+    properties?: JsonObject;
+    required?: string[];
+    $ref?: string;
+  };
   const resolved = (json.$ref === undefined ? json : components[json.$ref.split("/").at(-1) ?? ""]) as {
     properties?: JsonObject;
     required?: string[];
@@ -84,7 +89,7 @@ function headersOf(endpoint: EndpointDefinition, status: number): JsonObject | u
   return Object.keys(headers).length === 0 ? undefined : headers;
 }
 
-function responseOf(endpoint: EndpointDefinition, status: number): JsonObject {
+function responseOf(components: Components, endpoint: EndpointDefinition, status: number): JsonObject {
   const headers = headersOf(endpoint, status);
   const body =
     status < 300
@@ -105,7 +110,7 @@ function responseOf(endpoint: EndpointDefinition, status: number): JsonObject {
     description:
       endpoint.operationId === "getHealth" && status === 503 ? "Degraded: the same checks" : description,
     ...(headers === undefined ? {} : { headers }),
-    content: jsonContent(schemaOf(body, "output")),
+    content: jsonContent(schemaOf(components, body, "output")),
   };
 }
 
@@ -118,7 +123,7 @@ const AUDIENCE_NOTES: Readonly<Record<EndpointDefinition["audience"], string>> =
     "Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.",
 };
 
-function operationOf(endpoint: EndpointDefinition): JsonObject {
+function operationOf(components: Components, endpoint: EndpointDefinition): JsonObject {
   const description =
     endpoint.scope === null
       ? AUDIENCE_NOTES[endpoint.audience]
@@ -129,14 +134,16 @@ function operationOf(endpoint: EndpointDefinition): JsonObject {
     description,
     security: endpoint.audience === "partner" ? [{ bearer: [] }] : [],
     parameters: [
-      ...(endpoint.params === null ? [] : parametersOf(endpoint.params, "path")),
-      ...(endpoint.query === null ? [] : parametersOf(endpoint.query, "query")),
+      ...(endpoint.params === null ? [] : parametersOf(components, endpoint.params, "path")),
+      ...(endpoint.query === null ? [] : parametersOf(components, endpoint.query, "query")),
     ],
     ...(endpoint.body === null
       ? {}
-      : { requestBody: { required: true, content: jsonContent(schemaOf(endpoint.body, "input")) } }),
+      : {
+          requestBody: { required: true, content: jsonContent(schemaOf(components, endpoint.body, "input")) },
+        }),
     responses: Object.fromEntries(
-      endpoint.statuses.map((status) => [String(status), responseOf(endpoint, status)]),
+      endpoint.statuses.map((status) => [String(status), responseOf(components, endpoint, status)]),
     ),
   };
 }
@@ -146,11 +153,13 @@ function openApiPath(pattern: string): string {
   return pattern.replace(/:([a-z_]+)/g, "{$1}");
 }
 
-function buildDocument(): JsonObject {
+/** The document of these endpoints, one operation each, in their order. */
+export function buildOpenApiDocument(endpoints: readonly EndpointDefinition[]): JsonObject {
+  const components: Components = {};
   const paths: Record<string, JsonObject> = {};
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of endpoints) {
     const path = (paths[openApiPath(endpoint.path)] ??= {});
-    path[endpoint.method.toLowerCase()] = operationOf(endpoint);
+    path[endpoint.method.toLowerCase()] = operationOf(components, endpoint);
   }
   return {
     openapi: "3.1.0",
@@ -170,12 +179,4 @@ function buildDocument(): JsonObject {
       schemas: components,
     },
   };
-}
-
-let cached: string | null = null;
-
-/** The document as JSON text, built once. */
-export function openApiDocument(): string {
-  cached ??= JSON.stringify(buildDocument());
-  return cached;
 }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { openApiDocument } from "../api/openapi";
+import { openApiDocument } from "../api/endpoints";
 import { SCHEMA_FILE, generateSchemaSource } from "./generate";
 
 describe("lib/client/schema.ts", () => {
