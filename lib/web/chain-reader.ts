@@ -1,20 +1,20 @@
 // Reads the pages make straight from the chain with @solana/web3.js and lib/vault's decoders, where
 // the chain is the better source than /api: the vault's live state (the read endpoints serve an
 // indexer's rows, seconds behind; readVault mirrors GET /api/vault/{id}) and the wallet's own
-// balances. Loaded on demand, so web3.js and the Borsh coder stay out of the pages' first JavaScript.
+// balances. A vault is decoded, named and viewed by lib/vault's functions, the same ones GET
+// /api/vault/{id} serializes from (vault-state.ts, vault-view.ts). Loaded on demand, so web3.js and
+// the Borsh coder stay out of the pages' first JavaScript.
 import { Buffer } from "buffer";
 import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
-import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
+import { decodeReceipt } from "../vault/accounts";
 import { findReceipt } from "../vault/addresses";
 import { VAULT_ACCOUNT_SIZE, VAULT_PROGRAM_ID } from "../vault/idl";
-import { sharePrice } from "../vault/share-math";
-import { DAY_SECONDS, HOUR_SECONDS } from "../vault/cap-window";
-import { shareSymbol } from "../vault/vault-state";
+import { servedVaultOrNull } from "../vault/vault-state";
+import { vaultView, type VaultView } from "../vault/vault-view";
 import { symbolOf, type ClientConfig } from "./client-config";
-import type { VaultView } from "./vault-view";
 
 // lib/vault's decoders hand Buffers to the Borsh coder; browsers have no global Buffer.
 const scope = globalThis as { Buffer?: typeof Buffer };
@@ -57,60 +57,30 @@ export class VaultNotFoundError extends Error {
   }
 }
 
-function viewOf(config: Pick<ClientConfig, "assets">, id: string, state: VaultAccount): VaultView {
-  const assetSymbol = symbolOf(config, state.assetMint.toBase58());
-  return {
-    id,
-    name: state.name,
-    assetMint: state.assetMint.toBase58(),
-    shareMint: state.shareMint.toBase58(),
-    decimals: state.assetDecimals,
-    shareDecimals: state.shareDecimals,
-    assetSymbol,
-    shareSymbol: shareSymbol(assetSymbol),
-    totalAssets: state.totalAssets,
-    totalShares: state.totalShares,
-    sharePrice: sharePrice(state.totalAssets, state.totalShares),
-    navSequence: state.navSequence,
-    navUpdatedAt: state.navUpdatedAt,
-    feeBps: state.feeBps,
-    minWithdrawalShares: state.minWithdrawalShares,
-    hourly: {
-      cap: state.hourlyCap,
-      used: state.hourlyUsed,
-      windowStart: state.hourlyWindowStart,
-      length: HOUR_SECONDS,
-    },
-    daily: {
-      cap: state.dailyCap,
-      used: state.dailyUsed,
-      windowStart: state.dailyWindowStart,
-      length: DAY_SECONDS,
-    },
-    paused: state.paused,
-    queueTail: state.queueTail,
-    queueFunded: state.queueFunded,
-    queueClaimed: state.queueClaimed,
-    pendingRequests: state.pendingRequests,
-  };
-}
+type VaultReader = (address: PublicKey, account: AccountInfo<Buffer> | null) => VaultView | null;
 
-/** The vault at `id` if it is one of the deployment's protocol's (PROTOCOL_ID); null otherwise. */
-function vaultFrom(
-  config: Pick<ClientConfig, "assets" | "protocolId">,
-  id: string,
-  account: AccountInfo<Buffer> | null,
-): VaultView | null {
-  if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
-    return null;
+/**
+ * Views of the vaults of the deployment's protocol (PROTOCOL_ID): null for any other account, a vault
+ * of another protocol included, and for every account when the deployment names no protocol.
+ */
+function vaultReader(config: Pick<ClientConfig, "assets" | "protocolId">): VaultReader {
+  if (config.protocolId === null) {
+    return () => null;
   }
-  let state: VaultAccount;
-  try {
-    state = decodeVault(account.data);
-  } catch {
-    return null;
-  }
-  return state.protocol.toBase58() === config.protocolId ? viewOf(config, id, state) : null;
+  const deps = {
+    protocol: new PublicKey(config.protocolId),
+    symbolOf: (mint: PublicKey) => symbolOf(config, mint.toBase58()),
+  };
+  return (address, account) => {
+    const vault = servedVaultOrNull(
+      deps,
+      address,
+      account === null
+        ? null
+        : { owner: account.owner, lamports: BigInt(account.lamports), data: account.data },
+    );
+    return vault === null ? null : vaultView(vault);
+  };
 }
 
 /** Every vault of the deployment's protocol, largest first (stands in for GET /api/vaults). */
@@ -120,8 +90,9 @@ export async function readVaults(connection: Connection, config: ClientConfig): 
       filters: [{ dataSize: VAULT_ACCOUNT_SIZE }],
     }),
   );
+  const vaultFrom = vaultReader(config);
   return accounts
-    .map(({ pubkey, account }) => vaultFrom(config, pubkey.toBase58(), account))
+    .map(({ pubkey, account }) => vaultFrom(pubkey, account))
     .filter((vault): vault is VaultView => vault !== null)
     .sort((left, right) =>
       left.totalAssets === right.totalAssets
@@ -151,7 +122,7 @@ export async function readVault(
     throw new VaultNotFoundError(id);
   }
   const account = await read("reading the vault", () => connection.getAccountInfo(address));
-  const vault = vaultFrom(config, id, account);
+  const vault = vaultReader(config)(address, account);
   if (vault === null) {
     throw new VaultNotFoundError(id);
   }
@@ -202,7 +173,7 @@ function receiptOf(account: AccountInfo<Buffer> | null | undefined): PendingRece
 /** The wallet's SOL, asset and share balances and pending receipt on one vault, in one call. */
 export async function readWalletPosition(
   connection: Connection,
-  vault: Pick<VaultView, "id" | "assetMint" | "shareMint">,
+  vault: Pick<VaultView, "id" | "asset" | "shares">,
   wallet: string,
 ): Promise<WalletPosition> {
   const owner = new PublicKey(wallet);
@@ -210,8 +181,8 @@ export async function readWalletPosition(
   const [walletAccount, assetAccount, shareAccount, receiptAccount] = await read("reading the wallet", () =>
     connection.getMultipleAccountsInfo([
       owner,
-      findAssociatedTokenAddress(owner, new PublicKey(vault.assetMint)),
-      findAssociatedTokenAddress(owner, new PublicKey(vault.shareMint)),
+      findAssociatedTokenAddress(owner, new PublicKey(vault.asset.mint)),
+      findAssociatedTokenAddress(owner, new PublicKey(vault.shares.mint)),
       findReceipt(vaultAddress, owner),
     ]),
   );

@@ -50,6 +50,6 @@ export const getStats = partnerEndpoint({
   handler: async ({ params, context }) => {
     const entry = await indexedVault(context, params.vault_id);
     const now = context.deps.now();
-    return vaultStats(entry.vault, entry.row, entry.apy, await statsReads(context, entry.row.vault, now));
+    return vaultStats(entry, await statsReads(context, entry.row.vault, now));
   },
 });

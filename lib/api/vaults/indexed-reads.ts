@@ -3,11 +3,10 @@
 import type { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/bounded-memo";
-import type { IndexedVaultRow } from "../../store/indexer";
 import { annualizedYield } from "../../vault/apy";
-import { navPoints, vaultOfRow, type VaultApy } from "../../vault/directory";
-import type { LoadedVault } from "../../vault/vault-state";
+import { navPoints, vaultOfRow, type DirectoryVault, type VaultApy } from "../../vault/directory";
 import { loadVault } from "../../vault/vault-state";
+import { vaultView } from "../../vault/vault-view";
 import type { ApiContext } from "../context";
 import { ApiError } from "../errors";
 import { chainDataCache } from "../chain-data-cache";
@@ -15,11 +14,8 @@ import { chainDataCache } from "../chain-data-cache";
 const CACHE_MS = 2_000;
 const DAY_MS = 86_400_000;
 
-export interface IndexedVault {
-  row: IndexedVaultRow;
-  vault: LoadedVault;
-  apy: VaultApy;
-}
+/** The directory's entry of a vault: its row, the account decoded, its view (the pages' too) and APY. */
+export type IndexedVault = DirectoryVault;
 
 const cacheOf = chainDataCache<IndexedVault[]>(CACHE_MS);
 
@@ -66,7 +62,12 @@ export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
       }
     });
     return Promise.all(
-      served.map(async ({ row, vault }) => ({ row, vault, apy: await apyOf(context, row.vault) })),
+      served.map(async ({ row, vault }) => ({
+        row,
+        vault,
+        view: vaultView(vault),
+        apy: await apyOf(context, row.vault),
+      })),
     );
   });
 }
