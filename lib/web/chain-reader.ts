@@ -20,6 +20,46 @@ import { symbolOf, type ClientConfig } from "./client-config";
 const scope = globalThis as { Buffer?: typeof Buffer };
 scope.Buffer ??= Buffer;
 
+/**
+ * A request to the RPC that got no answer (the platform's fetch failed) or that a gateway answered for
+ * an unreachable node (502, 503, 504). Typed where it happens, in the Connection's fetch, so a read
+ * need not recognise it by its words. Its name, message and cause are the ones the caller saw before
+ * this type existed (the platform's error; web3.js's text for an HTTP failure), so code that reads only
+ * those (the transaction flow, on the same Connection) sees no change.
+ */
+export class RpcTransportError extends Error {
+  constructor(
+    message: string,
+    /** The gateway's status; null when there was no answer. */
+    readonly status: number | null,
+    from?: Error,
+  ) {
+    super(message, from === undefined ? undefined : { cause: from.cause });
+    this.name = from?.name ?? "Error";
+  }
+}
+
+const GATEWAY_FAILURES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/** The Connection's fetch. web3.js hands an error its fetch throws on as it is (getAccountInfo excepted, so reads use getAccountInfoAndContext). */
+const chainFetch: typeof fetch = async (input, init) => {
+  let response: Response;
+  try {
+    response = await fetch(input, init);
+  } catch (error) {
+    throw error instanceof Error
+      ? new RpcTransportError(error.message, null, error)
+      : new RpcTransportError(String(error), null);
+  }
+  if (GATEWAY_FAILURES.has(response.status)) {
+    throw new RpcTransportError(
+      `${response.status} ${response.statusText}: ${await response.text()}`,
+      response.status,
+    );
+  }
+  return response;
+};
+
 const connections = new Map<string, Connection>();
 
 /** One Connection per endpoint for the page's lifetime. */
@@ -31,20 +71,20 @@ export function connectionFor(config: Pick<ClientConfig, "rpcUrl" | "wsUrl">): C
       commitment: "confirmed",
       wsEndpoint: config.wsUrl,
       disableRetryOnRateLimit: true,
+      fetch: chainFetch,
     });
     connections.set(key, connection);
   }
   return connection;
 }
 
-/** Network failures of a read become ChainUnavailableError; anything else is left as it is. */
+/** A read that got no answer, or a gateway's failure, becomes ChainUnavailableError naming the read. */
 async function read<T>(what: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
-    if (/fetch|network|ECONNREFUSED|timed? ?out|socket|502|503|504/i.test(text)) {
-      throw new ChainUnavailableError(`${what}: ${text}`);
+    if (error instanceof RpcTransportError) {
+      throw new ChainUnavailableError(`${what}: ${error.message}`);
     }
     throw error;
   }
@@ -121,7 +161,9 @@ export async function readVault(
   if (address === null) {
     throw new VaultNotFoundError(id);
   }
-  const account = await read("reading the vault", () => connection.getAccountInfo(address));
+  const { value: account } = await read("reading the vault", () =>
+    connection.getAccountInfoAndContext(address),
+  );
   const vault = vaultReader(config)(address, account);
   if (vault === null) {
     throw new VaultNotFoundError(id);
