@@ -173,9 +173,15 @@ export interface VaultStats {
  * `averageSecondsToClaimable30d` comes from the store's aggregate (averageSecondsToClaimable's rule),
  * `firstNavAt` from its first NAV strike with shares outstanding.
  */
+/** What the statistics read from the store beside the directory's row. */
+export interface VaultStatsReads {
+  averageSecondsToClaimable30d: number | null;
+  firstNavAt: Date | null;
+}
+
 export function vaultStats(
   { view, row, apy }: Omit<DirectoryVault, "vault">,
-  reads: { averageSecondsToClaimable30d: number | null; firstNavAt: Date | null },
+  reads: VaultStatsReads,
 ): VaultStats {
   const queued = view.queueTail - view.queueClaimed;
   return {

@@ -1,5 +1,6 @@
-// The directory's reads from the indexer's rows, cached a couple of seconds per context with
-// single-flight loading, so a burst of dashboard reads costs one set of store queries.
+// The directory's reads from the indexer's rows, cached a couple of seconds in the context's
+// chainData.directory with single-flight loading, so a burst of dashboard reads costs one set of store
+// queries.
 import type { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/bounded-memo";
@@ -9,15 +10,11 @@ import { loadVault } from "../../vault/vault-state";
 import { vaultView } from "../../vault/vault-view";
 import type { ApiContext } from "../context";
 import { ApiError } from "../errors";
-import { chainDataCache } from "../chain-data-cache";
 
-const CACHE_MS = 2_000;
 const DAY_MS = 86_400_000;
 
 /** The directory's entry of a vault: its row, the account decoded, its view (the pages' too) and APY. */
 export type IndexedVault = DirectoryVault;
-
-const cacheOf = chainDataCache<IndexedVault[]>(CACHE_MS);
 
 async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
   const store = context.store.indexer;
@@ -41,7 +38,7 @@ async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
 
 /** Every indexed vault of the deployment's protocol, with its APY. */
 export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
-  return cacheOf(context).get("all", async () => {
+  return context.chainData.directory.get("all", async () => {
     const store = context.store.indexer;
     const [rows, indexedGenesis, chainGenesis] = await Promise.all([
       store.vaults(),
