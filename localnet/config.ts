@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 import { ConfigError } from "../lib/env-schema";
+import { U64_MAX } from "../lib/vault/token-amount";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -64,7 +65,7 @@ const amount = z
   .string()
   .regex(/^\d+$/, "must be a non-negative integer in raw units")
   .transform(BigInt)
-  .refine((value) => value < 2n ** 64n, "must fit in a u64");
+  .refine((value) => value <= U64_MAX, "must fit in a u64");
 
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })

@@ -6,7 +6,8 @@ import { useId, useState, type FormEvent } from "react";
 
 import { amountInputText, formatSharePrice, parseAmountInput } from "@/lib/web/amounts";
 import type { WalletPosition } from "@/lib/web/chain-reader";
-import { previewDeposit, type VaultView } from "@/lib/web/vault-view";
+import type { VaultView } from "@/lib/vault/vault-view";
+import { previewDeposit } from "@/lib/web/vault-view";
 import { Alert, Button } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
 import { useWalletState } from "../wallet/wallet-data-access";
@@ -20,7 +21,7 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
   const previewId = useId();
   const [text, setText] = useState("");
   const { mutation, progress } = useDeposit(vault);
-  const parsed = parseAmountInput(text, vault.decimals);
+  const parsed = parseAmountInput(text, vault.asset.decimals);
   const balance = position?.assetBalance;
   const preview = parsed.ok ? previewDeposit(vault, parsed.raw) : null;
   const overBalance = parsed.ok && balance !== undefined && parsed.raw > balance;
@@ -47,12 +48,12 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
             mutation.reset();
           }
         }}
-        unit={vault.assetSymbol}
+        unit={vault.asset.symbol}
         balance={balance === undefined ? null : assetText(balance, vault)}
         onMax={
           balance === undefined || balance === 0n
             ? null
-            : () => setText(amountInputText(balance, vault.decimals))
+            : () => setText(amountInputText(balance, vault.asset.decimals))
         }
         invalid={inputProblem !== null || overBalance}
         describedBy={previewId}
@@ -65,7 +66,10 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
         ) : preview !== null ? (
           <dl data-testid="deposit-preview">
             <Row label="You receive about" value={sharesText(preview.shares, vault)} strong />
-            <Row label="Share price" value={`${formatSharePrice(preview.sharePrice)} ${vault.assetSymbol}`} />
+            <Row
+              label="Share price"
+              value={`${formatSharePrice(preview.sharePrice)} ${vault.asset.symbol}`}
+            />
           </dl>
         ) : (
           <p className="text-muted">Enter an amount to see the shares you would receive.</p>

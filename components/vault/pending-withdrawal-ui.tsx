@@ -7,7 +7,8 @@ import { useId } from "react";
 import type { WithdrawalStatusData } from "@/lib/web/api-client";
 import { formatAmount, formatPercent } from "@/lib/web/amounts";
 import { arrivalBandText, formatClock } from "@/lib/web/time";
-import { claimNet, type VaultView } from "@/lib/web/vault-view";
+import type { VaultView } from "@/lib/vault/vault-view";
+import { claimNet } from "@/lib/web/vault-view";
 import { Alert, Button, Card, ProgressBar } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
 import type { useClaimWithdrawal } from "./vault-transactions";
@@ -111,8 +112,8 @@ export function PendingWithdrawal({
           <div className="flex justify-between text-xs text-muted">
             <span>Queue funding</span>
             <span className="tabular" data-testid="progress-text">
-              {formatPercent(fraction, 0)} · {formatAmount(staged, vault.shareDecimals)} of{" "}
-              {formatAmount(shares, vault.shareDecimals)} {vault.shareSymbol} staged
+              {formatPercent(fraction, 0)} · {formatAmount(staged, vault.shares.decimals)} of{" "}
+              {formatAmount(shares, vault.shares.decimals)} {vault.shares.symbol} staged
             </span>
           </div>
           <ProgressBar

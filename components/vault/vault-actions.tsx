@@ -3,7 +3,7 @@
 // claim's outcomes and the pending withdrawal, live through the page's event stream.
 import { useId } from "react";
 
-import type { VaultView } from "@/lib/web/vault-view";
+import type { VaultView } from "@/lib/vault/vault-view";
 import { Card } from "../ui/primitives";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";

@@ -5,7 +5,7 @@ import { ExplorerLink } from "@/components/ui/explorer-link";
 import Link from "next/link";
 
 import { shortAddress } from "@/lib/web/client-config";
-import type { VaultView } from "@/lib/web/vault-view";
+import type { VaultView } from "@/lib/vault/vault-view";
 import { Card, Skeleton } from "../ui/primitives";
 import { useNow } from "../ui/use-now";
 import { WalletButton } from "../wallet/wallet-ui";
@@ -76,7 +76,7 @@ export function VaultFeature({
             {data.name}
           </h1>
           <p className="mt-1 text-sm text-muted">
-            {data.assetSymbol} vault ·{" "}
+            {data.asset.symbol} vault ·{" "}
             <ExplorerLink
               target={{ address: data.id }}
               className="font-mono underline decoration-dotted underline-offset-2 hover:text-accent"

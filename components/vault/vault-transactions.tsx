@@ -6,7 +6,7 @@ import { useCallback, useState } from "react";
 
 import { UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
 import type { FlowStage } from "@/lib/web/transaction-flow";
-import type { VaultView } from "@/lib/web/vault-view";
+import type { VaultView } from "@/lib/vault/vault-view";
 import { useClientConfig, useClusterKey } from "../providers/config-context";
 import { useWalletState, type WalletState } from "../wallet/wallet-data-access";
 import { loadApi, loadFlow, loadReader, vaultKeys } from "./vault-query-keys";

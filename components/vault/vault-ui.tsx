@@ -7,7 +7,9 @@ import { formatAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts
 import { describeError } from "@/lib/web/error-words";
 import { chartGeometry, describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
 import { formatDateTime } from "@/lib/web/time";
-import { capacityAt, positionValue, type CapWindowView, type VaultView } from "@/lib/web/vault-view";
+import { capWindow, type StoredCapWindow } from "@/lib/vault/cap-window";
+import type { VaultView } from "@/lib/vault/vault-view";
+import { positionValue } from "@/lib/web/vault-view";
 import type { VaultStatsData } from "@/lib/web/api-client";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import { LocalTime } from "../ui/local-time";
@@ -15,12 +17,12 @@ import { Button, Card, ProgressBar, Skeleton, Stat } from "../ui/primitives";
 
 const WEEK = 7 * 86_400;
 
-export function assetText(raw: bigint, vault: Pick<VaultView, "decimals" | "assetSymbol">): string {
-  return `${formatAmount(raw, vault.decimals)} ${vault.assetSymbol}`;
+export function assetText(raw: bigint, vault: Pick<VaultView, "asset">): string {
+  return `${formatAmount(raw, vault.asset.decimals)} ${vault.asset.symbol}`;
 }
 
-export function sharesText(raw: bigint, vault: Pick<VaultView, "shareDecimals" | "shareSymbol">): string {
-  return `${formatAmount(raw, vault.shareDecimals)} ${vault.shareSymbol}`;
+export function sharesText(raw: bigint, vault: Pick<VaultView, "shares">): string {
+  return `${formatAmount(raw, vault.shares.decimals)} ${vault.shares.symbol}`;
 }
 
 /**
@@ -71,7 +73,7 @@ export function VaultStats({
       <Stat
         label="Share price"
         value={formatSharePrice(vault.sharePrice)}
-        hint={`${vault.assetSymbol} per ${vault.shareSymbol}`}
+        hint={`${vault.asset.symbol} per ${vault.shares.symbol}`}
         testId="share-price"
       />
       <Stat
@@ -157,7 +159,7 @@ export function SharePriceChart({
             </span>
             <span className="sr-only">to</span>
             <span>
-              {formatDateTime(last.time * 1000)}: {formatSharePrice(last.sharePrice)} {vault.assetSymbol} per
+              {formatDateTime(last.time * 1000)}: {formatSharePrice(last.sharePrice)} {vault.asset.symbol} per
               share ({history.length} NAV strikes shown)
             </span>
           </figcaption>
@@ -174,11 +176,11 @@ function CapRow({
   nowMs,
 }: {
   label: string;
-  window: CapWindowView;
+  window: StoredCapWindow;
   vault: VaultView;
   nowMs: number;
 }) {
-  const capacity = capacityAt(window, nowMs / 1000);
+  const capacity = capWindow(window, nowMs / 1000);
   if (capacity.remaining === null) {
     return (
       <div>

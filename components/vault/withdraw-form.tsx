@@ -8,7 +8,9 @@ import { sharesForAssetsRoundUp } from "@/lib/vault/share-math";
 import { amountInputText, parseAmountInput } from "@/lib/web/amounts";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import { formatClock } from "@/lib/web/time";
-import { positionValue, previewWithdrawal, type Capacity, type VaultView } from "@/lib/web/vault-view";
+import type { CapWindow } from "@/lib/vault/cap-window";
+import type { VaultView } from "@/lib/vault/vault-view";
+import { positionValue, previewWithdrawal } from "@/lib/web/vault-view";
 import { Alert, Button } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
 import { useNow } from "../ui/use-now";
@@ -17,7 +19,7 @@ import { AmountField, Row } from "./amount-field";
 import type { useRequestWithdrawal } from "./vault-transactions";
 import { assetText, sharesText } from "./vault-ui";
 
-function capacityText(capacity: Capacity, vault: VaultView): string {
+function capacityText(capacity: CapWindow, vault: VaultView): string {
   return capacity.remaining === null
     ? "no cap"
     : `${assetText(capacity.remaining, vault)} left (resets ${formatClock(capacity.resetsAt * 1000)})`;
@@ -57,7 +59,7 @@ export function WithdrawForm({
   const [mode, setMode] = useState<"shares" | "value">("shares");
   const [text, setText] = useState("");
   const { mutation, progress } = request;
-  const parsed = parseAmountInput(text, mode === "shares" ? vault.shareDecimals : vault.decimals);
+  const parsed = parseAmountInput(text, mode === "shares" ? vault.shares.decimals : vault.asset.decimals);
   const walletShares = position?.shareBalance ?? 0n;
   const shares = parsed.ok
     ? mode === "shares"
@@ -94,7 +96,7 @@ export function WithdrawForm({
                 setText("");
               }}
             />
-            {option === "shares" ? `Shares (${vault.shareSymbol})` : `Value (${vault.assetSymbol})`}
+            {option === "shares" ? `Shares (${vault.shares.symbol})` : `Value (${vault.asset.symbol})`}
           </label>
         ))}
       </fieldset>
@@ -108,7 +110,7 @@ export function WithdrawForm({
             mutation.reset();
           }
         }}
-        unit={mode === "shares" ? vault.shareSymbol : vault.assetSymbol}
+        unit={mode === "shares" ? vault.shares.symbol : vault.asset.symbol}
         balance={
           position === undefined
             ? null
@@ -121,7 +123,7 @@ export function WithdrawForm({
             ? null
             : () => {
                 setMode("shares");
-                setText(amountInputText(walletShares, vault.shareDecimals));
+                setText(amountInputText(walletShares, vault.shares.decimals));
               }
         }
         invalid={

@@ -1,20 +1,35 @@
-// Caches of chain data kept per API context (directory reads, stats, portfolios): each context gets
-// its own, emptied when the context's chain changes (a new genesis hash), so a restarted local chain
-// is never answered with the previous chain's values.
-import type { ApiContext } from "./context";
+// The caches of chain data an API context keeps for the directory's reads, each a named member of the
+// context (ApiContext.chainData), made with it and emptied by it when its chain changes (a new genesis
+// hash), so a restarted local chain is never answered with the previous chain's values.
+import type { DirectoryVault, VaultStatsReads } from "../vault/directory";
+import type { HeldPosition } from "../vault/portfolio";
 import { SingleFlightCache } from "./single-flight-cache";
 
-/** A getter of the context's cache, created on first use and cleared on each genesis change. */
-export function chainDataCache<V>(ttlMs: number): (context: ApiContext) => SingleFlightCache<V> {
-  const caches = new WeakMap<ApiContext, SingleFlightCache<V>>();
-  return (context) => {
-    const existing = caches.get(context);
-    if (existing !== undefined) {
-      return existing;
-    }
-    const cache = new SingleFlightCache<V>(ttlMs);
-    context.genesis.onChange(() => cache.clear());
-    caches.set(context, cache);
-    return cache;
+// A couple of seconds: a burst of dashboard reads costs one set of store queries, and the indexer only
+// moves every few seconds anyway. The statistics' average moves only when a request becomes claimable,
+// and a wallet's portfolio is read with (cached) balances; both live as long as the directory's rows.
+const CACHE_MS = 2_000;
+
+export interface ChainDataCaches {
+  /** Every indexed vault of the protocol with its view and APY, under one key ("all"). */
+  directory: SingleFlightCache<DirectoryVault[]>;
+  /** Per vault: the store's 30-day time to claimable and first NAV strike (GET /api/vault/{id}/stats). */
+  vaultStats: SingleFlightCache<VaultStatsReads>;
+  /** Per wallet: its positions across the indexed vaults (GET /api/portfolio). */
+  portfolios: SingleFlightCache<HeldPosition[]>;
+}
+
+export function createChainDataCaches(): ChainDataCaches {
+  return {
+    directory: new SingleFlightCache<DirectoryVault[]>(CACHE_MS),
+    vaultStats: new SingleFlightCache<VaultStatsReads>(CACHE_MS),
+    portfolios: new SingleFlightCache<HeldPosition[]>(CACHE_MS),
   };
+}
+
+/** Forgets every value (on a new chain). */
+export function clearChainDataCaches(caches: ChainDataCaches): void {
+  caches.directory.clear();
+  caches.vaultStats.clear();
+  caches.portfolios.clear();
 }

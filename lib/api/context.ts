@@ -15,7 +15,8 @@ import type { VaultDeps } from "../vault/vault-state";
 import { forgetRequestTimes } from "../vault/withdrawal-status";
 import { bearerKeySource } from "./credentials";
 import { noOpenStreams } from "./events/open-streams";
-import { firstPartySessionSource } from "./first-party-session";
+import { clearChainDataCaches, createChainDataCaches } from "./chain-data-cache";
+import { createFirstPartyKeyCache, firstPartySessionSource } from "./first-party-session";
 import { KeyResolver } from "./keys";
 import { createLogger, type Logger } from "./logger";
 import { createRateLimiter } from "./rate-limit";
@@ -112,6 +113,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
   );
   const stagingPace = new StagingPace();
   const publicReads = new SingleFlightCache<number>(10_000);
+  const chainData = createChainDataCaches();
   const liveEvents = new PartnerEventFeed(store, {
     onError: (error) =>
       log.log("warn", "live event feed read failed", {
@@ -126,6 +128,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     });
     chain.forgetChain();
     publicReads.clear();
+    clearChainDataCaches(chainData);
     stagingPace.clear();
     forgetRequestTimes();
   });
@@ -143,6 +146,8 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     credentialSources: [bearerKeySource, firstPartySessionSource],
     stagingPace,
     publicReads,
+    chainData,
+    firstPartyKey: createFirstPartyKeyCache(),
     get webhooks(): Webhooks {
       webhooks ??= webhookParts(store, log, webhookSettingsFrom(processConfig().env, config.rpcUrl));
       return webhooks;

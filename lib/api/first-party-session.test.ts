@@ -218,8 +218,9 @@ describe("the first-party session", () => {
     );
     expect(key).toBeDefined();
     await api.context.store.keys.revoke(key?.id ?? "");
-    // A fresh source: nothing cached from the tests above.
+    // Nothing cached from the tests above: a fresh source, and the context's cache of the pages' key emptied.
     useSettings({ firstPartyRpm: 100 });
+    api.context.firstPartyKey.clear();
     const result = await statusAs(newBrowser());
     expect(result.status).toBe(401);
     expect(result.body).toMatchObject({ error: expect.stringContaining("switched off") });

@@ -57,6 +57,11 @@ export function isSameOriginRequest(request: ApiRequest): boolean {
   }
 }
 
+/** The context's cache of the provisioned key (ApiContext.firstPartyKey): one entry, 5 s. */
+export function createFirstPartyKeyCache(): SingleFlightCache<ApiKeyRecord | null> {
+  return new SingleFlightCache<ApiKeyRecord | null>(5_000, 1);
+}
+
 export interface FirstPartySourceOptions {
   /** Defaults to the process's configuration (SESSION_SECRET, FIRST_PARTY_API_KEY, FIRST_PARTY_RPM, SESSION_*). */
   settings?: SessionSettings;
@@ -66,8 +71,6 @@ export interface FirstPartySourceOptions {
 export function createFirstPartySessionSource(options: FirstPartySourceOptions = {}): CredentialSource {
   let settings = options.settings ?? null;
   const now = options.now ?? Date.now;
-  // Per context: each has its own store (tests run several side by side).
-  const provisioned = new WeakMap<ApiContext, SingleFlightCache<ApiKeyRecord | null>>();
 
   function current(): SessionSettings {
     settings ??= processConfig().session;
@@ -75,12 +78,8 @@ export function createFirstPartySessionSource(options: FirstPartySourceOptions =
   }
 
   async function provisionedKey(context: ApiContext): Promise<ApiKeyRecord | null> {
-    let cache = provisioned.get(context);
-    if (cache === undefined) {
-      cache = new SingleFlightCache<ApiKeyRecord | null>(5_000, 1, now);
-      provisioned.set(context, cache);
-    }
-    return cache.get("key", async () => {
+    // Per context: each has its own store (tests run several side by side).
+    return context.firstPartyKey.get("key", async () => {
       const named = (await context.store.keys.list()).filter((key) => key.name === FIRST_PARTY_KEY_NAME);
       const newest = named.at(-1);
       if (newest !== undefined) {

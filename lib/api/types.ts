@@ -10,10 +10,12 @@ import type { RpcClient } from "../chain/rpc";
 import type { VaultChain } from "../chain/vault-chain";
 import type { PartnerEventFeed } from "../events/feed";
 import type { KeyScope } from "../store/api-keys";
+import type { ApiKeyRecord } from "../store/api-keys";
 import type { Store } from "../store/store";
 import type { StagingPace } from "../vault/staging-pace";
 import type { VaultDeps } from "../vault/vault-state";
 import type { Webhooks } from "../webhooks/parts";
+import type { ChainDataCaches } from "./chain-data-cache";
 import type { OpenStreams } from "./events/open-streams";
 import type { KeyResolver } from "./keys";
 import type { Logger } from "./logger";
@@ -97,6 +99,13 @@ export interface ApiContext {
   stagingPace: StagingPace;
   /** Keyless reads (share price, supply), cached ~10 s per vault. */
   publicReads: SingleFlightCache<number>;
+  /** The directory's, statistics' and portfolios' reads, cached a couple of seconds (chain-data-cache.ts). */
+  chainData: ChainDataCaches;
+  /**
+   * The store's "first-party pages" key as the pages' credential source found or provisioned it, kept
+   * a few seconds (first-party-session.ts); unused when FIRST_PARTY_API_KEY names the key.
+   */
+  firstPartyKey: SingleFlightCache<ApiKeyRecord | null>;
   /**
    * The webhook rows, target checker and delivery worker: made on first use from the process's
    * configuration unless configureWebhooks set them first.

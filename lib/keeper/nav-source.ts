@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 
 import { OperatorError } from "../operator/errors";
+import { U64_MAX } from "../vault/token-amount";
 
 const SECONDS_PER_YEAR = 365n * 24n * 3600n;
 const BPS = 10_000n;
@@ -38,7 +39,7 @@ export function accruedYield(totalAssets: bigint, apyBps: bigint, seconds: bigin
 const rawAmount = z
   .union([z.string().regex(/^\d+$/), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
   .transform((value) => BigInt(value))
-  .refine((value) => value < 2n ** 64n);
+  .refine((value) => value <= U64_MAX);
 
 function parseAmountDocument(text: string, vault: string, origin: string): bigint {
   const trimmed = text.trim();

@@ -8,6 +8,7 @@ import { observeRpcCall } from "../observability/metrics";
 import { decodeVault, type VaultAccount } from "../vault/accounts";
 import { deriveVaultAddresses, findProtocolAddress } from "../vault/addresses";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
+import { U64_MAX } from "../vault/token-amount";
 import {
   buildAcceptManagerInstruction,
   buildInitializeVaultInstruction,
@@ -62,7 +63,7 @@ export function parseAddress(flag: string, text: string | undefined): PublicKey 
 }
 
 export function parseRaw(flag: string, text: string): bigint {
-  if (!/^\d+$/.test(text) || BigInt(text) >= 2n ** 64n) {
+  if (!/^\d+$/.test(text) || BigInt(text) > U64_MAX) {
     throw new OperatorError(`${flag} must be a whole number of raw units below 2^64; got "${text}"`);
   }
   return BigInt(text);

@@ -9,6 +9,7 @@ import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   findAssociatedTokenAddress,
 } from "../chain/spl-token";
+import { firstOverflow } from "./cap-window";
 import { DomainError } from "./domain-errors";
 import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";
@@ -108,32 +109,29 @@ function refuseIfPaused(vault: LoadedVault): void {
  */
 function checkCapacity(vault: LoadedVault, assets: bigint, nowMs: number): void {
   const windows = withdrawalWindows(vault.state, nowMs / 1000);
-  for (const [name, window] of [
-    ["hourly", windows.hourly],
-    ["daily", windows.daily],
-  ] as const) {
-    if (window.remaining !== null && assets > window.remaining) {
-      const remaining = window.remaining;
-      const resetsAt = new Date(window.resetsAt * 1000).toISOString();
-      throw new DomainError(
-        "CAPACITY_EXCEEDED",
-        `The ${name} net-withdrawal cap leaves ${formatHuman(remaining, vault.asset)}; this withdrawal is worth ${formatHuman(assets, vault.asset)}. Reduce the amount or wait for capacity`,
-        {
-          context: {
-            window: name,
-            remaining: tokenAmount(vault.asset, remaining),
-            requested: tokenAmount(vault.asset, assets),
-            cap: tokenAmount(vault.asset, window.cap),
-            used: tokenAmount(vault.asset, window.used),
-            resetsAt,
-          },
-          details:
-            `${name} cap ${window.cap}, used ${window.used}, remaining ${remaining} (raw units); ` +
-            `resets at ${resetsAt}; ` +
-            `hourly remaining ${windows.hourly.remaining ?? "unlimited"}, daily remaining ${windows.daily.remaining ?? "unlimited"}`,
+  const overflow = firstOverflow(windows, assets);
+  if (overflow !== null) {
+    const { window: name, capacity: window } = overflow;
+    const { remaining } = window;
+    const resetsAt = new Date(window.resetsAt * 1000).toISOString();
+    throw new DomainError(
+      "CAPACITY_EXCEEDED",
+      `The ${name} net-withdrawal cap leaves ${formatHuman(remaining, vault.asset)}; this withdrawal is worth ${formatHuman(assets, vault.asset)}. Reduce the amount or wait for capacity`,
+      {
+        context: {
+          window: name,
+          remaining: tokenAmount(vault.asset, remaining),
+          requested: tokenAmount(vault.asset, assets),
+          cap: tokenAmount(vault.asset, window.cap),
+          used: tokenAmount(vault.asset, window.used),
+          resetsAt,
         },
-      );
-    }
+        details:
+          `${name} cap ${window.cap}, used ${window.used}, remaining ${remaining} (raw units); ` +
+          `resets at ${resetsAt}; ` +
+          `hourly remaining ${windows.hourly.remaining ?? "unlimited"}, daily remaining ${windows.daily.remaining ?? "unlimited"}`,
+      },
+    );
   }
 }
 

@@ -1,15 +1,16 @@
 // The vault directory's views, built from the indexer's rows (never from a chain read per request):
-// summary, detail, NAV and statistics. APY comes from NAV snapshots; the time from request to
-// claimable from the program's events.
+// summary, detail, NAV and statistics. Their vault fields are serialized from the vault's VaultView
+// (lib/vault/vault-view.ts: the pages read the same view live from the chain). APY comes from NAV
+// snapshots; the time from request to claimable from the program's events.
 import { PublicKey } from "@solana/web3.js";
 
-import { base58Of } from "../chain/base58";
 import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "./indexed-records";
 import type { NavPoint } from "./apy";
 import { VAULT_PROGRAM_ID } from "./idl";
 import { assetsForSharesRoundDown, sharePrice } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
 import { vaultFromAccount, type LoadedVault, type VaultDeps } from "./vault-state";
+import type { VaultToken, VaultView } from "./vault-view";
 import {
   isoFromSeconds,
   withdrawalLimits,
@@ -43,17 +44,19 @@ export interface VaultApy {
   apy30d: number | null;
 }
 
-interface TokenView {
-  mint: string;
-  symbol: string;
-  decimals: number;
+/** A vault as the directory holds it: the indexer's row, the account in it decoded, its view, its APY. */
+export interface DirectoryVault {
+  row: IndexedVaultRow;
+  vault: LoadedVault;
+  view: VaultView;
+  apy: VaultApy;
 }
 
 export interface VaultSummary {
   id: string;
   name: string;
-  asset: TokenView;
-  shares: TokenView;
+  asset: VaultToken;
+  shares: VaultToken;
   sharePrice: number;
   tvl: TokenAmount;
   apy7d: number | null;
@@ -71,43 +74,32 @@ export interface VaultDetail extends VaultSummary {
   withdrawalLimits: WithdrawalLimits;
 }
 
-function tokenView(token: LoadedVault["asset"]): TokenView {
-  return { mint: base58Of(token.mint), symbol: token.symbol, decimals: token.decimals };
-}
-
-export function vaultSummary(vault: LoadedVault, row: IndexedVaultRow, apy: VaultApy): VaultSummary {
-  const { state } = vault;
+export function vaultSummary({ view, row, apy }: Omit<DirectoryVault, "vault">): VaultSummary {
   return {
-    id: base58Of(vault.address),
-    name: state.name,
-    asset: tokenView(vault.asset),
-    shares: tokenView(vault.shares),
-    sharePrice: sharePrice(state.totalAssets, state.totalShares),
-    tvl: tokenAmount(vault.asset, state.totalAssets),
+    id: view.id,
+    name: view.name,
+    asset: view.asset,
+    shares: view.shares,
+    sharePrice: view.sharePrice,
+    tvl: tokenAmount(view.asset, view.totalAssets),
     apy7d: apy.apy7d,
     apy30d: apy.apy30d,
     caps: {
-      hourly: state.hourlyCap === 0n ? null : tokenAmount(vault.asset, state.hourlyCap),
-      daily: state.dailyCap === 0n ? null : tokenAmount(vault.asset, state.dailyCap),
+      hourly: view.hourly.cap === 0n ? null : tokenAmount(view.asset, view.hourly.cap),
+      daily: view.daily.cap === 0n ? null : tokenAmount(view.asset, view.daily.cap),
     },
-    paused: state.paused,
+    paused: view.paused,
     indexedAt: row.updatedAt.toISOString(),
   };
 }
 
-export function vaultDetail(
-  vault: LoadedVault,
-  row: IndexedVaultRow,
-  apy: VaultApy,
-  schedule: ScheduleSettings,
-  nowMs: number,
-): VaultDetail {
-  const { state } = vault;
+export function vaultDetail(entry: DirectoryVault, schedule: ScheduleSettings, nowMs: number): VaultDetail {
+  const { view, vault } = entry;
   return {
-    ...vaultSummary(vault, row, apy),
-    totalShares: tokenAmount(vault.shares, state.totalShares),
-    navSequence: state.navSequence.toString(),
-    navUpdatedAt: state.navUpdatedAt > 0n ? isoFromSeconds(state.navUpdatedAt) : null,
+    ...vaultSummary(entry),
+    totalShares: tokenAmount(view.shares, view.totalShares),
+    navSequence: view.navSequence.toString(),
+    navUpdatedAt: view.navUpdatedAt > 0n ? isoFromSeconds(view.navUpdatedAt) : null,
     withdrawalPolicy: withdrawalPolicy(vault, schedule),
     withdrawalLimits: withdrawalLimits(vault, nowMs),
   };
@@ -121,14 +113,13 @@ export interface VaultNav {
   struckAt: string | null;
 }
 
-export function vaultNav(vault: LoadedVault): VaultNav {
-  const { state } = vault;
+export function vaultNav(view: VaultView): VaultNav {
   return {
-    sharePrice: sharePrice(state.totalAssets, state.totalShares),
-    totalAssets: tokenAmount(vault.asset, state.totalAssets),
-    totalShares: tokenAmount(vault.shares, state.totalShares),
-    navSequence: state.navSequence.toString(),
-    struckAt: state.navUpdatedAt > 0n ? isoFromSeconds(state.navUpdatedAt) : null,
+    sharePrice: view.sharePrice,
+    totalAssets: tokenAmount(view.asset, view.totalAssets),
+    totalShares: tokenAmount(view.shares, view.totalShares),
+    navSequence: view.navSequence.toString(),
+    struckAt: view.navUpdatedAt > 0n ? isoFromSeconds(view.navUpdatedAt) : null,
   };
 }
 
@@ -182,25 +173,28 @@ export interface VaultStats {
  * `averageSecondsToClaimable30d` comes from the store's aggregate (averageSecondsToClaimable's rule),
  * `firstNavAt` from its first NAV strike with shares outstanding.
  */
+/** What the statistics read from the store beside the directory's row. */
+export interface VaultStatsReads {
+  averageSecondsToClaimable30d: number | null;
+  firstNavAt: Date | null;
+}
+
 export function vaultStats(
-  vault: LoadedVault,
-  row: IndexedVaultRow,
-  apy: VaultApy,
-  reads: { averageSecondsToClaimable30d: number | null; firstNavAt: Date | null },
+  { view, row, apy }: Omit<DirectoryVault, "vault">,
+  reads: VaultStatsReads,
 ): VaultStats {
-  const { state } = vault;
-  const queued = state.queueTail - state.queueClaimed;
+  const queued = view.queueTail - view.queueClaimed;
   return {
-    tvl: tokenAmount(vault.asset, state.totalAssets),
+    tvl: tokenAmount(view.asset, view.totalAssets),
     depositors: row.holders,
     apy7d: apy.apy7d,
     apy30d: apy.apy30d,
-    queuedShares: tokenAmount(vault.shares, queued),
+    queuedShares: tokenAmount(view.shares, queued),
     queuedAssets: tokenAmount(
-      vault.asset,
-      assetsForSharesRoundDown(queued, state.totalAssets, state.totalShares),
+      view.asset,
+      assetsForSharesRoundDown(queued, view.totalAssets, view.totalShares),
     ),
-    stagedShares: tokenAmount(vault.shares, state.queueFunded - state.queueClaimed),
+    stagedShares: tokenAmount(view.shares, view.queueFunded - view.queueClaimed),
     averageSecondsToClaimable30d: reads.averageSecondsToClaimable30d,
     firstNavAt: reads.firstNavAt?.toISOString() ?? null,
   };

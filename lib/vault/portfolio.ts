@@ -4,7 +4,7 @@
 // the position's value (held + pending shares) with the basis still in it.
 import type { IndexedVaultRow, StoredEvent } from "./indexed-records";
 import { assetsForSharesRoundDown, assetsForSharesRoundUp, sharePrice } from "./share-math";
-import { tokenAmount, type TokenAmount } from "./token-amount";
+import { tokenAmount, type TokenAmount, type TokenLabel } from "./token-amount";
 import type { LoadedVault } from "./vault-state";
 
 function field(event: StoredEvent, name: string): bigint {
@@ -53,6 +53,12 @@ export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostB
 /** Average-cost basis over the wallet's events in one vault, oldest first. */
 export function costBasis(events: readonly StoredEvent[]): CostBasis {
   return events.reduce(applyCostBasisEvent, EMPTY_COST_BASIS);
+}
+
+/** A position with the asset it is valued in (a portfolio's totals add positions per asset). */
+export interface HeldPosition {
+  asset: TokenLabel;
+  position: PortfolioPosition;
 }
 
 export interface PortfolioPosition {

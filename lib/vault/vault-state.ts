@@ -5,7 +5,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { ChainAccount } from "../chain/accounts";
 import type { ReadMode, VaultChain } from "../chain/vault-chain";
 import { decodeVault, type VaultAccount } from "./accounts";
-import { DAY_SECONDS, HOUR_SECONDS, capWindow, type CapWindow } from "./cap-window";
+import { storedWindows, windowsAt, type CapWindow, type WithdrawalWindows } from "./cap-window";
 import { DomainError } from "./domain-errors";
 import { VAULT_PROGRAM_ID } from "./idl";
 import type { TokenInfo } from "./token-amount";
@@ -38,12 +38,35 @@ function vaultNotFound(address: PublicKey, message: string): DomainError<"VAULT_
   return new DomainError("VAULT_NOT_FOUND", message, { context: { vault: address.toBase58() } });
 }
 
-/** Only the deployment's protocol's vaults exist for this app; any other is an unknown vault. */
-function requireServedProtocol(deps: Pick<VaultDeps, "protocol">, vault: LoadedVault): LoadedVault {
-  if (!vault.state.protocol.equals(deps.protocol)) {
-    throw vaultNotFound(vault.address, `No vault exists at ${vault.address.toBase58()}`);
+type VaultRead = { vault: LoadedVault } | { absent: "no-vault" | "not-a-vault" | "other-protocol" };
+
+function readVaultAccount(
+  deps: Pick<VaultDeps, "symbolOf" | "protocol">,
+  address: PublicKey,
+  account: ChainAccount | null,
+): VaultRead {
+  if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
+    return { absent: "no-vault" };
   }
-  return vault;
+  let vault = decodedVaults.get(account);
+  if (vault === undefined || !vault.address.equals(address)) {
+    let state: VaultAccount;
+    try {
+      state = decodeVault(account.data);
+    } catch {
+      return { absent: "not-a-vault" };
+    }
+    const assetSymbol = deps.symbolOf(state.assetMint);
+    vault = {
+      address,
+      state,
+      asset: { mint: state.assetMint, symbol: assetSymbol, decimals: state.assetDecimals },
+      shares: { mint: state.shareMint, symbol: shareSymbol(assetSymbol), decimals: state.shareDecimals },
+    };
+    decodedVaults.set(account, vault);
+  }
+  // Only the deployment's protocol's vaults exist for this app; any other is an unknown vault.
+  return vault.state.protocol.equals(deps.protocol) ? { vault } : { absent: "other-protocol" };
 }
 
 /**
@@ -55,28 +78,26 @@ export function vaultFromAccount(
   address: PublicKey,
   account: ChainAccount | null,
 ): LoadedVault {
-  if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
-    throw vaultNotFound(address, `No vault exists at ${address.toBase58()}`);
+  const read = readVaultAccount(deps, address, account);
+  if ("vault" in read) {
+    return read.vault;
   }
-  const decoded = decodedVaults.get(account);
-  if (decoded !== undefined && decoded.address.equals(address)) {
-    return requireServedProtocol(deps, decoded);
-  }
-  let state: VaultAccount;
-  try {
-    state = decodeVault(account.data);
-  } catch {
-    throw vaultNotFound(address, `The account ${address.toBase58()} is not a vault`);
-  }
-  const assetSymbol = deps.symbolOf(state.assetMint);
-  const vault: LoadedVault = {
+  throw vaultNotFound(
     address,
-    state,
-    asset: { mint: state.assetMint, symbol: assetSymbol, decimals: state.assetDecimals },
-    shares: { mint: state.shareMint, symbol: shareSymbol(assetSymbol), decimals: state.shareDecimals },
-  };
-  decodedVaults.set(account, vault);
-  return requireServedProtocol(deps, vault);
+    read.absent === "not-a-vault"
+      ? `The account ${address.toBase58()} is not a vault`
+      : `No vault exists at ${address.toBase58()}`,
+  );
+}
+
+/** vaultFromAccount for a reader that shows "no vault" rather than refusing: null where it throws. */
+export function servedVaultOrNull(
+  deps: Pick<VaultDeps, "symbolOf" | "protocol">,
+  address: PublicKey,
+  account: ChainAccount | null,
+): LoadedVault | null {
+  const read = readVaultAccount(deps, address, account);
+  return "vault" in read ? read.vault : null;
 }
 
 export async function loadVault(deps: VaultDeps, address: PublicKey, mode: ReadMode): Promise<LoadedVault> {
@@ -92,14 +113,9 @@ export function rentExemptMinimum(size: number): bigint {
 /** The base fee per signature. */
 export const LAMPORTS_PER_SIGNATURE = 5_000n;
 
-export function withdrawalWindows(
-  state: VaultAccount,
-  nowSeconds: number,
-): { hourly: CapWindow; daily: CapWindow } {
-  return {
-    hourly: capWindow(state.hourlyCap, state.hourlyWindowStart, state.hourlyUsed, nowSeconds, HOUR_SECONDS),
-    daily: capWindow(state.dailyCap, state.dailyWindowStart, state.dailyUsed, nowSeconds, DAY_SECONDS),
-  };
+/** The vault's hourly and daily windows as the program will see them at `nowSeconds`. */
+export function withdrawalWindows(state: VaultAccount, nowSeconds: number): WithdrawalWindows<CapWindow> {
+  return windowsAt(storedWindows(state), nowSeconds);
 }
 
 export function isOnCurveWallet(wallet: PublicKey): boolean {

@@ -99,14 +99,20 @@ describe("staging pace", () => {
 describe("cap windows", () => {
   it("roll over on UTC boundaries and report what remains", () => {
     const hourStart = BigInt(NOW / 1000);
-    expect(capWindow(100n, hourStart, 40n, NOW / 1000 + 10, 3600)).toEqual({
+    const hour = (cap: bigint, windowStart: bigint, used: bigint) => ({
+      cap,
+      used,
+      windowStart,
+      length: 3600,
+    });
+    expect(capWindow(hour(100n, hourStart, 40n), NOW / 1000 + 10)).toEqual({
       cap: 100n,
       used: 40n,
       remaining: 60n,
       resetsAt: NOW / 1000 + 3600,
     });
-    expect(capWindow(100n, hourStart - 3600n, 40n, NOW / 1000, 3600).used).toBe(0n);
-    expect(capWindow(0n, 0n, 5n, NOW / 1000, 3600).remaining).toBeNull();
-    expect(capWindow(10n, hourStart, 40n, NOW / 1000, 3600).remaining).toBe(0n);
+    expect(capWindow(hour(100n, hourStart - 3600n, 40n), NOW / 1000).used).toBe(0n);
+    expect(capWindow(hour(0n, 0n, 5n), NOW / 1000).remaining).toBeNull();
+    expect(capWindow(hour(10n, hourStart, 40n), NOW / 1000).remaining).toBe(0n);
   });
 });

@@ -1,24 +1,64 @@
 // Reads the pages make straight from the chain with @solana/web3.js and lib/vault's decoders, where
 // the chain is the better source than /api: the vault's live state (the read endpoints serve an
 // indexer's rows, seconds behind; readVault mirrors GET /api/vault/{id}) and the wallet's own
-// balances. Loaded on demand, so web3.js and the Borsh coder stay out of the pages' first JavaScript.
+// balances. A vault is decoded, named and viewed by lib/vault's functions, the same ones GET
+// /api/vault/{id} serializes from (vault-state.ts, vault-view.ts). Loaded on demand, so web3.js and
+// the Borsh coder stay out of the pages' first JavaScript.
 import { Buffer } from "buffer";
 import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
-import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
+import { decodeReceipt } from "../vault/accounts";
 import { findReceipt } from "../vault/addresses";
 import { VAULT_ACCOUNT_SIZE, VAULT_PROGRAM_ID } from "../vault/idl";
-import { sharePrice } from "../vault/share-math";
-import { DAY_SECONDS, HOUR_SECONDS } from "../vault/cap-window";
-import { shareSymbol } from "../vault/vault-state";
+import { servedVaultOrNull } from "../vault/vault-state";
+import { vaultView, type VaultView } from "../vault/vault-view";
 import { symbolOf, type ClientConfig } from "./client-config";
-import type { VaultView } from "./vault-view";
 
 // lib/vault's decoders hand Buffers to the Borsh coder; browsers have no global Buffer.
 const scope = globalThis as { Buffer?: typeof Buffer };
 scope.Buffer ??= Buffer;
+
+/**
+ * A request to the RPC that got no answer (the platform's fetch failed) or that a gateway answered for
+ * an unreachable node (502, 503, 504). Typed where it happens, in the Connection's fetch, so a read
+ * need not recognise it by its words. Its name, message and cause are the ones the caller saw before
+ * this type existed (the platform's error; web3.js's text for an HTTP failure), so code that reads only
+ * those (the transaction flow, on the same Connection) sees no change.
+ */
+export class RpcTransportError extends Error {
+  constructor(
+    message: string,
+    /** The gateway's status; null when there was no answer. */
+    readonly status: number | null,
+    from?: Error,
+  ) {
+    super(message, from === undefined ? undefined : { cause: from.cause });
+    this.name = from?.name ?? "Error";
+  }
+}
+
+const GATEWAY_FAILURES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/** The Connection's fetch. web3.js hands an error its fetch throws on as it is (getAccountInfo excepted, so reads use getAccountInfoAndContext). */
+const chainFetch: typeof fetch = async (input, init) => {
+  let response: Response;
+  try {
+    response = await fetch(input, init);
+  } catch (error) {
+    throw error instanceof Error
+      ? new RpcTransportError(error.message, null, error)
+      : new RpcTransportError(String(error), null);
+  }
+  if (GATEWAY_FAILURES.has(response.status)) {
+    throw new RpcTransportError(
+      `${response.status} ${response.statusText}: ${await response.text()}`,
+      response.status,
+    );
+  }
+  return response;
+};
 
 const connections = new Map<string, Connection>();
 
@@ -31,20 +71,20 @@ export function connectionFor(config: Pick<ClientConfig, "rpcUrl" | "wsUrl">): C
       commitment: "confirmed",
       wsEndpoint: config.wsUrl,
       disableRetryOnRateLimit: true,
+      fetch: chainFetch,
     });
     connections.set(key, connection);
   }
   return connection;
 }
 
-/** Network failures of a read become ChainUnavailableError; anything else is left as it is. */
+/** A read that got no answer, or a gateway's failure, becomes ChainUnavailableError naming the read. */
 async function read<T>(what: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
-    if (/fetch|network|ECONNREFUSED|timed? ?out|socket|502|503|504/i.test(text)) {
-      throw new ChainUnavailableError(`${what}: ${text}`);
+    if (error instanceof RpcTransportError) {
+      throw new ChainUnavailableError(`${what}: ${error.message}`);
     }
     throw error;
   }
@@ -57,60 +97,30 @@ export class VaultNotFoundError extends Error {
   }
 }
 
-function viewOf(config: Pick<ClientConfig, "assets">, id: string, state: VaultAccount): VaultView {
-  const assetSymbol = symbolOf(config, state.assetMint.toBase58());
-  return {
-    id,
-    name: state.name,
-    assetMint: state.assetMint.toBase58(),
-    shareMint: state.shareMint.toBase58(),
-    decimals: state.assetDecimals,
-    shareDecimals: state.shareDecimals,
-    assetSymbol,
-    shareSymbol: shareSymbol(assetSymbol),
-    totalAssets: state.totalAssets,
-    totalShares: state.totalShares,
-    sharePrice: sharePrice(state.totalAssets, state.totalShares),
-    navSequence: state.navSequence,
-    navUpdatedAt: state.navUpdatedAt,
-    feeBps: state.feeBps,
-    minWithdrawalShares: state.minWithdrawalShares,
-    hourly: {
-      cap: state.hourlyCap,
-      used: state.hourlyUsed,
-      windowStart: state.hourlyWindowStart,
-      length: HOUR_SECONDS,
-    },
-    daily: {
-      cap: state.dailyCap,
-      used: state.dailyUsed,
-      windowStart: state.dailyWindowStart,
-      length: DAY_SECONDS,
-    },
-    paused: state.paused,
-    queueTail: state.queueTail,
-    queueFunded: state.queueFunded,
-    queueClaimed: state.queueClaimed,
-    pendingRequests: state.pendingRequests,
-  };
-}
+type VaultReader = (address: PublicKey, account: AccountInfo<Buffer> | null) => VaultView | null;
 
-/** The vault at `id` if it is one of the deployment's protocol's (PROTOCOL_ID); null otherwise. */
-function vaultFrom(
-  config: Pick<ClientConfig, "assets" | "protocolId">,
-  id: string,
-  account: AccountInfo<Buffer> | null,
-): VaultView | null {
-  if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
-    return null;
+/**
+ * Views of the vaults of the deployment's protocol (PROTOCOL_ID): null for any other account, a vault
+ * of another protocol included, and for every account when the deployment names no protocol.
+ */
+function vaultReader(config: Pick<ClientConfig, "assets" | "protocolId">): VaultReader {
+  if (config.protocolId === null) {
+    return () => null;
   }
-  let state: VaultAccount;
-  try {
-    state = decodeVault(account.data);
-  } catch {
-    return null;
-  }
-  return state.protocol.toBase58() === config.protocolId ? viewOf(config, id, state) : null;
+  const deps = {
+    protocol: new PublicKey(config.protocolId),
+    symbolOf: (mint: PublicKey) => symbolOf(config, mint.toBase58()),
+  };
+  return (address, account) => {
+    const vault = servedVaultOrNull(
+      deps,
+      address,
+      account === null
+        ? null
+        : { owner: account.owner, lamports: BigInt(account.lamports), data: account.data },
+    );
+    return vault === null ? null : vaultView(vault);
+  };
 }
 
 /** Every vault of the deployment's protocol, largest first (stands in for GET /api/vaults). */
@@ -120,8 +130,9 @@ export async function readVaults(connection: Connection, config: ClientConfig): 
       filters: [{ dataSize: VAULT_ACCOUNT_SIZE }],
     }),
   );
+  const vaultFrom = vaultReader(config);
   return accounts
-    .map(({ pubkey, account }) => vaultFrom(config, pubkey.toBase58(), account))
+    .map(({ pubkey, account }) => vaultFrom(pubkey, account))
     .filter((vault): vault is VaultView => vault !== null)
     .sort((left, right) =>
       left.totalAssets === right.totalAssets
@@ -150,8 +161,10 @@ export async function readVault(
   if (address === null) {
     throw new VaultNotFoundError(id);
   }
-  const account = await read("reading the vault", () => connection.getAccountInfo(address));
-  const vault = vaultFrom(config, id, account);
+  const { value: account } = await read("reading the vault", () =>
+    connection.getAccountInfoAndContext(address),
+  );
+  const vault = vaultReader(config)(address, account);
   if (vault === null) {
     throw new VaultNotFoundError(id);
   }
@@ -202,7 +215,7 @@ function receiptOf(account: AccountInfo<Buffer> | null | undefined): PendingRece
 /** The wallet's SOL, asset and share balances and pending receipt on one vault, in one call. */
 export async function readWalletPosition(
   connection: Connection,
-  vault: Pick<VaultView, "id" | "assetMint" | "shareMint">,
+  vault: Pick<VaultView, "id" | "asset" | "shares">,
   wallet: string,
 ): Promise<WalletPosition> {
   const owner = new PublicKey(wallet);
@@ -210,8 +223,8 @@ export async function readWalletPosition(
   const [walletAccount, assetAccount, shareAccount, receiptAccount] = await read("reading the wallet", () =>
     connection.getMultipleAccountsInfo([
       owner,
-      findAssociatedTokenAddress(owner, new PublicKey(vault.assetMint)),
-      findAssociatedTokenAddress(owner, new PublicKey(vault.shareMint)),
+      findAssociatedTokenAddress(owner, new PublicKey(vault.asset.mint)),
+      findAssociatedTokenAddress(owner, new PublicKey(vault.shares.mint)),
       findReceipt(vaultAddress, owner),
     ]),
   );

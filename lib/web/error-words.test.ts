@@ -9,14 +9,13 @@ import {
   RecordingFailedError,
   TransactionRefusedError,
 } from "./errors";
-import type { VaultView } from "./vault-view";
+import type { VaultView } from "../vault/vault-view";
 
 const utc = { clock: { timeZone: "UTC" } };
 const USDC = 1_000_000n;
 
 const vault = {
-  decimals: 6,
-  assetSymbol: "USDC",
+  asset: { mint: "mint", symbol: "USDC", decimals: 6 },
   hourly: { cap: 25_000n * USDC, used: 24_000n * USDC, windowStart: 1_763_816_400n, length: 3_600 },
   daily: { cap: 100_000n * USDC, used: 24_000n * USDC, windowStart: 1_763_769_600n, length: 86_400 },
 } as VaultView;

@@ -4,7 +4,9 @@
 // CAPACITY_EXCEEDED's figures as context, program errors are named by the IDL (at the boundary that
 // builds TransactionRefusedError), and an unreachable chain is ChainUnavailableError.
 import { ChainUnavailableError } from "../chain/rpc";
+import { capWindow } from "../vault/cap-window";
 import type { TokenAmount } from "../vault/token-amount";
+import type { VaultView } from "../vault/vault-view";
 import { formatAmount } from "./amounts";
 import {
   ApiRequestError,
@@ -17,7 +19,6 @@ import {
   isWalletRejection,
 } from "./errors";
 import { formatClock, type ClockOptions } from "./time";
-import { capacityAt, type VaultView } from "./vault-view";
 
 export type ErrorKind =
   | "wallet-rejected"
@@ -106,14 +107,14 @@ function capFromChain(window: "hourly" | "daily", context: ErrorContext): ErrorW
   if (vault === null) {
     return capWords(window, null, null, context);
   }
-  const capacity = capacityAt(
+  const capacity = capWindow(
     window === "daily" ? vault.daily : vault.hourly,
     (context.nowMs ?? Date.now()) / 1000,
   );
   const remaining =
     capacity.remaining === null
       ? null
-      : `${formatAmount(capacity.remaining, vault.decimals)} ${vault.assetSymbol}`;
+      : `${formatAmount(capacity.remaining, vault.asset.decimals)} ${vault.asset.symbol}`;
   return capWords(window, remaining, capacity.resetsAt * 1000, context);
 }
 

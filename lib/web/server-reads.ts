@@ -5,7 +5,7 @@
 import { cache } from "react";
 
 import { processConfig } from "../config";
-import type { VaultView } from "./vault-view";
+import type { VaultView } from "../vault/vault-view";
 
 const READ_TIMEOUT_MS = 600;
 

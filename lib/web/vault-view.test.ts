@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  capacityAt,
-  claimNet,
-  positionValue,
-  previewDeposit,
-  previewWithdrawal,
-  type VaultView,
-} from "./vault-view";
+import { claimNet, positionValue, previewDeposit, previewWithdrawal } from "./vault-view";
 import { sharesForAssetsRoundUp } from "../vault/share-math";
+import type { VaultView } from "../vault/vault-view";
 
 const USDC = 1_000_000n;
 /** One whole share: the asset's 6 decimals plus the program's offset of 3. */
@@ -19,12 +13,8 @@ function vault(overrides: Partial<VaultView> = {}): VaultView {
   return {
     id: "vault",
     name: "USDC Prime",
-    assetMint: "mint",
-    shareMint: "shares",
-    decimals: 6,
-    shareDecimals: 9,
-    assetSymbol: "USDC",
-    shareSymbol: "vUSDC",
+    asset: { mint: "mint", symbol: "USDC", decimals: 6 },
+    shares: { mint: "shares", symbol: "vUSDC", decimals: 9 },
     totalAssets: 1_100n * USDC,
     totalShares: 1_000n * SHARE,
     sharePrice: 1.1,
@@ -42,21 +32,6 @@ function vault(overrides: Partial<VaultView> = {}): VaultView {
     ...overrides,
   };
 }
-
-describe("capacityAt", () => {
-  it("keeps the stored usage inside the window and rolls over after it, as the program does", () => {
-    const window = { cap: 100n, used: 60n, windowStart: 36_000n, length: HOUR };
-    expect(capacityAt(window, 36_000 + 10)).toEqual({
-      cap: 100n,
-      used: 60n,
-      remaining: 40n,
-      resetsAt: 39_600,
-    });
-    expect(capacityAt(window, 39_600)).toEqual({ cap: 100n, used: 0n, remaining: 100n, resetsAt: 43_200 });
-    expect(capacityAt({ ...window, cap: 0n }, 36_010).remaining).toBeNull();
-    expect(capacityAt({ ...window, used: 150n }, 36_010).remaining).toBe(0n);
-  });
-});
 
 describe("previews", () => {
   it("a deposit mints shares rounded down at the current price, virtual shares and assets counted", () => {

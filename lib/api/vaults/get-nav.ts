@@ -18,5 +18,5 @@ export const getNav = partnerEndpoint({
   names: "vault",
   target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
   sample: ({ vault }) => ({ path: `/api/vault/${vault}/nav` }),
-  handler: async ({ params, context }) => vaultNav((await indexedVault(context, params.vault_id)).vault),
+  handler: async ({ params, context }) => vaultNav((await indexedVault(context, params.vault_id)).view),
 });

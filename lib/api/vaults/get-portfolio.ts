@@ -4,24 +4,12 @@ import type { PublicKey } from "@solana/web3.js";
 
 import { findAssociatedTokenAddress } from "../../chain/spl-token";
 import type { StoredEvent } from "../../store/indexer";
-import { portfolioPosition, type PortfolioPosition } from "../../vault/portfolio";
+import { portfolioPosition, type HeldPosition } from "../../vault/portfolio";
 import { tokenAmount, type TokenLabel } from "../../vault/token-amount";
 import type { ApiContext } from "../context";
 import { partnerEndpoint } from "../endpoint";
 import { portfolioQuery, portfolioResponse } from "../schemas/portfolio";
-import { chainDataCache } from "../chain-data-cache";
 import { indexedVaults, keyAllowsVault } from "./indexed-reads";
-
-// As long as the directory's cache: a dashboard's burst of reads for one wallet costs one store query
-// and one (cached) balance read, and the indexer only moves every few seconds anyway.
-const CACHE_MS = 2_000;
-
-interface HeldPosition {
-  asset: TokenLabel;
-  position: PortfolioPosition;
-}
-
-const cacheOf = chainDataCache<HeldPosition[]>(CACHE_MS);
 
 /** The wallet's position in every indexed vault where it holds shares or has events. */
 async function walletPositions(context: ApiContext, wallet: PublicKey): Promise<HeldPosition[]> {
@@ -58,7 +46,8 @@ async function walletPositions(context: ApiContext, wallet: PublicKey): Promise<
 }
 
 function cachedWalletPositions(context: ApiContext, wallet: PublicKey): Promise<HeldPosition[]> {
-  return cacheOf(context).get(wallet.toBase58(), () => walletPositions(context, wallet));
+  // A dashboard's burst of reads for one wallet costs one store query and one (cached) balance read.
+  return context.chainData.portfolios.get(wallet.toBase58(), () => walletPositions(context, wallet));
 }
 
 export const getPortfolio = partnerEndpoint({

@@ -1,30 +1,20 @@
 // GET /api/vault/{vault_id}/stats — TVL, depositors, APY 7d/30d (fractions), queue, staged so far, the
 // average time from request to claimable over 30 days and the first NAV strike (read scope).
-import { vaultStats } from "../../vault/directory";
+import { vaultStats, type VaultStatsReads } from "../../vault/directory";
 import type { ApiContext } from "../context";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { noQuery, statsResponse } from "../schemas/vaults";
-import { chainDataCache } from "../chain-data-cache";
 import { indexedVault } from "./indexed-reads";
 
 const WINDOW_SECONDS = 30 * 86_400;
-// The average moves only when a request becomes claimable; the directory's rows are cached as long.
-const CACHE_MS = 2_000;
-
-interface StatsReads {
-  averageSecondsToClaimable30d: number | null;
-  firstNavAt: Date | null;
-}
-
-const cacheOf = chainDataCache<StatsReads>(CACHE_MS);
 
 /**
  * The 30-day average from the database's aggregate, not from 30 days of events loaded per request,
  * and the first strike from one index lookup.
  */
-function statsReads(context: ApiContext, vault: string, nowMs: number): Promise<StatsReads> {
-  return cacheOf(context).get(vault, async () => {
+function statsReads(context: ApiContext, vault: string, nowMs: number): Promise<VaultStatsReads> {
+  return context.chainData.vaultStats.get(vault, async () => {
     const store = context.store.indexer;
     const [averageSecondsToClaimable30d, firstStrike] = await Promise.all([
       store.averageSecondsToClaimable(vault, Math.floor(nowMs / 1000) - WINDOW_SECONDS),
@@ -50,6 +40,6 @@ export const getStats = partnerEndpoint({
   handler: async ({ params, context }) => {
     const entry = await indexedVault(context, params.vault_id);
     const now = context.deps.now();
-    return vaultStats(entry.vault, entry.row, entry.apy, await statsReads(context, entry.row.vault, now));
+    return vaultStats(entry, await statsReads(context, entry.row.vault, now));
   },
 });

@@ -22,9 +22,7 @@ export const getVault = partnerEndpoint({
     const entry = await indexedVault(context, params.vault_id);
     return {
       vault: vaultDetail(
-        entry.vault,
-        entry.row,
-        entry.apy,
+        entry,
         {
           navIntervalSeconds: context.config.navIntervalSeconds,
           stageIntervalSeconds: context.config.stageIntervalSeconds,

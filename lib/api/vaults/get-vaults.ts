@@ -20,6 +20,6 @@ export const getVaults = partnerEndpoint({
   handler: async ({ context, principal }) => ({
     vaults: (await indexedVaults(context))
       .filter((entry) => keyAllowsVault(principal.vaults, entry.row.vault))
-      .map((entry) => vaultSummary(entry.vault, entry.row, entry.apy)),
+      .map((entry) => vaultSummary(entry)),
   }),
 });

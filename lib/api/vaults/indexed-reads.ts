@@ -1,27 +1,20 @@
-// The directory's reads from the indexer's rows, cached a couple of seconds per context with
-// single-flight loading, so a burst of dashboard reads costs one set of store queries.
+// The directory's reads from the indexer's rows, cached a couple of seconds in the context's
+// chainData.directory with single-flight loading, so a burst of dashboard reads costs one set of store
+// queries.
 import type { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/base58";
-import type { IndexedVaultRow } from "../../store/indexer";
 import { annualizedYield } from "../../vault/apy";
-import { navPoints, vaultOfRow, type VaultApy } from "../../vault/directory";
-import type { LoadedVault } from "../../vault/vault-state";
+import { navPoints, vaultOfRow, type DirectoryVault, type VaultApy } from "../../vault/directory";
 import { loadVault } from "../../vault/vault-state";
+import { vaultView } from "../../vault/vault-view";
 import type { ApiContext } from "../context";
 import { ApiError } from "../errors";
-import { chainDataCache } from "../chain-data-cache";
 
-const CACHE_MS = 2_000;
 const DAY_MS = 86_400_000;
 
-export interface IndexedVault {
-  row: IndexedVaultRow;
-  vault: LoadedVault;
-  apy: VaultApy;
-}
-
-const cacheOf = chainDataCache<IndexedVault[]>(CACHE_MS);
+/** The directory's entry of a vault: its row, the account decoded, its view (the pages' too) and APY. */
+export type IndexedVault = DirectoryVault;
 
 async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
   const store = context.store.indexer;
@@ -45,7 +38,7 @@ async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
 
 /** Every indexed vault of the deployment's protocol, with its APY. */
 export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
-  return cacheOf(context).get("all", async () => {
+  return context.chainData.directory.get("all", async () => {
     const store = context.store.indexer;
     const [rows, indexedGenesis, chainGenesis] = await Promise.all([
       store.vaults(),
@@ -66,7 +59,12 @@ export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
       }
     });
     return Promise.all(
-      served.map(async ({ row, vault }) => ({ row, vault, apy: await apyOf(context, row.vault) })),
+      served.map(async ({ row, vault }) => ({
+        row,
+        vault,
+        view: vaultView(vault),
+        apy: await apyOf(context, row.vault),
+      })),
     );
   });
 }
