@@ -51,6 +51,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const handle = app.getRequestHandler();
   const trustedProxyCount = options.context.config.trustedProxyCount;
   const server = createServer((request, response) => {
+    // The API's router counts its requests itself, under the route it matched.
+    if (isApiPath(request)) {
+      apiListener(request, response);
+      return;
+    }
     const started = performance.now();
     const pathname = (request.url ?? "/").split(/[?#]/, 1)[0] ?? "/";
     response.once("finish", () => {
@@ -61,10 +66,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       void answerMetrics(request.headers.authorization ?? null, options.metricsToken).then((answer) => {
         response.writeHead(answer.status, answer.headers).end(answer.body);
       });
-      return;
-    }
-    if (isApiPath(request)) {
-      apiListener(request, response);
       return;
     }
     const forwarded = request.headers["x-forwarded-for"];

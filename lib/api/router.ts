@@ -1,7 +1,10 @@
 // Routing by path pattern and method, shared by both hosts: Next.js route files (one route each) and
-// the node:http host (the whole table). Every response gets X-Request-Id and one JSON log line;
-// unknown paths are 404 and other methods 405 with Allow, in the route's body style.
+// the node:http host (the whole table). Every response gets X-Request-Id, one JSON log line and its
+// place in the process's HTTP metrics under the route's pattern (the match already made, so no host
+// matches the path again); unknown paths are 404 and other methods 405 with Allow, in the route's
+// body style.
 import { BASELINE_SECURITY_HEADERS } from "../csp";
+import { observeHttpRequest } from "../observability/metrics";
 import type { ApiContext } from "./context";
 import { ApiError, toApiError } from "./errors";
 import {
@@ -155,6 +158,11 @@ async function dispatch(
   return { ...response, body: null };
 }
 
+/** The metrics label of a request no route answered: bounded, never the raw path. */
+function unmatchedLabel(pathname: string): string {
+  return pathname === "/api" || pathname.startsWith("/api/") ? "/api/(unmatched)" : "(unmatched)";
+}
+
 /** Runs one route for a request: the whole edge around a handler. */
 export async function runRoute(
   route: RouteDefinition | null,
@@ -187,6 +195,13 @@ export async function runRoute(
   Object.assign(response.headers, BASELINE_SECURITY_HEADERS, { "X-Request-Id": meta.requestId });
   // Only what a route marks cacheable (the keyless reads, the document) may be kept by anyone.
   response.headers["Cache-Control"] ??= "no-store";
+  const durationMs = performance.now() - startedAt;
+  observeHttpRequest(
+    route?.pattern ?? unmatchedLabel(url.pathname),
+    method,
+    response.status,
+    durationMs / 1000,
+  );
   const level = response.status >= 500 ? "warn" : "info";
   if (!context.log.enabled(level)) {
     return response;
@@ -196,7 +211,7 @@ export async function runRoute(
     method,
     path: url.pathname,
     status: response.status,
-    durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+    durationMs: Math.round(durationMs * 10) / 10,
     ...(meta.keyId === undefined ? {} : { keyId: meta.keyId }),
     ...(meta.errorCode === undefined ? {} : { code: meta.errorCode }),
   });

@@ -1,9 +1,8 @@
-// The hooks that put HTTP traffic into the process's metrics: a route label from the path (the API's
-// route pattern or the page's, never the raw path, so label values stay bounded) and a wrapper for the
-// lean API host's handler that serves GET /metrics and counts every other request.
+// The hooks that put HTTP traffic beside the API's into the process's metrics (the API's router counts
+// its own requests under their route patterns): a page's route label from its path (never the raw
+// path, so label values stay bounded) and GET /metrics on the lean API host.
 import type { ApiRequest, ApiResponse } from "../api/handler";
 import { matchRoute } from "../api/router";
-import { ROUTE_TABLE } from "../api/routes";
 import { answerMetrics, observeHttpRequest } from "../observability/metrics";
 
 export const METRICS_PATH = "/metrics";
@@ -14,13 +13,10 @@ const PAGE_PATTERNS = ["/", "/vault/:id", "/embed/vault/:id", "/portfolio", "/ac
   audience: "public" as const,
 }));
 
-/** The route pattern a path belongs to: an API route's, a page's, or a bounded catch-all. */
+/** The pattern a page's path belongs to, or a bounded catch-all (API paths are labelled by the router). */
 export function routeLabel(pathname: string): string {
   if (pathname === METRICS_PATH) {
     return METRICS_PATH;
-  }
-  if (pathname === "/api" || pathname.startsWith("/api/")) {
-    return matchRoute(ROUTE_TABLE, pathname)?.route.pattern ?? "/api/(unmatched)";
   }
   if (pathname.startsWith("/_next/static/")) {
     return "/_next/static";
@@ -42,29 +38,21 @@ export function pathnameOf(url: string): string {
 }
 
 /**
- * Wraps an API handler: GET /metrics answered here (behind `metricsToken` when not null), every request
- * counted with its latency.
+ * Wraps an API handler: GET /metrics answered here (behind `metricsToken` when not null) and counted
+ * with its latency; every other request goes to the handler, whose router counts it.
  */
 export function withMetrics(
   handler: (request: ApiRequest) => Promise<ApiResponse>,
   metricsToken: string | null,
 ): (request: ApiRequest) => Promise<ApiResponse> {
   return async (request) => {
-    const started = performance.now();
-    const pathname = pathnameOf(request.url);
     const method = request.method.toUpperCase();
-    let response: ApiResponse;
-    if (pathname === METRICS_PATH && (method === "GET" || method === "HEAD")) {
-      const answer = await answerMetrics(request.headers.get("authorization"), metricsToken);
-      response = {
-        status: answer.status,
-        headers: answer.headers,
-        body: method === "HEAD" ? null : answer.body,
-      };
-    } else {
-      response = await handler(request);
+    if (pathnameOf(request.url) !== METRICS_PATH || (method !== "GET" && method !== "HEAD")) {
+      return handler(request);
     }
-    observeHttpRequest(routeLabel(pathname), method, response.status, (performance.now() - started) / 1000);
-    return response;
+    const started = performance.now();
+    const answer = await answerMetrics(request.headers.get("authorization"), metricsToken);
+    observeHttpRequest(METRICS_PATH, method, answer.status, (performance.now() - started) / 1000);
+    return { status: answer.status, headers: answer.headers, body: method === "HEAD" ? null : answer.body };
   };
 }

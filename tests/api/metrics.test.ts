@@ -110,11 +110,25 @@ describe("GET /metrics", () => {
   });
 });
 
-describe("routeLabel", () => {
+describe("the router's labels", () => {
   it.each([
-    ["/api/vault/abc/deposit", "/api/vault/:vault_id/deposit"],
-    ["/api/vaults/", "/api/vaults"],
-    ["/api/zzz", "/api/(unmatched)"],
+    ["/api/vault/abc/deposit", "POST", "/api/vault/:vault_id/deposit", "401"],
+    ["/api/vaults/", "GET", "/api/vaults", "401"],
+    ["/api/zzz", "GET", "/api/(unmatched)", "404"],
+    ["/wp-admin.php", "GET", "(unmatched)", "404"],
+  ])("%s (%s) is counted as %s", async (path, method, route, status) => {
+    const labels = { route, method, status };
+    const before =
+      sampleValue(await scrapeMetrics(`${host.url}/metrics`), "http_requests_total", labels) ?? 0;
+    const response = await fetch(`${host.url}${path}`, { method });
+    expect(String(response.status)).toBe(status);
+    const after = await scrapeMetrics(`${host.url}/metrics`);
+    expect(sampleValue(after, "http_requests_total", labels)).toBe(before + 1);
+  });
+});
+
+describe("routeLabel (the pages' paths on npm start's server)", () => {
+  it.each([
     ["/vault/5wmi", "/vault/:id"],
     ["/embed/vault/5wmi", "/embed/vault/:id"],
     ["/_next/static/chunks/a.js", "/_next/static"],
