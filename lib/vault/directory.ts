@@ -50,6 +50,8 @@ export interface DirectoryVault {
   vault: LoadedVault;
   view: VaultView;
   apy: VaultApy;
+  /** vaultNav(view), computed once with the entry rather than on every read of it. */
+  nav: VaultNav;
 }
 
 export interface VaultSummary {

@@ -1,5 +1,4 @@
 // GET /api/vault/{vault_id}/nav — share price, total assets and shares, NAV sequence, struck at (read scope).
-import { vaultNav } from "../../vault/directory";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { noQuery, navResponse } from "../schemas/vaults";
@@ -18,5 +17,5 @@ export const getNav = partnerEndpoint({
   names: "vault",
   target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
   sample: ({ vault }) => ({ path: `/api/vault/${vault}/nav` }),
-  handler: async ({ params, context }) => vaultNav((await indexedVault(context, params.vault_id)).view),
+  handler: async ({ params, context }) => (await indexedVault(context, params.vault_id)).nav,
 });

@@ -5,7 +5,7 @@ import type { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/base58";
 import { annualizedYield } from "../../vault/apy";
-import { navPoints, vaultOfRow, type DirectoryVault, type VaultApy } from "../../vault/directory";
+import { navPoints, vaultNav, vaultOfRow, type DirectoryVault, type VaultApy } from "../../vault/directory";
 import { loadVault } from "../../vault/vault-state";
 import { vaultView } from "../../vault/vault-view";
 import type { ApiContext } from "../context";
@@ -13,7 +13,7 @@ import { ApiError } from "../errors";
 
 const DAY_MS = 86_400_000;
 
-/** The directory's entry of a vault: its row, the account decoded, its view (the pages' too) and APY. */
+/** The directory's entry of a vault: its row, the account decoded, its view (the pages' too), APY and NAV. */
 export type IndexedVault = DirectoryVault;
 
 async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
@@ -59,12 +59,10 @@ export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
       }
     });
     return Promise.all(
-      served.map(async ({ row, vault }) => ({
-        row,
-        vault,
-        view: vaultView(vault),
-        apy: await apyOf(context, row.vault),
-      })),
+      served.map(async ({ row, vault }) => {
+        const view = vaultView(vault);
+        return { row, vault, view, apy: await apyOf(context, row.vault), nav: vaultNav(view) };
+      }),
     );
   });
 }
