@@ -46,53 +46,86 @@ function segmentsOf(pathname: string): string[] {
   return trimmed.split("/");
 }
 
-/** Literal segments must be equal; `:name` segments capture, decoded and non-empty. */
-function matchSegments(parts: readonly string[], actual: readonly string[]): Record<string, string> | null {
-  if (actual.length !== parts.length) {
+/** A pattern split once: each segment a literal to equal, or (null) a parameter named in `names`. */
+interface CompiledPattern {
+  literals: readonly (string | null)[];
+  names: readonly string[];
+}
+
+function compile(pattern: string): CompiledPattern {
+  const parts = pattern.split("/");
+  return {
+    literals: parts.map((part) => (part.startsWith(":") ? null : part)),
+    names: parts.filter((part) => part.startsWith(":")).map((part) => part.slice(1)),
+  };
+}
+
+/**
+ * Literal segments must be equal (all compared before anything is decoded or allocated); parameter
+ * segments capture, decoded and non-empty.
+ */
+function matchCompiled(pattern: CompiledPattern, actual: readonly string[]): Record<string, string> | null {
+  const { literals } = pattern;
+  if (actual.length !== literals.length) {
     return null;
   }
-  const params: Record<string, string> = {};
-  for (let index = 0; index < parts.length; index += 1) {
-    const part = parts[index] ?? "";
-    const segment = actual[index] ?? "";
-    if (part.startsWith(":")) {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(segment);
-      } catch {
-        return null;
-      }
-      if (decoded === "") {
-        return null;
-      }
-      params[part.slice(1)] = decoded;
-    } else if (part !== segment) {
+  for (let index = 0; index < literals.length; index += 1) {
+    const literal = literals[index];
+    if (literal !== null && literal !== actual[index]) {
       return null;
     }
+  }
+  const params: Record<string, string> = {};
+  let name = 0;
+  for (let index = 0; index < literals.length; index += 1) {
+    if (literals[index] !== null) {
+      continue;
+    }
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(actual[index] ?? "");
+    } catch {
+      return null;
+    }
+    if (decoded === "") {
+      return null;
+    }
+    params[pattern.names[name] ?? ""] = decoded;
+    name += 1;
   }
   return params;
 }
 
-// Patterns are split once; a request's path once per request, not once per route it is tried against.
-const patternSegments = new Map<string, readonly string[]>();
-
-function partsOf(pattern: string): readonly string[] {
-  let parts = patternSegments.get(pattern);
-  if (parts === undefined) {
-    parts = pattern.split("/");
-    patternSegments.set(pattern, parts);
-  }
-  return parts;
-}
-
 export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
-  return matchSegments(partsOf(pattern), segmentsOf(pathname));
+  return matchCompiled(compile(pattern), segmentsOf(pathname));
 }
 
+/** A table's routes compiled and grouped by segment count, each group in the table's order. */
+type CompiledTable = ReadonlyMap<number, readonly { route: RouteDefinition; pattern: CompiledPattern }[]>;
+
+const compiledTables = new WeakMap<readonly RouteDefinition[], CompiledTable>();
+
+function compiledTable(routes: readonly RouteDefinition[]): CompiledTable {
+  let table = compiledTables.get(routes);
+  if (table === undefined) {
+    const groups = new Map<number, { route: RouteDefinition; pattern: CompiledPattern }[]>();
+    for (const route of routes) {
+      const pattern = compile(route.pattern);
+      const group = groups.get(pattern.literals.length) ?? [];
+      group.push({ route, pattern });
+      groups.set(pattern.literals.length, group);
+    }
+    table = groups;
+    compiledTables.set(routes, table);
+  }
+  return table;
+}
+
+/** The first route of the table (in its order) whose pattern the path matches. */
 export function matchRoute(routes: readonly RouteDefinition[], pathname: string): RouteMatch | null {
   const actual = segmentsOf(pathname);
-  for (const route of routes) {
-    const params = matchSegments(partsOf(route.pattern), actual);
+  for (const { route, pattern } of compiledTable(routes).get(actual.length) ?? []) {
+    const params = matchCompiled(pattern, actual);
     if (params !== null) {
       return { route, params };
     }
