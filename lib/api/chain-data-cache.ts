@@ -1,8 +1,9 @@
 // The caches of chain data an API context keeps for the directory's reads, each a named member of the
 // context (ApiContext.chainData), made with it and emptied by it when its chain changes (a new genesis
 // hash), so a restarted local chain is never answered with the previous chain's values.
-import type { DirectoryVault, VaultStatsReads } from "../vault/directory";
+import type { DirectoryVault, VaultNav, VaultStatsReads } from "../vault/directory";
 import type { HeldPosition } from "../vault/portfolio";
+import type { JsonText } from "./json-text";
 import { SingleFlightCache } from "./single-flight-cache";
 
 // A couple of seconds: a burst of dashboard reads costs one set of store queries, and the indexer only
@@ -10,9 +11,17 @@ import { SingleFlightCache } from "./single-flight-cache";
 // and a wallet's portfolio is read with (cached) balances; both live as long as the directory's rows.
 const CACHE_MS = 2_000;
 
+/**
+ * The directory's entry of a vault: its row, the account decoded, its view (the pages' too), APY and
+ * its NAV as GET /api/vault/{id}/nav answers it, serialized once per fill.
+ */
+export interface IndexedVault extends DirectoryVault {
+  nav: JsonText<VaultNav>;
+}
+
 export interface ChainDataCaches {
-  /** Every indexed vault of the protocol with its view and APY, under one key ("all"). */
-  directory: SingleFlightCache<DirectoryVault[]>;
+  /** Every indexed vault of the protocol with its view, APY and NAV, under one key ("all"). */
+  directory: SingleFlightCache<IndexedVault[]>;
   /** Per vault: the store's 30-day time to claimable and first NAV strike (GET /api/vault/{id}/stats). */
   vaultStats: SingleFlightCache<VaultStatsReads>;
   /** Per wallet: its positions across the indexed vaults (GET /api/portfolio). */
@@ -21,7 +30,7 @@ export interface ChainDataCaches {
 
 export function createChainDataCaches(): ChainDataCaches {
   return {
-    directory: new SingleFlightCache<DirectoryVault[]>(CACHE_MS),
+    directory: new SingleFlightCache<IndexedVault[]>(CACHE_MS),
     vaultStats: new SingleFlightCache<VaultStatsReads>(CACHE_MS),
     portfolios: new SingleFlightCache<HeldPosition[]>(CACHE_MS),
   };

@@ -6,9 +6,11 @@ import { clientAddress, resolveClientAddress } from "./client-address";
 import { openApiDocument } from "./endpoints";
 import { ApiError, CODE_TO_STATUS, errorBody, toApiError } from "./errors";
 import type { ApiRequest } from "./handler";
+import { jsonText } from "./json-text";
 import { newRequestId } from "./logger";
 import { createRateLimiter } from "./rate-limit";
 import { MAX_BODY_BYTES, parseInput, readJsonBody, readQuery } from "./request-input";
+import { envelope } from "./responses";
 import { matchPath } from "./router";
 import { FIRST_PARTY_ROUTES, ROUTE_TABLE } from "./routes";
 import { depositRequest } from "./schemas/deposit";
@@ -149,6 +151,22 @@ describe("client addresses", () => {
         trusted === 0 ? "10.0.0.1" : "6.6.6.6",
       );
     }
+  });
+});
+
+describe("the envelope", () => {
+  it("writes a value serialized once where it was cached byte for byte as it writes the value", () => {
+    const data = {
+      sharePrice: 1.25,
+      totalAssets: { amount: "10", symbol: "USDC" },
+      struckAt: null,
+      note: 'é"',
+    };
+    const plain = envelope(data, { "X-RateLimit-Remaining": "9" });
+    const cached = envelope(jsonText(data), { "X-RateLimit-Remaining": "9" });
+    expect(cached.body).toBe(plain.body);
+    expect(cached.headers).toEqual(plain.headers);
+    expect(JSON.parse(String(cached.body))).toEqual({ success: true, data });
   });
 });
 

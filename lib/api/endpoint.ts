@@ -9,6 +9,7 @@ import type { KeyScope } from "../store/api-keys";
 import { withAction, type ActionCall } from "./actions/with-action";
 import { actionErrorSchema } from "./schemas/actions";
 import type { ApiHandler } from "./handler";
+import type { JsonText } from "./json-text";
 import { withPartnerKey, type PartnerCall, type RequestTarget } from "./with-partner-key";
 import { withPublic, type PublicCall } from "./with-public";
 
@@ -80,7 +81,10 @@ export function partnerEndpoint<
     names: Names;
     target(input: z.output<S>, params: z.output<P>): RequestTarget;
     sample: SampleRequest;
-    handler(call: PartnerCall<z.output<S>, z.output<P>>): Promise<EnvelopeData<R>>;
+    /** The data, or the data serialized once where it is cached. */
+    handler(
+      call: PartnerCall<z.output<S>, z.output<P>>,
+    ): Promise<EnvelopeData<R> | JsonText<EnvelopeData<R>>>;
   },
 ): EndpointDefinition {
   const { input, params, target, handler, statuses, ...rest } = definition;

@@ -3,6 +3,7 @@
 // framework hosts get a WHATWG Response from toWebResponse.
 import { errorBody, type ApiError } from "./errors";
 import { isStreamBody, type ApiResponse, type StreamBody } from "./handler";
+import { JsonText } from "./json-text";
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
   return {
@@ -13,7 +14,15 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function envelope(data: unknown, headers: Record<string, string> = {}): ApiResponse {
-  return json(200, { success: true, data }, headers);
+  if (!(data instanceof JsonText)) {
+    return json(200, { success: true, data }, headers);
+  }
+  // The bytes JSON.stringify({ success: true, data }) would write.
+  return {
+    status: 200,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+    body: `{"success":true,"data":${data.text}}`,
+  };
 }
 
 export function envelopeError(

@@ -50,8 +50,6 @@ export interface DirectoryVault {
   vault: LoadedVault;
   view: VaultView;
   apy: VaultApy;
-  /** vaultNav(view), computed once with the entry rather than on every read of it. */
-  nav: VaultNav;
 }
 
 export interface VaultSummary {

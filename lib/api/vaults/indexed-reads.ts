@@ -5,16 +5,17 @@ import type { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/base58";
 import { annualizedYield } from "../../vault/apy";
-import { navPoints, vaultNav, vaultOfRow, type DirectoryVault, type VaultApy } from "../../vault/directory";
+import { navPoints, vaultNav, vaultOfRow, type VaultApy } from "../../vault/directory";
 import { loadVault } from "../../vault/vault-state";
 import { vaultView } from "../../vault/vault-view";
+import type { IndexedVault } from "../chain-data-cache";
 import type { ApiContext } from "../context";
 import { ApiError } from "../errors";
+import { jsonText } from "../json-text";
 
 const DAY_MS = 86_400_000;
 
-/** The directory's entry of a vault: its row, the account decoded, its view (the pages' too), APY and NAV. */
-export type IndexedVault = DirectoryVault;
+export type { IndexedVault } from "../chain-data-cache";
 
 async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
   const store = context.store.indexer;
@@ -61,7 +62,7 @@ export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
     return Promise.all(
       served.map(async ({ row, vault }) => {
         const view = vaultView(vault);
-        return { row, vault, view, apy: await apyOf(context, row.vault), nav: vaultNav(view) };
+        return { row, vault, view, apy: await apyOf(context, row.vault), nav: jsonText(vaultNav(view)) };
       }),
     );
   });
