@@ -121,7 +121,7 @@ export function publicEndpoint<Q extends z.ZodObject, R extends z.ZodType>(
     errorBodies: {},
     names: "nothing",
     sample: null,
-    handler: withPublic<Q>(async (call) => (await handler(call)) as object, { limit, query }),
+    handler: withPublic<Q>((call) => handler(call) as Promise<object>, { limit, query }),
   };
 }
 

@@ -16,7 +16,7 @@ export const PUBLIC_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
 };
 
-const CACHEABLE = { "Cache-Control": "public, s-maxage=60" };
+const SUCCESS_HEADERS = { ...PUBLIC_HEADERS, "Cache-Control": "public, s-maxage=60" };
 const NOT_CACHEABLE = { "Cache-Control": "no-store" };
 
 export interface PublicCall<Query> {
@@ -34,12 +34,13 @@ export function withPublic<S extends z.ZodType>(
   handler: (call: PublicCall<z.output<S>>) => Promise<object>,
   options: PublicOptions<S>,
 ): ApiHandler {
+  const rule = { bucket: "public", ...options.limit };
   return async (request, context, meta) => {
     let limitHeaders: Record<string, string> = {};
     try {
       const limit = context.publicLimit ?? options.limit;
       const decision = await context.limiter.consume(
-        { bucket: "public", ...limit },
+        limit === options.limit ? rule : { bucket: "public", ...limit },
         clientAddress(request, context.config.trustedProxyCount),
       );
       if (!decision.allowed) {
@@ -51,7 +52,7 @@ export function withPublic<S extends z.ZodType>(
       }
       const query = parseInput(options.query, readQuery(request, meta.url));
       const body = await handler({ query, context, meta });
-      return json(200, body, { ...PUBLIC_HEADERS, ...CACHEABLE });
+      return json(200, body, SUCCESS_HEADERS);
     } catch (thrown) {
       const error = answerFor(thrown, context, meta);
       return bareError(error, meta.requestId, { ...PUBLIC_HEADERS, ...NOT_CACHEABLE, ...limitHeaders });
