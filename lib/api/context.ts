@@ -112,7 +112,10 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     log.log("warn", "recording a key's last use failed", { error: String(error) }),
   );
   const stagingPace = new StagingPace();
-  const publicReads = new SingleFlightCache<number>(10_000);
+  const publicReads = {
+    prices: new SingleFlightCache<number>(10_000),
+    supplies: new SingleFlightCache<number>(10_000),
+  };
   const chainData = createChainDataCaches();
   const liveEvents = new PartnerEventFeed(store, {
     onError: (error) =>
@@ -127,7 +130,8 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
       current,
     });
     chain.forgetChain();
-    publicReads.clear();
+    publicReads.prices.clear();
+    publicReads.supplies.clear();
     clearChainDataCaches(chainData);
     stagingPace.clear();
     forgetRequestTimes();

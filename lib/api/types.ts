@@ -97,8 +97,11 @@ export interface ApiContext {
   log: Logger;
   credentialSources: CredentialSource[];
   stagingPace: StagingPace;
-  /** Keyless reads (share price, supply), cached ~10 s per vault. */
-  publicReads: SingleFlightCache<number>;
+  /**
+   * Keyless reads, cached ~10 s per vault under its base58 address (base58Of's one string per key, so
+   * a lookup builds no key text): the share price (GET /api/oracle) and the circulating supply.
+   */
+  publicReads: { prices: SingleFlightCache<number>; supplies: SingleFlightCache<number> };
   /** The directory's, statistics' and portfolios' reads, cached a couple of seconds (chain-data-cache.ts). */
   chainData: ChainDataCaches;
   /**

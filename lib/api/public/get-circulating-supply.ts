@@ -1,5 +1,6 @@
 // GET /api/circulating-supply[?vault=] — keyless: the share token's supply in human units (total
 // supply equals circulating supply: no locked tokens), cached ~10 s in process.
+import { base58Of } from "../../chain/base58";
 import { decodeMint } from "../../chain/spl-token";
 import { formatUnits } from "../../vault/token-amount";
 import { vaultLayout } from "../../vault/vault-state";
@@ -18,7 +19,7 @@ export const getCirculatingSupply = publicEndpoint({
   statuses: [404],
   handler: async ({ query, context }) => {
     const vault = query.vault ?? context.config.defaultVaultId;
-    const supply = await context.publicReads.get(`supply:${vault.toBase58()}`, async () => {
+    const supply = await context.publicReads.supplies.get(base58Of(vault), async () => {
       const layout = await vaultLayout(context.deps, vault);
       const [account] = await context.deps.chain.getAccounts([layout.shareMint], "fresh");
       const mint = account === null || account === undefined ? null : decodeMint(account.owner, account.data);

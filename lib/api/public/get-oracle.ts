@@ -18,7 +18,7 @@ export const getOracle = publicEndpoint({
   statuses: [404],
   handler: async ({ query, context }) => {
     const vault = query.vault ?? context.config.defaultVaultId;
-    const price = await context.publicReads.get(`price:${base58Of(vault)}`, async () => {
+    const price = await context.publicReads.prices.get(base58Of(vault), async () => {
       const { state } = await loadVault(context.deps, vault, "fresh");
       return sharePrice(state.totalAssets, state.totalShares);
     });
