@@ -9,6 +9,7 @@ import type { PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { Connection } from "@solana/web3.js";
 import createClient from "openapi-fetch";
 
+import { chainFetch } from "../chain/rpc-transport";
 import { ApiRequestError, TransactionRefusedError } from "../web/errors";
 import { runVaultTransaction, type FlowResult, type FlowStage } from "../web/transaction-flow";
 import type { paths } from "./schema";
@@ -141,7 +142,11 @@ export function createVaultClient(options: VaultClientOptions) {
       emit({ type: "rate-limited", retryAfterSeconds: seconds }),
     ),
   });
-  const connection = typeof options.rpc === "string" ? new Connection(options.rpc, "confirmed") : options.rpc;
+  // A Connection of our own fetches through chainFetch, so the flow knows an unanswered RPC by its type.
+  const connection =
+    typeof options.rpc === "string"
+      ? new Connection(options.rpc, { commitment: "confirmed", fetch: chainFetch })
+      : options.rpc;
   const path = { vault_id: options.vaultId };
 
   /** The directory's limits (GET /api/vault/{id}): the indexer's copy, trailing by its interval. */

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import type { ClientConfig } from "../web-config";
-import { RpcTransportError, connectionFor, readVault, readWalletBalances } from "./chain-reader";
+import { RpcTransportError } from "../chain/rpc-transport";
+import { connectionFor, readVault, readWalletBalances } from "./chain-reader";
 
 // An RPC stand-in: the status and body each path answers with.
 const answers: Record<string, { status: number; body: string }> = {

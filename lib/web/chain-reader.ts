@@ -8,6 +8,7 @@ import { Buffer } from "buffer";
 import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 
 import { ChainUnavailableError } from "../chain/rpc";
+import { RpcTransportError, chainFetch } from "../chain/rpc-transport";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
 import { decodeReceipt } from "../vault/accounts";
 import { findReceipt } from "../vault/addresses";
@@ -19,46 +20,6 @@ import { symbolOf, type ClientConfig } from "./client-config";
 // lib/vault's decoders hand Buffers to the Borsh coder; browsers have no global Buffer.
 const scope = globalThis as { Buffer?: typeof Buffer };
 scope.Buffer ??= Buffer;
-
-/**
- * A request to the RPC that got no answer (the platform's fetch failed) or that a gateway answered for
- * an unreachable node (502, 503, 504). Typed where it happens, in the Connection's fetch, so a read
- * need not recognise it by its words. Its name, message and cause are the ones the caller saw before
- * this type existed (the platform's error; web3.js's text for an HTTP failure), so code that reads only
- * those (the transaction flow, on the same Connection) sees no change.
- */
-export class RpcTransportError extends Error {
-  constructor(
-    message: string,
-    /** The gateway's status; null when there was no answer. */
-    readonly status: number | null,
-    from?: Error,
-  ) {
-    super(message, from === undefined ? undefined : { cause: from.cause });
-    this.name = from?.name ?? "Error";
-  }
-}
-
-const GATEWAY_FAILURES: ReadonlySet<number> = new Set([502, 503, 504]);
-
-/** The Connection's fetch. web3.js hands an error its fetch throws on as it is (getAccountInfo excepted, so reads use getAccountInfoAndContext). */
-const chainFetch: typeof fetch = async (input, init) => {
-  let response: Response;
-  try {
-    response = await fetch(input, init);
-  } catch (error) {
-    throw error instanceof Error
-      ? new RpcTransportError(error.message, null, error)
-      : new RpcTransportError(String(error), null);
-  }
-  if (GATEWAY_FAILURES.has(response.status)) {
-    throw new RpcTransportError(
-      `${response.status} ${response.statusText}: ${await response.text()}`,
-      response.status,
-    );
-  }
-  return response;
-};
 
 const connections = new Map<string, Connection>();
 

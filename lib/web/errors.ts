@@ -2,10 +2,9 @@
 // (lib/web/error-words.ts) can be loaded with the first page. The chain being unreachable is
 // lib/chain/rpc's ChainUnavailableError, the same error the API's own reads throw.
 //
-// The words are built from types, codes and typed context only. The few functions at the end read
-// the text of errors that other software throws with nothing better to go on (the RPC node's and the
-// runtime's failure texts, a wallet's refusal); they are called where those errors enter the app
-// (lib/web/transaction-flow.ts), which turns them into the typed errors above.
+// The words are built from types, codes and typed context only. isWalletRejection, at the end, reads
+// the text of a wallet's error, which Wallet Standard wallets report with no code; the chain's
+// refusals are typed where they enter the app (lib/web/transaction-flow.ts).
 import type { DomainContext } from "../vault/domain-errors";
 
 /** An /api answer with `success: false` (or a body that is not the envelope). */
@@ -36,7 +35,7 @@ export class AppUnreachableError extends Error {
 export class TransactionRefusedError extends Error {
   constructor(
     message: string,
-    /** The vault program's custom error (6000+), when the failure carried one. */
+    /** The vault program's custom error (6000+), when the vault program is the one that failed. */
     readonly programErrorCode: number | null,
     readonly kind: "custom" | "insufficient-sol" | "blockhash" | "other",
     readonly signature: string | null = null,
@@ -106,28 +105,4 @@ export function isWalletRejection(error: unknown): boolean {
   }
   const cause = error.cause instanceof Error ? ` ${error.cause.message}` : "";
   return REJECTION.test(`${error.message}${cause}`);
-}
-
-const CUSTOM_ERROR = /custom program error: 0x([0-9a-f]+)/i;
-const CUSTOM_JSON = /"Custom":\s*(\d+)/;
-
-/** The vault program's error code in a message or JSON error, if any. */
-export function programErrorCodeIn(text: string): number | null {
-  const hex = CUSTOM_ERROR.exec(text);
-  if (hex?.[1] !== undefined) {
-    return Number.parseInt(hex[1], 16);
-  }
-  const json = CUSTOM_JSON.exec(text);
-  return json?.[1] === undefined ? null : Number(json[1]);
-}
-
-/** How the RPC and runtime describe "the fee payer cannot pay". */
-export function isInsufficientSolText(text: string): boolean {
-  return /insufficient funds for (fee|rent)|InsufficientFundsForFee|InsufficientFundsForRent|found no record of a prior credit|insufficient lamports/i.test(
-    text,
-  );
-}
-
-export function isBlockhashNotFoundText(text: string): boolean {
-  return /blockhash not found|BlockhashNotFound|block height exceeded|has expired/i.test(text);
 }

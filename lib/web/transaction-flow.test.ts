@@ -1,14 +1,20 @@
 import {
+  ComputeBudgetProgram,
   Keypair,
   SendTransactionError,
   SystemProgram,
   TransactionExpiredBlockheightExceededError,
+  TransactionInstruction,
   TransactionMessage,
   VersionedTransaction,
+  type TransactionError,
 } from "@solana/web3.js";
 import { describe, expect, it, vi } from "vitest";
 
 import { ChainUnavailableError } from "../chain/rpc";
+import { RpcTransportError } from "../chain/rpc-transport";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../chain/spl-token";
+import { VAULT_PROGRAM_ID } from "../vault/idl";
 import {
   BlockhashExpiredError,
   RecordingFailedError,
@@ -19,12 +25,27 @@ import { runVaultTransaction, type FlowDeps, type FlowStage } from "./transactio
 
 const payer = Keypair.generate();
 
+// The instructions of the built transaction, by index, as the API builds them: a compute budget, a
+// System transfer, the vault's instruction and an associated token account's creation.
+const SYSTEM_INDEX = 1;
+const VAULT_INDEX = 2;
+const ASSOCIATED_INDEX = 3;
+const SYSTEM = SystemProgram.programId.toBase58();
+const ASSOCIATED = ASSOCIATED_TOKEN_PROGRAM_ID.toBase58();
+
 function built(): { transaction: string; lastValidBlockHeight: number; action: string } {
   const message = new TransactionMessage({
     payerKey: payer.publicKey,
     recentBlockhash: Keypair.generate().publicKey.toBase58(),
     instructions: [
+      ComputeBudgetProgram.setComputeUnitLimit({ units: 200_000 }),
       SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: payer.publicKey, lamports: 1 }),
+      new TransactionInstruction({ programId: VAULT_PROGRAM_ID, keys: [], data: Buffer.from([1]) }),
+      new TransactionInstruction({
+        programId: ASSOCIATED_TOKEN_PROGRAM_ID,
+        keys: [],
+        data: Buffer.from([1]),
+      }),
     ],
   }).compileToV0Message();
   return {
@@ -120,7 +141,7 @@ describe("runVaultTransaction", () => {
         {
           slot: 2,
           confirmations: 1,
-          err: { InstructionError: [0, { Custom: 6020 }] },
+          err: { InstructionError: [VAULT_INDEX, { Custom: 6020 }] },
           confirmationStatus: "confirmed",
         },
       ],
@@ -132,7 +153,7 @@ describe("runVaultTransaction", () => {
       async () => "recorded",
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransactionRefusedError);
-    expect((error as TransactionRefusedError).signature).toBe("signature-1");
+    expect(error).toMatchObject({ signature: "signature-1", programErrorCode: 6020, kind: "custom" });
     expect(rebuilds()).toBe(0);
   });
 
@@ -213,11 +234,26 @@ describe("runVaultTransaction", () => {
   it("types the chain's refusal a simulating wallet reports as text, and sends nothing", async () => {
     const cases: [Error, Record<string, unknown>][] = [
       [
-        new Error("custom program error: 0x1785"),
+        new Error(
+          "Transaction simulation failed: Error processing Instruction 2: custom program error: 0x1785",
+        ),
         { programErrorCode: 6021, programErrorName: "DailyWithdrawalCapExceeded", kind: "custom" },
       ],
       [
-        new Error("Attempt to debit an account but found no record of a prior credit."),
+        Object.assign(
+          new Error("Unexpected error", {
+            cause: new Error("Error processing Instruction 1: custom program error: 0x1"),
+          }),
+          {
+            name: "WalletSignTransactionError",
+          },
+        ),
+        { programErrorCode: null, kind: "insufficient-sol" },
+      ],
+      [
+        new Error(
+          "Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.",
+        ),
         { programErrorCode: null, kind: "insufficient-sol" },
       ],
     ];
@@ -242,6 +278,19 @@ describe("runVaultTransaction", () => {
         async () => null,
       ),
     ).rejects.toBeInstanceOf(BlockhashExpiredError);
+  });
+
+  it("passes on a wallet's text that names no instruction, as the wallet wrote it", async () => {
+    const { deps, signTransaction } = harness();
+    const vague = new Error("custom program error: 0x1785");
+    signTransaction.mockRejectedValueOnce(vague);
+    await expect(
+      runVaultTransaction(
+        deps,
+        async () => built(),
+        async () => null,
+      ),
+    ).rejects.toBe(vague);
   });
 
   it("says when the fee payer cannot pay", async () => {
@@ -302,5 +351,207 @@ describe("runVaultTransaction", () => {
         async () => null,
       ),
     ).rejects.toBeInstanceOf(ChainUnavailableError);
+  });
+  async function failureOf(deps: FlowDeps): Promise<unknown> {
+    return runVaultTransaction(
+      deps,
+      async () => built(),
+      async () => null,
+    ).catch((thrown: unknown) => thrown);
+  }
+
+  function simulated(err: TransactionError, logs: string[] = []) {
+    return vi.fn(async () => ({ context: { slot: 1 }, value: { err, logs } }));
+  }
+
+  const insufficientSol = { kind: "insufficient-sol", programErrorCode: null, programErrorName: null };
+  const otherFailure = { kind: "other", programErrorCode: null, programErrorName: null };
+
+  it.each<[string, TransactionError, string[], Record<string, unknown>]>([
+    [
+      "the vault program's own code 1",
+      { InstructionError: [VAULT_INDEX, { Custom: 1 }] },
+      [],
+      { kind: "custom", programErrorCode: 1, programErrorName: null },
+    ],
+    [
+      "the System program's Custom 1 (a transfer it cannot afford)",
+      { InstructionError: [SYSTEM_INDEX, { Custom: 1 }] },
+      [],
+      insufficientSol,
+    ],
+    [
+      "the System program's 1 under the associated token program that invoked it",
+      { InstructionError: [ASSOCIATED_INDEX, { Custom: 1 }] },
+      [
+        `Program ${ASSOCIATED} invoke [1]`,
+        `Program ${SYSTEM} invoke [2]`,
+        "Transfer: insufficient lamports 0, need 2039280",
+        `Program ${SYSTEM} failed: custom program error: 0x1`,
+        `Program ${ASSOCIATED} failed: custom program error: 0x1`,
+      ],
+      insufficientSol,
+    ],
+    [
+      "the token program's 1 (not enough tokens) under the vault's instruction",
+      { InstructionError: [VAULT_INDEX, { Custom: 1 }] },
+      [
+        `Program ${VAULT_PROGRAM_ID.toBase58()} invoke [1]`,
+        `Program ${TOKEN_PROGRAM_ID.toBase58()} invoke [2]`,
+        "Program log: Error: insufficient funds",
+        `Program ${TOKEN_PROGRAM_ID.toBase58()} failed: custom program error: 0x1`,
+        `Program ${VAULT_PROGRAM_ID.toBase58()} failed: custom program error: 0x1`,
+      ],
+      otherFailure,
+    ],
+    [
+      "a vault code a program logs as the System program's failure",
+      { InstructionError: [VAULT_INDEX, { Custom: 1 }] },
+      [
+        `Program log: Program ${SYSTEM} failed: custom program error: 0x1`,
+        "Program log: insufficient lamports",
+      ],
+      { kind: "custom", programErrorCode: 1 },
+    ],
+    [
+      "a vault cap's number returned by another program",
+      { InstructionError: [SYSTEM_INDEX, { Custom: 6020 }] },
+      [],
+      otherFailure,
+    ],
+    ["a fee payer never funded", "AccountNotFound", [], insufficientSol],
+    ["rent the payer cannot leave", "InsufficientFundsForRent", [], insufficientSol],
+    ["rent, with its account", { InsufficientFundsForRent: { account_index: 0 } }, [], insufficientSol],
+    [
+      "a built-in instruction error",
+      { InstructionError: [VAULT_INDEX, "InvalidAccountData"] },
+      ["Program log: custom program error: 0x1784"],
+      otherFailure,
+    ],
+  ])("types a simulation's refusal from its TransactionError: %s", async (_, err, logs, expected) => {
+    const { deps, signTransaction } = harness({ simulateTransaction: simulated(err, logs) });
+    const error = await failureOf(deps);
+    expect(error).toBeInstanceOf(TransactionRefusedError);
+    expect(error).toMatchObject({ ...expected, signature: null });
+    expect(signTransaction).not.toHaveBeenCalled();
+  });
+
+  it("rebuilds once when the simulation finds the blockhash gone", async () => {
+    const simulateTransaction = vi
+      .fn()
+      .mockResolvedValueOnce({ context: { slot: 1 }, value: { err: "BlockhashNotFound", logs: [] } })
+      .mockResolvedValue({ context: { slot: 1 }, value: { err: null, logs: [] } });
+    const { deps, signTransaction, rebuilds } = harness({ simulateTransaction });
+    const build = vi.fn(async () => built());
+    await runVaultTransaction(deps, build, async () => null);
+    expect(build).toHaveBeenCalledTimes(2);
+    expect(signTransaction).toHaveBeenCalledOnce();
+    expect(rebuilds()).toBe(1);
+  });
+
+  it("reports the failure confirmTransaction rejects with as a bare TransactionError, with its signature", async () => {
+    const cases: [TransactionError, Record<string, unknown>][] = [
+      [{ InstructionError: [VAULT_INDEX, { Custom: 6021 }] }, { kind: "custom", programErrorCode: 6021 }],
+      [{ InstructionError: [SYSTEM_INDEX, { Custom: 1 }] }, insufficientSol],
+      ["InsufficientFundsForRent", insufficientSol],
+    ];
+    for (const [err, expected] of cases) {
+      const confirmTransaction = vi.fn().mockRejectedValue(err);
+      const { deps, rebuilds } = harness({ confirmTransaction });
+      const error = await failureOf(deps);
+      expect(error).toBeInstanceOf(TransactionRefusedError);
+      expect(error).toMatchObject({ ...expected, signature: "signature-1" });
+      expect(rebuilds()).toBe(0);
+    }
+  });
+
+  it("rethrows any other confirmation failure as it came", async () => {
+    const aborted = new Error("The operation was aborted");
+    const { deps } = harness({ confirmTransaction: vi.fn().mockRejectedValue(aborted) });
+    expect(await failureOf(deps)).toBe(aborted);
+  });
+
+  it("types a landed failure the signature status reports after an expired confirmation", async () => {
+    const confirmTransaction = vi
+      .fn()
+      .mockRejectedValue(new TransactionExpiredBlockheightExceededError("signature-1"));
+    const getSignatureStatuses = vi.fn(async () => ({
+      context: { slot: 3 },
+      value: [
+        {
+          slot: 2,
+          confirmations: 1,
+          err: { InstructionError: [SYSTEM_INDEX, { Custom: 1 }] },
+          confirmationStatus: "confirmed",
+        },
+      ],
+    }));
+    const { deps } = harness({ confirmTransaction, getSignatureStatuses });
+    expect(await failureOf(deps)).toMatchObject({ ...insufficientSol, signature: "signature-1" });
+  });
+
+  it("types a preflight refusal from the node's message, by the instruction it names", async () => {
+    const preflight = (message: string, logs: string[] = []) =>
+      vi.fn(async () => {
+        throw new SendTransactionError({
+          action: "simulate",
+          signature: "",
+          transactionMessage: message,
+          logs,
+        });
+      });
+    const cases: [string, string[], Record<string, unknown>][] = [
+      [
+        "Transaction simulation failed: Error processing Instruction 2: custom program error: 0x1784",
+        [],
+        { kind: "custom", programErrorCode: 6020, programErrorName: "HourlyWithdrawalCapExceeded" },
+      ],
+      [
+        "Transaction simulation failed: Error processing Instruction 1: custom program error: 0x1",
+        [],
+        insufficientSol,
+      ],
+      [
+        "Transaction simulation failed: Error processing Instruction 3: custom program error: 0x1",
+        [`Program ${SYSTEM} failed: custom program error: 0x1`],
+        insufficientSol,
+      ],
+      [
+        "Transaction simulation failed: Attempt to debit an account but found no record of a prior credit.",
+        [],
+        insufficientSol,
+      ],
+      ["Transaction simulation failed: Insufficient funds for fee", [], insufficientSol],
+      [
+        "Transaction simulation failed: Error processing Instruction 2: invalid account data",
+        [],
+        otherFailure,
+      ],
+    ];
+    for (const [message, logs, expected] of cases) {
+      const { deps } = harness({ sendRawTransaction: preflight(message, logs) });
+      const error = await failureOf(deps);
+      expect(error).toBeInstanceOf(TransactionRefusedError);
+      expect(error).toMatchObject({ ...expected, signature: null });
+    }
+  });
+
+  it("takes the Connection's RpcTransportError, and only a fetch's own TypeError, for an outage", async () => {
+    const transport = new RpcTransportError("503 Service Unavailable: try later", 503);
+    const { deps } = harness({ sendRawTransaction: vi.fn().mockRejectedValue(transport) });
+    expect(await failureOf(deps)).toBeInstanceOf(ChainUnavailableError);
+
+    // A node's answer that quotes an address spelling "networkerror" or "timeout", or a bug's
+    // TypeError, is no outage: each is thrown as it came.
+    const address = "4NetworkerrortimeoutVau1tQzXcRm9pWs2Yh7Kd3Ej";
+    const notOutages = [
+      new Error(`failed to simulate transaction: invalid account ${address}: fetch failed`),
+      Object.assign(new Error(`Invalid param: ${address} timeout`), { name: "SolanaJSONRPCError" }),
+      new TypeError("Cannot read properties of undefined (reading 'value')"),
+    ];
+    for (const thrown of notOutages) {
+      const { deps: failing } = harness({ simulateTransaction: vi.fn().mockRejectedValue(thrown) });
+      expect(await failureOf(failing)).toBe(thrown);
+    }
   });
 });
