@@ -212,6 +212,33 @@ describe("the same handlers behind a WHATWG Request", () => {
   });
 });
 
+describe("request targets, remembered by URL text", () => {
+  it("answer each URL as parsed afresh: same text same answer, another text its own, a bad host 404", async () => {
+    const handler = createApiHandler([echoRoute], stubContext([]));
+    const get = async (url: string, host = "t") =>
+      handler({
+        method: "GET",
+        url,
+        headers: new Headers({ host }),
+        body: null,
+        socketAddress: "127.0.0.1",
+      });
+    const bodyOf = async (url: string) =>
+      JSON.parse(String((await get(url)).body)) as Record<string, unknown>;
+    for (let round = 0; round < 3; round += 1) {
+      expect(await bodyOf("http://t/api/echo/a%2Fb?q=1")).toMatchObject({ name: "a/b", query: "1" });
+      expect(await bodyOf("http://t/api/echo/c?q=2")).toMatchObject({ name: "c", query: "2" });
+      expect(await bodyOf("http://t/api/echo/../echo/d")).toMatchObject({ name: "d", query: null });
+      expect((await get("http://t/api/echo/%E0%A4%A")).status).toBe(404);
+      expect((await get("http://bad host/api/echo/a")).status).toBe(404);
+    }
+    // Different texts never share an answer: 2,500 names, more than are remembered, each its own.
+    for (let index = 0; index < 2_500; index += 1) {
+      expect((await bodyOf(`http://t/api/echo/n${index}`)).name).toBe(`n${index}`);
+    }
+  });
+});
+
 describe("the priority fee", () => {
   it("is a nearest-rank percentile of recent fees", () => {
     expect(percentileFee([], 75)).toBe(0);

@@ -3,6 +3,7 @@
 // place in the process's HTTP metrics under the route's pattern (the match already made, so no host
 // matches the path again); unknown paths are 404 and other methods 405 with Allow, in the route's
 // body style.
+import { boundedMemo } from "../chain/bounded-memo";
 import { BASELINE_SECURITY_HEADERS } from "../csp";
 import { observeHttpRequest } from "../observability/metrics";
 import type { ApiContext } from "./context";
@@ -251,22 +252,42 @@ export async function runRoute(
   return response;
 }
 
-/** The whole table behind one function (the node:http host, tests). */
+/** A request target parsed and matched: the URL, and the route it names with its parameters. */
+interface Target {
+  url: URL;
+  match: RouteMatch | null;
+}
+
+/** Request targets remembered, by URL text: most requests repeat a few (a vault's reads, the oracle). */
+const REMEMBERED_TARGETS = 2_000;
+
+/**
+ * The whole table behind one function (the node:http host, tests). A URL text is parsed and matched
+ * once while it is remembered; the URL and parameters handed to handlers are shared between requests
+ * of the same text, and read only.
+ */
 export function createApiHandler(
   routes: readonly RouteDefinition[],
   context: ApiContext,
 ): (request: ApiRequest) => Promise<ApiResponse> {
+  const targetOf = boundedMemo((text): Target | null => {
+    try {
+      const url = new URL(text);
+      return { url, match: matchRoute(routes, url.pathname) };
+    } catch {
+      // A Host header that makes no URL.
+      return null;
+    }
+  }, REMEMBERED_TARGETS);
   return (request) => {
     // Requests are coming: watch the chain's genesis so caches start over if the chain is replaced.
     context.genesis.watch();
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      // A Host header that makes no URL: no route matches it.
+    const target = targetOf(request.url);
+    if (target === null) {
+      // No route matches a URL that does not parse.
       return runRoute(null, {}, request, context, new URL("http://localhost/"));
     }
-    const match = matchRoute(routes, url.pathname);
+    const { url, match } = target;
     return runRoute(match?.route ?? null, match?.params ?? {}, request, context, url);
   };
 }

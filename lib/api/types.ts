@@ -65,8 +65,8 @@ export interface StreamBody {
 
 export interface RequestMeta {
   requestId: string;
-  /** The request's URL, parsed once. */
-  url: URL;
+  /** The request's URL, parsed once and shared by requests of the same URL text: read only. */
+  url: Readonly<URL>;
   params: Readonly<Record<string, string>>;
   /** Key id, when a partner credential was accepted (for the request log). */
   keyId?: string;
