@@ -10,6 +10,7 @@ import { Connection } from "@solana/web3.js";
 import createClient from "openapi-fetch";
 
 import { chainFetch } from "../chain/rpc-transport";
+import { vaultErrorCode } from "../vault/program-errors";
 import { ApiRequestError, TransactionRefusedError } from "../web/errors";
 import { runVaultTransaction, type FlowResult, type FlowStage } from "../web/transaction-flow";
 import type { paths } from "./schema";
@@ -39,8 +40,14 @@ export interface TransactionSigner {
   signTransaction(transaction: VersionedTransaction): Promise<VersionedTransaction>;
 }
 
-/** The vault program's cap errors: the hourly (6020) or daily (6021) net-withdrawal cap. */
-export const CAP_ERROR_CODES = [6020, 6021] as const;
+/** The vault program's cap errors by window, their codes read from the IDL by name (6020 and 6021). */
+const CAP_ERRORS = {
+  hourly: vaultErrorCode("HourlyWithdrawalCapExceeded"),
+  daily: vaultErrorCode("DailyWithdrawalCapExceeded"),
+} as const;
+
+/** The vault program's cap errors: the hourly or daily net-withdrawal cap. */
+export const CAP_ERROR_CODES: readonly number[] = [CAP_ERRORS.hourly, CAP_ERRORS.daily];
 
 /**
  * A withdrawal the caps refuse: at preparation (422 CAPACITY_EXCEEDED, programErrorCode null) or on
@@ -50,7 +57,8 @@ export const CAP_ERROR_CODES = [6020, 6021] as const;
 export class CapacityExceededError extends Error {
   constructor(
     message: string,
-    readonly programErrorCode: (typeof CAP_ERROR_CODES)[number] | null,
+    /** One of CAP_ERROR_CODES, or null when the preparation refused it. */
+    readonly programErrorCode: number | null,
     readonly limits: WithdrawalLimits,
     cause?: unknown,
   ) {
@@ -190,9 +198,9 @@ export function createVaultClient(options: VaultClientOptions) {
   /** 6020/6021 on chain, or CAPACITY_EXCEEDED at preparation, as a CapacityExceededError. */
   async function capacityRefusal(error: unknown, wallet: string): Promise<unknown> {
     if (error instanceof TransactionRefusedError) {
-      const code = CAP_ERROR_CODES.find((candidate) => candidate === error.programErrorCode);
-      if (code !== undefined) {
-        const window = code === 6020 ? "hourly" : "daily";
+      const code = error.programErrorCode;
+      if (code !== null && CAP_ERROR_CODES.includes(code)) {
+        const window = code === CAP_ERRORS.hourly ? "hourly" : "daily";
         return new CapacityExceededError(
           `The vault's ${window} withdrawal cap was used up before this withdrawal executed; prepare it again within the remaining capacity`,
           code,
