@@ -81,6 +81,21 @@ function harness(overrides: Partial<Record<keyof Connection, unknown>> = {}) {
 }
 
 describe("runVaultTransaction", () => {
+  async function failureOf(deps: FlowDeps): Promise<unknown> {
+    return runVaultTransaction(
+      deps,
+      async () => built(),
+      async () => null,
+    ).catch((thrown: unknown) => thrown);
+  }
+
+  function simulated(err: TransactionError, logs: string[] = []) {
+    return vi.fn(async () => ({ context: { slot: 1 }, value: { err, logs } }));
+  }
+
+  const insufficientSol = { kind: "insufficient-sol", programErrorCode: null, programErrorName: null };
+  const otherFailure = { kind: "other", programErrorCode: null, programErrorName: null };
+
   it("builds, simulates, has the wallet sign, sends, confirms and records, in that order", async () => {
     const { deps, stages, connection, signTransaction } = harness();
     const build = vi.fn(async () => built());
@@ -131,30 +146,25 @@ describe("runVaultTransaction", () => {
     expect(record).toHaveBeenCalledWith("signature-1");
   });
 
-  it("reports a landed failure found after an expired confirmation, without rebuilding", async () => {
-    const confirmTransaction = vi
-      .fn()
-      .mockRejectedValue(new TransactionExpiredBlockheightExceededError("signature-1"));
-    const getSignatureStatuses = vi.fn(async () => ({
-      context: { slot: 3 },
-      value: [
-        {
-          slot: 2,
-          confirmations: 1,
-          err: { InstructionError: [VAULT_INDEX, { Custom: 6020 }] },
-          confirmationStatus: "confirmed",
-        },
-      ],
-    }));
-    const { deps, rebuilds } = harness({ confirmTransaction, getSignatureStatuses });
-    const error = await runVaultTransaction(
-      deps,
-      async () => built(),
-      async () => "recorded",
-    ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TransactionRefusedError);
-    expect(error).toMatchObject({ signature: "signature-1", programErrorCode: 6020, kind: "custom" });
-    expect(rebuilds()).toBe(0);
+  it("reports a landed failure found after an expired confirmation, typed, without rebuilding", async () => {
+    const cases: [TransactionError, Record<string, unknown>][] = [
+      [{ InstructionError: [VAULT_INDEX, { Custom: 6020 }] }, { programErrorCode: 6020, kind: "custom" }],
+      [{ InstructionError: [SYSTEM_INDEX, { Custom: 1 }] }, insufficientSol],
+    ];
+    for (const [err, expected] of cases) {
+      const confirmTransaction = vi
+        .fn()
+        .mockRejectedValue(new TransactionExpiredBlockheightExceededError("signature-1"));
+      const getSignatureStatuses = vi.fn(async () => ({
+        context: { slot: 3 },
+        value: [{ slot: 2, confirmations: 1, err, confirmationStatus: "confirmed" }],
+      }));
+      const { deps, rebuilds } = harness({ confirmTransaction, getSignatureStatuses });
+      const error = await failureOf(deps);
+      expect(error).toBeInstanceOf(TransactionRefusedError);
+      expect(error).toMatchObject({ ...expected, signature: "signature-1" });
+      expect(rebuilds()).toBe(0);
+    }
   });
 
   it("gives up after a second expiry, and treats a stale blockhash at send the same way", async () => {
@@ -352,20 +362,6 @@ describe("runVaultTransaction", () => {
       ),
     ).rejects.toBeInstanceOf(ChainUnavailableError);
   });
-  async function failureOf(deps: FlowDeps): Promise<unknown> {
-    return runVaultTransaction(
-      deps,
-      async () => built(),
-      async () => null,
-    ).catch((thrown: unknown) => thrown);
-  }
-
-  function simulated(err: TransactionError, logs: string[] = []) {
-    return vi.fn(async () => ({ context: { slot: 1 }, value: { err, logs } }));
-  }
-
-  const insufficientSol = { kind: "insufficient-sol", programErrorCode: null, programErrorName: null };
-  const otherFailure = { kind: "other", programErrorCode: null, programErrorName: null };
 
   it.each<[string, TransactionError, string[], Record<string, unknown>]>([
     [
@@ -469,25 +465,6 @@ describe("runVaultTransaction", () => {
     const aborted = new Error("The operation was aborted");
     const { deps } = harness({ confirmTransaction: vi.fn().mockRejectedValue(aborted) });
     expect(await failureOf(deps)).toBe(aborted);
-  });
-
-  it("types a landed failure the signature status reports after an expired confirmation", async () => {
-    const confirmTransaction = vi
-      .fn()
-      .mockRejectedValue(new TransactionExpiredBlockheightExceededError("signature-1"));
-    const getSignatureStatuses = vi.fn(async () => ({
-      context: { slot: 3 },
-      value: [
-        {
-          slot: 2,
-          confirmations: 1,
-          err: { InstructionError: [SYSTEM_INDEX, { Custom: 1 }] },
-          confirmationStatus: "confirmed",
-        },
-      ],
-    }));
-    const { deps } = harness({ confirmTransaction, getSignatureStatuses });
-    expect(await failureOf(deps)).toMatchObject({ ...insufficientSol, signature: "signature-1" });
   });
 
   it("types a preflight refusal from the node's message, by the instruction it names", async () => {
