@@ -1,6 +1,8 @@
 // Program-derived addresses of a vault, with the seeds from programs/vault/README.md.
 import { PublicKey } from "@solana/web3.js";
 
+import { base58Of } from "../chain/base58";
+import { boundedMemo } from "../chain/bounded-memo";
 import { VAULT_PROGRAM_ID } from "./idl";
 
 const encoder = new TextEncoder();
@@ -42,8 +44,31 @@ export function findEscrow(vault: PublicKey): PublicKey {
   return findAddress([encoder.encode("escrow"), vault.toBytes()]);
 }
 
+/** A program-derived address and its bump seed (which sets what a search for it on chain costs). */
+export interface ProgramAddress {
+  address: PublicKey;
+  bump: number;
+}
+
+const receipts = boundedMemo((key): ProgramAddress => {
+  const [vault = "", owner = ""] = key.split(":");
+  const [address, bump] = PublicKey.findProgramAddressSync(
+    [encoder.encode("receipt"), new PublicKey(vault).toBytes(), new PublicKey(owner).toBytes()],
+    VAULT_PROGRAM_ID,
+  );
+  return { address, bump };
+});
+
+/**
+ * The owner's withdrawal receipt in a vault and its bump, derived once per pair: request_withdrawal
+ * searches for this bump on chain (find_program_address), so its compute units depend on it.
+ */
+export function findReceiptAndBump(vault: PublicKey, owner: PublicKey): ProgramAddress {
+  return receipts(`${base58Of(vault)}:${base58Of(owner)}`);
+}
+
 export function findReceipt(vault: PublicKey, owner: PublicKey): PublicKey {
-  return findAddress([encoder.encode("receipt"), vault.toBytes(), owner.toBytes()]);
+  return findReceiptAndBump(vault, owner).address;
 }
 
 export interface VaultAddresses {

@@ -6,6 +6,8 @@ import { ComputeBudgetProgram, type PublicKey, type TransactionInstruction } fro
 import { base58Of } from "../chain/base58";
 import { boundedMemo } from "../chain/bounded-memo";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, findAssociatedTokenAddressAndBump } from "../chain/spl-token";
+import { findReceiptAndBump } from "./addresses";
+import { VAULT_PROGRAM_ID, findIdlInstruction } from "./idl";
 
 import type { RecentBlockhash } from "../chain/blockhash";
 import { LAMPORTS_PER_SIGNATURE } from "./vault-state";
@@ -13,7 +15,7 @@ import { LAMPORTS_PER_SIGNATURE } from "./vault-state";
 /**
  * Compute units per action, from the consumption measured in tests/api/transaction-budget.test.ts
  * (worst case: associated token accounts created) with headroom, for accounts whose bump seed is 255;
- * associatedAccountUnits adds what a lower bump costs. The test fails if one runs over.
+ * computeUnitLimit adds what a lower bump costs. The test fails if one runs over.
  */
 export const COMPUTE_UNIT_BUDGETS = {
   deposit: 40_000,
@@ -24,32 +26,52 @@ export const COMPUTE_UNIT_BUDGETS = {
 export type TransactionAction = keyof typeof COMPUTE_UNIT_BUDGETS;
 
 /**
- * The associated token program derives the account it creates (or finds) with a search over bump
- * seeds, 255 down, and each try costs it 1,500 CU (create_program_address's price). Half of all
- * owners need a second try, one in a thousand eleven: a fixed budget would refuse their deposits.
+ * A program that derives the account it creates searches for its bump seed, 255 down, and each try
+ * costs it 1,500 CU (create_program_address's price). Half of all addresses need a second try, one in a
+ * thousand eleven: a fixed budget would refuse those wallets' transactions.
  */
 export const BUMP_TRY_UNITS = 1_500;
 
-/** The compute units deriving `owner`'s associated account for `mint` costs beyond the first try. */
-function associatedAccountUnits(owner: PublicKey, mint: PublicKey): number {
-  return (255 - findAssociatedTokenAddressAndBump(owner, mint).bump) * BUMP_TRY_UNITS;
+const REQUEST_WITHDRAWAL = findIdlInstruction("request_withdrawal");
+const REQUEST_WITHDRAWAL_TAG = Buffer.from(REQUEST_WITHDRAWAL.discriminator);
+const REQUEST_WITHDRAWAL_OWNER = REQUEST_WITHDRAWAL.accounts.findIndex((account) => account.name === "owner");
+const REQUEST_WITHDRAWAL_VAULT = REQUEST_WITHDRAWAL.accounts.findIndex((account) => account.name === "vault");
+
+/**
+ * The bump seed an instruction searches for on chain, or null when it searches none: the associated
+ * token program's account (owner and mint at keys 2 and 3), and the withdrawal receipt the vault's
+ * request_withdrawal creates (find_program_address over the vault and owner).
+ */
+function searchedBump(instruction: TransactionInstruction): number | null {
+  const { keys, programId, data } = instruction;
+  if (programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID)) {
+    const owner = keys[2]?.pubkey;
+    const mint = keys[3]?.pubkey;
+    return owner === undefined || mint === undefined
+      ? null
+      : findAssociatedTokenAddressAndBump(owner, mint).bump;
+  }
+  if (
+    programId.equals(VAULT_PROGRAM_ID) &&
+    data.subarray(0, REQUEST_WITHDRAWAL_TAG.length).equals(REQUEST_WITHDRAWAL_TAG)
+  ) {
+    const owner = keys[REQUEST_WITHDRAWAL_OWNER]?.pubkey;
+    const vault = keys[REQUEST_WITHDRAWAL_VAULT]?.pubkey;
+    return owner === undefined || vault === undefined ? null : findReceiptAndBump(vault, owner).bump;
+  }
+  return null;
 }
 
-/** The action's budget plus what its associated-token instructions' bump searches cost. */
+/** The action's budget plus what its instructions' bump searches cost beyond their first try. */
 export function computeUnitLimit(
   action: TransactionAction,
   instructions: readonly TransactionInstruction[],
 ): number {
   let units: number = COMPUTE_UNIT_BUDGETS[action];
   for (const instruction of instructions) {
-    const owner = instruction.keys[2]?.pubkey;
-    const mint = instruction.keys[3]?.pubkey;
-    if (
-      instruction.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID) &&
-      owner !== undefined &&
-      mint !== undefined
-    ) {
-      units += associatedAccountUnits(owner, mint);
+    const bump = searchedBump(instruction);
+    if (bump !== null) {
+      units += (255 - bump) * BUMP_TRY_UNITS;
     }
   }
   return units;

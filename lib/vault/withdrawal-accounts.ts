@@ -4,8 +4,6 @@
 import { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../chain/accounts";
-import { base58Of } from "../chain/base58";
-import { boundedMemo } from "../chain/bounded-memo";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
 import { decodeReceipt, type WithdrawalReceiptAccount } from "./accounts";
 import { findReceipt } from "./addresses";
@@ -28,16 +26,6 @@ export interface WithdrawalAccounts {
   assetAccountExists: boolean;
 }
 
-const receiptAddresses = boundedMemo((key) => {
-  const [vault = "", wallet = ""] = key.split(":");
-  return findReceipt(new PublicKey(vault), new PublicKey(wallet));
-});
-
-/** The (vault, wallet) receipt address, derived once per pair. */
-export function receiptAddressOf(vault: PublicKey, wallet: PublicKey): PublicKey {
-  return receiptAddresses(`${base58Of(vault)}:${base58Of(wallet)}`);
-}
-
 function tokenBalance(account: ChainAccount | null | undefined): bigint {
   return account === null || account === undefined
     ? 0n
@@ -58,7 +46,7 @@ export async function readWithdrawalAccounts(
   wallet: PublicKey,
 ): Promise<WithdrawalAccounts> {
   const layout = await vaultLayout(deps, vaultAddress);
-  const receiptAddress = receiptAddressOf(vaultAddress, wallet);
+  const receiptAddress = findReceipt(vaultAddress, wallet);
   const [vaultAccount, receipt, reserve, walletAccount, shareAccount, assetAccount] =
     await deps.chain.getAccounts(
       [
@@ -91,7 +79,7 @@ export async function readStatusAccounts(
   wallet: PublicKey,
 ): Promise<Pick<WithdrawalAccounts, "vault" | "receipt" | "receiptAddress" | "reserveBalance">> {
   const layout = await vaultLayout(deps, vaultAddress);
-  const receiptAddress = receiptAddressOf(vaultAddress, wallet);
+  const receiptAddress = findReceipt(vaultAddress, wallet);
   const [vaultAccount, receipt, reserve] = await deps.chain.getAccounts(
     [vaultAddress, receiptAddress, layout.reserve],
     "fresh",

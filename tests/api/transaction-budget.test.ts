@@ -16,6 +16,7 @@ import {
   findAssociatedTokenAddressAndBump,
 } from "../../lib/chain/spl-token";
 
+import { findReceiptAndBump } from "../../lib/vault/addresses";
 import { BUMP_TRY_UNITS, COMPUTE_UNIT_BUDGETS } from "../../lib/vault/transaction";
 import { waitFor } from "../../localnet/testing";
 import { USDC, dataOf, startApiHarness, type ApiHarness } from "./harness";
@@ -58,14 +59,18 @@ async function closeAssetAccount(wallet: Keypair): Promise<void> {
 }
 
 /**
- * A wallet whose associated accounts for both mints are found only after several bump tries (255, 254,
- * … each refused): the associated token program's search costs it 1,500 CU a try, so a budget fixed
- * for bump 255 would refuse this wallet's deposit and claim.
+ * A wallet whose associated accounts for both mints, and whose withdrawal receipt in the vault, are
+ * found only after several bump tries (255, 254, … each refused): the associated token program's
+ * search and request_withdrawal's each cost 1,500 CU a try, so a budget fixed for bump 255 would refuse
+ * this wallet's deposit, initiate and claim.
  */
-function unluckyWallet(mints: readonly PublicKey[], maxBump: number): Keypair {
+function unluckyWallet(mints: readonly PublicKey[], vault: PublicKey, maxBump: number): Keypair {
   for (;;) {
     const wallet = Keypair.generate();
-    if (mints.every((mint) => findAssociatedTokenAddressAndBump(wallet.publicKey, mint).bump <= maxBump)) {
+    if (
+      mints.every((mint) => findAssociatedTokenAddressAndBump(wallet.publicKey, mint).bump <= maxBump) &&
+      findReceiptAndBump(vault, wallet.publicKey).bump <= maxBump
+    ) {
       return wallet;
     }
   }
@@ -103,8 +108,9 @@ describe("compute-unit budgets", () => {
     if (flex === undefined) {
       throw new Error("no Flex vault");
     }
-    // Bumps of 251 or lower for both accounts: four refused tries or more each (1 wallet in 256).
-    const wallet = unluckyWallet([flex.shareMint, harness.localnet.addresses.usdcMint], 251);
+    // Bumps of 251 or lower for both accounts and the receipt: four refused tries or more each (1 wallet
+    // in 4,096).
+    const wallet = unluckyWallet([flex.shareMint, harness.localnet.addresses.usdcMint], flex.vault, 251);
     harness.localnet.faucet.dispenseUsdc(wallet.publicKey, 300n * USDC);
     const address = wallet.publicKey.toBase58();
     const path = `/api/vault/${harness.flexVaultId}`;
@@ -126,6 +132,10 @@ describe("compute-unit budgets", () => {
         key: secret,
         body: { wallet: address, sharesAmount: "100000000000" },
       }),
+    );
+    // And for the receipt's bump search in request_withdrawal.
+    expect(limitOf(String(initiate.transaction))).toBeGreaterThanOrEqual(
+      COMPUTE_UNIT_BUDGETS.initiate + 4 * BUMP_TRY_UNITS,
     );
     const initiateUnits = await consumed(await harness.signAndSend(String(initiate.transaction), wallet));
 
