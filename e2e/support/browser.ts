@@ -39,11 +39,18 @@ export interface WalletSession {
 
 export async function openSession(
   browser: Browser,
-  options: { wallet?: boolean; viewport?: { width: number; height: number }; timezoneId?: string } = {},
+  options: {
+    wallet?: boolean;
+    viewport?: { width: number; height: number };
+    timezoneId?: string;
+    /** The browser's language and number format, e.g. "de-DE" (Chromium's default is en-US). */
+    locale?: string;
+  } = {},
 ): Promise<WalletSession> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 900 },
     timezoneId: options.timezoneId,
+    locale: options.locale,
   });
   const wallet = options.wallet === false ? null : new TestWallet();
   if (wallet !== null) {

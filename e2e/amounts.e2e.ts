@@ -1,0 +1,85 @@
+// Amounts as people type them, in the browser's own locale: a decimal comma is a decimal mark, never a
+// thousands separator (`1,5` once previewed 15 vUSDC and `1000,5` was read as 10005), and what the
+// preview promised is what is deposited.
+import type { Browser, Page } from "playwright";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+import { connectWallet, launchChromium, openSession, screenshot } from "./support/browser";
+import { USDC, fundFromFaucet } from "./support/chain";
+import "./support/environment";
+
+const env = inject("e2e");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser.close();
+});
+
+async function textOf(page: Page, testId: string): Promise<string> {
+  return (await page.getByTestId(testId).first().innerText()).replace(/\s+/g, " ");
+}
+
+/** The shares the deposit preview promises, as a number of whole vUSDC (display text, for bounds only). */
+async function previewedShares(page: Page): Promise<number> {
+  const preview = await textOf(page, "deposit-preview");
+  const match = /You receive about ([\d,.]+) vUSDC/.exec(preview);
+  expect(match, preview).not.toBeNull();
+  return Number((match?.[1] ?? "").replaceAll(",", ""));
+}
+
+describe.each(["de-DE", "en-US"])("a browser in %s", (locale) => {
+  it("reads 1,5 as one and a half, previews it so and deposits exactly 1.50 USDC", async () => {
+    const session = await openSession(browser, { locale });
+    const { page } = session;
+    try {
+      await fundFromFaucet(env.faucetUrl, env.rpcUrl, session.wallet?.address ?? "", 2_000n * USDC);
+      await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
+      await connectWallet(page);
+      await page.getByText("Balance: 2,000.00 USDC").waitFor({ timeout: 30_000 });
+      const field = page.getByLabel("Amount to deposit");
+
+      // The share price is near 1: 1.5 USDC buys about 1.5 vUSDC, never 15.
+      await field.fill("1000,5");
+      const thousand = await previewedShares(page);
+      expect(thousand).toBeGreaterThan(900);
+      expect(thousand).toBeLessThan(1_100);
+      await field.fill("1,5");
+      const shares = await previewedShares(page);
+      expect(shares).toBeGreaterThan(1.3);
+      expect(shares).toBeLessThan(1.7);
+      await screenshot(page, `amounts-${locale}-preview`);
+
+      await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
+      expect(await textOf(page, "deposit-success")).toMatch(
+        /Deposited 1\.50 USDC and received [\d,.]+ vUSDC/,
+      );
+      await page.getByText("Balance: 1,998.50 USDC").waitFor({ timeout: 15_000 });
+    } catch (error) {
+      await screenshot(page, `failure-amounts-${locale}`);
+      throw error;
+    } finally {
+      await session.context.close();
+    }
+  });
+});
+
+it("refuses an amount whose thousands are not in groups of three, with the reason", async () => {
+  const session = await openSession(browser, { locale: "en-US" });
+  const { page } = session;
+  try {
+    await fundFromFaucet(env.faucetUrl, env.rpcUrl, session.wallet?.address ?? "", 10n * USDC);
+    await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
+    await connectWallet(page);
+    await page.getByLabel("Amount to deposit").fill("1 5");
+    await page.getByText("Separate thousands only in groups of three").waitFor();
+    expect(await page.getByTestId("deposit-preview").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Deposit", exact: true }).isDisabled()).toBe(true);
+  } finally {
+    await session.context.close();
+  }
+});
