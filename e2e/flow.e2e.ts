@@ -113,6 +113,9 @@ async function journey(page: Page, address: string): Promise<void> {
     await page.getByTestId("withdraw-success").waitFor({ timeout: 45_000 });
     await page.getByTestId("pending-withdrawal").waitFor({ timeout: 15_000 });
     await page.getByText(/^Withdrawal queue: [\d,.]+ vUSDC requested/).waitFor({ timeout: 15_000 });
+    // The panel shows what the preview promised: the amount after the receipt's 0.10% fee, not the gross.
+    expect(await textOf(page, "pending-net")).toMatch(/^99\.\d\d USDC$/);
+    expect(await textOf(page, "pending-withdrawal")).toMatch(/[\d,.]+ USDC before the 0\.10% fee/);
 
     // Watch it: the arrival band and the binding condition, the progress bar moving as the keeper
     // stages the queue, until the claim is possible.

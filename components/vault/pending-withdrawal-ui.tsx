@@ -8,6 +8,7 @@ import type { WithdrawalStatusData } from "@/lib/web/api-client";
 import { formatAmount, formatPercent } from "@/lib/web/amounts";
 import { arrivalBandText, formatClock } from "@/lib/web/time";
 import type { VaultView } from "@/lib/vault/vault-view";
+import { withdrawalFeeRoundUp } from "@/lib/vault/share-math";
 import { claimNet } from "@/lib/web/vault-view";
 import { Alert, Button, Card, ProgressBar } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
@@ -64,6 +65,10 @@ export function PendingWithdrawal({
   const { mutation, progress } = claim;
   const shares = BigInt(status.pendingShares);
   const approximate = claimNet(vault, shares, feeBps);
+  // What the withdrawal pays after the receipt's fee, as the request's preview promised it (net), with
+  // the gross value it is taken from beside it.
+  const gross = BigInt(status.estimatedUsdcAmount.amount);
+  const net = gross - withdrawalFeeRoundUp(gross, feeBps);
   const staged = status.progress === null ? 0n : BigInt(status.progress.stagedShares);
   const ahead = status.progress === null ? 0n : BigInt(status.progress.sharesAhead);
   const fraction = status.progress?.fraction ?? 0;
@@ -77,9 +82,12 @@ export function PendingWithdrawal({
             <dd className="tabular font-medium">{sharesText(shares, vault)}</dd>
           </div>
           <div>
-            <dt className="text-muted">Worth about</dt>
-            <dd className="tabular font-medium">
-              {assetText(BigInt(status.estimatedUsdcAmount.amount), vault)}
+            <dt className="text-muted">You receive about</dt>
+            <dd className="tabular font-medium" data-testid="pending-net">
+              {assetText(net, vault)}
+            </dd>
+            <dd className="tabular text-xs text-muted">
+              {assetText(gross, vault)} before the {formatPercent(feeBps / 10_000)} fee
             </dd>
           </div>
           {status.createdAt === null ? null : (
