@@ -76,6 +76,10 @@ async function journey(page: Page, address: string): Promise<void> {
     expect(await textOf(page, "vault-name")).toBe("USDC Prime");
     await screenshot(page, "01-vault-page");
 
+    // Sharing copies the page's https URL, which /actions.json maps to the vault's deposit action.
+    await page.getByTestId("share-blink").click();
+    expect(await page.getByTestId("blink-url").inputValue()).toBe(`${env.appUrl}/vault/${env.primeVaultId}`);
+
     await connectWallet(page);
     expect(await textOf(page, "wallet-address")).toContain(address.slice(0, 4));
 

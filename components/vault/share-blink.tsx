@@ -1,6 +1,8 @@
 "use client";
-// "Share as a blink": the vault's Solana Actions URL, copied to the clipboard. The origin is read
-// only when asked for, so the server's HTML and the first render agree.
+// "Share as a blink": the vault page's own https URL, copied to the clipboard. Chat apps link it, and
+// blink-aware clients find its deposit action through /actions.json (which maps /vault/* to it), where a
+// `solana-action:` URL is linked by no chat app. The origin is read only when asked for, so the
+// server's HTML and the first render agree.
 import { useState } from "react";
 
 import { Button } from "../ui/primitives";
@@ -10,7 +12,7 @@ export function ShareBlink({ vaultId }: { vaultId: string }) {
   const [copied, setCopied] = useState<boolean | null>(null);
 
   async function share(): Promise<void> {
-    const link = `solana-action:${window.location.origin}/api/actions/vault/${vaultId}/deposit`;
+    const link = `${window.location.origin}/vault/${vaultId}`;
     setUrl(link);
     try {
       await navigator.clipboard.writeText(link);
@@ -29,7 +31,9 @@ export function ShareBlink({ vaultId }: { vaultId: string }) {
       {url === null ? null : (
         <label className="flex w-full max-w-md flex-col gap-1 text-xs text-muted">
           <span role="status">
-            {copied === true ? "Copied. Paste it into any Actions-aware wallet or app." : "Copy this link:"}
+            {copied === true
+              ? "Copied. Paste it anywhere; Actions-aware wallets and apps show it as a blink."
+              : "Copy this link:"}
           </span>
           <input
             readOnly

@@ -33,11 +33,6 @@ export function actionPath(vault: PublicKey | string, kind: VaultActionKind | "c
   return `/api/actions/vault/${id}/${kind}`;
 }
 
-/** The blink URL of a vault's action: what a person pastes into a blink-aware client. */
-export function blinkUrl(origin: string, vault: string, kind: VaultActionKind): string {
-  return `solana-action:${origin}${actionPath(vault, kind)}`;
-}
-
 /** GET /actions.json: the vault pages map to their deposit action; the action paths map to themselves. */
 export function actionsJson(): ActionsJson {
   return {
