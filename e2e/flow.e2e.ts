@@ -60,6 +60,19 @@ describe("the vault page's share price chart", () => {
       expect(series.length).toBeGreaterThanOrEqual(1);
       expect(series.filter((request) => request.status !== 200)).toEqual([]);
       expect(series[0]?.url).toContain("interval=minute");
+      // Axes: three price ticks on an axis at least 0.2% of the price wide (the keeper's small strikes
+      // are a slope, not a cliff), three times, and a readout of the strike under the pointer.
+      const line = page.getByTestId("share-price-line");
+      const low = Number(await line.getAttribute("data-min"));
+      const high = Number(await line.getAttribute("data-max"));
+      expect(high - low).toBeGreaterThanOrEqual(((high + low) / 2) * 0.002 * 0.999);
+      expect(await page.getByTestId("price-tick").count()).toBe(3);
+      expect(await page.getByTestId("time-tick").count()).toBe(3);
+      const box = await page.locator("svg[role=img]").first().boundingBox();
+      await page.mouse.move((box?.x ?? 0) + (box?.width ?? 0) - 2, (box?.y ?? 0) + 10);
+      expect(await textOf(page, "chart-readout")).toMatch(/\d\d:\d\d: 1\.\d{6} USDC per share/);
+      await page.getByRole("button", { name: "24 h" }).click();
+      expect(await page.getByRole("button", { name: "24 h" }).getAttribute("aria-pressed")).toBe("true");
       await screenshot(page, "10-share-price-chart");
     } catch (error) {
       await screenshot(page, "failure-chart");

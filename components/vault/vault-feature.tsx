@@ -14,7 +14,8 @@ import { ShareBlink } from "./share-blink";
 import { VaultActions } from "./vault-actions";
 import { VaultActivity } from "./vault-activity-card";
 import { useNavHistory, useVault, useVaultStats } from "./vault-reads";
-import { CapsCard, SharePriceChart, VaultStats } from "./vault-ui";
+import { SharePriceChart } from "./share-price-chart";
+import { CapsCard, VaultStats } from "./vault-ui";
 import { useWalletPosition } from "./wallet-reads";
 
 function VaultSkeleton() {

@@ -4,16 +4,14 @@
 import { useId } from "react";
 
 import { formatAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts";
-import { describeError } from "@/lib/web/error-words";
-import { chartGeometry, describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
-import { formatDateTime } from "@/lib/web/time";
+import { describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
 import { capWindow, type StoredCapWindow } from "@/lib/vault/cap-window";
 import type { VaultView } from "@/lib/vault/vault-view";
 import { positionValue } from "@/lib/web/vault-view";
 import type { VaultStatsData } from "@/lib/web/api-client";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import { LocalTime } from "../ui/local-time";
-import { Button, Card, ProgressBar, Skeleton, Stat } from "../ui/primitives";
+import { Card, ProgressBar, Stat } from "../ui/primitives";
 
 const WEEK = 7 * 86_400;
 
@@ -32,28 +30,31 @@ export function sharesText(raw: bigint, vault: Pick<VaultView, "shares">): strin
 export function apyFigure(
   stats: VaultStatsData | undefined,
   points: readonly NavPoint[] | undefined,
-): { value: string; hint: string } {
+): { label: string; value: string; hint: string } {
   if (stats !== undefined && stats.apy7d !== null) {
     return {
+      label: "APY",
       value: formatPercent(stats.apy7d),
       hint:
         stats.apy30d === null ? "7-day, from NAV history" : `7-day; 30-day ${formatPercent(stats.apy30d)}`,
     };
   }
   if (points === undefined) {
-    return { value: "…", hint: "" };
+    return { label: "APY", value: "…", hint: "" };
   }
   const observed = observedApy(points, WEEK);
   if (observed === null) {
-    return { value: "—", hint: "Not enough NAV history yet" };
+    return { label: "APY", value: "—", hint: "Not enough NAV history yet" };
   }
   const span = describeSpan(observed.spanSeconds);
+  // Minutes of strikes are no annual rate: the tile says what it shows until a day of history exists.
   return observed.apy === null
     ? {
+        label: `Change (${span})`,
         value: `${observed.change >= 0 ? "+" : ""}${formatPercent(observed.change, 4)}`,
-        hint: `Share price change over ${span}; an APY after a day of NAV history`,
+        hint: "Share price change; an APY after a day of NAV history",
       }
-    : { value: formatPercent(observed.apy), hint: `Observed over ${span} of NAV strikes` };
+    : { label: "APY", value: formatPercent(observed.apy), hint: `Observed over ${span} of NAV strikes` };
 }
 
 export function VaultStats({
@@ -86,7 +87,7 @@ export function VaultStats({
         }
         testId="tvl"
       />
-      <Stat label="APY" value={apy.value} hint={apy.hint} testId="apy" />
+      <Stat label={apy.label} value={apy.value} hint={apy.hint} testId="apy" />
       <Stat
         label="Your position"
         value={position === undefined ? "—" : assetText(positionValue(vault, position.shareBalance), vault)}
@@ -94,78 +95,6 @@ export function VaultStats({
         testId="position-value"
       />
     </dl>
-  );
-}
-
-export function SharePriceChart({
-  vault,
-  history,
-  error,
-  onRetry,
-}: {
-  vault: VaultView;
-  history: readonly NavPoint[] | undefined;
-  /** Shown only while there is no history to draw: a failed refetch keeps the last chart. */
-  error: unknown;
-  onRetry(): void;
-}) {
-  const titleId = useId();
-  const descriptionId = useId();
-  const width = 640;
-  const height = 180;
-  const geometry = history === undefined ? null : chartGeometry(history, width, height);
-  const first = history?.[0];
-  const last = history?.at(-1);
-  return (
-    <Card title="Share price" titleId={titleId}>
-      {history === undefined && error !== null ? (
-        <div className="py-8 text-center text-sm" role="alert">
-          <p>The share price history could not be loaded. {describeError(error).message}</p>
-          <Button variant="secondary" className="mt-2" onClick={onRetry}>
-            Try again
-          </Button>
-        </div>
-      ) : history === undefined ? (
-        <Skeleton className="h-44 w-full" label="Loading the share price history" />
-      ) : geometry === null || first === undefined || last === undefined ? (
-        <p className="py-10 text-center text-sm text-muted">
-          The chart appears after the vault&apos;s first two NAV strikes.
-        </p>
-      ) : (
-        <figure>
-          <svg
-            viewBox={`0 0 ${width} ${height}`}
-            role="img"
-            aria-labelledby={`${titleId} ${descriptionId}`}
-            className="h-44 w-full"
-            preserveAspectRatio="none"
-          >
-            <path d={geometry.area} className="fill-accent/10" />
-            <path
-              d={geometry.line}
-              data-testid="share-price-line"
-              data-points={history.length}
-              className="fill-none stroke-accent"
-              strokeWidth={2}
-              vectorEffect="non-scaling-stroke"
-            />
-          </svg>
-          <figcaption
-            id={descriptionId}
-            className="mt-2 flex flex-wrap justify-between gap-2 text-xs text-muted"
-          >
-            <span>
-              {formatDateTime(first.time * 1000)}: {formatSharePrice(first.sharePrice)}
-            </span>
-            <span className="sr-only">to</span>
-            <span>
-              {formatDateTime(last.time * 1000)}: {formatSharePrice(last.sharePrice)} {vault.asset.symbol} per
-              share ({history.length} NAV strikes shown)
-            </span>
-          </figcaption>
-        </figure>
-      )}
-    </Card>
   );
 }
 

@@ -5,7 +5,11 @@ import {
   chartGeometry,
   chartWindow,
   describeSpan,
+  MIN_PRICE_RANGE_FRACTION,
+  nearestPoint,
   observedApy,
+  pointsInRange,
+  tickDecimals,
   strikesOf,
   type NavPoint,
 } from "./nav-history";
@@ -60,6 +64,40 @@ describe("chartGeometry", () => {
     expect(geometry?.area).toBe("M0.00,50.00L50.00,25.00L100.00,0.00L100.00,50.00L0.00,50.00Z");
     expect(geometry?.minPrice).toBe(1);
     expect(geometry?.maxPrice).toBe(2);
+  });
+
+  it("widens a tiny move to the minimum axis range: a 0.011% move is not drawn top to bottom", () => {
+    const geometry = chartGeometry(points([1.0, 1.00011], 60), 100, 50, 0);
+    expect(geometry).not.toBeNull();
+    const { minPrice = 0, maxPrice = 0, points: drawn = [] } = geometry ?? {};
+    expect(maxPrice - minPrice).toBeCloseTo(1.000055 * MIN_PRICE_RANGE_FRACTION, 9);
+    // The line rises by 0.011 / 0.2 of the height (2.75 of 50), centred.
+    const rise = (drawn[0]?.y ?? 0) - (drawn[1]?.y ?? 0);
+    expect(rise).toBeCloseTo((0.00011 / (1.000055 * MIN_PRICE_RANGE_FRACTION)) * 50, 3);
+    expect(drawn[0]?.y).toBeGreaterThan(20);
+    expect(drawn[1]?.y).toBeLessThan(30);
+  });
+
+  it("keeps a large move's own bounds and gives three price and three time ticks", () => {
+    const geometry = chartGeometry(points([1, 1.5, 2], 60), 100, 50, 0);
+    expect(geometry?.priceTicks).toEqual([
+      { value: 1, at: 50 },
+      { value: 1.5, at: 25 },
+      { value: 2, at: 0 },
+    ]);
+    expect(geometry?.timeTicks).toEqual([
+      { value: 1_000, at: 0 },
+      { value: 1_060, at: 50 },
+      { value: 1_120, at: 100 },
+    ]);
+  });
+
+  it("finds the strike nearest the pointer", () => {
+    const drawn = chartGeometry(points([1, 1.5, 2], 60), 100, 50, 0)?.points ?? [];
+    expect(nearestPoint(drawn, 10)?.sharePrice).toBe(1);
+    expect(nearestPoint(drawn, 60)?.sharePrice).toBe(1.5);
+    expect(nearestPoint(drawn, 99)?.sharePrice).toBe(2);
+    expect(nearestPoint([], 5)).toBeNull();
   });
 
   it("needs two points and copes with a flat price", () => {
@@ -120,5 +158,36 @@ describe("strikesOf", () => {
   it("gives nothing to draw for a series without strikes", () => {
     expect(strikesOf([])).toEqual([]);
     expect(strikesOf([{ sharePrice: null, navSequence: null, struckAt: null }])).toEqual([]);
+  });
+});
+
+describe("pointsInRange", () => {
+  const hourly = points(
+    Array.from({ length: 10 * 24 + 1 }, (_, index) => 1 + index / 1e6),
+    3_600,
+  );
+
+  it("draws the last day or week from the strike in force at its start", () => {
+    const day = pointsInRange(hourly, "24h");
+    expect(day).toHaveLength(26);
+    expect(day[0]?.time).toBeLessThan((hourly.at(-1)?.time ?? 0) - DAY + 1);
+    expect(day[1]?.time).toBeGreaterThanOrEqual((hourly.at(-1)?.time ?? 0) - DAY);
+    expect(pointsInRange(hourly, "7d")).toHaveLength(7 * 24 + 2);
+    expect(pointsInRange(hourly, "all")).toHaveLength(hourly.length);
+  });
+
+  it("keeps a young vault's whole history in every range", () => {
+    const young = points([1, 1.0001, 1.0002], 60);
+    expect(pointsInRange(young, "24h")).toEqual(young);
+    expect(pointsInRange([], "7d")).toEqual([]);
+  });
+});
+
+describe("tickDecimals", () => {
+  it("gives enough decimals to tell the ticks apart", () => {
+    expect(tickDecimals(1, 1.002)).toBe(4);
+    expect(tickDecimals(1, 2)).toBe(2);
+    expect(tickDecimals(1, 1.00002)).toBe(6);
+    expect(tickDecimals(1, 1)).toBe(6);
   });
 });

@@ -118,15 +118,59 @@ export function describeSpan(seconds: number): string {
   return `${Math.max(1, Math.round(seconds / 60))} min`;
 }
 
+/** The chart's ranges: the last day, the last week, or everything the chart window holds. */
+export const CHART_RANGES = ["24h", "7d", "all"] as const;
+export type ChartRange = (typeof CHART_RANGES)[number];
+
+const RANGE_SECONDS: Record<ChartRange, number> = { "24h": 86_400, "7d": 7 * 86_400, all: Infinity };
+
+/**
+ * The strikes a range draws: those in its last `range` before the latest strike, led by the strike in
+ * force when the range starts (so the line begins at the range's start, not at its first change).
+ */
+export function pointsInRange(points: readonly NavPoint[], range: ChartRange): NavPoint[] {
+  const last = points.at(-1);
+  if (last === undefined || range === "all") {
+    return [...points];
+  }
+  const from = last.time - RANGE_SECONDS[range];
+  const firstInside = points.findIndex((point) => point.time >= from);
+  return points.slice(Math.max(0, firstInside - 1));
+}
+
+/**
+ * The smallest price range the chart's axis spans, as a fraction of the price: a 0.011% move in a
+ * young vault is a gentle slope on a 0.2% axis, not a cliff from the bottom to the top.
+ */
+export const MIN_PRICE_RANGE_FRACTION = 0.002;
+
+export interface AxisTick {
+  value: number;
+  /** Position along the axis in the box (y for prices, x for times). */
+  at: number;
+}
+
+export interface ChartPoint {
+  x: number;
+  y: number;
+  time: number;
+  sharePrice: number;
+}
+
 export interface ChartGeometry {
   /** SVG path of the line, in a width × height box. */
   line: string;
   /** The same line closed along the bottom, for the fill under it. */
   area: string;
+  /** The axis' bounds: the prices' own, widened to at least MIN_PRICE_RANGE_FRACTION of the price. */
   minPrice: number;
   maxPrice: number;
   startTime: number;
   endTime: number;
+  /** Three price ticks (bottom, middle, top of the axis) and three time ticks (start, middle, end). */
+  priceTicks: AxisTick[];
+  timeTicks: AxisTick[];
+  points: ChartPoint[];
 }
 
 export function chartGeometry(
@@ -143,17 +187,67 @@ export function chartGeometry(
   const prices = points.map((point) => point.sharePrice);
   let minPrice = Math.min(...prices);
   let maxPrice = Math.max(...prices);
-  if (maxPrice - minPrice < 1e-9) {
-    minPrice -= 1e-6;
-    maxPrice += 1e-6;
+  const mid = (minPrice + maxPrice) / 2;
+  const minRange = Math.max(Math.abs(mid) * MIN_PRICE_RANGE_FRACTION, 1e-9);
+  if (maxPrice - minPrice < minRange) {
+    minPrice = mid - minRange / 2;
+    maxPrice = mid + minRange / 2;
   }
   const span = Math.max(1, last.time - first.time);
   const x = (time: number): number => padding + ((time - first.time) / span) * (width - 2 * padding);
   const y = (price: number): number =>
     height - padding - ((price - minPrice) / (maxPrice - minPrice)) * (height - 2 * padding);
-  const coordinates = points.map((point) => `${x(point.time).toFixed(2)},${y(point.sharePrice).toFixed(2)}`);
+  const chartPoints = points.map((point) => ({
+    x: x(point.time),
+    y: y(point.sharePrice),
+    time: point.time,
+    sharePrice: point.sharePrice,
+  }));
+  const coordinates = chartPoints.map((point) => `${point.x.toFixed(2)},${point.y.toFixed(2)}`);
   const line = `M${coordinates.join("L")}`;
   const bottom = (height - padding).toFixed(2);
   const area = `${line}L${x(last.time).toFixed(2)},${bottom}L${x(first.time).toFixed(2)},${bottom}Z`;
-  return { line, area, minPrice, maxPrice, startTime: first.time, endTime: last.time };
+  const priceTicks = [minPrice, (minPrice + maxPrice) / 2, maxPrice].map((value) => ({
+    value,
+    at: y(value),
+  }));
+  const timeTicks = [first.time, (first.time + last.time) / 2, last.time].map((value) => ({
+    value,
+    at: x(value),
+  }));
+  return {
+    line,
+    area,
+    minPrice,
+    maxPrice,
+    startTime: first.time,
+    endTime: last.time,
+    priceTicks,
+    timeTicks,
+    points: chartPoints,
+  };
+}
+
+/** The point nearest to `x` in the box (points in time order), for the chart's readout. */
+export function nearestPoint(points: readonly ChartPoint[], x: number): ChartPoint | null {
+  let best: ChartPoint | null = null;
+  for (const point of points) {
+    if (best === null || Math.abs(point.x - x) < Math.abs(best.x - x)) {
+      best = point;
+    }
+  }
+  return best;
+}
+
+/**
+ * Fraction digits that tell an axis' ticks apart: enough for a tenth of the step between them, at least
+ * 2 and at most 8 (1.000000, 1.001000, 1.002000 → 4: "1.0000", "1.0010", "1.0020").
+ */
+export function tickDecimals(minPrice: number, maxPrice: number): number {
+  const step = (maxPrice - minPrice) / 2;
+  if (!(step > 0)) {
+    return 6;
+  }
+  // Less a hair, so a step of 0.001 computed as 0.000999… asks for 4 digits, not 5.
+  return Math.min(8, Math.max(2, Math.ceil(-Math.log10(step / 10) - 1e-9)));
 }
