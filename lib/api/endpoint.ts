@@ -42,6 +42,8 @@ export interface EndpointDefinition {
   body: z.ZodType | null;
   /** The success body (the envelope for partner endpoints). */
   response: z.ZodType;
+  /** The success body's media type when it is not JSON (the API reference's page and files). */
+  contentType?: string;
   /** Every status the endpoint can answer (OpenAPI lists each). */
   statuses: readonly number[];
   /** Error bodies other than the audience's error shape, by status (health's 503). */
@@ -129,6 +131,7 @@ export function publicEndpoint<Q extends z.ZodObject, R extends z.ZodType>(
 export function opsEndpoint(
   definition: Common & {
     response: z.ZodType;
+    contentType?: string;
     errorBodies?: Readonly<Partial<Record<number, z.ZodType>>>;
     statuses: readonly number[];
     handler: ApiHandler;

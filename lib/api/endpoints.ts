@@ -34,6 +34,7 @@ import { getHistory } from "./history/get-history";
 import { postHistory } from "./history/post-history";
 import { buildOpenApiDocument } from "./openapi";
 import { getHealth } from "./ops/get-health";
+import { getDocs, getDocsScript, getDocsStart, getDocsStyle } from "./ops/get-docs";
 import { openApiEndpoint } from "./ops/get-openapi";
 import { getCirculatingSupply } from "./public/get-circulating-supply";
 import { getOracle } from "./public/get-oracle";
@@ -91,6 +92,10 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   getOracle,
   getHealth,
   getOpenApi,
+  getDocs,
+  getDocsScript,
+  getDocsStyle,
+  getDocsStart,
   getActionsJson,
   getDepositAction,
   postDepositAction,

@@ -110,7 +110,10 @@ function responseOf(components: Components, endpoint: EndpointDefinition, status
     description:
       endpoint.operationId === "getHealth" && status === 503 ? "Degraded: the same checks" : description,
     ...(headers === undefined ? {} : { headers }),
-    content: jsonContent(schemaOf(components, body, "output")),
+    content:
+      status < 300 && endpoint.contentType !== undefined
+        ? { [endpoint.contentType]: { schema: schemaOf(components, body, "output") } }
+        : jsonContent(schemaOf(components, body, "output")),
   };
 }
 

@@ -128,7 +128,12 @@ describe(`the document's promises, on the ${API_HOST} host`, () => {
           ? endpoint.response
           : (endpoint.errorBodies[result.status] ??
             (endpoint.audience === "partner" ? errorEnvelopeSchema : bareErrorSchema));
-      const parsed = schema.safeParse(result.body);
+      // A page or file (the API reference) is text of its own media type, not JSON.
+      const textual = result.status < 300 && endpoint.contentType !== undefined;
+      if (textual) {
+        expect(result.headers.get("content-type"), name).toBe(`${endpoint.contentType}; charset=utf-8`);
+      }
+      const parsed = schema.safeParse(textual ? result.text : result.body);
       expect(parsed.success ? [] : parsed.error.issues, name).toEqual([]);
       if (endpoint.audience === "partner") {
         expect(result.headers.get("x-ratelimit-limit"), name).toMatch(/^\d+$/);

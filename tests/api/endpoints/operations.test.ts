@@ -26,4 +26,30 @@ describe("operations", () => {
     expectError(missing, errorBody(404, "NOT_FOUND", "No such endpoint"));
     expect(missing.headers.get("x-request-id")).toBe((missing.body as { requestId: string }).requestId);
   });
+
+  it("serves the API reference page and its renderer from this server, never a CDN", async () => {
+    const page = await api.harness.request("GET", "/api/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] ?? "");
+    expect(sources).toEqual([
+      "/api/docs/swagger-ui.css",
+      "/api/openapi.json",
+      "/api/docs/swagger-ui-bundle.js",
+      "/api/docs/start.js",
+    ]);
+    for (const [path, type] of [
+      ["/api/docs/swagger-ui-bundle.js", "text/javascript"],
+      ["/api/docs/swagger-ui.css", "text/css"],
+      ["/api/docs/start.js", "text/javascript"],
+    ] as const) {
+      const asset = await api.harness.request("GET", path);
+      expect(asset.status, path).toBe(200);
+      expect(asset.headers.get("content-type"), path).toBe(`${type}; charset=utf-8`);
+      expect(asset.text.length, path).toBeGreaterThan(100);
+    }
+    const start = await api.harness.request("GET", "/api/docs/start.js");
+    expect(start.text).toContain('url: "/api/openapi.json"');
+  });
 });

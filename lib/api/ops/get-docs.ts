@@ -1,0 +1,127 @@
+// GET /api/docs — the API reference, rendered in the browser by Swagger UI from GET /api/openapi.json.
+// Swagger UI's script and style come from this server (the swagger-ui-dist package), never a CDN, and
+// the page starts it from a script of ours, so its CSP allows scripts from 'self' only.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { z } from "zod";
+
+import { APP_ROOT } from "../../env-schema";
+import { opsEndpoint, type EndpointDefinition } from "../endpoint";
+
+const SWAGGER_UI = join(APP_ROOT, "node_modules", "swagger-ui-dist");
+
+/** Swagger UI draws with inline styles and data: images; everything else comes from this origin. */
+const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join("; ");
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Vault gateway API reference</title>
+<link rel="stylesheet" href="/api/docs/swagger-ui.css">
+</head>
+<body>
+<noscript>The reference needs JavaScript; the document itself is at <a href="/api/openapi.json">/api/openapi.json</a>.</noscript>
+<div id="reference"></div>
+<script src="/api/docs/swagger-ui-bundle.js"></script>
+<script src="/api/docs/start.js"></script>
+</body>
+</html>
+`;
+
+// "Try it out" sends requests from the reader's browser to this same API (with the key they enter).
+const START = `window.addEventListener("load", function () {
+  window.SwaggerUIBundle({
+    url: "/api/openapi.json",
+    dom_id: "#reference",
+    deepLinking: true,
+    docExpansion: "list",
+    tryItOutEnabled: false,
+    validatorUrl: null,
+  });
+});
+`;
+
+const cachedFiles = new Map<string, Promise<string>>();
+
+/** A file of swagger-ui-dist, read once per process. */
+function swaggerFile(name: string): Promise<string> {
+  let file = cachedFiles.get(name);
+  if (file === undefined) {
+    file = readFile(join(SWAGGER_UI, name), "utf8");
+    // A failed read (a broken install) is tried again on the next request, not remembered.
+    file.catch(() => cachedFiles.delete(name));
+    cachedFiles.set(name, file);
+  }
+  return file;
+}
+
+const textBody = z.string();
+
+function docsAsset(
+  operationId: string,
+  path: string,
+  summary: string,
+  contentType: string,
+  body: () => Promise<string>,
+): EndpointDefinition {
+  return opsEndpoint({
+    operationId,
+    method: "GET",
+    path,
+    summary,
+    contentType,
+    response: textBody,
+    statuses: [200],
+    handler: async () => ({
+      status: 200,
+      headers: {
+        "Content-Type": `${contentType}; charset=utf-8`,
+        "Cache-Control": "public, max-age=3600",
+        "Content-Security-Policy": DOCS_CSP,
+      },
+      body: await body(),
+    }),
+  });
+}
+
+export const getDocs = docsAsset(
+  "getApiReference",
+  "/api/docs",
+  "The API reference (Swagger UI over /api/openapi.json)",
+  "text/html",
+  async () => PAGE,
+);
+export const getDocsScript = docsAsset(
+  "getApiReferenceScript",
+  "/api/docs/swagger-ui-bundle.js",
+  "The API reference's renderer (Swagger UI, served from this server)",
+  "text/javascript",
+  () => swaggerFile("swagger-ui-bundle.js"),
+);
+export const getDocsStyle = docsAsset(
+  "getApiReferenceStyle",
+  "/api/docs/swagger-ui.css",
+  "The API reference's style sheet",
+  "text/css",
+  () => swaggerFile("swagger-ui.css"),
+);
+export const getDocsStart = docsAsset(
+  "getApiReferenceStart",
+  "/api/docs/start.js",
+  "The API reference's start-up script",
+  "text/javascript",
+  async () => START,
+);
