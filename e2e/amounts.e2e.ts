@@ -1,27 +1,15 @@
 // Amounts as people type them, in the browser's own locale: a decimal comma is a decimal mark, never a
 // thousands separator (`1,5` once previewed 15 vUSDC and `1000,5` was read as 10005), and what the
 // preview promised is what is deposited.
-import type { Browser, Page } from "playwright";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright";
+import { describe, expect, inject, it } from "vitest";
 
-import { connectWallet, launchChromium, openSession, screenshot } from "./support/browser";
+import { connectWallet, browserPerFile, openSession, screenshot, textOf } from "./support/browser";
 import { USDC, fundFromFaucet } from "./support/chain";
 import "./support/environment";
 
 const env = inject("e2e");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser.close();
-});
-
-async function textOf(page: Page, testId: string): Promise<string> {
-  return (await page.getByTestId(testId).first().innerText()).replace(/\s+/g, " ");
-}
+const browser = browserPerFile();
 
 /** The shares the deposit preview promises, as a number of whole vUSDC (display text, for bounds only). */
 async function previewedShares(page: Page): Promise<number> {
@@ -33,7 +21,7 @@ async function previewedShares(page: Page): Promise<number> {
 
 describe.each(["de-DE", "en-US"])("a browser in %s", (locale) => {
   it("reads 1,5 as one and a half, previews it so and deposits exactly 1.50 USDC", async () => {
-    const session = await openSession(browser, { locale });
+    const session = await openSession(browser(), { locale });
     const { page } = session;
     try {
       await fundFromFaucet(env.faucetUrl, env.rpcUrl, session.wallet?.address ?? "", 2_000n * USDC);
@@ -69,7 +57,7 @@ describe.each(["de-DE", "en-US"])("a browser in %s", (locale) => {
 });
 
 it("refuses an amount whose thousands are not in groups of three, with the reason", async () => {
-  const session = await openSession(browser, { locale: "en-US" });
+  const session = await openSession(browser(), { locale: "en-US" });
   const { page } = session;
   try {
     await fundFromFaucet(env.faucetUrl, env.rpcUrl, session.wallet?.address ?? "", 10n * USDC);

@@ -1,24 +1,15 @@
 // The rendered API reference: GET /api/docs draws every operation of /api/openapi.json with Swagger UI
 // served by this server, under its own CSP, with nothing fetched from another origin.
-import type { Browser } from "playwright";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { expect, inject, it } from "vitest";
 
-import { launchChromium, openSession, screenshot } from "./support/browser";
+import { browserPerFile, openSession, screenshot } from "./support/browser";
 import "./support/environment";
 
 const env = inject("e2e");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser.close();
-});
+const browser = browserPerFile();
 
 it("renders the API reference from the OpenAPI document, loading only this origin", async () => {
-  const session = await openSession(browser, { wallet: false });
+  const session = await openSession(browser(), { wallet: false });
   const { page, problems } = session;
   const origins = new Set<string>();
   page.on("request", (request) => origins.add(new URL(request.url()).origin));

@@ -1,30 +1,18 @@
 // The whole journey in a real browser with a fresh wallet: connect, faucet, deposit, position,
 // request a withdrawal, watch its band and progress move as the keeper works, claim, see it all in
 // activity and the portfolio.
-import type { Browser, Page } from "playwright";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright";
+import { describe, expect, inject, it } from "vitest";
 
-import { connectWallet, launchChromium, openSession, screenshot } from "./support/browser";
+import { browserPerFile, connectWallet, openSession, screenshot, textOf } from "./support/browser";
 import "./support/environment";
 
 const env = inject("e2e");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser.close();
-});
-
-async function textOf(page: Page, testId: string): Promise<string> {
-  return (await page.getByTestId(testId).first().innerText()).replace(/\s+/g, " ");
-}
+const browser = browserPerFile();
 
 describe("a fresh wallet from connecting to a claimed withdrawal", () => {
   it("deposits, requests, watches the queue, claims and sees its activity", async () => {
-    const { page, wallet, problems } = await openSession(browser);
+    const { page, wallet, problems } = await openSession(browser());
     try {
       await journey(page, wallet?.address ?? "");
     } catch (error) {
@@ -38,7 +26,7 @@ describe("a fresh wallet from connecting to a claimed withdrawal", () => {
 describe("the vault page's share price chart", () => {
   // After the journey the keeper has struck several NAVs with shares outstanding.
   it("is drawn from GET /api/vault/{id}/nav-history by minute while the vault is young", async () => {
-    const { page, problems } = await openSession(browser);
+    const { page, problems } = await openSession(browser());
     try {
       const series: { url: string; status: number }[] = [];
       page.on("response", (response) => {

@@ -27,27 +27,26 @@ export function SiteHeader() {
       >
         Skip to content
       </a>
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-        <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
-          <Link href="/" className="text-lg font-bold">
-            Vault<span className="text-accent">gateway</span>
-          </Link>
-          <nav aria-label="Main">
-            <ul className="flex gap-1">
-              {LINKS.map((link) => (
-                <li key={link.href}>
-                  <Link
-                    href={link.href}
-                    aria-current={isCurrent(pathname, link.href) ? "page" : undefined}
-                    className="rounded-md px-3 py-2 text-sm font-medium text-muted hover:bg-soft hover:text-fg aria-[current=page]:bg-soft aria-[current=page]:text-fg"
-                  >
-                    {link.label}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        </div>
+      {/* On a phone: the name and the wallet on one row, the navigation under them; one row from sm. */}
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2 sm:py-3">
+        <Link href="/" className="text-lg font-bold">
+          Vault<span className="text-accent">gateway</span>
+        </Link>
+        <nav aria-label="Main" className="order-last -mx-3 w-full sm:order-none sm:mx-0 sm:mr-auto sm:w-auto">
+          <ul className="flex gap-1">
+            {LINKS.map((link) => (
+              <li key={link.href}>
+                <Link
+                  href={link.href}
+                  aria-current={isCurrent(pathname, link.href) ? "page" : undefined}
+                  className="rounded-md px-3 py-1.5 text-sm font-medium text-muted hover:bg-soft hover:text-fg aria-[current=page]:bg-soft aria-[current=page]:text-fg sm:py-2"
+                >
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
         <div className="flex items-center gap-3">
           <span
             className="hidden rounded-full border border-line px-2 py-0.5 text-xs text-muted sm:inline"
@@ -55,7 +54,7 @@ export function SiteHeader() {
           >
             {config.cluster}
           </span>
-          <WalletButton />
+          <WalletButton compact />
         </div>
       </div>
     </header>

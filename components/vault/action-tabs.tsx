@@ -1,14 +1,32 @@
 "use client";
-// The deposit / withdraw tabs of the vault page: a tablist with arrow, Home and End keys.
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+// The deposit / withdraw tabs of the vault page: a tablist with arrow, Home and End keys, which the
+// phone's sticky action bar can switch from outside (chooseAction).
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
-type Tab = "deposit" | "withdraw";
+export type Tab = "deposit" | "withdraw";
+
+const CHOOSE_ACTION = "vault:choose-action";
+
+/** Scrolls to the vault's actions card and selects `tab` there (the sticky bar on phones). */
+export function chooseAction(tab: Tab): void {
+  document.getElementById("vault-actions")?.scrollIntoView({ block: "start" });
+  window.dispatchEvent(new CustomEvent<Tab>(CHOOSE_ACTION, { detail: tab }));
+}
 
 export function ActionTabs({ children }: { children(tab: Tab): ReactNode }) {
   const [tab, setTab] = useState<Tab>("deposit");
   const baseId = useId();
   const refs = useRef<Record<Tab, HTMLButtonElement | null>>({ deposit: null, withdraw: null });
   const tabs: Tab[] = ["deposit", "withdraw"];
+  useEffect(() => {
+    const choose = (event: Event) => {
+      const chosen = (event as CustomEvent<Tab>).detail;
+      setTab(chosen);
+      refs.current[chosen]?.focus({ preventScroll: true });
+    };
+    window.addEventListener(CHOOSE_ACTION, choose);
+    return () => window.removeEventListener(CHOOSE_ACTION, choose);
+  }, []);
   function onKeyDown(event: KeyboardEvent) {
     if (
       event.key !== "ArrowRight" &&

@@ -6,17 +6,36 @@ import Link from "next/link";
 
 import { shortAddress } from "@/lib/web/client-config";
 import type { VaultView } from "@/lib/vault/vault-view";
-import { Card, Skeleton } from "../ui/primitives";
+import { Button, Card, Skeleton } from "../ui/primitives";
 import { useNow } from "../ui/use-now";
 import { WalletButton } from "../wallet/wallet-ui";
 import { ReadError } from "./read-error";
 import { ShareBlink } from "./share-blink";
+import { chooseAction } from "./action-tabs";
 import { VaultActions } from "./vault-actions";
 import { VaultActivity } from "./vault-activity-card";
 import { useNavHistory, useVault, useVaultStats } from "./vault-reads";
 import { SharePriceChart } from "./share-price-chart";
 import { CapsCard, VaultStats } from "./vault-ui";
 import { useWalletPosition } from "./wallet-reads";
+
+/** On a phone the deposit and withdraw forms are a thumb away wherever the page is scrolled. */
+function MobileActionBar() {
+  return (
+    <nav
+      aria-label="Deposit or withdraw"
+      className="fixed inset-x-0 bottom-0 z-40 flex gap-2 border-t border-line bg-card p-3 lg:hidden"
+      data-testid="mobile-action-bar"
+    >
+      <Button className="flex-1" onClick={() => chooseAction("deposit")}>
+        Deposit
+      </Button>
+      <Button variant="secondary" className="flex-1" onClick={() => chooseAction("withdraw")}>
+        Withdraw
+      </Button>
+    </nav>
+  );
+}
 
 function VaultSkeleton() {
   return (
@@ -70,7 +89,7 @@ export function VaultFeature({
   }
   const data = vault.data;
   return (
-    <div className="space-y-6">
+    <div className={`space-y-6 ${embed ? "" : "pb-20 lg:pb-0"}`}>
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
           <h1 className="text-2xl font-bold sm:text-3xl" data-testid="vault-name">
@@ -118,10 +137,11 @@ export function VaultFeature({
           {embed ? null : <VaultActivity vault={data} />}
         </div>
         {/* On a phone the actions come first, right under the numbers. */}
-        <div className="order-first lg:order-none lg:col-span-2">
+        <div id="vault-actions" className="order-first scroll-mt-4 lg:order-none lg:col-span-2">
           <VaultActions vault={data} embed={embed} />
         </div>
       </div>
+      {embed ? null : <MobileActionBar />}
     </div>
   );
 }

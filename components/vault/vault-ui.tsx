@@ -3,7 +3,7 @@
 // them, and the wallet's position.
 import { useId } from "react";
 
-import { formatAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts";
+import { formatAmount, formatCompactAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts";
 import { describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
 import { capWindow, type StoredCapWindow } from "@/lib/vault/cap-window";
 import type { VaultView } from "@/lib/vault/vault-view";
@@ -11,12 +11,23 @@ import { positionValue } from "@/lib/web/vault-view";
 import type { VaultStatsData } from "@/lib/web/api-client";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import { LocalTime } from "../ui/local-time";
+import { CompactFigure } from "../ui/compact-figure";
 import { Card, ProgressBar, Stat } from "../ui/primitives";
 
 const WEEK = 7 * 86_400;
 
 export function assetText(raw: bigint, vault: Pick<VaultView, "asset">): string {
   return `${formatAmount(raw, vault.asset.decimals)} ${vault.asset.symbol}`;
+}
+
+/** An asset amount for a stat tile: shortened on a phone ("60.91K USDC"), whole on a tap and from sm. */
+function AssetFigure({ raw, vault }: { raw: bigint; vault: Pick<VaultView, "asset"> }) {
+  return (
+    <CompactFigure
+      full={assetText(raw, vault)}
+      compact={`${formatCompactAmount(raw, vault.asset.decimals)} ${vault.asset.symbol}`}
+    />
+  );
 }
 
 export function sharesText(raw: bigint, vault: Pick<VaultView, "shares">): string {
@@ -79,7 +90,7 @@ export function VaultStats({
       />
       <Stat
         label="TVL"
-        value={assetText(vault.totalAssets, vault)}
+        value={<AssetFigure raw={vault.totalAssets} vault={vault} />}
         hint={
           stats === undefined
             ? "Net asset value"
@@ -90,7 +101,13 @@ export function VaultStats({
       <Stat label={apy.label} value={apy.value} hint={apy.hint} testId="apy" />
       <Stat
         label="Your position"
-        value={position === undefined ? "—" : assetText(positionValue(vault, position.shareBalance), vault)}
+        value={
+          position === undefined ? (
+            "—"
+          ) : (
+            <AssetFigure raw={positionValue(vault, position.shareBalance)} vault={vault} />
+          )
+        }
         hint={position === undefined ? "Connect a wallet" : sharesText(position.shareBalance, vault)}
         testId="position-value"
       />

@@ -62,8 +62,19 @@ export function WalletButton({ compact = false }: { compact?: boolean }) {
           variant="secondary"
           onClick={() => void wallet.disconnect()}
           className={compact ? "px-3" : ""}
+          title="Disconnect"
         >
-          Disconnect
+          {/* Compact (the header): a sign on a phone, where the name and the wallet share one row. */}
+          {compact ? (
+            <>
+              <span aria-hidden="true" className="sm:hidden">
+                ⏏
+              </span>
+              <span className="sr-only sm:not-sr-only">Disconnect</span>
+            </>
+          ) : (
+            "Disconnect"
+          )}
         </Button>
       </div>
     );

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
+import { afterAll, beforeAll } from "vitest";
 
 import { TestWallet } from "./test-wallet";
 
@@ -27,6 +28,31 @@ export function launchChromium(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/**
+ * One Chromium for the test file: launched before its tests, closed after them. Call at the top level
+ * of the file; the function it returns gives the browser inside a test.
+ */
+export function browserPerFile(): () => Browser {
+  let browser: Browser | null = null;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === null) {
+      throw new Error("the file's browser is not launched yet (call browserPerFile at the top level)");
+    }
+    return browser;
+  };
+}
+
+/** A test id's text with runs of white space made one space, as a person reads it. */
+export async function textOf(page: Page, testId: string): Promise<string> {
+  return (await page.getByTestId(testId).first().innerText()).replace(/\s+/g, " ");
 }
 
 export interface WalletSession {

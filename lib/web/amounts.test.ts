@@ -4,6 +4,7 @@ import {
   amountInputText,
   decimalMarkOf,
   formatAmount,
+  formatCompactAmount,
   formatPercent,
   formatSol,
   parseAmountInput,
@@ -125,5 +126,20 @@ describe("formatAmount", () => {
     expect(formatPercent(0.0824)).toBe("8.24%");
     expect(formatPercent(null)).toBe("—");
     expect(formatSol(1_500_000_000n)).toBe("1.5");
+  });
+});
+
+describe("formatCompactAmount", () => {
+  it.each([
+    [60_911_140_000n, "60.91K"],
+    [9_999_990_000n, "9,999.99"],
+    [10_000_000_000n, "10.00K"],
+    [1_234_567_891_000n, "1.23M"],
+    [999_999_999_999n, "999.99K"],
+    [4_200_000_000_000_000n, "4.20B"],
+    [12_345_678_000_000_000_000n, "12.34T"],
+    [-60_919_000_000n, "-60.91K"],
+  ])("shortens %s (6 decimals) to %j, never rounding up", (raw, text) => {
+    expect(formatCompactAmount(raw, 6)).toBe(text);
   });
 });

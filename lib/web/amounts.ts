@@ -144,3 +144,28 @@ export function formatPercent(fraction: number | null, digits = 2): string {
 export function formatSol(lamports: bigint): string {
   return formatAmount(lamports, 9, { minFraction: 0, maxFraction: 4 });
 }
+
+const COMPACT_UNITS = [
+  { exponent: 12, suffix: "T" },
+  { exponent: 9, suffix: "B" },
+  { exponent: 6, suffix: "M" },
+  { exponent: 3, suffix: "K" },
+] as const;
+
+/**
+ * A figure short enough for a phone's tile, truncated toward zero like every balance here:
+ * 60911140000n with 6 decimals → "60.91K"; under 10,000 whole units it is formatAmount's.
+ */
+export function formatCompactAmount(raw: bigint, decimals: number): string {
+  const negative = raw < 0n;
+  const magnitude = negative ? -raw : raw;
+  const whole = magnitude / 10n ** BigInt(decimals);
+  if (whole < 10_000n) {
+    return formatAmount(raw, decimals);
+  }
+  const unit = COMPACT_UNITS.find(({ exponent }) => whole >= 10n ** BigInt(exponent)) ?? COMPACT_UNITS[3];
+  // Two decimals of the unit, truncated: the raw amount in hundredths of the unit.
+  const hundredths = (magnitude * 100n) / 10n ** BigInt(decimals + unit.exponent);
+  const text = `${groupThousands((hundredths / 100n).toString())}.${(hundredths % 100n).toString().padStart(2, "0")}`;
+  return `${negative ? "-" : ""}${text}${unit.suffix}`;
+}

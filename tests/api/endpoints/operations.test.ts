@@ -34,6 +34,7 @@ describe("operations", () => {
     expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
     const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] ?? "");
     expect(sources).toEqual([
+      "/icon.svg",
       "/api/docs/swagger-ui.css",
       "/api/openapi.json",
       "/api/docs/swagger-ui-bundle.js",
