@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import { launchChromium, openSession, screenshot } from "./support/browser";
 import "./support/environment";
+import { THEME_BACKGROUNDS, contrast } from "../lib/web/embed-theme";
 
 const env = inject("e2e");
 let browser: Browser;
@@ -63,6 +64,30 @@ describe("the embed in a partner's iframe", () => {
       await frame.getByLabel("Amount to deposit").fill("5");
       await frame.getByRole("button", { name: "Deposit", exact: true }).click();
       await frame.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
+      // The host page heard the frame: its height (the iframe fits its content) and the deposit.
+      await page.waitForFunction(() =>
+        (window as unknown as { vaultMessages: { type: string }[] }).vaultMessages.some(
+          (message) => message.type === "transaction",
+        ),
+      );
+      // Read together, so no resize lands between the messages and the frame's height.
+      const { messages, frameHeight } = await page.evaluate(() => ({
+        messages: (window as unknown as { vaultMessages: Record<string, unknown>[] }).vaultMessages,
+        frameHeight: document.getElementById("vault")?.clientHeight,
+      }));
+      expect(messages).toContainEqual({
+        source: "vault-gateway",
+        type: "transaction",
+        kind: "deposit",
+        vault: env.primeVaultId,
+        signature: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/),
+      });
+      const heights = messages
+        .filter((message) => message.type === "resize")
+        .map((message) => message.height);
+      expect(heights.length).toBeGreaterThan(0);
+      expect(frameHeight).toBe(heights.at(-1));
+      expect(frameHeight).not.toBe(1200);
       const cookies = await context.cookies(env.appUrl);
       expect(cookies.find((cookie) => cookie.name === "vg_session")).toMatchObject({
         httpOnly: true,
@@ -89,6 +114,8 @@ describe("the embed in a partner's iframe", () => {
       const link = notice.getByRole("link", { name: "Open this vault in a new tab ↗" });
       expect(await link.getAttribute("href")).toBe(`${env.appUrl}/vault/${env.primeVaultId}`);
       expect(await link.getAttribute("target")).toBe("_blank");
+      // No button that leads nowhere beside it.
+      expect(await frame.getByRole("button", { name: "Connect wallet" }).count()).toBe(0);
       await screenshot(page, "16-embed-link-out", { fullPage: false });
     } finally {
       await context.close();
@@ -115,6 +142,31 @@ describe("the embed in a partner's iframe", () => {
 });
 
 describe("the embed's own page", () => {
+  it("shows a faint accent's links darkened to 4.5:1, and paints no background when asked", async () => {
+    const { page, context } = await openSession(browser, { wallet: false });
+    try {
+      await page.goto(
+        `${env.appUrl}/embed/vault/${env.primeVaultId}?theme=light&accent=%23ffff00&background=transparent`,
+      );
+      await page.getByTestId("vault-name").waitFor({ timeout: 30_000 });
+      const colours = await page.evaluate(() => {
+        const probe = document.createElement("a");
+        probe.className = "text-accent-text";
+        document.getElementById("main")?.append(probe);
+        const rgb = getComputedStyle(probe).color;
+        return { link: rgb, body: getComputedStyle(document.body).backgroundColor };
+      });
+      const [r = 0, g = 0, b = 0] = (colours.link.match(/\d+/g) ?? []).map(Number);
+      const hex = `#${[r, g, b].map((value) => value.toString(16).padStart(2, "0")).join("")}`;
+      for (const background of THEME_BACKGROUNDS.light) {
+        expect(contrast(hex, background)).toBeGreaterThanOrEqual(4.5);
+      }
+      expect(colours.body).toBe("rgba(0, 0, 0, 0)");
+    } finally {
+      await context.close();
+    }
+  });
+
   it("follows theme=light and ignores an accent that is not a colour", async () => {
     const { page, context } = await openSession(browser, { wallet: false });
     try {

@@ -47,7 +47,7 @@ export function ActivityFeature() {
         ) : items.length === 0 ? (
           <p className="text-sm text-muted">
             No activity yet.{" "}
-            <Link href="/" className="text-accent underline">
+            <Link href="/" className="text-accent-text underline">
               Pick a vault
             </Link>{" "}
             to make a first deposit.

@@ -50,7 +50,7 @@ export function ActivityList({ items, showVault }: { items: ActivityItem[]; show
               {" · "}
               <ExplorerLink
                 target={{ signature: activity.signature }}
-                className="font-mono underline decoration-dotted underline-offset-2 hover:text-accent"
+                className="font-mono underline decoration-dotted underline-offset-2 hover:text-accent-text"
                 testId="activity-signature"
               >
                 {activity.signature.slice(0, 8)}…

@@ -34,7 +34,7 @@ function PositionRow({ position }: { position: Position }) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-3">
       <div>
-        <Link href={`/vault/${position.vaultId}`} className="font-semibold text-accent underline">
+        <Link href={`/vault/${position.vaultId}`} className="font-semibold text-accent-text underline">
           {position.vaultName}
         </Link>
         <p className="text-xs text-muted">
@@ -117,7 +117,7 @@ export function PortfolioFeature() {
             {data.positions.length === 0 ? (
               <p className="text-sm text-muted">
                 No positions yet.{" "}
-                <Link href="/" className="text-accent underline">
+                <Link href="/" className="text-accent-text underline">
                   Pick a vault
                 </Link>{" "}
                 to make a first deposit.

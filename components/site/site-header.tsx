@@ -30,7 +30,7 @@ export function SiteHeader() {
       {/* On a phone: the name and the wallet on one row, the navigation under them; one row from sm. */}
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2 sm:py-3">
         <Link href="/" className="text-lg font-bold">
-          Vault<span className="text-accent">gateway</span>
+          Vault<span className="text-accent-text">gateway</span>
         </Link>
         <nav aria-label="Main" className="order-last -mx-3 w-full sm:order-none sm:mx-0 sm:mr-auto sm:w-auto">
           <ul className="flex gap-1">

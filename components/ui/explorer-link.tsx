@@ -25,7 +25,7 @@ export function ExplorerLink({
       target="_blank"
       rel="noopener noreferrer"
       title={`${label} on the explorer`}
-      className={className ?? "underline decoration-dotted underline-offset-2 hover:text-accent"}
+      className={className ?? "underline decoration-dotted underline-offset-2 hover:text-accent-text"}
       data-testid={testId}
     >
       {children}

@@ -52,7 +52,7 @@ export function Button({
         "inline-flex min-h-10 items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-50",
         variant === "primary" && "bg-accent text-accent-fg hover:opacity-90",
         variant === "secondary" && "border border-line bg-card text-fg hover:bg-soft",
-        variant === "ghost" && "text-accent hover:bg-soft",
+        variant === "ghost" && "text-accent-text hover:bg-soft",
         className,
       )}
       {...props}

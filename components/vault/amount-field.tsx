@@ -34,7 +34,7 @@ export function AmountField({
               <button
                 type="button"
                 onClick={onMax}
-                className="ml-2 rounded px-1 font-semibold text-accent hover:bg-soft"
+                className="ml-2 rounded px-1 font-semibold text-accent-text hover:bg-soft"
                 aria-label={`Use the whole balance, ${balance}`}
               >
                 Max

@@ -18,19 +18,28 @@ function useInsideFrame(): boolean {
   return inside;
 }
 
-/** In a partner's iframe without a reachable wallet: open the full app in a new tab instead. */
-export function LinkOut({ vaultId }: { vaultId: string }) {
+/**
+ * Inside a frame that no installed wallet reaches (and none connected): the link-out is the way on, and
+ * a Connect button there would lead nowhere.
+ */
+export function useNoWalletInFrame(): boolean {
   const wallet = useWalletState();
   const inside = useInsideFrame();
+  const installed = wallet.options.some((option) => option.readyState === "Installed");
+  return inside && wallet.status !== "loading" && !installed && wallet.publicKey === null;
+}
+
+/** In a partner's iframe without a reachable wallet: open the full app in a new tab instead. */
+export function LinkOut({ vaultId }: { vaultId: string }) {
+  const noWallet = useNoWalletInFrame();
   const [href, setHref] = useState(`/vault/${vaultId}`);
   useEffect(() => setHref(`${window.location.origin}/vault/${vaultId}`), [vaultId]);
-  const installed = wallet.options.some((option) => option.readyState === "Installed");
-  if (!inside || wallet.status === "loading" || installed || wallet.publicKey !== null) {
+  if (!noWallet) {
     return null;
   }
   return (
     <Alert tone="info" title="No wallet can be reached inside this frame" testId="embed-link-out">
-      <a href={href} target="_blank" rel="noopener" className="font-semibold text-accent underline">
+      <a href={href} target="_blank" rel="noopener" className="font-semibold text-accent-text underline">
         Open this vault in a new tab ↗
       </a>{" "}
       to connect your wallet there.

@@ -9,7 +9,7 @@ import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";
 import { ActionTabs } from "./action-tabs";
 import { DepositForm } from "./deposit-form";
-import { LinkOut } from "./embed-link-out";
+import { LinkOut, useNoWalletInFrame } from "./embed-link-out";
 import { FaucetButton } from "./faucet-button";
 import { ClaimResult, PendingWithdrawal } from "./pending-withdrawal-ui";
 import { ReadError } from "./read-error";
@@ -21,6 +21,7 @@ import { RequestResult, WithdrawForm } from "./withdraw-form";
 
 export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolean }) {
   const wallet = useWalletState();
+  const noWalletInFrame = useNoWalletInFrame();
   const position = useWalletPosition(vault);
   const status = useWithdrawalStatus(vault.id);
   const events = useVaultEvents(vault.id);
@@ -33,10 +34,14 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
       <Card title="Deposit & withdraw" titleId={titleId}>
         {embed ? <LinkOut vaultId={vault.id} /> : null}
         {wallet.publicKey === null ? (
-          <div className="space-y-3">
-            <p className="text-sm text-muted">Connect a wallet to deposit, withdraw and see your position.</p>
-            <WalletButton />
-          </div>
+          embed && noWalletInFrame ? null : (
+            <div className="space-y-3">
+              <p className="text-sm text-muted">
+                Connect a wallet to deposit, withdraw and see your position.
+              </p>
+              <WalletButton />
+            </div>
+          )
         ) : (
           <div className="space-y-4">
             <FaucetButton />

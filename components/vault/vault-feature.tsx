@@ -12,6 +12,7 @@ import { WalletButton } from "../wallet/wallet-ui";
 import { ReadError } from "./read-error";
 import { ShareBlink } from "./share-blink";
 import { chooseAction } from "./action-tabs";
+import { useNoWalletInFrame } from "./embed-link-out";
 import { VaultActions } from "./vault-actions";
 import { VaultActivity } from "./vault-activity-card";
 import { useNavHistory, useVault, useVaultStats } from "./vault-reads";
@@ -35,6 +36,11 @@ function MobileActionBar() {
       </Button>
     </nav>
   );
+}
+
+/** The embed's header wallet button, left out where no wallet can be reached (the link-out says so). */
+function EmbedWalletButton() {
+  return useNoWalletInFrame() ? null : <WalletButton compact />;
 }
 
 function VaultSkeleton() {
@@ -77,7 +83,7 @@ export function VaultFeature({
         <p className="mt-2 text-sm text-muted">
           {shortAddress(id)} is not a vault of this program on this network.{" "}
           {embed ? null : (
-            <Link href="/" className="text-accent underline">
+            <Link href="/" className="text-accent-text underline">
               See all vaults
             </Link>
           )}
@@ -99,7 +105,7 @@ export function VaultFeature({
             {data.asset.symbol} vault ·{" "}
             <ExplorerLink
               target={{ address: data.id }}
-              className="font-mono underline decoration-dotted underline-offset-2 hover:text-accent"
+              className="font-mono underline decoration-dotted underline-offset-2 hover:text-accent-text"
               testId="vault-address"
             >
               {shortAddress(data.id)}
@@ -109,12 +115,12 @@ export function VaultFeature({
         </div>
         {embed ? (
           <div className="flex items-center gap-2">
-            <WalletButton compact />
+            <EmbedWalletButton />
             <a
               href={`/vault/${data.id}`}
               target="_blank"
               rel="noopener"
-              className="text-sm font-medium text-accent underline"
+              className="text-sm font-medium text-accent-text underline"
             >
               Open in app ↗
             </a>

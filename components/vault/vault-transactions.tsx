@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 
+import { transactionMutationKey } from "@/lib/web/embed-messages";
 import { UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
 import type { FlowStage } from "@/lib/web/transaction-flow";
 import type { VaultView } from "@/lib/vault/vault-view";
@@ -65,6 +66,7 @@ export function useDeposit(vault: VaultView) {
   const { progress, events, reset, finish } = useTransactionProgress();
   const invalidate = useInvalidateVault(vault.id);
   const mutation = useMutation({
+    mutationKey: transactionMutationKey("deposit", vault.id),
     mutationFn: async ({ amount }: { amount: bigint }) => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
@@ -89,6 +91,7 @@ export function useRequestWithdrawal(vault: VaultView) {
   const { progress, events, reset, finish } = useTransactionProgress();
   const invalidate = useInvalidateVault(vault.id);
   const mutation = useMutation({
+    mutationKey: transactionMutationKey("withdraw", vault.id),
     mutationFn: async ({ shares }: { shares: bigint }) => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
@@ -118,6 +121,7 @@ export function useClaimWithdrawal(vault: VaultView) {
   const { progress, events, reset, finish } = useTransactionProgress();
   const invalidate = useInvalidateVault(vault.id);
   const mutation = useMutation({
+    mutationKey: transactionMutationKey("claim", vault.id),
     mutationFn: async () => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);

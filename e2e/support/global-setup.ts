@@ -29,11 +29,20 @@ const STAGE_INTERVAL_SECONDS = 3;
 /** 150 slots of 100 ms: a blockhash expires 15 s after it was issued. */
 const SLOT_MS = 100;
 
+/** A partner's page: the iframe and the README's host snippet (resize, events), which also keeps the messages. */
 function framingPage(title: string, frameUrl: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
 <body style="margin:0;font-family:sans-serif;background:#fafaf9">
 <header style="padding:12px 16px;background:#1c1917;color:#fff">${title}</header>
 <iframe id="vault" title="Vault" src="${frameUrl}" style="width:100%;height:1200px;border:0"></iframe>
+<script>
+  window.vaultMessages = [];
+  window.addEventListener("message", (event) => {
+    if (event.origin !== ${JSON.stringify(new URL(frameUrl).origin)} || event.data?.source !== "vault-gateway") return;
+    window.vaultMessages.push(event.data);
+    if (event.data.type === "resize") document.getElementById("vault").style.height = event.data.height + "px";
+  });
+</script>
 </body></html>`;
 }
 

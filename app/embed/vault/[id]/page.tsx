@@ -1,8 +1,11 @@
-// /embed/vault/{id}?theme=light|dark&accent=<hex> — the vault page for a partner's iframe: no site
-// chrome, the partner's theme and accent, and a link-out when no wallet can be reached in the frame.
+// /embed/vault/{id}?theme=light|dark&accent=<hex>&background=transparent — the vault page for a
+// partner's iframe: no site chrome, the partner's theme and accent (as link text only where it reads),
+// a link-out when no wallet can be reached in the frame, and messages to the host page (its height,
+// transactions, a withdrawal become claimable).
 import type { Metadata } from "next";
 import type { CSSProperties } from "react";
 
+import { EmbedMessenger } from "@/components/embed/embed-messenger";
 import { VaultFeature } from "@/components/vault/vault-feature";
 import { parseEmbedTheme } from "@/lib/web/embed-theme";
 import { readVaultOnServer } from "@/lib/web/server-reads";
@@ -24,13 +27,20 @@ export default async function EmbedVaultPage({
     style["--accent"] = look.accent;
     style["--accent-fg"] = look.accentForeground;
   }
+  if (look.accentText !== null) {
+    style["--accent-text-light"] = look.accentText.light;
+    style["--accent-text-dark"] = look.accentText.dark;
+  }
   return (
     <div
       data-theme={look.theme ?? undefined}
+      data-accent-text={look.accentText === null ? undefined : ""}
+      data-transparent={look.transparent ? "" : undefined}
       data-testid="embed-root"
       style={style as CSSProperties}
-      className="min-h-screen bg-page px-3 py-4 text-fg sm:px-5"
+      className={`px-3 py-4 text-fg sm:px-5 ${look.transparent ? "bg-transparent" : "min-h-screen bg-page"}`}
     >
+      <EmbedMessenger vault={id} />
       <main id="main" className="mx-auto max-w-5xl">
         <VaultFeature id={id} variant="embed" initialVault={initialVault} />
       </main>
