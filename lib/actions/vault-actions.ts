@@ -16,7 +16,7 @@ import { buildWithdrawTransaction } from "../vault/build-withdraw-transaction";
 import { DomainError } from "../vault/domain-errors";
 import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/history";
 import { sharePrice, sharesForAssetsRoundDown } from "../vault/share-math";
-import { formatHuman, tokenAmount, type TokenAmount } from "../vault/token-amount";
+import { formatAbout, formatHuman, tokenAmount, type TokenAmount } from "../vault/token-amount";
 import type { LoadedVault, VaultDeps } from "../vault/vault-state";
 import type { ScheduleSettings } from "../vault/withdrawal-rules";
 import { parseDecimalAmount } from "./amount";
@@ -72,15 +72,42 @@ function pausedNote(vault: LoadedVault): Pick<ActionGetResponse, "disabled" | "e
 
 const DEPOSIT_PRESETS = ["100", "500", "1000"] as const;
 
-export function depositActionMetadata(facts: VaultFacts, site: ActionSite): ActionGetResponse {
+/**
+ * A link's own amount (`GET …/deposit?amount=250`): checked as the POST would read it, then offered as the
+ * action's first button. A link that names no amount offers the presets and the field.
+ */
+function prefilled(
+  field: "amount" | "shares",
+  text: string | undefined,
+  token: { decimals: number; symbol: string },
+  path: string,
+  verb: string,
+): LinkedAction | null {
+  if (text === undefined) {
+    return null;
+  }
+  const amount = amountOf(field, text, token.decimals);
+  const shown = formatAbout(amount, token);
+  return { type: "transaction", label: `${verb} ${shown}`, href: `${path}?${field}=${text.trim()}` };
+}
+
+export function depositActionMetadata(
+  facts: VaultFacts,
+  site: ActionSite,
+  link: { amount?: string } = {},
+): ActionGetResponse {
   const { vault } = facts;
   const path = actionPath(vault.address, "deposit");
   const symbol = vault.asset.symbol;
-  const presets: LinkedAction[] = DEPOSIT_PRESETS.map((amount) => ({
-    type: "transaction",
-    label: `${amount} ${symbol}`,
-    href: `${path}?amount=${amount}`,
-  }));
+  const chosen = prefilled("amount", link.amount, vault.asset, path, "Deposit");
+  const presets: LinkedAction[] =
+    chosen !== null
+      ? [chosen]
+      : DEPOSIT_PRESETS.map((amount) => ({
+          type: "transaction",
+          label: `${amount} ${symbol}`,
+          href: `${path}?amount=${amount}`,
+        }));
   return {
     type: "action",
     icon: `${site.origin}/icon.svg`,
@@ -110,9 +137,21 @@ export function depositActionMetadata(facts: VaultFacts, site: ActionSite): Acti
   };
 }
 
-export function withdrawActionMetadata(facts: VaultFacts, site: ActionSite): ActionGetResponse {
+export function withdrawActionMetadata(
+  facts: VaultFacts,
+  site: ActionSite,
+  link: { amount?: string; shares?: string } = {},
+): ActionGetResponse {
   const { vault } = facts;
   const path = actionPath(vault.address, "withdraw");
+  if (link.amount !== undefined && link.shares !== undefined) {
+    throw new DomainError("INVALID_AMOUNT", "shares: give shares or amount, not both", {
+      context: { field: "shares" },
+    });
+  }
+  const chosen =
+    prefilled("amount", link.amount, vault.asset, path, "Withdraw") ??
+    prefilled("shares", link.shares, vault.shares, path, "Withdraw");
   return {
     type: "action",
     icon: `${site.origin}/icon.svg`,
@@ -124,6 +163,7 @@ export function withdrawActionMetadata(facts: VaultFacts, site: ActionSite): Act
     ...pausedNote(vault),
     links: {
       actions: [
+        ...(chosen === null ? [] : [chosen]),
         {
           type: "transaction",
           label: `Withdraw ${vault.asset.symbol}`,
@@ -277,8 +317,9 @@ export async function prepareClaimAction(
   return postResponse(prepared.transaction, prepared.message, request.vault);
 }
 
+/** As the pages show it: "249.87 vUSDC", not the share's nine decimals. */
 function human(amount: TokenAmount): string {
-  return formatHuman(BigInt(amount.amount), amount);
+  return formatAbout(BigInt(amount.amount), amount);
 }
 
 /**

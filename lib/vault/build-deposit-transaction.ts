@@ -15,7 +15,7 @@ import {
 import { DomainError } from "./domain-errors";
 import { buildDepositInstruction } from "./instructions";
 import { lessBasisPointsRoundDown, sharePrice, sharesForAssetsRoundDown } from "./share-math";
-import { formatHuman, parseUiAmount, tokenAmount, type TokenAmount } from "./token-amount";
+import { formatAbout, formatHuman, parseUiAmount, tokenAmount, type TokenAmount } from "./token-amount";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { loadVault, rentExemptMinimum, type LoadedVault, type VaultDeps } from "./vault-state";
 
@@ -205,7 +205,7 @@ export async function buildDepositTransaction(
   const human = formatHuman(amount, vault.asset);
   return {
     transaction: built.transaction,
-    message: `Deposit ${human} into ${state.name} for about ${formatHuman(shares, vault.shares)}`,
+    message: `Deposit ${formatAbout(amount, vault.asset)} into ${state.name} for about ${formatAbout(shares, vault.shares)}`,
     details: {
       vaultId: base58Of(vault.address),
       vaultName: state.name,

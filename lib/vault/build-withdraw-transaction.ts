@@ -14,7 +14,7 @@ import { DomainError } from "./domain-errors";
 import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";
 import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "./share-math";
-import { formatHuman, tokenAmount, type TokenAmount } from "./token-amount";
+import { formatAbout, formatHuman, tokenAmount, type TokenAmount } from "./token-amount";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { rentExemptMinimum, withdrawalWindows, type LoadedVault, type VaultDeps } from "./vault-state";
 import { readWithdrawalAccounts, type WithdrawalAccounts } from "./withdrawal-accounts";
@@ -205,8 +205,8 @@ async function prepareInitiate(
     action: "initiate",
     transaction: built.transaction,
     message:
-      `Request a withdrawal of ${formatHuman(shares, vault.shares)} from ${state.name}, worth about ` +
-      `${formatHuman(BigInt(estimate.net.amount), vault.asset)} after the fee at today's share price; ` +
+      `Request a withdrawal of ${formatAbout(shares, vault.shares)} from ${state.name}, worth about ` +
+      `${formatAbout(BigInt(estimate.net.amount), vault.asset)} after the fee at today's share price; ` +
       `claimable once a new NAV is struck and the queue is funded`,
     details: {
       withdrawalPolicy: withdrawalPolicy(vault, schedule),
@@ -279,8 +279,8 @@ async function prepareClaim(
     action: "claim",
     transaction: built.transaction,
     message:
-      `Claim about ${formatHuman(amounts.net, vault.asset)} (${formatHuman(amounts.gross, vault.asset)} less a ` +
-      `${formatHuman(amounts.fee, vault.asset)} fee) for ${formatHuman(receipt.shares, vault.shares)} from ${state.name}`,
+      `Claim about ${formatAbout(amounts.net, vault.asset)} (${formatAbout(amounts.gross, vault.asset)} less a ` +
+      `${formatHuman(amounts.fee, vault.asset)} fee) for ${formatAbout(receipt.shares, vault.shares)} from ${state.name}`,
     details: {
       requestId: receipt.requestId.toString(),
       claimAmount: estimateView(vault, receipt.shares, receipt.feeBps),

@@ -47,7 +47,38 @@ export function tokenAmount(token: TokenLabel, amount: bigint): TokenAmount {
   };
 }
 
-/** "250.00 USDC": at least two decimals, more only when the amount has them. */
+/** "12345" → "12,345". */
+export function groupThousands(whole: string): string {
+  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+export interface DisplayOptions {
+  /** Fraction digits always shown (padded). Default 2. */
+  minFraction?: number;
+  /** Fraction digits at most (truncated toward zero, never rounded up). Default 2. */
+  maxFraction?: number;
+}
+
+/**
+ * An amount as the pages show it: 1234567891n with 6 decimals → "1,234.56" (grouped, truncated, so a
+ * balance or an estimate is never overstated).
+ */
+export function formatDisplay(raw: bigint, decimals: number, options: DisplayOptions = {}): string {
+  const minFraction = options.minFraction ?? 2;
+  const maxFraction = Math.max(options.maxFraction ?? 2, minFraction);
+  const exact = formatUnits(raw, decimals);
+  const negative = exact.startsWith("-");
+  const [whole = "0", fraction = ""] = (negative ? exact.slice(1) : exact).split(".");
+  const shown = fraction.slice(0, maxFraction).replace(/0+$/, "").padEnd(minFraction, "0");
+  return `${negative ? "-" : ""}${groupThousands(whole)}${shown === "" ? "" : `.${shown}`}`;
+}
+
+/** "249.87 vUSDC": an estimate or a figure in a sentence, as the pages show it (formatDisplay). */
+export function formatAbout(amount: bigint, token: Pick<TokenInfo, "symbol" | "decimals">): string {
+  return `${formatDisplay(amount, token.decimals)} ${token.symbol}`;
+}
+
+/** "250.00 USDC": at least two decimals, more only when the amount has them (exact: for bounds). */
 export function formatHuman(amount: bigint, token: Pick<TokenInfo, "symbol" | "decimals">): string {
   const exact = formatUnits(amount, token.decimals);
   const [whole, fraction = ""] = exact.split(".");

@@ -1,6 +1,12 @@
 // Amounts as people type and read them: human decimal text to raw bigint units (never through a float),
 // read as the person's locale writes numbers, and raw units back to grouped text ("12,345.67 USDC").
-import { U64_MAX, formatUnits } from "../vault/token-amount";
+import {
+  U64_MAX,
+  formatDisplay,
+  formatUnits,
+  groupThousands,
+  type DisplayOptions,
+} from "../vault/token-amount";
 
 export type ParsedAmount =
   { ok: true; raw: bigint } | { ok: false; reason: string } | { ok: false; empty: true; reason: string };
@@ -98,27 +104,11 @@ export function parseAmountInput(text: string, decimals: number, locale?: string
   return { ok: true, raw };
 }
 
-function groupThousands(whole: string): string {
-  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-
-export interface FormatOptions {
-  /** Fraction digits always shown (padded). Default 2. */
-  minFraction?: number;
-  /** Fraction digits at most (truncated toward zero, never rounded up). Default 2. */
-  maxFraction?: number;
-}
+export type FormatOptions = DisplayOptions;
 
 /** 1234567891n with 6 decimals → "1,234.56" (truncated, so a balance is never overstated). */
 export function formatAmount(raw: bigint, decimals: number, options: FormatOptions = {}): string {
-  const minFraction = options.minFraction ?? 2;
-  const maxFraction = Math.max(options.maxFraction ?? 2, minFraction);
-  const exact = formatUnits(raw, decimals);
-  const negative = exact.startsWith("-");
-  const [whole = "0", fraction = ""] = (negative ? exact.slice(1) : exact).split(".");
-  let shown = fraction.slice(0, maxFraction);
-  shown = shown.replace(/0+$/, "").padEnd(minFraction, "0");
-  return `${negative ? "-" : ""}${groupThousands(whole)}${shown === "" ? "" : `.${shown}`}`;
+  return formatDisplay(raw, decimals, options);
 }
 
 /**

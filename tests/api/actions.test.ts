@@ -142,6 +142,38 @@ describe("GET metadata", () => {
   });
 });
 
+describe("GET metadata of a link with its amount", () => {
+  it("offers that amount first: ?amount= on deposit and withdraw, ?shares= on withdraw", async () => {
+    const { deposit, withdraw } = paths(harness.vaultId);
+    const labelled = async (path: string) =>
+      (actionGetResponse.parse((await harness.request("GET", path)).body).links?.actions ?? []).map(
+        (link) => [link.label, link.href],
+      );
+    expect(await labelled(`${deposit}?amount=2500.5`)).toEqual([
+      ["Deposit 2,500.50 USDC", `${deposit}?amount=2500.5`],
+      ["Deposit", `${deposit}?amount={amount}`],
+    ]);
+    expect((await labelled(`${withdraw}?amount=10`))[0]).toEqual([
+      "Withdraw 10.00 USDC",
+      `${withdraw}?amount=10`,
+    ]);
+    expect((await labelled(`${withdraw}?shares=1.123456789`))[0]).toEqual([
+      "Withdraw 1.12 vUSDC",
+      `${withdraw}?shares=1.123456789`,
+    ]);
+  });
+
+  it.each([
+    ["deposit", "?amount=abc", /amount: must be a positive number/],
+    ["deposit", "?amount=1,5", /amount: must be a positive number/],
+    ["withdraw", "?amount=1&shares=1", /give shares or amount, not both/],
+    ["withdraw", "?shares=0.0000000001", /shares: has more than 9 decimals/],
+  ] as const)("refuses a %s link with %s, saying why", async (kind, query, message) => {
+    const result = await harness.request("GET", `${paths(harness.vaultId)[kind]}${query}`);
+    expectActionError(result, 400, message);
+  });
+});
+
 describe("a blink's whole flow", () => {
   it("deposits, requests a withdrawal and claims, each landed on chain and recorded by the callback", async () => {
     const wallet = await harness.fundedWallet(1_000n * USDC);
@@ -160,7 +192,8 @@ describe("a blink's whole flow", () => {
     expect(depositDone.status, depositDone.text).toBe(200);
     expectActionHeaders(depositDone);
     expect(completedAction.parse(depositDone.body).description).toMatch(
-      /^Deposited 250\.00 USDC; about \d+\.\d{2,} vUSDC$/,
+      // As the pages write amounts: grouped, two decimals (a share has nine).
+      /^Deposited 250\.00 USDC; about [\d,]+\.\d{2} vUSDC$/,
     );
     const [recorded] = await harness.context.store.history.findBySignature(depositSignature);
     expect(recorded).toMatchObject({ kind: "deposit", wallet: account, assets: 250n * USDC });
@@ -175,7 +208,7 @@ describe("a blink's whole flow", () => {
     expect(withdraw.status, withdraw.text).toBe(200);
     const withdrawResponse = actionPostResponse.parse(withdraw.body);
     expect(withdrawResponse.message).toMatch(
-      /^Request a withdrawal of .* worth about \d+\.\d+ USDC after the fee/,
+      /^Request a withdrawal of [\d,]+\.\d{2} vUSDC from USDC Prime, worth about [\d,]+\.\d{2} USDC after the fee/,
     );
     const withdrawSignature = await signAndLand(withdrawResponse, wallet);
     const withdrawDone = await post(vault.confirm, { account, signature: withdrawSignature });
@@ -194,7 +227,7 @@ describe("a blink's whole flow", () => {
       return result.status === 200 ? result : undefined;
     }, 30_000);
     const claimResponse = actionPostResponse.parse(claim.body);
-    expect(claimResponse.message).toMatch(/^Claim about \d+\.\d+ USDC/);
+    expect(claimResponse.message).toMatch(/^Claim about [\d,]+\.\d{2} USDC \([\d,]+\.\d{2} USDC less a /);
     const claimSignature = await signAndLand(claimResponse, wallet);
     const claimDone = await post(vault.confirm, { account, signature: claimSignature });
     expect(completedAction.parse(claimDone.body).description).toMatch(/^Claimed \d+\.\d+ USDC for /);

@@ -64,14 +64,14 @@ export const getDepositAction = actionEndpoint({
   operationId: "getDepositAction",
   method: "GET",
   path: "/api/actions/vault/:vault_id/deposit",
-  summary: "Deposit action: share price, APY, fixed amounts and an {amount} field",
+  summary: "Deposit action: share price, APY, fixed amounts (or ?amount='s) and an {amount} field",
   params: vaultPathParams,
   query: depositActionQuery,
   body: undefined,
   response: actionGetResponseSchema,
   statuses: [404],
-  handler: async ({ params, context, origin }) =>
-    depositActionMetadata(await vaultFacts(context, params.vault_id), { origin }),
+  handler: async ({ params, query, context, origin }) =>
+    depositActionMetadata(await vaultFacts(context, params.vault_id), { origin }, { amount: query.amount }),
 });
 
 export const postDepositAction = actionEndpoint({
@@ -98,14 +98,18 @@ export const getWithdrawAction = actionEndpoint({
   operationId: "getWithdrawAction",
   method: "GET",
   path: "/api/actions/vault/:vault_id/withdraw",
-  summary: "Withdraw action: by value or by shares",
+  summary: "Withdraw action: by value or by shares (?amount= or ?shares= offers that amount first)",
   params: vaultPathParams,
   query: withdrawActionQuery,
   body: undefined,
   response: actionGetResponseSchema,
   statuses: [404],
-  handler: async ({ params, context, origin }) =>
-    withdrawActionMetadata(await vaultFacts(context, params.vault_id), { origin }),
+  handler: async ({ params, query, context, origin }) =>
+    withdrawActionMetadata(
+      await vaultFacts(context, params.vault_id),
+      { origin },
+      { amount: query.amount, shares: query.shares },
+    ),
 });
 
 export const postWithdrawAction = actionEndpoint({

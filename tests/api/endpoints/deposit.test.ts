@@ -29,7 +29,7 @@ describe("POST /api/vault/{vault_id}/deposit", () => {
       // A fresh vault: 1,000 raw share units per raw USDC unit, in a mint of 9 decimals.
       estimatedSharesReceived: { amount: "250000000000", decimals: 9, uiAmount: 250, symbol: "vUSDC" },
     });
-    expect(body.data.message).toMatch(/^Deposit 250\.00 USDC into USDC Prime for about/);
+    expect(body.data.message).toBe("Deposit 250.00 USDC into USDC Prime for about 250.00 vUSDC");
     expect(Date.parse(body.data.expiresAt)).toBeGreaterThan(Date.now());
     const transaction = VersionedTransaction.deserialize(Buffer.from(body.data.transaction, "base64"));
     expect(transaction.version).toBe(0);
