@@ -37,3 +37,22 @@ export const readVaultOnServer = cache(async (id: string): Promise<VaultView | n
   const { module, connection, config } = await reader();
   return withTimeout(module.readVault(connection, config.client, id), READ_TIMEOUT_MS);
 });
+
+/** What a shared link's card says beyond the vault's account: its APY from the indexer, if known. */
+export interface VaultCardFacts {
+  apy7d: number | null;
+  depositors: number | null;
+}
+
+/** The vault's indexed facts from this process's API (its directory cache), or null within the bound. */
+export const readVaultFactsOnServer = cache(async (id: string): Promise<VaultCardFacts | null> => {
+  const [{ defaultApiContext }, { indexedVaults }] = await Promise.all([
+    import("../api/default-context"),
+    import("../api/vaults/indexed-reads"),
+  ]);
+  const read = indexedVaults(defaultApiContext()).then((entries) => {
+    const entry = entries.find((candidate) => candidate.row.vault === id);
+    return entry === undefined ? null : { apy7d: entry.apy.apy7d, depositors: entry.row.holders };
+  });
+  return withTimeout(read, READ_TIMEOUT_MS);
+});
