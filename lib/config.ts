@@ -200,7 +200,7 @@ export interface ProcessConfig {
   readonly web: WebConfig;
   readonly session: SessionSettings;
   readonly indexer: IndexerSettings;
-  /** The webhook settings of the process's own API context (its RPC_URL). */
+  /** The webhook settings of the process's own API context. */
   readonly webhooks: WebhookSettings;
   /** METRICS_TOKEN, when set and not empty. */
   readonly metricsToken: string | null;
@@ -227,7 +227,7 @@ export function createProcessConfig(env: Env): ProcessConfig {
   const web = once(() => webConfigFrom(values));
   const session = once(() => sessionSettingsFrom(values));
   const indexer = once(() => indexerSettingsFrom(values, api().rpcUrl));
-  const webhooks = once(() => webhookSettingsFrom(values, api().rpcUrl));
+  const webhooks = once(() => webhookSettingsFrom(values));
   return {
     env: values,
     get api() {

@@ -1,5 +1,6 @@
 // Webhook settings, parsed once at boot like the rest of the configuration: whether this instance runs
-// a delivery worker, which private networks a target may still be in, and the capacity_low threshold.
+// a delivery worker, which private networks a target may still be in (none unless listed), and the
+// capacity_low threshold.
 import { isIP } from "node:net";
 
 import { z } from "zod";
@@ -20,39 +21,22 @@ const cidr = z.string().refine((value) => {
   return family !== 0 && Number.isInteger(bits) && bits >= 0 && bits <= (family === 4 ? 32 : 128);
 }, "must be a comma-separated list of networks (CIDR, e.g. 127.0.0.0/8)");
 
-const LOOPBACK_NETWORKS = ["127.0.0.0/8", "::1/128"];
-
-function isLoopbackUrl(text: string): boolean {
-  try {
-    const host = new URL(text).hostname;
-    return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
-  } catch {
-    return false;
-  }
-}
-
 /**
- * https only in production. Outside production against the local chain (RPC on loopback) a receiver on
- * loopback is allowed, so `npm run dev` can deliver to http://127.0.0.1; WEBHOOK_ALLOWED_NETWORKS
- * replaces that default (empty: nothing exempt).
+ * https only in production. No private network is exempt from the target check unless
+ * WEBHOOK_ALLOWED_NETWORKS lists it, whatever the host or NODE_ENV: `npm run dev` with a receiver on
+ * this machine sets WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32.
  */
-export function parseWebhookSettings(env: Env, rpcUrl: string): WebhookSettings {
-  return webhookSettingsFrom(parseEnv(env), rpcUrl);
+export function parseWebhookSettings(env: Env): WebhookSettings {
+  return webhookSettingsFrom(parseEnv(env));
 }
 
-/** The webhook settings from the parsed environment, for a context whose chain is at `rpcUrl`. */
-export function webhookSettingsFrom(values: EnvValues, rpcUrl: string): WebhookSettings {
+/** The webhook settings from the parsed environment. */
+export function webhookSettingsFrom(values: EnvValues): WebhookSettings {
   const production = values.NODE_ENV === "production";
-  const listed = values.WEBHOOK_ALLOWED_NETWORKS;
-  const networks =
-    listed === undefined
-      ? !production && isLoopbackUrl(rpcUrl)
-        ? LOOPBACK_NETWORKS
-        : []
-      : listed
-          .split(",")
-          .map((part) => part.trim())
-          .filter((part) => part !== "");
+  const networks = (values.WEBHOOK_ALLOWED_NETWORKS ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
   for (const network of networks) {
     if (!cidr.safeParse(network).success) {
       throw new ConfigError(
