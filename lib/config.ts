@@ -78,6 +78,8 @@ export interface AppConfig {
   apyMinSpanSeconds: number;
   stageIntervalSeconds: number;
   slotMs: number;
+  /** METRICS_TOKEN: what GET /metrics and the detailed GET /api/health ask for; null when unset. */
+  metricsToken: string | null;
 }
 
 function readStrategiesFile(path: string): Map<string, readonly DeclaredStrategy[]> {
@@ -190,6 +192,8 @@ export function appConfigFrom(values: EnvValues): AppConfig {
     apyMinSpanSeconds: values.APY_MIN_SPAN_SECONDS,
     stageIntervalSeconds: values.STAGE_INTERVAL_SECONDS,
     slotMs: values.SLOT_MS,
+    metricsToken:
+      values.METRICS_TOKEN === undefined || values.METRICS_TOKEN === "" ? null : values.METRICS_TOKEN,
   };
 }
 

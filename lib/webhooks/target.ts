@@ -10,6 +10,8 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 
+import { ipv4OfGroups, ipv6Groups, mappedIpv4 } from "../ip-network";
+
 export class RefusedTargetError extends Error {}
 
 export interface TargetPolicy {
@@ -97,27 +99,6 @@ function blockListOf(networks: readonly string[]): BlockList {
 }
 
 /**
- * An IPv6 address's eight 16-bit groups. The text is first put in the WHATWG URL parser's canonical
- * form (lower case, hexadecimal, `::` for the longest zero run), so any notation reads the same.
- */
-export function ipv6Groups(address: string): number[] | null {
-  let canonical: string;
-  try {
-    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  } catch {
-    return null;
-  }
-  const [head = "", tail] = canonical.split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  const zeros = tail === undefined ? 0 : 8 - left.length - right.length;
-  const groups = [...left, ...Array<string>(zeros).fill("0"), ...right].map((group) => parseInt(group, 16));
-  return groups.length === 8 && groups.every((group) => Number.isInteger(group)) ? groups : null;
-}
-
-const ipv4Of = (high: number, low: number): string => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-
-/**
  * The IPv4 address an IPv6 one stands for, when it embeds one a packet may reach: IPv4-mapped
  * (::ffff:a.b.c.d, however written) and 6to4 (2002:aabb:ccdd::/48). Those are judged as the IPv4
  * address; other IPv6 addresses as themselves.
@@ -130,12 +111,13 @@ function normalized(address: string): { address: string; type: "ipv4" | "ipv6" }
   if (groups === null) {
     return { address, type: "ipv6" };
   }
-  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) {
-    return { address: ipv4Of(g6, g7), type: "ipv4" };
+  const mapped = mappedIpv4(groups);
+  if (mapped !== null) {
+    return { address: mapped, type: "ipv4" };
   }
+  const [g0, g1, g2] = groups;
   if (g0 === 0x2002 && g1 !== undefined && g2 !== undefined) {
-    return { address: ipv4Of(g1, g2), type: "ipv4" };
+    return { address: ipv4OfGroups(g1, g2), type: "ipv4" };
   }
   return { address, type: "ipv6" };
 }
