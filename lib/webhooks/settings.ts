@@ -2,16 +2,68 @@
 // a delivery worker, which private networks a target may still be in (none unless listed), and the
 // capacity_low threshold.
 import { isIP } from "node:net";
+import { dirname, resolve } from "node:path";
 
 import { z } from "zod";
 
-import { ConfigError, parseEnv, type Env, type EnvValues } from "../env-schema";
+import { APP_ROOT, ConfigError, parseEnv, type Env, type EnvValues } from "../env-schema";
+import { parseSecretKey, type SecretKeySource } from "./secret-box";
 import type { TargetPolicy } from "./target";
 
 export interface WebhookSettings {
   worker: boolean;
   target: TargetPolicy;
   capacityLowBps: number;
+  /** The key signing secrets are sealed with at rest. */
+  secretKey: SecretKeySource;
+}
+
+/** The development key's file: beside the embedded database (`.data/webhook-secret.key` by default). */
+export function secretKeyFile(values: EnvValues): string {
+  const database =
+    values.DATABASE_URL === undefined && values.PGLITE_DIR !== undefined && values.PGLITE_DIR !== ":memory:"
+      ? resolve(APP_ROOT, values.PGLITE_DIR)
+      : resolve(APP_ROOT, ".data/pglite");
+  return resolve(dirname(database), "webhook-secret.key");
+}
+
+/**
+ * WEBHOOK_SECRET_KEY (and WEBHOOK_SECRET_KEY_PREVIOUS after a rotation) when set. Unset: a key kept in
+ * a file beside the embedded database, or in memory with an in-memory database; refused in production
+ * with DATABASE_URL, where every instance must seal and open with the same key.
+ */
+function secretKeySource(values: EnvValues): SecretKeySource {
+  const previous = (values.WEBHOOK_SECRET_KEY_PREVIOUS ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .map((part) => {
+      const key = parseSecretKey(part);
+      if (key === null) {
+        throw new ConfigError(
+          "Invalid configuration: WEBHOOK_SECRET_KEY_PREVIOUS must be a comma-separated list of 32-byte keys (base64 or 64 hex digits)",
+        );
+      }
+      return key;
+    });
+  if (values.WEBHOOK_SECRET_KEY !== undefined) {
+    const current = parseSecretKey(values.WEBHOOK_SECRET_KEY);
+    if (current === null) {
+      throw new ConfigError(
+        "Invalid configuration: WEBHOOK_SECRET_KEY must be 32 bytes, base64 or 64 hex digits (openssl rand -base64 32)",
+      );
+    }
+    return { kind: "env", current, previous };
+  }
+  if (values.DATABASE_URL !== undefined && values.NODE_ENV === "production") {
+    throw new ConfigError(
+      "Invalid configuration: WEBHOOK_SECRET_KEY is required in production with DATABASE_URL (every instance seals webhook secrets with it; openssl rand -base64 32)",
+    );
+  }
+  if (values.DATABASE_URL === undefined && values.PGLITE_DIR === ":memory:") {
+    return { kind: "memory" };
+  }
+  return { kind: "file", path: secretKeyFile(values), previous };
 }
 
 const cidr = z.string().refine((value) => {
@@ -48,5 +100,6 @@ export function webhookSettingsFrom(values: EnvValues): WebhookSettings {
     worker: values.WEBHOOKS === "on",
     target: { allowHttp: !production, allowedNetworks: networks },
     capacityLowBps: values.WEBHOOK_CAPACITY_LOW_BPS,
+    secretKey: secretKeySource(values),
   };
 }

@@ -86,6 +86,13 @@ export class WebhookWorker {
   }
 
   private async run(): Promise<void> {
+    // Secrets written before encryption, or sealed under a key rotated out, are sealed under the
+    // current key once per start (any instance's worker may do it; each row is rewritten at most once).
+    try {
+      await this.options.store.sealSecrets();
+    } catch (error) {
+      this.options.onError?.(error);
+    }
     while (this.running) {
       let claimed = 0;
       try {
