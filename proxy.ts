@@ -4,7 +4,7 @@
 // its lifetime). frame-ancestors: FRAME_ANCESTORS on /embed/…, the app itself elsewhere.
 import { NextResponse, type NextRequest } from "next/server";
 
-import { clientAddress } from "./lib/api/client-address";
+import { clientNetwork } from "./lib/api/client-address";
 import { processApi } from "./lib/api/default-context";
 import { processConfig } from "./lib/config";
 import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/csp";
@@ -42,7 +42,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   // its client-address rule, so the session is bound to the address the API will see.
   const { context } = processApi();
   const binding = {
-    address: clientAddress(request, context.config.trustedProxyCount),
+    address: clientNetwork(request, context.config.trustedProxyCount),
     userAgent: request.headers.get("user-agent") ?? "",
   };
   try {

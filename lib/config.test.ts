@@ -117,12 +117,23 @@ describe("the process's configuration", () => {
     // The indexer is woken over the node's PubSub endpoint: the RPC port + 1, as web3.js assumes.
     expect(config.indexer).toEqual({ enabled: true, intervalMs: 30_000, wsUrl: "ws://127.0.0.1:8900" });
     expect(config.webhooks.capacityLowBps).toBe(500);
-    // Outside production, against a chain on loopback, a receiver on loopback is allowed.
-    expect(config.webhooks.target).toEqual({ allowHttp: true, allowedNetworks: ["127.0.0.0/8", "::1/128"] });
+    // Outside production http is allowed, but no private network is exempt unless listed, even against
+    // a chain on loopback.
+    expect(config.webhooks.target).toEqual({ allowHttp: true, allowedNetworks: [] });
     expect(config.session.sessionRpm).toBe(60);
     expect(config.metricsToken).toBe("scrape-me");
     expect(config.development).toBe(true);
-    // Empty means none exempt, not the default.
+    const listed = checkProcessConfig(
+      createProcessConfig({
+        ...base,
+        NODE_ENV: "production",
+        WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32, ::1/128",
+      }),
+    );
+    expect(listed.webhooks.target).toEqual({
+      allowHttp: false,
+      allowedNetworks: ["127.0.0.1/32", "::1/128"],
+    });
     const none = checkProcessConfig(createProcessConfig({ ...base, WEBHOOK_ALLOWED_NETWORKS: "" }));
     expect(none.webhooks.target.allowedNetworks).toEqual([]);
   });

@@ -78,6 +78,8 @@ export interface AppConfig {
   apyMinSpanSeconds: number;
   stageIntervalSeconds: number;
   slotMs: number;
+  /** METRICS_TOKEN: what GET /metrics and the detailed GET /api/health ask for; null when unset. */
+  metricsToken: string | null;
 }
 
 function readStrategiesFile(path: string): Map<string, readonly DeclaredStrategy[]> {
@@ -190,6 +192,8 @@ export function appConfigFrom(values: EnvValues): AppConfig {
     apyMinSpanSeconds: values.APY_MIN_SPAN_SECONDS,
     stageIntervalSeconds: values.STAGE_INTERVAL_SECONDS,
     slotMs: values.SLOT_MS,
+    metricsToken:
+      values.METRICS_TOKEN === undefined || values.METRICS_TOKEN === "" ? null : values.METRICS_TOKEN,
   };
 }
 
@@ -200,7 +204,7 @@ export interface ProcessConfig {
   readonly web: WebConfig;
   readonly session: SessionSettings;
   readonly indexer: IndexerSettings;
-  /** The webhook settings of the process's own API context (its RPC_URL). */
+  /** The webhook settings of the process's own API context. */
   readonly webhooks: WebhookSettings;
   /** METRICS_TOKEN, when set and not empty. */
   readonly metricsToken: string | null;
@@ -227,7 +231,7 @@ export function createProcessConfig(env: Env): ProcessConfig {
   const web = once(() => webConfigFrom(values));
   const session = once(() => sessionSettingsFrom(values));
   const indexer = once(() => indexerSettingsFrom(values, api().rpcUrl));
-  const webhooks = once(() => webhookSettingsFrom(values, api().rpcUrl));
+  const webhooks = once(() => webhookSettingsFrom(values));
   return {
     env: values,
     get api() {

@@ -145,6 +145,9 @@ export const ENV_SCHEMA = z.object({
   WEBHOOKS: onOff,
   WEBHOOK_ALLOWED_NETWORKS: z.string().optional(),
   WEBHOOK_CAPACITY_LOW_BPS: envInteger(0, 10_000).default(1_000),
+  // Checked by the webhook settings (lib/webhooks/settings.ts): 32-byte keys, base64 or hex.
+  WEBHOOK_SECRET_KEY: z.string().optional(),
+  WEBHOOK_SECRET_KEY_PREVIOUS: z.string().optional(),
   // GET /metrics's bearer token; the runtime mode.
   METRICS_TOKEN: z.string().optional(),
   NODE_ENV: z.string().optional(),
@@ -160,6 +163,8 @@ const SECRET_VARIABLES = new Set([
   "METRICS_TOKEN",
   "DATABASE_URL",
   "REDIS_URL",
+  "WEBHOOK_SECRET_KEY",
+  "WEBHOOK_SECRET_KEY_PREVIOUS",
 ]);
 
 /** Parses the environment with the one schema; throws ConfigError naming the first bad variable. */

@@ -11,6 +11,10 @@ import { createIndexer } from "../lib/server/indexer";
 import { withMetrics } from "../lib/server/http-metrics";
 
 async function main(): Promise<void> {
+  if (process.env.NODE_ENV === undefined) {
+    // A deployed server, as `npm start` is: webhooks must be https (and public, as everywhere).
+    Object.assign(process.env, { NODE_ENV: "production" });
+  }
   const all = checkProcessConfig(processConfig());
   const config = all.api;
   const context = createApiContext(config);

@@ -10,6 +10,7 @@ import next from "next";
 import { resolveClientAddress } from "../lib/api/client-address";
 import type { ApiContext } from "../lib/api/context";
 import { installProcessApi } from "../lib/api/default-context";
+import { BASELINE_SECURITY_HEADERS } from "../lib/csp";
 import { answerOutsideRequests, closeDraining, createNodeListener, listenOn } from "../lib/api/node-host";
 import { METRICS_PATH, routeLabel } from "../lib/server/http-metrics";
 import { answerMetrics, observeHttpRequest } from "../lib/observability/metrics";
@@ -32,6 +33,13 @@ export interface WebServer {
   /** Finishes what is in flight (at most `graceMs` for the API), then releases Next.js. */
   close(graceMs?: number): Promise<void>;
 }
+
+/**
+ * The methods the pages are served with (OPTIONS: /actions.json's CORS preflight; POST: whatever
+ * Next.js answers it with). Any other method on a page path (TRACE, PUT, PROPFIND, …) is 405 here:
+ * Next.js answers some of them with a 500.
+ */
+export const PAGE_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS", "POST"];
 
 function isApiPath(incoming: IncomingMessage): boolean {
   const url = incoming.url ?? "/";
@@ -66,6 +74,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       void answerMetrics(request.headers.authorization ?? null, options.metricsToken).then((answer) => {
         response.writeHead(answer.status, answer.headers).end(answer.body);
       });
+      return;
+    }
+    if (!PAGE_METHODS.includes(request.method ?? "")) {
+      response
+        .writeHead(405, {
+          ...BASELINE_SECURITY_HEADERS,
+          Allow: PAGE_METHODS.join(", "),
+          "Content-Type": "text/plain; charset=utf-8",
+        })
+        .end("Method Not Allowed\n");
       return;
     }
     const forwarded = request.headers["x-forwarded-for"];

@@ -13,7 +13,7 @@ const LIB = join(ROOT, "lib");
 
 /** Bottom first: each part imports only parts of the layers before its own. */
 const LAYERS: readonly (readonly string[])[] = [
-  ["chain", "cluster.ts", "csp.ts", "observability"],
+  ["chain", "cluster.ts", "csp.ts", "ip-network.ts", "observability"],
   ["vault"],
   ["store", "actions"],
   ["events", "env-schema.ts"],

@@ -1,5 +1,7 @@
 // The client's IP for per-IP limits. A host that knows the socket passes its address with the request;
 // the X-Forwarded-For chain is only believed for as many hops as there are trusted proxies in front.
+// Per-client limits count the client's network (clientNetwork): an IPv6 client's /64, an IPv4 address.
+import { clientNetworkOf } from "../ip-network";
 import type { ApiRequest } from "./handler";
 
 function forwardedChain(header: string | null | undefined): string[] {
@@ -40,4 +42,13 @@ export function clientAddress(request: ApiRequest, trustedProxyCount: number): s
   const forwarded = forwardedChain(forwardedFor);
   const index = forwarded.length - Math.max(1, trustedProxyCount);
   return forwarded[Math.max(0, index)] ?? "unknown";
+}
+
+/**
+ * What per-client limits count: the client's network (an IPv6 /64, an IPv4 address; lib/ip-network.ts),
+ * so one subscriber's many IPv6 addresses are one client for keyless calls, session issuance, the
+ * pages' budget, live event streams and failed authentications.
+ */
+export function clientNetwork(request: ApiRequest, trustedProxyCount: number): string {
+  return clientNetworkOf(clientAddress(request, trustedProxyCount));
 }

@@ -153,7 +153,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     chainData,
     firstPartyKey: createFirstPartyKeyCache(),
     get webhooks(): Webhooks {
-      webhooks ??= webhookParts(store, log, webhookSettingsFrom(processConfig().env, config.rpcUrl));
+      webhooks ??= webhookParts(store, log, webhookSettingsFrom(processConfig().env));
       return webhooks;
     },
     set webhooks(value: Webhooks) {

@@ -3,6 +3,7 @@
 // and a smaller per-session one, and renewed past half its lifetime; a cookie from another site, a
 // forged, expired or replayed-elsewhere token, and a revoked server key are not. Sessions are issued at
 // a limited rate per client IP (on the lean host through the issuer; on the web servers by the pages).
+import { clientNetworkOf } from "../ip-network";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { API_HOST, startApiHarness, type ApiHarness } from "../../tests/api/harness";
@@ -164,6 +165,23 @@ describe("the first-party session", () => {
       statuses.push((await statusAs(browser)).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it("counts an IPv6 /64 as one client: its addresses share the per-IP allowance", async () => {
+    // Sessions are bound to the client's network (the pages issue them so): a /64 for IPv6.
+    const browserAt = (address: string): SessionBinding => ({ address, userAgent: USER_AGENT });
+    const headersAt = (address: string): Record<string, string> => ({
+      ...headersFor(
+        browserAt(address),
+        createSessionToken(SECRET, Date.now(), browserAt(clientNetworkOf(address))),
+      ),
+    });
+    const statuses: number[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      statuses.push((await status(headersAt(`2001:db8:99:1:${index + 1}::${index + 7}`))).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect((await status(headersAt("2001:db8:99:2::1"))).status).toBe(200);
   });
 
   it("limits each session within the per-IP allowance: 429 with Retry-After, while another session has room", async () => {

@@ -18,7 +18,7 @@ import {
   verifySessionToken,
   type SessionCheck,
 } from "./session-token";
-import { clientAddress } from "./client-address";
+import { clientNetwork } from "./client-address";
 import { ApiError } from "./errors";
 import type { ApiContext, ApiRequest, CredentialSource, Principal } from "./types";
 import { SingleFlightCache } from "./single-flight-cache";
@@ -116,7 +116,7 @@ export function createFirstPartySessionSource(options: FirstPartySourceOptions =
       }
       const settings = current();
       const secret = sessionSecret(settings.sessionSecret, settings.firstPartyApiKey);
-      const address = clientAddress(request, context.config.trustedProxyCount);
+      const address = clientNetwork(request, context.config.trustedProxyCount);
       const binding = { address, userAgent: request.headers.get("user-agent") ?? "" };
       const check = verifySessionToken(secret, token, now(), binding, settings.sessionTtlSeconds);
       if (!check.valid) {

@@ -28,6 +28,8 @@ export interface RateLimitDecision {
 
 export interface RateLimiter {
   consume(rule: RateLimitRule, key: string): Promise<RateLimitDecision>;
+  /** Whether `key` still has room under `rule`, without counting anything. */
+  peek(rule: RateLimitRule, key: string): Promise<RateLimitDecision>;
 }
 
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
@@ -103,6 +105,20 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         }
         throw rejection;
       }
+    },
+    async peek(rule, key) {
+      const now = Date.now();
+      const result = await limiterFor(rule).get(key);
+      if (result === null) {
+        return {
+          allowed: true,
+          limit: rule.limit,
+          remaining: rule.limit,
+          resetAt: Math.ceil(now / 1000),
+          retryAfter: 0,
+        };
+      }
+      return decisionFrom(result, rule.limit, result.consumedPoints < rule.limit, now);
     },
   };
 }

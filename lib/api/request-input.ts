@@ -101,8 +101,45 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
-/** Parses with the schema; the first issue becomes a 400 naming its field. */
+// C0 controls (NUL included), DEL and C1 controls. No field of the API carries them (ids, keys,
+// signatures, amounts, URLs, free text), and PostgreSQL refuses NUL in text outright.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** The path of the first string (key or value) holding a control character, or null. */
+function controlCharacterAt(
+  input: unknown,
+  path: readonly PropertyKey[] = [],
+): readonly PropertyKey[] | null {
+  if (typeof input === "string") {
+    return CONTROL_CHARACTER.test(input) ? path : null;
+  }
+  if (typeof input !== "object" || input === null) {
+    return null;
+  }
+  for (const [key, value] of Object.entries(input)) {
+    const at = [...path, Array.isArray(input) ? Number(key) : key];
+    if (CONTROL_CHARACTER.test(key)) {
+      return at;
+    }
+    const found = controlCharacterAt(value, at);
+    if (found !== null) {
+      return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Parses with the schema; the first issue becomes a 400 naming its field. A control character in any
+ * string of the input (body, query or path parameter) is refused first, whatever the schema.
+ */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const control = controlCharacterAt(input);
+  if (control !== null) {
+    const field = control.length === 0 ? "body" : control.map(String).join(".");
+    throw new ApiError("INVALID_REQUEST", `${field}: must not contain control characters`);
+  }
   const result = schema.safeParse(input);
   if (result.success) {
     return result.data;

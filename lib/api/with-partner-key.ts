@@ -6,7 +6,7 @@ import { z } from "zod";
 
 import { base58Of } from "../chain/base58";
 import type { KeyScope } from "../store/api-keys";
-import { clientAddress } from "./client-address";
+import { clientNetwork } from "./client-address";
 import type { ApiContext } from "./context";
 import { authenticate, type Principal } from "./credentials";
 import { ApiError, answerFor, isApiError } from "./errors";
@@ -52,20 +52,29 @@ function rateLimited(decision: RateLimitDecision, what: string): ApiError {
   );
 }
 
+const AUTH_FAILURE_RULE = { bucket: "auth-failure", limit: AUTH_FAILURES_PER_MINUTE, windowSeconds: 60 };
+
+/**
+ * Authenticates, with the failure budget of the client's network checked first: a network that has
+ * used it up is refused before its credential is looked up (no store query, no key-hash work), and
+ * each failure counts against it.
+ */
 async function authenticateOrLimit(
   request: ApiRequest,
   context: ApiContext,
 ): Promise<{ principal: Principal } | { failure: ApiError; decision: RateLimitDecision }> {
+  const network = clientNetwork(request, context.config.trustedProxyCount);
+  const budget = await context.limiter.peek(AUTH_FAILURE_RULE, network);
+  if (!budget.allowed) {
+    return { failure: rateLimited(budget, "minute from this address"), decision: budget };
+  }
   try {
     return { principal: await authenticate(request, context) };
   } catch (error) {
     if (!isApiError(error) || error.code !== "UNAUTHORIZED") {
       throw error;
     }
-    const decision = await context.limiter.consume(
-      { bucket: "auth-failure", limit: AUTH_FAILURES_PER_MINUTE, windowSeconds: 60 },
-      clientAddress(request, context.config.trustedProxyCount),
-    );
+    const decision = await context.limiter.consume(AUTH_FAILURE_RULE, network);
     return {
       failure: decision.allowed ? error : rateLimited(decision, "minute from this address"),
       decision,

@@ -2,7 +2,7 @@
 // handler → a bare body, edge-cacheable for 60 s, open to any origin. Errors are bare too, not cached.
 import type { z } from "zod";
 
-import { clientAddress } from "./client-address";
+import { clientNetwork } from "./client-address";
 import type { ApiContext } from "./context";
 import { ApiError, answerFor } from "./errors";
 import type { ApiHandler, RequestMeta } from "./handler";
@@ -41,7 +41,7 @@ export function withPublic<S extends z.ZodType>(
       const limit = context.publicLimit ?? options.limit;
       const decision = await context.limiter.consume(
         limit === options.limit ? rule : { bucket: "public", ...limit },
-        clientAddress(request, context.config.trustedProxyCount),
+        clientNetwork(request, context.config.trustedProxyCount),
       );
       if (!decision.allowed) {
         limitHeaders = rateLimitHeaders(decision);

@@ -453,7 +453,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Chain, store and Redis health (200 healthy, 503 degraded with the same checks)
+     * Chain, store and Redis health (200 healthy, 503 degraded), from a check at most a second old; the checks' details only with the metrics token when METRICS_TOKEN is set
      * @description Keyless; not rate-limited.
      */
     get: operations["getHealth"];
@@ -1348,21 +1348,21 @@ export interface components {
     Health: {
       /** @enum {string} */
       status: "ok" | "degraded";
-      chain: {
+      chain?: {
         ok: boolean;
         latencyMs: number | null;
         error?: string;
         slot: number | null;
         lagSeconds: number | null;
       };
-      store: {
+      store?: {
         ok: boolean;
         latencyMs: number | null;
         error?: string;
         /** @enum {string} */
         kind: "postgres" | "pglite";
       };
-      redis: {
+      redis?: {
         ok: boolean;
         latencyMs: number | null;
         error?: string;

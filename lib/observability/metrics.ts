@@ -162,7 +162,8 @@ export interface MetricsResponse {
   body: string;
 }
 
-function tokenMatches(header: string | null, token: string): boolean {
+/** Whether an Authorization header carries `Bearer <token>` (compared in constant time). */
+export function tokenMatches(header: string | null, token: string): boolean {
   const expected = Buffer.from(`Bearer ${token}`);
   const given = Buffer.from(header ?? "");
   return given.length === expected.length && timingSafeEqual(given, expected);

@@ -64,3 +64,67 @@ describe("0005_history_events", () => {
     ).rejects.toThrow(/duplicate key/);
   });
 });
+
+describe("0009_delivery_errors_in_words", () => {
+  it("rewrites the socket's words of earlier deliveries and disable reasons, and keeps HTTP statuses", async () => {
+    db = await openPglite(null);
+    const before = MIGRATIONS.findIndex((migration) => migration.id === "0009_delivery_errors_in_words");
+    expect(before).toBeGreaterThan(0);
+    await migrate(db, MIGRATIONS.slice(0, before));
+    await db.query(
+      `INSERT INTO api_keys (id, name, key_prefix, key_hash, scope, rpm) VALUES ('key_m', 'm', 'vk_test_m', $1, 'write', 1)`,
+      ["0".repeat(64)],
+    );
+    const reasons: [string, string][] = [
+      ["wh_a", "Every delivery failed since 2026-01-01T00:00:00Z; the last: socket hang up"],
+      ["wh_b", "Every delivery failed since 2026-01-01T00:00:00Z; the last: HTTP 503"],
+      ["wh_c", "Every delivery failed since 2026-01-01T00:00:00Z; the last: No response within 10 s"],
+    ];
+    for (const [id, reason] of reasons) {
+      await db.query(
+        `INSERT INTO webhook_endpoints (id, key_id, url, events, secret, disabled_at, disabled_reason)
+         VALUES ($1, 'key_m', 'https://hooks.example/', ARRAY['deposit.confirmed'], 's', now(), $2)`,
+        [id, reason],
+      );
+    }
+    const errors = [
+      "connect ECONNREFUSED 10.0.0.7:6379",
+      "socket hang up",
+      "HTTP 500",
+      "No response within 10 s",
+      "Refused target: url's host redis.internal resolves to 10.0.0.7 is a loopback, private, link-local or reserved address",
+      "timeout",
+    ];
+    for (const [index, error] of errors.entries()) {
+      await db.query(
+        `INSERT INTO partner_events (id, type, vault, occurred_at, payload) VALUES ($1, 'vault.paused', 'v', now(), '{}')`,
+        [`evt_${index}`],
+      );
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, status, last_error)
+         SELECT $1, 'wh_a', seq, 'failed', $2 FROM partner_events WHERE id = $3`,
+        [`dlv_${index}`, error, `evt_${index}`],
+      );
+    }
+    await migrate(db);
+    const deliveries = await db.query<{ last_error: string }>(
+      "SELECT last_error FROM webhook_deliveries ORDER BY id",
+    );
+    expect(deliveries.map((row) => row.last_error)).toEqual([
+      "connection refused",
+      "connection refused",
+      "HTTP 500",
+      "timeout",
+      "Refused target: url's host redis.internal resolves to a loopback, private, link-local or reserved address",
+      "timeout",
+    ]);
+    const endpoints = await db.query<{ disabled_reason: string }>(
+      "SELECT disabled_reason FROM webhook_endpoints ORDER BY id",
+    );
+    expect(endpoints.map((row) => row.disabled_reason.split("; the last: ")[1])).toEqual([
+      "connection refused",
+      "HTTP 503",
+      "timeout",
+    ]);
+  });
+});

@@ -194,6 +194,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at DESC);
     `,
   },
+  {
+    // The delivery log and disable reasons say why an attempt failed in four words (or the HTTP
+    // status, or a refused target without the addresses a name resolved to): rows written before say
+    // so too, instead of the socket's message.
+    id: "0009_delivery_errors_in_words",
+    sql: `
+  UPDATE webhook_deliveries SET last_error = CASE
+      WHEN last_error LIKE 'No response within%' THEN 'timeout'
+      WHEN last_error LIKE 'Refused target:%' THEN regexp_replace(last_error, ' resolves to .* is a ', ' resolves to a ')
+      ELSE 'connection refused' END
+    WHERE last_error IS NOT NULL AND last_error NOT LIKE 'HTTP %'
+      AND last_error NOT IN ('connection refused', 'timeout', 'TLS error', 'DNS error');
+  UPDATE webhook_endpoints SET disabled_reason = regexp_replace(disabled_reason, '; the last: .*$', '; the last: '
+      || CASE WHEN disabled_reason ~ '; the last: No response within' THEN 'timeout'
+        WHEN disabled_reason ~ '; the last: Refused target:' THEN 'Refused target'
+        ELSE 'connection refused' END)
+    WHERE disabled_reason ~ '; the last: '
+      AND disabled_reason !~ '; the last: (HTTP [0-9]+.*|connection refused|timeout|TLS error|DNS error)$';
+`,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

@@ -124,8 +124,23 @@ export interface EndpointChanges {
   enabled?: boolean;
 }
 
+/**
+ * How signing secrets are kept in their columns (lib/webhooks/secret-box.ts seals them with a key from
+ * the environment): sealed on write, opened when a delivery needs them.
+ */
+export interface SecretCodec {
+  seal(secret: string): string;
+  /** The secret of a stored value (a value written before sealing began is read as it is). */
+  open(stored: string): string;
+  /** The SQL LIKE pattern of values sealed under the current key. */
+  readonly currentPattern: string;
+}
+
 export class WebhookStore {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly secrets: SecretCodec,
+  ) {}
 
   async createEndpoint(endpoint: {
     id: string;
@@ -144,7 +159,7 @@ export class WebhookStore {
         endpoint.url,
         [...endpoint.events],
         endpoint.description,
-        endpoint.secret,
+        this.secrets.seal(endpoint.secret),
       ],
     );
     if (row === undefined) {
@@ -207,7 +222,7 @@ export class WebhookStore {
     const rows = await this.db.query<{ id: string }>(
       `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $4, secret = $3, updated_at = now()
        WHERE key_id = $1 AND id = $2 RETURNING id`,
-      [keyId, id, secret, previousUntil],
+      [keyId, id, this.secrets.seal(secret), previousUntil],
     );
     return rows.length > 0;
   }
@@ -273,6 +288,39 @@ export class WebhookStore {
   }
 
   /**
+   * Seals every secret not sealed under the current key: rows written before encryption, and rows
+   * sealed under a previous key after a rotation. Each row is rewritten only if it did not change
+   * meanwhile; the number rewritten.
+   */
+  async sealSecrets(): Promise<number> {
+    const rows = await this.db.query<{ id: string; secret: string; previous_secret: string | null }>(
+      `SELECT id, secret, previous_secret FROM webhook_endpoints
+       WHERE secret NOT LIKE $1 OR (previous_secret IS NOT NULL AND previous_secret NOT LIKE $1)`,
+      [this.secrets.currentPattern],
+    );
+    let sealed = 0;
+    for (const row of rows) {
+      let secret: string;
+      let previous: string | null;
+      try {
+        secret = this.secrets.seal(this.secrets.open(row.secret));
+        previous =
+          row.previous_secret === null ? null : this.secrets.seal(this.secrets.open(row.previous_secret));
+      } catch {
+        // Sealed under a key not configured: left as it is (its deliveries say so in the log).
+        continue;
+      }
+      const updated = await this.db.query<{ id: string }>(
+        `UPDATE webhook_endpoints SET secret = $2, previous_secret = $3
+         WHERE id = $1 AND secret = $4 AND previous_secret IS NOT DISTINCT FROM $5 RETURNING id`,
+        [row.id, secret, previous, row.secret, row.previous_secret],
+      );
+      sealed += updated.length;
+    }
+    return sealed;
+  }
+
+  /**
    * Claims up to `limit` due deliveries of enabled endpoints of unrevoked keys — pending ones whose
    * time has come, and those whose worker's lease ran out (it died mid-attempt) — counting the attempt
    * and leasing them for `leaseMs`.
@@ -314,7 +362,9 @@ export class WebhookStore {
       attempts: Number(row.attempts),
       createdAt: new Date(row.created_at),
       url: row.url,
-      secrets: row.previous_secret === null ? [row.secret] : [row.secret, row.previous_secret],
+      secrets: [row.secret, ...(row.previous_secret === null ? [] : [row.previous_secret])].map((stored) =>
+        this.secrets.open(stored),
+      ),
       eventId: row.event_id,
       body: row.payload,
     }));

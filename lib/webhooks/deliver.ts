@@ -1,8 +1,11 @@
 // One delivery attempt: resolve and check the target (target.ts), connect to the checked address
 // (TLS still verifies the URL's host name), POST the signed body, and read the status. No redirect
-// is followed (node:http never does; a 3xx is a failure), and the whole attempt is bounded.
+// is followed (node:http never does; a 3xx is a failure), and the whole attempt is bounded. What the
+// partner reads of a failure is its HTTP status or one of four words (connectionFailure): the error's
+// own text would tell a closed port from a service that is not HTTP, which maps a network.
 import http from "node:http";
 import https from "node:https";
+import { isIP } from "node:net";
 
 import { signedHeaders } from "./signing";
 import { RefusedTargetError, type TargetChecker } from "./target";
@@ -25,6 +28,34 @@ export interface AttemptResult {
 // was checked when it was opened.
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
+
+export type ConnectionFailure = "connection refused" | "timeout" | "TLS error" | "DNS error";
+
+/**
+ * The words a partner sees for an attempt that got no HTTP status. Anything that is not a timeout, a
+ * TLS or a DNS failure (refused, reset, hung up, not HTTP, unreachable) is "connection refused".
+ */
+export function connectionFailure(error: unknown): ConnectionFailure {
+  const code =
+    typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+      ? error.code
+      : "";
+  if (code === "ETIMEDOUT" || code === "ESOCKETTIMEDOUT") {
+    return "timeout";
+  }
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_FAIL" || code === "EAI_NONAME") {
+    return "DNS error";
+  }
+  if (
+    code === "EPROTO" ||
+    /^(ERR_TLS_|ERR_SSL_|CERT_|ERR_OSSL_)/.test(code) ||
+    /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code) ||
+    (error instanceof Error && "library" in error && error.library === "SSL routines")
+  ) {
+    return "TLS error";
+  }
+  return "connection refused";
+}
 
 /** Read at most this much of a response: the status is all that counts. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -70,7 +101,10 @@ export async function attemptDelivery(
         path: `${url.pathname}${url.search}`,
         headers,
         agent: secure ? httpsAgent : httpAgent,
-        ...(secure ? { servername: url.hostname } : {}),
+        // SNI carries a name, never an address literal (RFC 6066).
+        ...(secure && isIP(url.hostname.replace(/^\[(.*)\]$/, "$1")) === 0
+          ? { servername: url.hostname }
+          : {}),
       },
       (response) => {
         const status = response.statusCode ?? 0;
@@ -100,9 +134,9 @@ export async function attemptDelivery(
     );
     const deadline = setTimeout(() => {
       request.destroy();
-      finish({ ok: false, statusCode: null, error: `No response within ${timeoutMs / 1000} s` });
+      finish({ ok: false, statusCode: null, error: "timeout" });
     }, timeoutMs);
-    request.on("error", (error) => finish({ ok: false, statusCode: null, error: error.message }));
+    request.on("error", (error) => finish({ ok: false, statusCode: null, error: connectionFailure(error) }));
     request.end(attempt.body);
   });
 }

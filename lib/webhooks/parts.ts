@@ -1,6 +1,7 @@
 // The webhook parts over one store: the subscriptions' rows, the target checker and one delivery worker,
 // made from the webhook settings. An API context holds one set (context.webhooks).
 import { WebhookStore } from "../store/webhooks";
+import { SecretBox } from "./secret-box";
 import type { WebhookSettings } from "./settings";
 import { TargetChecker } from "./target";
 import { WebhookWorker, type WebhookWorkerOptions } from "./worker";
@@ -21,7 +22,7 @@ export function createWebhooks(
   onError: (error: unknown) => void,
   tuning: WebhookTuning = {},
 ): Webhooks {
-  const store = new WebhookStore(db);
+  const store = new WebhookStore(db, SecretBox.from(settings.secretKey));
   const checker = new TargetChecker(settings.target);
   return {
     settings,

@@ -1,16 +1,69 @@
 // Webhook settings, parsed once at boot like the rest of the configuration: whether this instance runs
-// a delivery worker, which private networks a target may still be in, and the capacity_low threshold.
+// a delivery worker, which private networks a target may still be in (none unless listed), and the
+// capacity_low threshold.
 import { isIP } from "node:net";
+import { dirname, resolve } from "node:path";
 
 import { z } from "zod";
 
-import { ConfigError, parseEnv, type Env, type EnvValues } from "../env-schema";
+import { APP_ROOT, ConfigError, parseEnv, type Env, type EnvValues } from "../env-schema";
+import { parseSecretKey, type SecretKeySource } from "./secret-box";
 import type { TargetPolicy } from "./target";
 
 export interface WebhookSettings {
   worker: boolean;
   target: TargetPolicy;
   capacityLowBps: number;
+  /** The key signing secrets are sealed with at rest. */
+  secretKey: SecretKeySource;
+}
+
+/** The development key's file: beside the embedded database (`.data/webhook-secret.key` by default). */
+export function secretKeyFile(values: EnvValues): string {
+  const database =
+    values.DATABASE_URL === undefined && values.PGLITE_DIR !== undefined && values.PGLITE_DIR !== ":memory:"
+      ? resolve(APP_ROOT, values.PGLITE_DIR)
+      : resolve(APP_ROOT, ".data/pglite");
+  return resolve(dirname(database), "webhook-secret.key");
+}
+
+/**
+ * WEBHOOK_SECRET_KEY (and WEBHOOK_SECRET_KEY_PREVIOUS after a rotation) when set. Unset: a key kept in
+ * a file beside the embedded database, or in memory with an in-memory database; refused in production
+ * with DATABASE_URL, where every instance must seal and open with the same key.
+ */
+function secretKeySource(values: EnvValues): SecretKeySource {
+  const previous = (values.WEBHOOK_SECRET_KEY_PREVIOUS ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .map((part) => {
+      const key = parseSecretKey(part);
+      if (key === null) {
+        throw new ConfigError(
+          "Invalid configuration: WEBHOOK_SECRET_KEY_PREVIOUS must be a comma-separated list of 32-byte keys (base64 or 64 hex digits)",
+        );
+      }
+      return key;
+    });
+  if (values.WEBHOOK_SECRET_KEY !== undefined) {
+    const current = parseSecretKey(values.WEBHOOK_SECRET_KEY);
+    if (current === null) {
+      throw new ConfigError(
+        "Invalid configuration: WEBHOOK_SECRET_KEY must be 32 bytes, base64 or 64 hex digits (openssl rand -base64 32)",
+      );
+    }
+    return { kind: "env", current, previous };
+  }
+  if (values.DATABASE_URL !== undefined && values.NODE_ENV === "production") {
+    throw new ConfigError(
+      "Invalid configuration: WEBHOOK_SECRET_KEY is required in production with DATABASE_URL (every instance seals webhook secrets with it; openssl rand -base64 32)",
+    );
+  }
+  if (values.DATABASE_URL === undefined && values.PGLITE_DIR === ":memory:") {
+    return { kind: "memory" };
+  }
+  return { kind: "file", path: secretKeyFile(values), previous };
 }
 
 const cidr = z.string().refine((value) => {
@@ -20,39 +73,22 @@ const cidr = z.string().refine((value) => {
   return family !== 0 && Number.isInteger(bits) && bits >= 0 && bits <= (family === 4 ? 32 : 128);
 }, "must be a comma-separated list of networks (CIDR, e.g. 127.0.0.0/8)");
 
-const LOOPBACK_NETWORKS = ["127.0.0.0/8", "::1/128"];
-
-function isLoopbackUrl(text: string): boolean {
-  try {
-    const host = new URL(text).hostname;
-    return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
-  } catch {
-    return false;
-  }
-}
-
 /**
- * https only in production. Outside production against the local chain (RPC on loopback) a receiver on
- * loopback is allowed, so `npm run dev` can deliver to http://127.0.0.1; WEBHOOK_ALLOWED_NETWORKS
- * replaces that default (empty: nothing exempt).
+ * https only in production. No private network is exempt from the target check unless
+ * WEBHOOK_ALLOWED_NETWORKS lists it, whatever the host or NODE_ENV: `npm run dev` with a receiver on
+ * this machine sets WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32.
  */
-export function parseWebhookSettings(env: Env, rpcUrl: string): WebhookSettings {
-  return webhookSettingsFrom(parseEnv(env), rpcUrl);
+export function parseWebhookSettings(env: Env): WebhookSettings {
+  return webhookSettingsFrom(parseEnv(env));
 }
 
-/** The webhook settings from the parsed environment, for a context whose chain is at `rpcUrl`. */
-export function webhookSettingsFrom(values: EnvValues, rpcUrl: string): WebhookSettings {
+/** The webhook settings from the parsed environment. */
+export function webhookSettingsFrom(values: EnvValues): WebhookSettings {
   const production = values.NODE_ENV === "production";
-  const listed = values.WEBHOOK_ALLOWED_NETWORKS;
-  const networks =
-    listed === undefined
-      ? !production && isLoopbackUrl(rpcUrl)
-        ? LOOPBACK_NETWORKS
-        : []
-      : listed
-          .split(",")
-          .map((part) => part.trim())
-          .filter((part) => part !== "");
+  const networks = (values.WEBHOOK_ALLOWED_NETWORKS ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
   for (const network of networks) {
     if (!cidr.safeParse(network).success) {
       throw new ConfigError(
@@ -64,5 +100,6 @@ export function webhookSettingsFrom(values: EnvValues, rpcUrl: string): WebhookS
     worker: values.WEBHOOKS === "on",
     target: { allowHttp: !production, allowedNetworks: networks },
     capacityLowBps: values.WEBHOOK_CAPACITY_LOW_BPS,
+    secretKey: secretKeySource(values),
   };
 }

@@ -1,11 +1,16 @@
 // Where a webhook may be sent. A URL must be https (http only outside production), carry no
 // credentials, and resolve only to public addresses: loopback, private, link-local (cloud metadata
-// lives there), carrier-grade NAT, multicast, reserved and the IPv6 equivalents are refused unless the
-// deployment exempts a network (WEBHOOK_ALLOWED_NETWORKS; the local chain's dev mode exempts
-// loopback). The check runs on the resolved addresses at every attempt, and the attempt connects to the
-// very address checked, so a name that resolves elsewhere a second later (DNS rebinding) gains nothing.
+// lives there), carrier-grade NAT, multicast, reserved and the IPv6 equivalents (IPv4-mapped and 6to4
+// addresses judged as the IPv4 address they carry) are refused on every host and in every NODE_ENV,
+// unless the deployment exempts a network (WEBHOOK_ALLOWED_NETWORKS, e.g. 127.0.0.1/32 for a local
+// receiver). Odd IPv4 notations (0x7f.1, 2130706433, 127.1) are read by the URL parser as the address
+// they mean. The check runs on the resolved addresses at every attempt, and the attempt connects to
+// the very address checked, so a name that resolves elsewhere a second later (DNS rebinding) gains
+// nothing.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
+
+import { ipv4OfGroups, ipv6Groups, mappedIpv4 } from "../ip-network";
 
 export class RefusedTargetError extends Error {}
 
@@ -25,6 +30,9 @@ export type Lookup = (hostname: string) => Promise<{ address: string; family: nu
 
 const defaultLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
+// The IANA special-purpose registries' ranges that are not globally reachable, plus multicast and the
+// cloud metadata addresses (169.254.169.254 is link-local, fd00:ec2::254 unique-local, Alibaba's
+// 100.100.100.200 carrier-grade NAT).
 const REFUSED_V4 = [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
@@ -34,8 +42,11 @@ const REFUSED_V4 = [
   ["172.16.0.0", 12],
   ["192.0.0.0", 24],
   ["192.0.2.0", 24],
+  ["192.31.196.0", 24],
+  ["192.52.193.0", 24],
   ["192.88.99.0", 24],
   ["192.168.0.0", 16],
+  ["192.175.48.0", 24],
   ["198.18.0.0", 15],
   ["198.51.100.0", 24],
   ["203.0.113.0", 24],
@@ -44,14 +55,21 @@ const REFUSED_V4 = [
 ] as const;
 
 const REFUSED_V6 = [
-  ["::", 128],
-  ["::1", 128],
+  // Unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d (all of ::/96).
+  ["::", 96],
+  // IPv4-translated (RFC 2765) and NAT64 (well-known and local-use): they reach IPv4 hosts.
+  ["::ffff:0:0:0", 96],
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],
+  // IETF protocol assignments (Teredo, ORCHID, benchmarking, …) and documentation.
+  ["2001::", 23],
   ["2001:db8::", 32],
+  ["3fff::", 20],
+  ["5f00::", 16],
   ["fc00::", 7],
   ["fe80::", 10],
+  ["fec0::", 10],
   ["ff00::", 8],
 ] as const;
 
@@ -80,19 +98,28 @@ function blockListOf(networks: readonly string[]): BlockList {
   return list;
 }
 
-/** An IPv6 address that embeds an IPv4 one (::ffff:a.b.c.d, ::a.b.c.d) is judged as that IPv4 one. */
+/**
+ * The IPv4 address an IPv6 one stands for, when it embeds one a packet may reach: IPv4-mapped
+ * (::ffff:a.b.c.d, however written) and 6to4 (2002:aabb:ccdd::/48). Those are judged as the IPv4
+ * address; other IPv6 addresses as themselves.
+ */
 function normalized(address: string): { address: string; type: "ipv4" | "ipv6" } {
-  const mapped = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1] !== undefined) {
-    return { address: mapped[1], type: "ipv4" };
+  if (isIP(address) !== 6) {
+    return { address, type: "ipv4" };
   }
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hexMapped?.[1] !== undefined && hexMapped[2] !== undefined) {
-    const high = parseInt(hexMapped[1], 16);
-    const low = parseInt(hexMapped[2], 16);
-    return { address: `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, type: "ipv4" };
+  const groups = ipv6Groups(address);
+  if (groups === null) {
+    return { address, type: "ipv6" };
   }
-  return { address, type: isIP(address) === 6 ? "ipv6" : "ipv4" };
+  const mapped = mappedIpv4(groups);
+  if (mapped !== null) {
+    return { address: mapped, type: "ipv4" };
+  }
+  const [g0, g1, g2] = groups;
+  if (g0 === 0x2002 && g1 !== undefined && g2 !== undefined) {
+    return { address: ipv4OfGroups(g1, g2), type: "ipv4" };
+  }
+  return { address, type: "ipv6" };
 }
 
 export class TargetChecker {
@@ -127,36 +154,35 @@ export class TargetChecker {
     return url;
   }
 
-  /** Whether one address may be reached; the reason when not. */
-  refusalOf(address: string): string | null {
+  /** Whether one address may be reached: refused when in a refused range and in no exempt network. */
+  isRefused(address: string): boolean {
     const { address: plain, type } = normalized(address);
-    if (this.allowed.check(plain, type)) {
-      return null;
-    }
-    return refused.check(plain, type)
-      ? `${address} is a loopback, private, link-local or reserved address`
-      : null;
+    return !this.allowed.check(plain, type) && refused.check(plain, type);
   }
 
-  /** Resolves the URL's host and checks every address; the first one is where to connect. */
+  /**
+   * Resolves the URL's host and checks every address; the first one is where to connect. A refusal
+   * names the host but not the addresses a name resolved to: the partner learns nothing of the
+   * deployment's internal DNS.
+   */
   async resolve(text: string): Promise<ResolvedTarget> {
     const url = this.parse(text);
     const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    const literal = isIP(host) !== 0;
     let addresses: { address: string; family: number }[];
     try {
-      addresses = isIP(host) === 0 ? await this.lookup(host) : [{ address: host, family: isIP(host) }];
+      addresses = literal ? [{ address: host, family: isIP(host) }] : await this.lookup(host);
     } catch {
-      throw new RefusedTargetError(`url's host ${host} does not resolve`);
+      throw new RefusedTargetError(`url's host ${host} does not resolve (DNS error)`);
     }
     const first = addresses[0];
     if (first === undefined) {
-      throw new RefusedTargetError(`url's host ${host} does not resolve`);
+      throw new RefusedTargetError(`url's host ${host} does not resolve (DNS error)`);
     }
-    for (const { address } of addresses) {
-      const refusal = this.refusalOf(address);
-      if (refusal !== null) {
-        throw new RefusedTargetError(`url's host ${host} resolves to ${refusal}`);
-      }
+    if (addresses.some(({ address }) => this.isRefused(address))) {
+      throw new RefusedTargetError(
+        `url's host ${host} ${literal ? "is" : "resolves to"} a loopback, private, link-local or reserved address`,
+      );
     }
     return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
   }

@@ -5,7 +5,7 @@
 // retried with exponential backoff and jitter until a delivery is `retryWindowMs` old (24 h); an
 // endpoint that fails throughout that window is disabled with the reason.
 import type { WebhookStore, ClaimedDelivery } from "../store/webhooks";
-import { attemptDelivery, type AttemptResult } from "./deliver";
+import { attemptDelivery, connectionFailure, type AttemptResult } from "./deliver";
 import type { TargetChecker } from "./target";
 
 export interface WebhookWorkerOptions {
@@ -86,6 +86,13 @@ export class WebhookWorker {
   }
 
   private async run(): Promise<void> {
+    // Secrets written before encryption, or sealed under a key rotated out, are sealed under the
+    // current key once per start (any instance's worker may do it; each row is rewritten at most once).
+    try {
+      await this.options.store.sealSecrets();
+    } catch (error) {
+      this.options.onError?.(error);
+    }
     while (this.running) {
       let claimed = 0;
       try {
@@ -143,11 +150,10 @@ export class WebhookWorker {
       { url: delivery.url, secrets: delivery.secrets, messageId: delivery.eventId, body: delivery.body },
       this.options.checker,
       this.timeoutMs,
-    ).catch((error: unknown) => ({
-      ok: false,
-      statusCode: null,
-      error: error instanceof Error ? error.message : String(error),
-    }));
+    ).catch((error: unknown) => {
+      this.options.onError?.(error);
+      return { ok: false, statusCode: null, error: connectionFailure(error) };
+    });
   }
 
   private async recordFailure(delivery: ClaimedDelivery, result: AttemptResult): Promise<void> {

@@ -18,6 +18,7 @@ import { partnerEventId, type PartnerEvent } from "../../lib/vault/partner-event
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
 import { recordPartnerEvents, type StoredPartnerEvent } from "../../lib/store/partner-events";
+import { clientNetworkOf } from "../../lib/ip-network";
 import { createSessionToken, type SessionBinding } from "../../lib/api/session-token";
 import { waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
@@ -279,6 +280,38 @@ describe("GET /api/events/stream", () => {
         code: "RATE_LIMITED",
         error: "Too many open event streams: at most 2 per session and address",
       });
+    } finally {
+      streams.forEach((stream) => stream.close());
+      configureEventStream(harness.context, { perSession: DEFAULT_EVENT_STREAM_LIMITS.perSession });
+    }
+  });
+
+  it("counts an IPv6 /64 as one address: its addresses share the open streams", async () => {
+    configureEventStream(harness.context, { perSession: 2 });
+    const streams: EventStream[] = [];
+    // Each address of the /64 holds a session of its own (bound to the /64, as the pages issue it).
+    const headersOf = (address: string): Record<string, string> => {
+      const browser = { address: clientNetworkOf(address), userAgent: BROWSER.userAgent };
+      return {
+        ...sessionHeaders(),
+        "X-Forwarded-For": address,
+        Cookie: `vg_session=${createSessionToken(SESSION_SECRET, Date.now(), browser)}`,
+      };
+    };
+    try {
+      await waitFor(() => (openEventStreams(harness.context) === 0 ? true : undefined));
+      streams.push(
+        await openStream(`vault=${harness.vaultId}`, headersOf("2001:db8:5:6::1")),
+        await openStream(`vault=${harness.vaultId}`, headersOf("2001:db8:5:6:aaaa::2")),
+      );
+      expect(streams.map((stream) => stream.status)).toEqual([200, 200]);
+      const refused = await harness.request("GET", `/api/events/stream?vault=${harness.vaultId}`, {
+        headers: headersOf("2001:db8:5:6:ffff:ffff:ffff:3"),
+      });
+      expect(refused.status).toBe(429);
+      // Another /64 has its own.
+      streams.push(await openStream(`vault=${harness.vaultId}`, headersOf("2001:db8:5:7::1")));
+      expect(streams.at(-1)?.status).toBe(200);
     } finally {
       streams.forEach((stream) => stream.close());
       configureEventStream(harness.context, { perSession: DEFAULT_EVENT_STREAM_LIMITS.perSession });

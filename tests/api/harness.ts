@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { Keypair, VersionedTransaction, type Connection, type PublicKey } from "@solana/web3.js";
 
 import { createProcessConfig, installProcessConfig, parseConfig, type AppConfig } from "../../lib/config";
-import { createApiContext, type ApiContext } from "../../lib/api/context";
+import { configureWebhooks, createApiContext, type ApiContext } from "../../lib/api/context";
 import { createLogger } from "../../lib/api/logger";
 import { startNodeHost, type NodeHost } from "../../lib/api/node-host";
 import { createApiHandler } from "../../lib/api/router";
@@ -17,6 +17,7 @@ import { ROUTE_TABLE } from "../../lib/api/routes";
 import { startWebServer } from "../../scripts/web-server";
 import type { KeyScope } from "../../lib/store/api-keys";
 import { dropPostgresSchema } from "../../lib/store/db";
+import { parseWebhookSettings } from "../../lib/webhooks/settings";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import {
   closeConnection,
@@ -133,6 +134,8 @@ export async function startApiHarness(options: HarnessOptions = {}): Promise<Api
     PGLITE_DIR: ":memory:",
     LOG_LEVEL: "silent",
     SLOT_MS: String(localnet.config.slotMs),
+    // The suites' webhook receivers listen on this machine: exempt it, as a developer would.
+    WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32",
     ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
     ...(REDIS_URL === null ? {} : { REDIS_URL }),
     ...(typeof options.env === "function" ? options.env(localnet) : options.env),
@@ -143,6 +146,7 @@ export async function startApiHarness(options: HarnessOptions = {}): Promise<Api
     rateLimitPrefix,
     logger: createLogger("silent"),
   });
+  configureWebhooks(context, parseWebhookSettings(env));
   await context.store.ready();
   const host = await startHost(context, env);
   const connection = connect(localnet);

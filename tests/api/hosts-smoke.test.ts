@@ -99,6 +99,18 @@ describe(`the API on the ${API_HOST} host`, () => {
     expect(result.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  it.skipIf(API_HOST === "lean").each(["TRACE", "PUT", "DELETE", "PROPFIND"])(
+    "answers %s on a page path with 405 and Allow",
+    async (method) => {
+      for (const path of ["/", `/vault/${harness.vaultId}`, "/no-such-page"]) {
+        const result = await raw(method, path);
+        expect(result.status, `${method} ${path}`).toBe(405);
+        expect(result.headers.allow).toBe("GET, HEAD, OPTIONS, POST");
+        expect(result.headers).toMatchObject(BASELINE);
+      }
+    },
+  );
+
   it.skipIf(API_HOST === "lean")("still serves the pages through Next.js", async () => {
     const result = await raw("GET", "/");
     expect(result.status).toBe(200);

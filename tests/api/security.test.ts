@@ -232,6 +232,27 @@ describe("failed authentication", () => {
     expect(results.filter((result) => result.status === 401)).toHaveLength(30);
     const limited = results.find((result) => result.status === 429);
     expect(limited?.headers.get("retry-after")).toMatch(/^\d+$/);
+
+    // The budget is checked before the key is looked up: an exhausted address costs no lookup, even
+    // with a key that exists.
+    const { secret } = await harness.createKey();
+    const keys = harness.context.keys;
+    const resolve = keys.resolve.bind(keys);
+    let lookups = 0;
+    keys.resolve = (text) => {
+      lookups += 1;
+      return resolve(text);
+    };
+    try {
+      const refused = await harness.request(route.method, path, {
+        body,
+        headers: { "X-Forwarded-For": "198.18.0.77", Authorization: `Bearer ${secret}` },
+      });
+      expect(refused.status).toBe(429);
+      expect(lookups).toBe(0);
+    } finally {
+      keys.resolve = resolve;
+    }
   });
 
   it("never reveals whether a key exists beyond 'unknown', and does not store secrets", async () => {

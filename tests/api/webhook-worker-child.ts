@@ -2,6 +2,7 @@
 // PGlite directory's bridge, or PostgreSQL) and delivers until it is killed.
 import { Store } from "../../lib/store/store";
 import { WebhookStore } from "../../lib/store/webhooks";
+import { SecretBox } from "../../lib/webhooks/secret-box";
 import { TargetChecker } from "../../lib/webhooks/target";
 import { WebhookWorker } from "../../lib/webhooks/worker";
 
@@ -12,7 +13,8 @@ const store = new Store({
   schema: process.env.WORKER_SCHEMA,
 });
 const worker = new WebhookWorker({
-  store: new WebhookStore(store),
+  // The test's key (WORKER_SECRET_KEY, base64), so this process opens the secrets the test sealed.
+  store: new WebhookStore(store, new SecretBox(Buffer.from(process.env.WORKER_SECRET_KEY ?? "", "base64"))),
   checker: new TargetChecker({ allowHttp: true, allowedNetworks: ["127.0.0.0/8"] }),
   leaseMs: Number(process.env.WORKER_LEASE_MS ?? "1000"),
   pollMs: 50,

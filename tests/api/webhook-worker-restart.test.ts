@@ -2,6 +2,7 @@
 // batch is in flight; a new worker picks them up when their lease runs out and the receiver gets every
 // event, the repeated ones under the same webhook-id, none lost.
 import { fork, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { dropPostgresSchema } from "../../lib/store/db";
 import { recordPartnerEvents } from "../../lib/store/partner-events";
 import { Store } from "../../lib/store/store";
 import { WebhookStore } from "../../lib/store/webhooks";
+import { SecretBox } from "../../lib/webhooks/secret-box";
 import { newWebhookSecret } from "../../lib/webhooks/signing";
 import { waitFor } from "../../localnet/testing";
 import { DATABASE_URL, uniqueSuffix } from "./harness";
@@ -26,6 +28,8 @@ let schema: string;
 let store: Store;
 let receiver: Receiver;
 const children: ChildProcess[] = [];
+/** The key this test and its worker process seal and open the endpoint's secret with. */
+const SECRET_KEY = randomBytes(32);
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), "webhook-worker-"));
@@ -62,6 +66,7 @@ async function startWorker(): Promise<ChildProcess> {
       WORKER_PGLITE_DIR: directory,
       WORKER_SCHEMA: DATABASE_URL === null ? "" : schema,
       WORKER_LEASE_MS: "1000",
+      WORKER_SECRET_KEY: SECRET_KEY.toString("base64"),
     },
   });
   children.push(child);
@@ -82,7 +87,7 @@ it("loses nothing when the worker is SIGKILLed mid-delivery; repeats keep their 
     environment: "test",
   });
   const secret = newWebhookSecret();
-  await new WebhookStore(store).createEndpoint({
+  await new WebhookStore(store, new SecretBox(SECRET_KEY)).createEndpoint({
     id: `wh_${uniqueSuffix()}`,
     keyId: record.id,
     url: `${receiver.url}/crash`,

@@ -35,7 +35,7 @@ beforeAll(async () => {
   });
   webhooks = configureWebhooks(
     harness.context,
-    parseWebhookSettings({ NODE_ENV: "test" }, harness.config.rpcUrl),
+    parseWebhookSettings({ NODE_ENV: "test", WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32" }),
     { pollMs: 100, backoffBaseMs: 100, backoffMaxMs: 400, retryWindowMs: RETRY_WINDOW_MS },
   );
   webhooks.worker.start();

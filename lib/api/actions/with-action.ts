@@ -5,7 +5,7 @@
 import { ACTIONS_CORS_HEADERS, createActionHeaders } from "@solana/actions";
 import { z } from "zod";
 
-import { clientAddress } from "../client-address";
+import { clientNetwork } from "../client-address";
 import type { ApiContext } from "../context";
 import { ApiError, answerFor } from "../errors";
 import type { ApiHandler, ApiResponse, RequestMeta } from "../handler";
@@ -82,7 +82,7 @@ export function withAction<P extends z.ZodType, Q extends z.ZodType, B extends z
       const limit = context.publicLimit ?? PUBLIC_LIMIT;
       const decision = await context.limiter.consume(
         { bucket: "actions", ...limit },
-        clientAddress(request, context.config.trustedProxyCount),
+        clientNetwork(request, context.config.trustedProxyCount),
       );
       Object.assign(headers, rateLimitHeaders(decision));
       if (!decision.allowed) {

@@ -17,12 +17,13 @@ export const bareErrorSchema = z
 
 const check = z.object({ ok: z.boolean(), latencyMs: z.number().nullable(), error: z.string().optional() });
 
+/** The checks' details are present with the metrics token (or when METRICS_TOKEN is unset). */
 export const healthData = z
   .object({
     status: z.enum(["ok", "degraded"]),
-    chain: check.extend({ slot: z.number().nullable(), lagSeconds: z.number().nullable() }),
-    store: check.extend({ kind: z.enum(["postgres", "pglite"]) }),
-    redis: check.extend({ configured: z.boolean() }),
+    chain: check.extend({ slot: z.number().nullable(), lagSeconds: z.number().nullable() }).optional(),
+    store: check.extend({ kind: z.enum(["postgres", "pglite"]) }).optional(),
+    redis: check.extend({ configured: z.boolean() }).optional(),
   })
   .meta({ id: "Health" });
 

@@ -79,12 +79,17 @@ export function deliveryCursor(delivery: { createdAt: Date; id: string }): strin
   return Buffer.from(`${delivery.createdAt.getTime() * 1000}:${delivery.id}`, "utf8").toString("base64url");
 }
 
+/** The largest PostgreSQL bigint (2^63 − 1), the events' sequence type. */
+const MAX_EVENT_CURSOR = 2n ** 63n - 1n;
+
 export const eventsQuery = z
   .object({
     after: z
       .string()
       .regex(/^\d{1,19}$/, "must be a cursor this endpoint returned")
       .transform(BigInt)
+      // The events' sequence is a PostgreSQL bigint: past its largest value no event can be after.
+      .refine((after) => after <= MAX_EVENT_CURSOR, "must be a cursor this endpoint returned")
       .optional()
       .meta({ description: "nextCursor of the previous page; omit to start from the oldest event" }),
     limit: limitField(500),

@@ -18,6 +18,57 @@ describe("operations", () => {
     });
   });
 
+  it("probes the chain and the store at most once a second, however often it is asked", async () => {
+    const { context } = api.harness;
+    // Past the last check's second (the test above), so the burst below starts one check.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const getSlot = context.chain.getSlot.bind(context.chain);
+    const query = context.store.query.bind(context.store);
+    let slotProbes = 0;
+    let storeProbes = 0;
+    context.chain.getSlot = () => {
+      slotProbes += 1;
+      return getSlot();
+    };
+    context.store.query = ((text: string, params?: readonly unknown[]) => {
+      if (text === "SELECT 1 AS ok") {
+        storeProbes += 1;
+      }
+      return query(text, params);
+    }) as typeof context.store.query;
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, () => api.harness.request("GET", "/api/health")),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(25).fill(200));
+      expect([slotProbes, storeProbes]).toEqual([1, 1]);
+    } finally {
+      context.chain.getSlot = getSlot;
+      context.store.query = query;
+    }
+  });
+
+  it("shows the checks' details only with the metrics token when METRICS_TOKEN is set", async () => {
+    const { context } = api.harness;
+    const config = context.config;
+    context.config = { ...config, metricsToken: "health-scrape-token" };
+    try {
+      const bare = await api.harness.request("GET", "/api/health");
+      expect(bare.status).toBe(200);
+      expect(bare.body).toEqual({ success: true, data: { status: "ok" } });
+      const wrong = await api.harness.request("GET", "/api/health", {
+        headers: { Authorization: "Bearer not-the-token" },
+      });
+      expect(wrong.body).toEqual({ success: true, data: { status: "ok" } });
+      const detailed = await api.harness.request("GET", "/api/health", {
+        headers: { Authorization: "Bearer health-scrape-token" },
+      });
+      expect(dataOf(detailed)).toMatchObject({ status: "ok", chain: { ok: true }, store: { ok: true } });
+    } finally {
+      context.config = config;
+    }
+  });
+
   it("serves the OpenAPI document and a request id on every response", async () => {
     const document = await api.harness.request("GET", "/api/openapi.json");
     expect((document.body as { openapi: string }).openapi).toBe("3.1.0");

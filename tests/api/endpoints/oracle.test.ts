@@ -65,4 +65,19 @@ describe("keyless GET /api/oracle and /api/circulating-supply", () => {
     expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await api.harness.request("GET", "/api/oracle", from("203.0.113.10"))).status).toBe(200);
   });
+
+  it("count an IPv6 /64 as one client: 20 among its addresses, then 429; the next /64 is another", async () => {
+    const addresses = Array.from(
+      { length: 25 },
+      (_, index) => `2001:db8:77:1:${index.toString(16)}::${index + 1}`,
+    );
+    const results = await Promise.all(
+      addresses.map((address) => api.harness.request("GET", "/api/oracle", from(address))),
+    );
+    expect(results.filter((result) => result.status === 200)).toHaveLength(20);
+    expect(results.filter((result) => result.status === 429)).toHaveLength(5);
+    // The same /64 written otherwise, and IPv4-mapped: the same count (an IPv4 client is its address).
+    expect((await api.harness.request("GET", "/api/oracle", from("2001:DB8:77:1:ffff::"))).status).toBe(429);
+    expect((await api.harness.request("GET", "/api/oracle", from("2001:db8:77:2::1"))).status).toBe(200);
+  });
 });
