@@ -1,6 +1,7 @@
 // npm run keys -- create|list|revoke: API keys in the store the app uses (DATABASE_URL, else the
-// embedded database in PGLITE_DIR, reached through the running app when it holds it). The secret is
-// printed once, at creation; only its hash is stored.
+// embedded database in PGLITE_DIR, reached through the process that holds it, the running app; with
+// none running, this command holds it for its run). The secret is printed once, at creation; only
+// its hash is stored.
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
@@ -77,6 +78,8 @@ function storeFromEnv(env: EnvValues): Store {
     databaseUrl: env.DATABASE_URL ?? null,
     pgliteDir: pgliteDirectory(env.DATABASE_URL, env.PGLITE_DIR),
     timeoutMs: 5_000,
+    embeddedRole: "shared",
+    onWait: (message) => console.error(`keys: ${message}`),
   });
 }
 

@@ -3,7 +3,7 @@
 // Usage: tsx scripts/web.ts [--dev] [--port N] [--hostname H]; defaults: PORT, HOST (lib/config.ts).
 import { parseArgs } from "node:util";
 
-import { createApiContext } from "../lib/api/context";
+import { createApiContext, openStoreAtBoot } from "../lib/api/context";
 import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
 import { describeEmbedFraming } from "../lib/web-config";
 import { startWebServer } from "./web-server";
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   const embedFraming = describeEmbedFraming(all.web);
   // The indexer starts in instrumentation.ts (as under a bare `next start`), on this same context.
   const context = createApiContext(config);
+  await openStoreAtBoot(context);
   const web = await startWebServer({
     dev: values.dev,
     hostname,

@@ -1,5 +1,5 @@
 // A delivery worker in a process of its own, for the restart test: it reaches the test's database (the
-// PGlite directory's bridge, or PostgreSQL) and delivers until it is killed.
+// PGlite directory's owner, the test process, or PostgreSQL) and delivers until it is killed.
 import { Store } from "../../lib/store/store";
 import { WebhookStore } from "../../lib/store/webhooks";
 import { TargetChecker } from "../../lib/webhooks/target";
@@ -10,6 +10,7 @@ const store = new Store({
   pgliteDir: process.env.DATABASE_URL === undefined ? (process.env.WORKER_PGLITE_DIR ?? null) : null,
   timeoutMs: 5_000,
   schema: process.env.WORKER_SCHEMA,
+  embeddedRole: "shared",
 });
 const worker = new WebhookWorker({
   store: new WebhookStore(store),
