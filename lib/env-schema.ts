@@ -4,6 +4,7 @@
 // parts build their settings from these values (lib/config.ts holds the process's parsed copy), and the
 // localnet's addresses file is read here too.
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
@@ -163,6 +164,17 @@ const SECRET_VARIABLES = new Set([
 ]);
 
 /** Parses the environment with the one schema; throws ConfigError naming the first bad variable. */
+/** PGLITE_DIR=:memory: keeps the embedded database in memory (tests); unused with DATABASE_URL. */
+export function pgliteDirectory(
+  databaseUrl: string | undefined,
+  directory: string | undefined,
+): string | null {
+  if (databaseUrl !== undefined || directory === ":memory:") {
+    return null;
+  }
+  return resolve(/*turbopackIgnore: true*/ APP_ROOT, directory ?? ".data/pglite");
+}
+
 export function parseEnv(env: Env): EnvValues {
   const present = presentValues(env);
   const parsed = ENV_SCHEMA.safeParse(present);

@@ -5,7 +5,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
-import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/config";
+import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/env-schema";
 import type { ApiKeyRecord } from "../lib/store/api-keys";
 import { Store } from "../lib/store/store";
 

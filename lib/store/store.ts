@@ -34,6 +34,12 @@ export interface StoreOptions {
 }
 
 const OWNER_POLL_MS = 100;
+/**
+ * The least bound on a query to the embedded database's owner. The owner answers on its own event loop,
+ * which `npm run dev` shares with Next.js compiling pages (seconds at a time on a busy machine): a
+ * shorter bound failed the indexer's and the CLIs' queries while the first pages compiled.
+ */
+const EMBEDDED_MIN_TIMEOUT_MS = 60_000;
 /** How long a closing owner lets other processes finish their work on its database. */
 const OWNER_DRAIN_MS = 30_000;
 
@@ -106,7 +112,7 @@ export class Store implements Queryable {
   private socketClient(directory: string, maxConnections: number): Database {
     return openPostgres({
       url: { socketDirectory: directory, port: PGLITE_SOCKET_PORT },
-      timeoutMs: this.options.timeoutMs,
+      timeoutMs: Math.max(this.options.timeoutMs, EMBEDDED_MIN_TIMEOUT_MS),
       maxConnections,
     });
   }
