@@ -40,8 +40,11 @@ const OWNER_POLL_MS = 100;
  * shorter bound failed the indexer's and the CLIs' queries while the first pages compiled.
  */
 const EMBEDDED_MIN_TIMEOUT_MS = 60_000;
-/** How long a closing owner lets other processes finish their work on its database. */
-const OWNER_DRAIN_MS = 30_000;
+/**
+ * How long a closing owner lets other processes finish their work on its database: a CLI holding the
+ * directory for its run waits for the CLIs that joined it; the app, stopped by Ctrl-C, only briefly.
+ */
+const DRAIN_MS = { owner: 3_000, shared: 30_000 } as const;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -88,7 +91,7 @@ export class Store implements Queryable {
     this.ownership = null;
     this.database = null;
     await opened?.close();
-    await ownership?.release(OWNER_DRAIN_MS);
+    await ownership?.release(DRAIN_MS[this.options.embeddedRole ?? "owner"]);
   }
 
   private async open(): Promise<Database> {
