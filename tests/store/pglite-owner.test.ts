@@ -8,9 +8,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
+import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 
 import { hashApiKey } from "../../lib/store/api-keys";
+import { PGLITE_SOCKET_PORT } from "../../lib/store/pglite-owner";
 import { Store } from "../../lib/store/store";
 
 const ROOT = resolve(__dirname, "../..");
@@ -211,5 +213,57 @@ describe("one owner for a PGlite directory", { timeout: 240_000 }, () => {
     expect(secrets.length).toBeGreaterThanOrEqual(11);
     expect(await unknownKeys(directory, secrets)).toEqual([]);
     expectNoAbort([first, second, ...racing, later]);
+  });
+
+  it("keeps concurrent connections' parameterised queries and transactions apart", async () => {
+    const directory = await freshDirectory();
+    const owner = new Store({ databaseUrl: null, pgliteDir: directory, timeoutMs: 10_000 });
+    await owner.ready();
+    const pool = new pg.Pool({
+      host: directory,
+      port: PGLITE_SOCKET_PORT,
+      user: "postgres",
+      database: "postgres",
+      max: 8,
+    });
+    try {
+      await pool.query("CREATE TABLE race (n integer NOT NULL)");
+      // Statements of different shapes at once: a Bind that reached another connection's Parse would
+      // fail, or answer the other statement's columns.
+      const answers = await Promise.all(
+        Array.from({ length: 120 }, async (_, index) => {
+          if (index % 3 === 0) {
+            const { rows } = await pool.query<{ a: number }>("SELECT $1::int AS a", [index]);
+            return rows[0]?.a === index;
+          }
+          if (index % 3 === 1) {
+            const { rows } = await pool.query<{ b: string; c: string }>(
+              "SELECT $1::text AS b, $2::text AS c",
+              [`b${index}`, `c${index}`],
+            );
+            return rows[0]?.b === `b${index}` && rows[0]?.c === `c${index}`;
+          }
+          // A transaction that rolls back: none of its rows may land, nor may another's be undone.
+          const client = await pool.connect();
+          try {
+            await client.query("BEGIN");
+            await client.query("INSERT INTO race (n) VALUES ($1)", [index]);
+            await client.query(index % 2 === 0 ? "COMMIT" : "ROLLBACK");
+            return true;
+          } finally {
+            client.release();
+          }
+        }),
+      );
+      expect(answers.every(Boolean)).toBe(true);
+      const committed = Array.from({ length: 120 }, (_, index) => index).filter(
+        (index) => index % 3 === 2 && index % 2 === 0,
+      );
+      const { rows } = await pool.query<{ n: number }>("SELECT n FROM race ORDER BY n");
+      expect(rows.map((row) => row.n)).toEqual(committed);
+    } finally {
+      await pool.end();
+      await owner.close();
+    }
   });
 });
