@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
-import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
+import { isAddressText } from "./chain/base58";
 import { CLUSTER_NAMES } from "./cluster";
 import { API_KEY_PATTERN } from "./store/api-keys";
 import { parseFrameAncestors } from "./csp";
@@ -59,13 +59,7 @@ export const envUrl = (protocols: readonly string[]) =>
     `must be a URL (${protocols.join(" or ")})`,
   );
 
-export const publicKeyText = z.string().refine((value) => {
-  try {
-    return new PublicKey(value).toBase58() === value;
-  } catch {
-    return false;
-  }
-}, "must be a base58 public key");
+export const publicKeyText = z.string().refine(isAddressText, "must be a base58 public key");
 
 const onOff = z.enum(["on", "off"]).default("on");
 
