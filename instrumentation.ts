@@ -5,6 +5,10 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { checkProcessConfig, processConfig } = await import("./lib/config");
     checkProcessConfig(processConfig());
+    // The store opens at boot (the embedded database is held and served from now on).
+    const { defaultApiContext } = await import("./lib/api/default-context");
+    const { openStoreAtBoot } = await import("./lib/api/context");
+    await openStoreAtBoot(defaultApiContext());
     // The indexer (snapshots and events the read endpoints serve); one instance indexes at a time.
     const { startDefaultIndexer } = await import("./lib/server/default-indexer");
     startDefaultIndexer(processConfig().indexer);

@@ -9,6 +9,8 @@ const nextConfig = {
   productionBrowserSourceMaps: false,
   serverExternalPackages: [
     "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "proper-lockfile",
     "pg",
     "ioredis",
     "rate-limiter-flexible",

@@ -16,6 +16,7 @@ import {
   ConfigError,
   DEFAULT_ADDRESSES_FILE,
   parseEnv,
+  pgliteDirectory,
   publicKeyText,
   readAddressesFile,
   type Env,
@@ -28,7 +29,7 @@ import { WHOLE_BPS, type DeclaredStrategy } from "./vault/portfolio";
 import { sessionSettingsFrom, webConfigFrom, type SessionSettings, type WebConfig } from "./web-config";
 import { webhookSettingsFrom, type WebhookSettings } from "./webhooks/settings";
 
-export { APP_ROOT, ConfigError, parseEnv, type EnvValues } from "./env-schema";
+export { APP_ROOT, ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "./env-schema";
 
 /** `{ "<vault id>": [{ "name": "Treasury bills", "bps": 6000 }, …] }`, each vault's weights adding up to 10,000. */
 const strategiesFileSchema = z.record(
@@ -101,17 +102,6 @@ function readStrategiesFile(path: string): Map<string, readonly DeclaredStrategy
     );
   }
   return new Map(Object.entries(parsed.data));
-}
-
-/** PGLITE_DIR=:memory: keeps the embedded database in memory (tests); unused with DATABASE_URL. */
-export function pgliteDirectory(
-  databaseUrl: string | undefined,
-  directory: string | undefined,
-): string | null {
-  if (databaseUrl !== undefined || directory === ":memory:") {
-    return null;
-  }
-  return resolve(/*turbopackIgnore: true*/ APP_ROOT, directory ?? ".data/pglite");
 }
 
 /** The API's settings from an environment; throws ConfigError naming the first bad variable. */

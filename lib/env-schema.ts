@@ -4,10 +4,11 @@
 // parts build their settings from these values (lib/config.ts holds the process's parsed copy), and the
 // localnet's addresses file is read here too.
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 
-import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
+import { isAddressText } from "./chain/base58";
 import { CLUSTER_NAMES } from "./cluster";
 import { API_KEY_PATTERN } from "./store/api-keys";
 import { parseFrameAncestors } from "./csp";
@@ -58,13 +59,7 @@ export const envUrl = (protocols: readonly string[]) =>
     `must be a URL (${protocols.join(" or ")})`,
   );
 
-export const publicKeyText = z.string().refine((value) => {
-  try {
-    return new PublicKey(value).toBase58() === value;
-  } catch {
-    return false;
-  }
-}, "must be a base58 public key");
+export const publicKeyText = z.string().refine(isAddressText, "must be a base58 public key");
 
 const onOff = z.enum(["on", "off"]).default("on");
 
@@ -168,6 +163,17 @@ const SECRET_VARIABLES = new Set([
 ]);
 
 /** Parses the environment with the one schema; throws ConfigError naming the first bad variable. */
+/** PGLITE_DIR=:memory: keeps the embedded database in memory (tests); unused with DATABASE_URL. */
+export function pgliteDirectory(
+  databaseUrl: string | undefined,
+  directory: string | undefined,
+): string | null {
+  if (databaseUrl !== undefined || directory === ":memory:") {
+    return null;
+  }
+  return resolve(/*turbopackIgnore: true*/ APP_ROOT, directory ?? ".data/pglite");
+}
+
 export function parseEnv(env: Env): EnvValues {
   const present = presentValues(env);
   const parsed = ENV_SCHEMA.safeParse(present);

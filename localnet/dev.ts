@@ -1,10 +1,14 @@
-// npm run dev: starts each service as a child process, in order, waiting until one is ready before
-// starting the next; prefixes their output; stops them all on Ctrl-C or when any of them exits: the
-// local chain first, then the web app (Next.js dev server, pages and /api) pointed at it.
+// npm run dev: checks that its ports are free, then starts each service as a child process, in order,
+// waiting until one is ready before starting the next; prefixes their output; stops them all on Ctrl-C
+// or when any of them exits: the local chain first, then the web app (Next.js dev server, pages and
+// /api) pointed at it. The app is ready when it says so itself ("web: ready", scripts/web.ts: its
+// store open, the directory listing the chain's vaults, the first pages compiled); an answer on its
+// port could be another program's.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 
+import { assertPortsFree } from "../lib/server/port-check";
 import { ConfigError, REPO_ROOT, parseLocalnetConfig, type LocalnetConfig } from "./config";
 import { isLocalnetHealthy } from "./health";
 
@@ -14,7 +18,9 @@ interface Service {
   args: string[];
   env?: Record<string, string>;
   /** Resolves true once the service answers; polled until `readyTimeoutMs`. */
-  isReady(): Promise<boolean>;
+  isReady?(): Promise<boolean>;
+  /** Ready once the service prints a line that matches (on its own standard output). */
+  readyLine?: RegExp;
   readyTimeoutMs: number;
   /** Where a person opens it, printed once everything is up. */
   url?: string;
@@ -36,9 +42,13 @@ function localnetService(config: LocalnetConfig, argv: readonly string[]): Servi
   };
 }
 
+function appPort(): string {
+  return process.env.APP_PORT ?? "3000";
+}
+
 /** The Next.js dev server on APP_PORT (default 3000), reading the chain's addresses file. */
 function webAppService(config: LocalnetConfig): Service {
-  const port = process.env.APP_PORT ?? "3000";
+  const port = appPort();
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   return {
     name: "app",
@@ -49,17 +59,23 @@ function webAppService(config: LocalnetConfig): Service {
       RPC_URL: process.env.RPC_URL ?? `http://${host}:${config.rpcPort}`,
       LOCALNET_ADDRESSES_FILE: config.addressesFile,
     },
-    readyTimeoutMs: 120_000,
-    async isReady() {
-      try {
-        // Any answer (503 included, e.g. while a store starts) means the server is up.
-        await fetch(`http://${host}:${port}/api/health`, { signal: AbortSignal.timeout(30_000) });
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    // Compiling the first pages on a busy machine takes minutes.
+    readyTimeoutMs: 600_000,
+    readyLine: /^web: ready on /,
   };
+}
+
+/** Every port this command's services listen on, with the setting that moves it. */
+async function checkPorts(config: LocalnetConfig): Promise<void> {
+  const port = Number(appPort());
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new ConfigError(`APP_PORT must be an integer 0–65535, got ${appPort()}`);
+  }
+  await assertPortsFree([
+    { host: config.host, port: config.rpcPort, setting: "--rpc-port (LOCALNET_RPC_PORT)" },
+    { host: config.host, port: config.wsPort, setting: "--ws-port (LOCALNET_WS_PORT)" },
+    { host: config.host, port, setting: "APP_PORT" },
+  ]);
 }
 
 function prefixLines(
@@ -78,6 +94,7 @@ function sleep(ms: number): Promise<void> {
 
 class Supervisor {
   private readonly running: { service: Service; child: ChildProcess }[] = [];
+  private readonly saidReady = new Set<Service>();
   private stopping = false;
 
   start(service: Service): ChildProcess {
@@ -87,7 +104,13 @@ class Supervisor {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const prefix = `[${service.name}]`;
-    prefixLines(child.stdout, prefix, (line) => console.log(line));
+    prefixLines(child.stdout, prefix, (line) => {
+      // The service's own words, from its own output: another program on its port cannot say them.
+      if (service.readyLine?.test(line.slice(prefix.length + 1)) === true) {
+        this.saidReady.add(service);
+      }
+      console.log(line);
+    });
     prefixLines(child.stderr, prefix, (line) => console.error(line));
     child.on("exit", (code, signal) => {
       if (!this.stopping) {
@@ -105,7 +128,7 @@ class Supervisor {
       if (child.exitCode !== null || this.stopping) {
         throw new Error(`${service.name} exited before it was ready`);
       }
-      if (await service.isReady()) {
+      if (this.saidReady.has(service) || (service.isReady !== undefined && (await service.isReady()))) {
         return;
       }
       await sleep(POLL_INTERVAL_MS);
@@ -131,6 +154,7 @@ class Supervisor {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const config = parseLocalnetConfig(argv, process.env);
+  await checkPorts(config);
   const services: Service[] = [localnetService(config, argv), webAppService(config)];
   const supervisor = new Supervisor();
   process.on("SIGINT", () => void supervisor.stopAll(0));

@@ -3,7 +3,7 @@
 // Variables: see lib/config.ts (HOST, PORT, RPC_URL, DATABASE_URL, REDIS_URL, …). SIGTERM/SIGINT
 // finish in-flight requests before exiting.
 import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
-import { configureWebhooks, createApiContext } from "../lib/api/context";
+import { configureWebhooks, createApiContext, openStoreAtBoot } from "../lib/api/context";
 import { startNodeHost } from "../lib/api/node-host";
 import { createApiHandler } from "../lib/api/router";
 import { ROUTE_TABLE } from "../lib/api/routes";
@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const all = checkProcessConfig(processConfig());
   const config = all.api;
   const context = createApiContext(config);
+  await openStoreAtBoot(context);
   const indexerSettings = all.indexer;
   const webhooks = configureWebhooks(context, all.webhooks);
   // Every instance may start one; the advisory lock lets exactly one of them index at a time.

@@ -1,10 +1,11 @@
 // npm run keys -- create|list|revoke: API keys in the store the app uses (DATABASE_URL, else the
-// embedded database in PGLITE_DIR, reached through the running app when it holds it). The secret is
-// printed once, at creation; only its hash is stored.
-import { PublicKey } from "@solana/web3.js";
+// embedded database in PGLITE_DIR, reached through the process that holds it, the running app; with
+// none running, this command holds it for its run). The secret is printed once, at creation; only
+// its hash is stored.
 import { z } from "zod";
 
-import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/config";
+import { isAddressText } from "../lib/chain/base58";
+import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/env-schema";
 import type { ApiKeyRecord } from "../lib/store/api-keys";
 import { Store } from "../lib/store/store";
 
@@ -20,14 +21,6 @@ DEFAULT_KEY_RPM or 120. --test makes a vk_test_ key (the default is vk_live_).`;
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
   process.exit(2);
-}
-
-function isAddress(value: string): boolean {
-  try {
-    return new PublicKey(value).toBase58() === value;
-  } catch {
-    return false;
-  }
 }
 
 function parseFlags(argv: readonly string[]): Map<string, string[]> {
@@ -57,8 +50,8 @@ function parseFlags(argv: readonly string[]): Map<string, string[]> {
 const createOptions = z.object({
   name: z.string().min(1).max(100),
   scope: z.enum(["read", "write"]),
-  vaults: z.array(z.string().refine(isAddress, "must be a vault address")).nullable(),
-  wallet: z.string().refine(isAddress, "must be a wallet address").nullable(),
+  vaults: z.array(z.string().refine(isAddressText, "must be a vault address")).nullable(),
+  wallet: z.string().refine(isAddressText, "must be a wallet address").nullable(),
   rpm: z.number().int().min(1).max(1_000_000),
 });
 
@@ -77,6 +70,8 @@ function storeFromEnv(env: EnvValues): Store {
     databaseUrl: env.DATABASE_URL ?? null,
     pgliteDir: pgliteDirectory(env.DATABASE_URL, env.PGLITE_DIR),
     timeoutMs: 5_000,
+    embeddedRole: "shared",
+    onWait: (message) => console.error(`keys: ${message}`),
   });
 }
 

@@ -1,12 +1,60 @@
 // npm start / npm run dev's app: scripts/web-server.ts (the API's router before Next.js, one node:http
 // server) with the context and the indexer built here from the environment.
 // Usage: tsx scripts/web.ts [--dev] [--port N] [--hostname H]; defaults: PORT, HOST (lib/config.ts).
+// It prints "web: ready …" once it serves: the port was free, the store is open, the directory lists
+// the chain's vaults and (--dev) the first pages are compiled; `npm run dev` waits for that line.
 import { parseArgs } from "node:util";
 
-import { createApiContext } from "../lib/api/context";
+import { createApiContext, openStoreAtBoot, type ApiContext } from "../lib/api/context";
+import { indexedVaults } from "../lib/api/vaults/indexed-reads";
 import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
+import { assertPortsFree, portInUseMessage, type PlannedPort } from "../lib/server/port-check";
 import { describeEmbedFraming } from "../lib/web-config";
-import { startWebServer } from "./web-server";
+import { startWebServer, type WebServer } from "./web-server";
+
+const DIRECTORY_REPORT_MS = 30_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The directory's vaults, once it can be read (the chain may be slow to answer); says why meanwhile. */
+async function directoryVaults(context: ApiContext): Promise<string[]> {
+  let lastSaid = 0;
+  for (;;) {
+    try {
+      return (await indexedVaults(context)).map((entry) => entry.row.vault);
+    } catch (error) {
+      if (Date.now() - lastSaid >= DIRECTORY_REPORT_MS) {
+        lastSaid = Date.now();
+        console.log(`web: waiting for the vault directory: ${errorText(error)}`);
+      }
+      await sleep(1_000);
+    }
+  }
+}
+
+/**
+ * Requests the pages a person opens first (the directory and a vault's page) from this server, so that
+ * the dev server compiles them now rather than on that person's first visit.
+ */
+async function warmPages(web: WebServer, vaults: readonly string[]): Promise<void> {
+  const paths = ["/", ...(vaults[0] === undefined ? [] : [`/vault/${vaults[0]}`])];
+  for (const path of paths) {
+    const started = performance.now();
+    try {
+      const response = await fetch(new URL(path, web.url), { signal: AbortSignal.timeout(300_000) });
+      await response.arrayBuffer();
+      console.log(
+        `web: compiled ${path} (${response.status}) in ${Math.round(performance.now() - started)} ms`,
+      );
+    } catch (error) {
+      console.log(`web: ${path} did not answer while warming up: ${errorText(error)}`);
+    }
+  }
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -29,16 +77,29 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new ConfigError(`--port must be an integer 0–65535, got ${values.port ?? ""}`);
   }
+  const planned: PlannedPort = {
+    host: hostname,
+    port,
+    setting: values.port === undefined ? "PORT" : "--port",
+  };
+  await assertPortsFree([planned]);
   // The log says who may frame the embed.
   const embedFraming = describeEmbedFraming(all.web);
   // The indexer starts in instrumentation.ts (as under a bare `next start`), on this same context.
   const context = createApiContext(config);
+  await openStoreAtBoot(context);
   const web = await startWebServer({
     dev: values.dev,
     hostname,
     port,
     context,
     metricsToken: all.metricsToken,
+  }).catch((error: unknown) => {
+    // Taken between the check and the listen.
+    if (error instanceof Error && "code" in error && error.code === "EADDRINUSE") {
+      throw new ConfigError(portInUseMessage(planned));
+    }
+    throw error;
   });
   console.log(`web: ${values.dev ? "dev" : "production"} server on ${web.url}`);
   console.log(embedFraming);
@@ -58,6 +119,13 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+  const vaults = await directoryVaults(context);
+  if (values.dev) {
+    await warmPages(web, vaults);
+  }
+  console.log(
+    `web: ready on ${web.url}; the store is open (${context.store.kind}), the directory lists ${vaults.length} vault(s)`,
+  );
 }
 
 main().catch((error: unknown) => {

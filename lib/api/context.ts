@@ -100,6 +100,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     pgliteDir: config.pgliteDir,
     timeoutMs: config.databaseTimeoutMs,
     schema: overrides.schema,
+    onWait: (message) => log.log("info", `store: ${message}`),
   });
   const redis = config.redisUrl === null ? null : createRedis(config.redisUrl);
   const deps: VaultDeps = {
@@ -170,6 +171,23 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
       await store.close();
     },
   };
+}
+
+/**
+ * Opens the context's store as a server starts: the embedded database is held and served from boot
+ * (CLIs connect to it), so this waits for it and fails the boot when it cannot be opened; a PostgreSQL
+ * that is down at boot is only logged, and picked up on a later request.
+ */
+export async function openStoreAtBoot(context: ApiContext): Promise<void> {
+  if (context.store.kind === "pglite") {
+    await context.store.ready();
+    return;
+  }
+  void context.store.ready().catch((error: unknown) =>
+    context.log.log("warn", "the database is unreachable at boot; requests that need it answer 503", {
+      error: error instanceof Error ? error.message : String(error),
+    }),
+  );
 }
 
 export function symbolOfMint(context: ApiContext, mint: string): string {

@@ -7,7 +7,9 @@ import { z } from "zod";
 import { getMultipleAccounts } from "../chain/accounts";
 import { ChainUnavailableError, type RpcClient } from "../chain/rpc";
 import { TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "../chain/spl-token";
+import { decodeVault, type VaultAccount } from "../vault/accounts";
 import { VAULT_ACCOUNT_SIZE } from "../vault/idl";
+import type { IndexedVaultRow } from "../vault/indexed-records";
 
 const programAccountsSchema = z.object({
   context: z.object({ slot: z.number() }),
@@ -62,6 +64,59 @@ export async function readProgramVaults(
       data: Buffer.from(entry.account.data[0], "base64"),
     })),
   };
+}
+
+export interface ProtocolVault extends ProgramVaultAccount {
+  state: VaultAccount;
+}
+
+/** The vaults registered under `protocolId`, decoded; accounts of a vault's size that are not one are skipped. */
+export async function readProtocolVaults(
+  rpc: RpcClient,
+  programId: PublicKey,
+  protocolId: PublicKey,
+): Promise<{ slot: number; vaults: ProtocolVault[] }> {
+  const { slot, vaults } = await readProgramVaults(rpc, programId, protocolId);
+  const decoded: ProtocolVault[] = [];
+  for (const vault of vaults) {
+    try {
+      const state = decodeVault(vault.data);
+      // The RPC filtered on the protocol; a node that ignores filters must not widen what is served.
+      if (state.protocol.equals(protocolId)) {
+        decoded.push({ ...vault, state });
+      }
+    } catch {
+      // An account of the vault's size that is not a vault (another account type): not ours.
+    }
+  }
+  return { slot, vaults: decoded };
+}
+
+/**
+ * The protocol's vaults as the indexer's rows would hold them, read from the chain now: what the
+ * directory serves before the indexer's first run on this chain has stored any.
+ */
+export async function readVaultRows(
+  rpc: RpcClient,
+  programId: PublicKey,
+  protocolId: PublicKey,
+  now: Date,
+): Promise<IndexedVaultRow[]> {
+  const { slot, vaults } = await readProtocolVaults(rpc, programId, protocolId);
+  const reserves = await readTokenBalances(
+    rpc,
+    vaults.map((vault) => vault.state.reserve),
+  );
+  return Promise.all(
+    vaults.map(async (vault, index) => ({
+      vault: vault.address.toBase58(),
+      slot,
+      accountData: vault.data,
+      reserveBalance: reserves[index] ?? 0n,
+      holders: await countHolders(rpc, vault.state.shareMint, vault.state.escrow),
+      updatedAt: now,
+    })),
+  );
 }
 
 /** Token accounts' balances (offset 64, u64 LE); 0 for an account that does not exist. */

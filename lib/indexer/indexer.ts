@@ -11,9 +11,9 @@ import type { GenesisWatch } from "../chain/genesis-watch";
 import type { RpcClient } from "../chain/rpc";
 import type { VaultChain } from "../chain/vault-chain";
 import type { SqlIndexerStore, StoredEvent } from "../store/indexer";
-import { decodeVault, type VaultAccount } from "../vault/accounts";
+import type { VaultAccount } from "../vault/accounts";
 import { decodeVaultEvents, eventVault, type VaultEvent } from "../vault/events";
-import { countHolders, readProgramVaults, readTokenBalances, signaturesSince } from "./chain-reads";
+import { countHolders, readProtocolVaults, readTokenBalances, signaturesSince } from "./chain-reads";
 import type { LeaderLock } from "./leader-lock";
 import { ProgramWatch } from "./program-watch";
 import {
@@ -263,19 +263,7 @@ export class Indexer {
     if (previous !== null) {
       this.options.onNewChain?.({ previous, current: genesis });
     }
-    const { slot, vaults } = await readProgramVaults(rpc, programId, protocolId);
-    const decoded: { address: PublicKey; data: Buffer; state: VaultAccount }[] = [];
-    for (const vault of vaults) {
-      try {
-        const state = decodeVault(vault.data);
-        // The RPC filtered on the protocol; a node that ignores filters must not widen what is served.
-        if (state.protocol.equals(protocolId)) {
-          decoded.push({ ...vault, state });
-        }
-      } catch {
-        // An account of the vault's size that is not a vault (another account type): not ours to index.
-      }
-    }
+    const { slot, vaults: decoded } = await readProtocolVaults(rpc, programId, protocolId);
     const result: IndexerRun = { vaults: decoded.length, transactions: 0, events: 0 };
     if (kind === "transactions") {
       for (const vault of decoded) {

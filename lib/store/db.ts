@@ -1,8 +1,7 @@
-// The SQL connection: PostgreSQL through a pg pool when DATABASE_URL is set, else embedded PGlite (in
-// memory, or in a directory for `npm run dev`). Both run the same SQL. Connection trouble becomes
-// StoreUnavailableError (the HTTP edge answers 503); pg's timeouts keep every query bounded.
-import { mkdir } from "node:fs/promises";
-
+// The SQL connection: a pg pool to PostgreSQL when DATABASE_URL is set, or to the embedded PGlite
+// directory's owner (pglite-owner.ts); PGlite itself in memory for tests. All run the same SQL.
+// Connection trouble becomes StoreUnavailableError (the HTTP edge answers 503); pg's timeouts keep
+// every query bounded.
 import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
 
@@ -72,7 +71,8 @@ export function quoteIdentifier(name: string): string {
 }
 
 export interface PostgresOptions {
-  url: string;
+  /** A PostgreSQL URL, or the directory of an embedded database's Postgres socket (pglite-owner.ts). */
+  url: string | { socketDirectory: string; port: number };
   timeoutMs: number;
   /** Tables live in this schema (created if missing); tests use one schema per run. */
   schema?: string;
@@ -82,12 +82,15 @@ export interface PostgresOptions {
 /** A pool; nothing connects until the first query, so this never fails on a database that is down. */
 export function openPostgres(options: PostgresOptions): Database {
   const schema = options.schema;
+  const { url } = options;
   const pool = new pg.Pool({
-    connectionString: options.url,
+    ...(typeof url === "string"
+      ? { connectionString: url, statement_timeout: options.timeoutMs }
+      : // PGlite: one database, one user, and one backend that runs a statement at a time.
+        { host: url.socketDirectory, port: url.port, user: "postgres", database: "postgres" }),
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.timeoutMs,
     query_timeout: options.timeoutMs,
-    statement_timeout: options.timeoutMs,
     idleTimeoutMillis: 30_000,
     options: schema === undefined ? undefined : `-c search_path=${quoteIdentifier(schema)}`,
   });
@@ -99,7 +102,7 @@ export function openPostgres(options: PostgresOptions): Database {
     params: readonly unknown[] = [],
   ): Promise<Row[]> => (await client.query<Row>(sql, [...params])).rows;
   return {
-    kind: "postgres",
+    kind: typeof url === "string" ? "postgres" : "pglite",
     schema,
     query: (sql, params) => unavailableOnConnectionError(() => query(pool, sql, params)),
     transaction: (work) =>
@@ -121,13 +124,14 @@ export function openPostgres(options: PostgresOptions): Database {
   };
 }
 
-/** PGlite in `directory`, or in memory when null. */
-export async function openPglite(directory: string | null): Promise<Database> {
+/** PGlite in memory (one process's, for tests). */
+export async function openPgliteInMemory(): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
-  if (directory !== null) {
-    await mkdir(directory, { recursive: true });
-  }
-  const db: PGlite = await PGlite.create(directory ?? undefined);
+  return pgliteDatabase(await PGlite.create());
+}
+
+/** An open PGlite instance as a Database (its owner's start-up work, or an in-memory one). */
+export function pgliteDatabase(db: PGlite): Database {
   const query = async <Row extends object>(
     target: Pick<PGlite, "query">,
     sql: string,

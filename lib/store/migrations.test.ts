@@ -2,7 +2,7 @@
 // and a transaction's further events can be stored beside them.
 import { afterEach, describe, expect, it } from "vitest";
 
-import { openPglite, type Database } from "./db";
+import { openPgliteInMemory, type Database } from "./db";
 import { SqlHistoryStore } from "./history";
 import { MIGRATIONS, migrate } from "./migrations";
 
@@ -19,7 +19,7 @@ const VAULT = "Vault11111111111111111111111111111111111111";
 
 describe("0005_history_events", () => {
   it("keeps rows stored before it, unnumbered, and keys rows by signature and event index", async () => {
-    db = await openPglite(null);
+    db = await openPgliteInMemory();
     const before = MIGRATIONS.findIndex((migration) => migration.id === "0005_history_events");
     expect(before).toBeGreaterThan(0);
     await migrate(db, MIGRATIONS.slice(0, before));

@@ -97,11 +97,13 @@ describe("a local chain restarted with a fresh ledger", () => {
     expect(second.rpcUrl).toBe(first.rpcUrl);
     expect(second.chain.identity.genesisHash).not.toBe(firstGenesis);
 
-    // Before the indexer runs again, the API's genesis watch sees the new chain: the old rows are not served.
-    await waitFor(async () => {
+    // Before the indexer runs again, the API's genesis watch sees the new chain: the old rows (with the
+    // deposit) are not served; the directory answers what the new chain has, read from it.
+    const beforeReindex = await waitFor(async () => {
       const tvl = await listedTvl();
-      return Object.keys(tvl).length === 0 ? tvl : undefined;
+      return tvl[harness.vaultId] === depositedTvl[harness.vaultId] ? undefined : tvl;
     }, 30_000);
+    expect(beforeReindex).toEqual(genesisTvl);
 
     // The indexer deletes the previous chain's rows and indexes the new chain from scratch.
     await indexer.runOnce();

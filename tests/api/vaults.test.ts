@@ -37,6 +37,8 @@ function declareStrategies(localnet: LocalnetHandle): string {
 }
 let readKey: string;
 let indexer: Indexer;
+/** GET /api/vaults before the indexer's first run. */
+let beforeIndex: { vaults: { id: string; apy7d: number | null }[] };
 let investor: Keypair;
 
 beforeAll(async () => {
@@ -47,6 +49,7 @@ beforeAll(async () => {
   });
   const writeKey = (await harness.createKey({ scope: "write" })).secret;
   readKey = (await harness.createKey({ scope: "read" })).secret;
+  beforeIndex = dataOf(await harness.request("GET", "/api/vaults", { key: readKey })) as typeof beforeIndex;
   const wallet = await harness.fundedWallet(100_000n * USDC);
   investor = wallet;
   const deposit = dataOf(
@@ -72,6 +75,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await indexer?.stop();
   await harness?.close();
+});
+
+it("lists what the chain has before the indexer's first run (no APY: no history yet)", () => {
+  const chainVaults = harness.localnet.addresses.vaults.map((entry) => entry.vault.toBase58());
+  expect(chainVaults.length).toBeGreaterThan(0);
+  expect(beforeIndex.vaults.map((vault) => vault.id).sort()).toEqual([...chainVaults].sort());
+  expect(beforeIndex.vaults.every((vault) => vault.apy7d === null)).toBe(true);
 });
 
 function get(path: string, key = readKey) {

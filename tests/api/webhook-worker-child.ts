@@ -1,5 +1,5 @@
 // A delivery worker in a process of its own, for the restart test: it reaches the test's database (the
-// PGlite directory's bridge, or PostgreSQL) and delivers until it is killed.
+// PGlite directory's owner, the test process, or PostgreSQL) and delivers until it is killed.
 import { Store } from "../../lib/store/store";
 import { WebhookStore } from "../../lib/store/webhooks";
 import { SecretBox } from "../../lib/webhooks/secret-box";
@@ -11,6 +11,7 @@ const store = new Store({
   pgliteDir: process.env.DATABASE_URL === undefined ? (process.env.WORKER_PGLITE_DIR ?? null) : null,
   timeoutMs: 5_000,
   schema: process.env.WORKER_SCHEMA,
+  embeddedRole: "shared",
 });
 const worker = new WebhookWorker({
   // The test's key (WORKER_SECRET_KEY, base64), so this process opens the secrets the test sealed.

@@ -1,9 +1,10 @@
-// The directory's reads from the indexer's rows, cached a couple of seconds in the context's
-// chainData.directory with single-flight loading, so a burst of dashboard reads costs one set of store
-// queries.
+// The directory's reads from the indexer's rows (read from the chain until the indexer has stored
+// them), cached a couple of seconds in the context's chainData.directory with single-flight loading, so
+// a burst of dashboard reads costs one set of store queries.
 import type { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/base58";
+import { readVaultRows } from "../../indexer/chain-reads";
 import { annualizedYield } from "../../vault/apy";
 import { navPoints, vaultNav, vaultOfRow, type VaultApy } from "../../vault/directory";
 import { loadVault } from "../../vault/vault-state";
@@ -14,6 +15,7 @@ import { ApiError } from "../errors";
 import { jsonText } from "../json-text";
 
 const DAY_MS = 86_400_000;
+const NO_APY: VaultApy = { apy7d: null, apy30d: null };
 
 export type { IndexedVault } from "../chain-data-cache";
 
@@ -41,16 +43,25 @@ async function apyOf(context: ApiContext, vault: string): Promise<VaultApy> {
 export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
   return context.chainData.directory.get("all", async () => {
     const store = context.store.indexer;
-    const [rows, indexedGenesis, chainGenesis] = await Promise.all([
+    const [stored, indexedGenesis, chainGenesis] = await Promise.all([
       store.vaults(),
       store.indexedGenesis(),
       context.genesis.current ?? context.genesis.check().catch(() => null),
     ]);
-    // Rows read from another chain (a local chain restarted with a fresh ledger) are not served; the
-    // indexer deletes them on its next run and indexes this chain.
-    if (indexedGenesis !== null && chainGenesis !== null && indexedGenesis !== chainGenesis) {
-      return [];
-    }
+    // Before the indexer's first run on this chain has stored a vault (a fresh start, or rows read from
+    // another chain, which its next run deletes), the directory is what the chain has now: the same
+    // rows, read directly, without history (no APY yet).
+    const indexedThisChain =
+      indexedGenesis !== null && (chainGenesis === null || indexedGenesis === chainGenesis);
+    const fromChain = !indexedThisChain || stored.length === 0;
+    const rows = !fromChain
+      ? stored
+      : await readVaultRows(
+          context.rpc,
+          context.config.programId,
+          context.config.protocolId,
+          new Date(context.deps.now()),
+        );
     // Rows indexed under another PROTOCOL_ID (the indexer keeps only this one's now) are not served.
     const served = rows.flatMap((row) => {
       try {
@@ -62,7 +73,8 @@ export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
     return Promise.all(
       served.map(async ({ row, vault }) => {
         const view = vaultView(vault);
-        return { row, vault, view, apy: await apyOf(context, row.vault), nav: jsonText(vaultNav(view)) };
+        const apy = fromChain ? NO_APY : await apyOf(context, row.vault);
+        return { row, vault, view, apy, nav: jsonText(vaultNav(view)) };
       }),
     );
   });
