@@ -1,10 +1,13 @@
-// The spec's client flow for a built transaction: build via /api → deserialize → simulate → the wallet
-// signs → submit → confirm → record with POST /api/history. An expired blockhash is not resubmitted:
+// The spec's client flow for a built transaction: build via /api → deserialize → check it against the
+// request (deps.verify, lib/vault/verify-transaction.ts) → simulate, reading the wallet's balance
+// changes, and check them → the wallet signs → submit → confirm → record with POST /api/history. Nothing
+// the check refuses reaches the wallet. An expired blockhash is not resubmitted:
 // the transaction is rebuilt and the wallet asked again, once. Failures are thrown as they are (or
 // translated into the typed errors of lib/web/errors.ts and ChainUnavailableError); nothing is
 // reported done before it is confirmed. The chain's refusals are read from the TransactionError the
 // RPC returns (simulation, confirmation, signature status), by one function, chainRefusal.
 import {
+  PublicKey,
   SendTransactionError,
   SystemProgram,
   TransactionExpiredBlockheightExceededError,
@@ -18,6 +21,16 @@ import { RpcTransportError } from "../chain/rpc-transport";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
 import { vaultErrorFromCode } from "../vault/program-errors";
 import {
+  balanceChanges,
+  checkBalanceChanges,
+  vaultTransactionVerifier,
+  watchedAddresses,
+  type CheckOptions,
+  type OperationRequest,
+  type BalanceChanges,
+  type VerifiedTransaction,
+} from "../vault/verify-transaction";
+import {
   BlockhashExpiredError,
   RecordingFailedError,
   TransactionRefusedError,
@@ -30,6 +43,14 @@ export interface FlowEvents {
   stage(stage: FlowStage): void;
   /** The blockhash expired: the transaction was rebuilt and the wallet is being asked again. */
   rebuilt(): void;
+  /** The transaction passed the check and its simulation: what it does, before the wallet is asked. */
+  previewed?(preview: TransactionPreview): void;
+}
+
+/** A checked transaction and the wallet's balance changes its simulation showed. */
+export interface TransactionPreview {
+  verified: VerifiedTransaction;
+  changes: BalanceChanges;
 }
 
 export interface BuiltTransaction {
@@ -40,8 +61,17 @@ export interface BuiltTransaction {
 export interface FlowDeps {
   connection: Pick<
     Connection,
-    "simulateTransaction" | "sendRawTransaction" | "confirmTransaction" | "getSignatureStatuses"
+    | "simulateTransaction"
+    | "sendRawTransaction"
+    | "confirmTransaction"
+    | "getSignatureStatuses"
+    | "getMultipleAccountsInfo"
   >;
+  /**
+   * Checks the built transaction against the request before anything else sees it, throwing what did
+   * not match (lib/vault/verify-transaction.ts's vaultTransactionVerifier).
+   */
+  verify(transaction: VersionedTransaction): Promise<VerifiedTransaction>;
   signTransaction(transaction: VersionedTransaction): Promise<VersionedTransaction>;
   events: FlowEvents;
   /** Attempts of POST /api/history before giving up (the chain's answer may lag a moment). */
@@ -52,8 +82,27 @@ export interface FlowDeps {
 export interface FlowResult<P, R> {
   prepared: P;
   signature: string;
+  /** The check's findings and the simulated balance changes of the transaction that was signed. */
+  preview: TransactionPreview;
   /** What POST /api/history answered: the action as the chain's events show it. */
   recorded: R;
+}
+
+/**
+ * The check of every transaction built for `request` on the vault for the wallet (addresses as text,
+ * as the pages hold them), for FlowDeps.verify.
+ */
+export function transactionCheck(
+  connection: Pick<Connection, "getAccountInfo">,
+  target: { vault: string; wallet: string },
+  request: OperationRequest,
+  options: CheckOptions = {},
+): FlowDeps["verify"] {
+  return vaultTransactionVerifier(
+    connection,
+    { ...request, vault: new PublicKey(target.vault), wallet: new PublicKey(target.wallet) },
+    options,
+  );
 }
 
 /** Thrown inside the loop when the blockhash expired: caught there, and only there, to rebuild. */
@@ -240,16 +289,27 @@ function signingFailure(error: unknown, transaction: VersionedTransaction): unkn
   return refusal instanceof ExpiredSignal ? new BlockhashExpiredError() : refusal;
 }
 
-async function simulate(deps: FlowDeps, transaction: VersionedTransaction): Promise<void> {
+/** Simulates, reading the wallet's balances before and after; refuses changes the operation cannot make. */
+async function simulate(
+  deps: FlowDeps,
+  transaction: VersionedTransaction,
+  verified: VerifiedTransaction,
+): Promise<TransactionPreview> {
+  const addresses = watchedAddresses(verified.watched);
+  const before = await deps.connection.getMultipleAccountsInfo(addresses, "confirmed");
   const result = await deps.connection.simulateTransaction(transaction, {
     sigVerify: false,
     replaceRecentBlockhash: false,
     commitment: "confirmed",
+    accounts: { encoding: "base64", addresses: addresses.map((address) => address.toBase58()) },
   });
-  const { err, logs } = result.value;
+  const { err, logs, accounts } = result.value;
   if (err !== null) {
     throw chainRefusal(err, { transaction, logs, signature: null });
   }
+  const changes = balanceChanges(before, accounts ?? []);
+  checkBalanceChanges(verified, changes);
+  return { verified, changes };
 }
 
 async function send(deps: FlowDeps, signed: VersionedTransaction): Promise<string> {
@@ -374,11 +434,13 @@ export async function runVaultTransaction<P extends BuiltTransaction, R>(
     check(prepared);
     const transaction = decode(prepared.transaction);
     try {
+      let preview: TransactionPreview;
       try {
-        await simulate(deps, transaction);
+        preview = await simulate(deps, transaction, await deps.verify(transaction));
       } catch (error) {
         throw networkFailure(error) ?? error;
       }
+      deps.events.previewed?.(preview);
       deps.events.stage("signing");
       let signed: VersionedTransaction;
       try {
@@ -397,7 +459,7 @@ export async function runVaultTransaction<P extends BuiltTransaction, R>(
       await confirm(deps, signed, signature, prepared.lastValidBlockHeight);
       deps.events.stage("recording");
       const recorded = await recordWithRetry(deps, record, signature);
-      return { prepared, signature, recorded };
+      return { prepared, signature, preview, recorded };
     } catch (error) {
       if (!(error instanceof ExpiredSignal)) {
         throw error;
