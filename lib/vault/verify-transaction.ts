@@ -40,6 +40,11 @@ import {
   type IdlInstruction,
 } from "./idl";
 import { parseUiAmount } from "./token-amount";
+import {
+  TransactionCheckError,
+  type TransactionCheckCode,
+  type TransactionCheckContext,
+} from "./transaction-check-error";
 import { LAMPORTS_PER_SIGNATURE, rentExemptMinimum } from "./vault-state";
 
 /** The operations a wallet is asked to sign, as the spec names them (initiate = request_withdrawal). */
@@ -75,36 +80,7 @@ export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
 /** The runtime's default limit per instruction when a transaction sets none. */
 const DEFAULT_UNITS_PER_INSTRUCTION = 200_000;
 
-export type TransactionCheckCode =
-  | "NOT_A_VAULT"
-  | "INVALID_AMOUNT"
-  | "LOOKUP_TABLES"
-  | "FEE_PAYER"
-  | "EXTRA_SIGNER"
-  | "UNEXPECTED_PROGRAM"
-  | "UNEXPECTED_INSTRUCTION"
-  | "WRONG_VAULT_INSTRUCTION"
-  | "MISSING_VAULT_INSTRUCTION"
-  | "WRONG_ACCOUNT"
-  | "WRONG_AMOUNT"
-  | "COMPUTE_PRICE_TOO_HIGH"
-  | "COMPUTE_LIMIT_TOO_HIGH"
-  | "SIMULATED_OUTFLOW";
-
-export type TransactionCheckContext = Readonly<Record<string, string | number | null>>;
-
-/** A built transaction that is not what was asked for: refused before any signer saw it. */
-export class TransactionCheckError extends Error {
-  constructor(
-    readonly code: TransactionCheckCode,
-    message: string,
-    /** What did not match: the instruction's index, the account's name, the expected and found values. */
-    readonly context: TransactionCheckContext,
-  ) {
-    super(message);
-    this.name = "TransactionCheckError";
-  }
-}
+export { TransactionCheckError, type TransactionCheckCode, type TransactionCheckContext };
 
 export interface CheckOptions {
   /** The highest compute-unit price (micro-lamports) the caller accepts; default DEFAULT_MAX_…. */
