@@ -13,13 +13,14 @@
 //
 // Then the simulation's balance changes of the wallet (asset, shares, SOL) are checked against the
 // operation's bounds and reported, so a person sees what will happen before the wallet opens.
+// Browsers have no global Buffer; the pages run this check too.
+import { Buffer } from "buffer";
+
 import {
   ComputeBudgetProgram,
   PublicKey,
   SystemProgram,
-  type AccountInfo,
   type Connection,
-  type SimulatedTransactionAccountInfo,
   type VersionedTransaction,
 } from "@solana/web3.js";
 
@@ -635,7 +636,11 @@ export function watchedAddresses(watched: WatchedAccounts): PublicKey[] {
   return [watched.wallet, watched.asset, watched.shares];
 }
 
-type PreAccount = Pick<AccountInfo<Uint8Array>, "lamports" | "owner" | "data"> | null;
+/** An account read before the simulation (web3.js's AccountInfo, or the API's ChainAccount). */
+type PreAccount = { lamports: number | bigint; owner: PublicKey; data: Uint8Array } | null;
+
+/** An account as the simulation returns it (data: [base64, "base64"]). */
+type PostAccount = { lamports: number; owner: string; data: readonly string[] } | null;
 
 function tokenBalanceBefore(account: PreAccount | undefined): bigint {
   return account === null || account === undefined
@@ -643,7 +648,7 @@ function tokenBalanceBefore(account: PreAccount | undefined): bigint {
     : (tokenAccountAmount(account.owner, account.data) ?? 0n);
 }
 
-function tokenBalanceAfter(account: SimulatedTransactionAccountInfo | null | undefined): bigint {
+function tokenBalanceAfter(account: PostAccount | undefined): bigint {
   if (account === null || account === undefined) {
     return 0n;
   }
@@ -658,10 +663,7 @@ function tokenBalanceAfter(account: SimulatedTransactionAccountInfo | null | und
  * accounts after it (both in watchedAddresses' order). An account the simulation does not return
  * (null) holds nothing after it.
  */
-export function balanceChanges(
-  before: readonly PreAccount[],
-  after: readonly (SimulatedTransactionAccountInfo | null)[],
-): BalanceChanges {
+export function balanceChanges(before: readonly PreAccount[], after: readonly PostAccount[]): BalanceChanges {
   const [walletBefore, assetBefore, sharesBefore] = before;
   const [walletAfter, assetAfter, sharesAfter] = after;
   return {
