@@ -4,7 +4,7 @@
 // accounts, amounts, fee payer, compute price: lib/vault/verify-transaction.ts) and simulate it, reading
 // the wallet's balance changes, refusing with a TransactionCheckError before the signer is asked
 // anything; then they have the signer sign, send, confirm and record with POST /api/history
-// (the same flow the web app runs, lib/web/transaction-flow.ts): an expired blockhash is rebuilt and
+// (the same flow the web app runs, lib/vault/transaction-flow.ts): an expired blockhash is rebuilt and
 // signed again, a 429 waits its Retry-After, and a withdrawal the caps refuse (at preparation, or 6020 /
 // 6021 on chain) is a CapacityExceededError carrying the vault's withdrawal limits read afresh from the
 // chain's vault account (the withdrawal status's read), not the indexer's copy.
@@ -15,15 +15,19 @@ import createClient from "openapi-fetch";
 import { chainFetch } from "../chain/rpc-transport";
 import { vaultErrorCode } from "../vault/program-errors";
 import { vaultTransactionVerifier, type OperationRequest } from "../vault/verify-transaction";
-import { ApiRequestError, TransactionRefusedError } from "../web/errors";
-import { runVaultTransaction, type FlowResult, type FlowStage } from "../web/transaction-flow";
+import { ApiRequestError, TransactionRefusedError } from "../vault/transaction-errors";
+import { runVaultTransaction, type FlowResult, type FlowStage } from "../vault/transaction-flow";
 import type { paths } from "./schema";
 
 export type { components, paths } from "./schema";
 
 export type VaultClient = ReturnType<typeof createVaultClient>;
-export { ApiRequestError, TransactionRefusedError } from "../web/errors";
-export { BlockhashExpiredError, RecordingFailedError } from "../web/errors";
+export {
+  ApiRequestError,
+  BlockhashExpiredError,
+  RecordingFailedError,
+  TransactionRefusedError,
+} from "../vault/transaction-errors";
 export {
   DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS,
   TransactionCheckError,
@@ -31,7 +35,7 @@ export {
   type TransactionCheckCode,
   type VerifiedTransaction,
 } from "../vault/verify-transaction";
-export type { TransactionPreview } from "../web/transaction-flow";
+export type { TransactionPreview } from "../vault/transaction-flow";
 
 /** The `data` of an operation's 200 envelope. */
 type DataOf<Operation> = Operation extends {
