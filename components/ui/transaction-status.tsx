@@ -1,5 +1,6 @@
 "use client";
 // What a form's transaction is doing, in words: the current step while it runs (announced politely),
+// the balance changes its simulation showed once it passed the check (before the wallet opens),
 // the rebuilt-blockhash notice, the error in words, or the confirmed result. Nothing reads as done
 // until the chain has confirmed it.
 import type { ReactNode } from "react";
@@ -42,6 +43,15 @@ export function TransactionStatus({
       <p role="status" aria-live="polite" className="min-h-5 text-sm text-muted">
         {progress.stage === null ? "" : STAGE_WORDS[progress.stage]}
       </p>
+      {progress.preview !== null && progress.stage !== null ? (
+        <Alert tone="info" title="What this transaction does (simulated)" testId={`${testId}-preview`}>
+          <ul>
+            {progress.preview.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
       {progress.rebuilt ? (
         <Alert tone="info" title="Blockhash expired — rebuilt">
           The transaction expired before it reached the network, so it was rebuilt and your wallet was asked

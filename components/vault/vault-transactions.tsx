@@ -1,12 +1,15 @@
 "use client";
 // The vault's writes: deposit, withdrawal request and claim. Each builds via /api → the wallet signs →
 // submit → confirm → POST /api/history → invalidate, reporting the flow's stage to its form.
+import type { Connection } from "@solana/web3.js";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 
+import { balanceChangeWords } from "@/lib/web/balance-change-words";
 import { transactionMutationKey } from "@/lib/web/embed-messages";
 import { UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
-import type { FlowStage } from "@/lib/web/transaction-flow";
+import type { FlowDeps, FlowEvents, FlowStage, TransactionPreview } from "@/lib/web/transaction-flow";
+import type { OperationRequest } from "@/lib/vault/verify-transaction";
 import type { VaultView } from "@/lib/vault/vault-view";
 import { useClientConfig, useClusterKey } from "../providers/config-context";
 import { useWalletState, type WalletState } from "../wallet/wallet-data-access";
@@ -16,6 +19,8 @@ export interface TransactionProgress {
   stage: FlowStage | null;
   /** The blockhash expired once: the transaction was rebuilt and the wallet asked again. */
   rebuilt: boolean;
+  /** The checked transaction's simulated balance changes in words, shown before and while the wallet asks. */
+  preview: string[] | null;
 }
 
 interface ConnectedWallet {
@@ -30,14 +35,40 @@ function requireWallet(wallet: WalletState): ConnectedWallet {
   return { publicKey: wallet.publicKey, signTransaction: wallet.signTransaction };
 }
 
+/**
+ * What the flow needs: the connection, the wallet, the progress callbacks, and the check of every
+ * built transaction against the request before the wallet sees it.
+ */
+function checkedFlowDeps(
+  flow: Awaited<ReturnType<typeof loadFlow>>,
+  connection: Connection,
+  wallet: ConnectedWallet,
+  events: FlowEvents,
+  vault: VaultView,
+  request: OperationRequest,
+): FlowDeps {
+  return {
+    connection,
+    signTransaction: wallet.signTransaction,
+    events,
+    verify: flow.transactionCheck(connection, { vault: vault.id, wallet: wallet.publicKey }, request),
+  };
+}
+
 /** The flow's stage and rebuild notice for one form, plus the callbacks the flow reports through. */
-function useTransactionProgress() {
-  const [progress, setProgress] = useState<TransactionProgress>({ stage: null, rebuilt: false });
-  const events = {
+function useTransactionProgress(vault: VaultView) {
+  const [progress, setProgress] = useState<TransactionProgress>({
+    stage: null,
+    rebuilt: false,
+    preview: null,
+  });
+  const events: FlowEvents = {
     stage: (stage: FlowStage) => setProgress((current) => ({ ...current, stage })),
     rebuilt: () => setProgress((current) => ({ ...current, rebuilt: true })),
+    previewed: (preview: TransactionPreview) =>
+      setProgress((current) => ({ ...current, preview: balanceChangeWords(preview.changes, vault) })),
   };
-  const reset = useCallback(() => setProgress({ stage: null, rebuilt: false }), []);
+  const reset = useCallback(() => setProgress({ stage: null, rebuilt: false, preview: null }), []);
   const finish = useCallback(() => setProgress((current) => ({ ...current, stage: null })), []);
   return { progress, events, reset, finish };
 }
@@ -63,7 +94,7 @@ function useInvalidateVault(vaultId: string) {
 export function useDeposit(vault: VaultView) {
   const config = useClientConfig();
   const wallet = useWalletState();
-  const { progress, events, reset, finish } = useTransactionProgress();
+  const { progress, events, reset, finish } = useTransactionProgress(vault);
   const invalidate = useInvalidateVault(vault.id);
   const mutation = useMutation({
     mutationKey: transactionMutationKey("deposit", vault.id),
@@ -71,7 +102,10 @@ export function useDeposit(vault: VaultView) {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
       return flow.runVaultTransaction(
-        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
+        checkedFlowDeps(flow, reader.connectionFor(config), connected, events, vault, {
+          operation: "deposit",
+          amount: { raw: amount },
+        }),
         () => api.buildDeposit(vault.id, connected.publicKey, amount),
         (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
       );
@@ -88,7 +122,7 @@ export function useDeposit(vault: VaultView) {
 export function useRequestWithdrawal(vault: VaultView) {
   const config = useClientConfig();
   const wallet = useWalletState();
-  const { progress, events, reset, finish } = useTransactionProgress();
+  const { progress, events, reset, finish } = useTransactionProgress(vault);
   const invalidate = useInvalidateVault(vault.id);
   const mutation = useMutation({
     mutationKey: transactionMutationKey("withdraw", vault.id),
@@ -96,7 +130,10 @@ export function useRequestWithdrawal(vault: VaultView) {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
       return flow.runVaultTransaction(
-        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
+        checkedFlowDeps(flow, reader.connectionFor(config), connected, events, vault, {
+          operation: "initiate",
+          shares,
+        }),
         () => api.buildWithdraw(vault.id, connected.publicKey, shares),
         (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
         (prepared) => {
@@ -118,7 +155,7 @@ export function useRequestWithdrawal(vault: VaultView) {
 export function useClaimWithdrawal(vault: VaultView) {
   const config = useClientConfig();
   const wallet = useWalletState();
-  const { progress, events, reset, finish } = useTransactionProgress();
+  const { progress, events, reset, finish } = useTransactionProgress(vault);
   const invalidate = useInvalidateVault(vault.id);
   const mutation = useMutation({
     mutationKey: transactionMutationKey("claim", vault.id),
@@ -126,7 +163,9 @@ export function useClaimWithdrawal(vault: VaultView) {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
       return flow.runVaultTransaction(
-        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
+        checkedFlowDeps(flow, reader.connectionFor(config), connected, events, vault, {
+          operation: "claim",
+        }),
         // The spec's auto-detected action: with a withdrawal pending, the API prepares its claim.
         () => api.buildWithdraw(vault.id, connected.publicKey, null),
         (signature) => api.recordHistory(vault.id, connected.publicKey, signature),

@@ -28,6 +28,21 @@ export interface SignatureInfo {
   err: unknown;
 }
 
+/** An account as simulateTransaction's `accounts` config returns it (data: [base64, "base64"]). */
+export interface SimulatedAccount {
+  lamports: number;
+  owner: string;
+  data: readonly string[];
+}
+
+export interface SimulatedTransaction {
+  /** The TransactionError, or null when the simulation succeeded. */
+  err: unknown;
+  /** The requested accounts after the transaction, in the order asked; null for one that does not exist. */
+  accounts: (SimulatedAccount | null)[];
+  unitsConsumed: number | null;
+}
+
 export interface VaultChain {
   getAccounts(addresses: readonly PublicKey[], mode: ReadMode): Promise<(ChainAccount | null)[]>;
   recentBlockhash(): Promise<RecentBlockhash>;
@@ -36,7 +51,23 @@ export interface VaultChain {
   getTransaction(signature: string): Promise<ConfirmedTransaction | null>;
   getSignaturesForAddress(address: PublicKey, limit: number): Promise<SignatureInfo[]>;
   getSlot(): Promise<number>;
+  /** Simulates an unsigned transaction (base64) as it is, returning the named accounts after it. */
+  simulate(transaction: string, accounts: readonly PublicKey[]): Promise<SimulatedTransaction>;
 }
+
+const simulatedAccountSchema = z.object({
+  lamports: z.number(),
+  owner: z.string(),
+  data: z.array(z.string()),
+});
+
+const simulationSchema = z.object({
+  value: z.object({
+    err: z.unknown(),
+    accounts: z.array(simulatedAccountSchema.nullable()).nullable().optional(),
+    unitsConsumed: z.number().nullable().optional(),
+  }),
+});
 
 const transactionSchema = z
   .object({
@@ -142,6 +173,29 @@ export class RpcVaultChain implements VaultChain {
       throw new ChainUnavailableError("getSlot returned an unexpected shape");
     }
     return slot;
+  }
+
+  async simulate(transaction: string, accounts: readonly PublicKey[]): Promise<SimulatedTransaction> {
+    const raw = await this.rpc.call<unknown>("simulateTransaction", [
+      transaction,
+      {
+        encoding: "base64",
+        sigVerify: false,
+        replaceRecentBlockhash: false,
+        commitment: "confirmed",
+        accounts: { encoding: "base64", addresses: accounts.map((address) => base58Of(address)) },
+      },
+    ]);
+    const parsed = simulationSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new ChainUnavailableError("simulateTransaction returned an unexpected shape");
+    }
+    const { err, accounts: after, unitsConsumed } = parsed.data.value;
+    return {
+      err: err ?? null,
+      accounts: after ?? accounts.map(() => null),
+      unitsConsumed: unitsConsumed ?? null,
+    };
   }
 
   /** Forgets every cached account, blockhash and fee: they were read from another chain. */

@@ -1,25 +1,41 @@
 // The typed partner client: openapi-fetch over the types openapi-typescript generates from the API's
 // OpenAPI document (./schema.ts), plus the flows a partner otherwise writes by hand. deposit, withdraw
-// and claim build through /api, have the signer sign, send, confirm and record with POST /api/history
-// (the same flow the web app runs, lib/web/transaction-flow.ts): an expired blockhash is rebuilt and
+// and claim build through /api, check the built transaction against the request (programs, vault,
+// accounts, amounts, fee payer, compute price: lib/vault/verify-transaction.ts) and simulate it, reading
+// the wallet's balance changes, refusing with a TransactionCheckError before the signer is asked
+// anything; then they have the signer sign, send, confirm and record with POST /api/history
+// (the same flow the web app runs, lib/vault/transaction-flow.ts): an expired blockhash is rebuilt and
 // signed again, a 429 waits its Retry-After, and a withdrawal the caps refuse (at preparation, or 6020 /
 // 6021 on chain) is a CapacityExceededError carrying the vault's withdrawal limits read afresh from the
 // chain's vault account (the withdrawal status's read), not the indexer's copy.
-import type { PublicKey, VersionedTransaction } from "@solana/web3.js";
-import { Connection } from "@solana/web3.js";
+import type { VersionedTransaction } from "@solana/web3.js";
+import { Connection, PublicKey } from "@solana/web3.js";
 import createClient from "openapi-fetch";
 
 import { chainFetch } from "../chain/rpc-transport";
 import { vaultErrorCode } from "../vault/program-errors";
-import { ApiRequestError, TransactionRefusedError } from "../web/errors";
-import { runVaultTransaction, type FlowResult, type FlowStage } from "../web/transaction-flow";
+import { vaultTransactionVerifier, type OperationRequest } from "../vault/verify-transaction";
+import { ApiRequestError, TransactionRefusedError } from "../vault/transaction-errors";
+import { runVaultTransaction, type FlowResult, type FlowStage } from "../vault/transaction-flow";
 import type { paths } from "./schema";
 
 export type { components, paths } from "./schema";
 
 export type VaultClient = ReturnType<typeof createVaultClient>;
-export { ApiRequestError, TransactionRefusedError } from "../web/errors";
-export { BlockhashExpiredError, RecordingFailedError } from "../web/errors";
+export {
+  ApiRequestError,
+  BlockhashExpiredError,
+  RecordingFailedError,
+  TransactionRefusedError,
+} from "../vault/transaction-errors";
+export {
+  DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS,
+  TransactionCheckError,
+  type BalanceChanges,
+  type TransactionCheckCode,
+  type VerifiedTransaction,
+} from "../vault/verify-transaction";
+export type { TransactionPreview } from "../vault/transaction-flow";
 
 /** The `data` of an operation's 200 envelope. */
 type DataOf<Operation> = Operation extends {
@@ -76,6 +92,11 @@ export interface VaultClientOptions {
   vaultId: string;
   /** Where transactions are sent and confirmed: an RPC URL or a Connection. */
   rpc: string | Connection;
+  /**
+   * The highest compute-unit price (micro-lamports) a built transaction may set; a higher one is refused
+   * before signing. Default DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS (the gateway's default cap).
+   */
+  maxComputeUnitPriceMicroLamports?: number;
   /** How many 429s in a row to wait out before answering the last one (default 3). */
   maxRateLimitRetries?: number;
   /** Progress of the flows (for a UI), including each wait for a rate limit and each rebuild. */
@@ -141,6 +162,20 @@ function unwrap<T>(result: { data?: Envelope<T>; error?: unknown; response: Resp
   );
 }
 
+/** Raw units given as a string of digits, as a bigint; anything else is the caller's error. */
+function rawUnits(text: string, field: string): bigint {
+  if (!/^\d+$/.test(text)) {
+    throw new TypeError(
+      `${field} must be a string of decimal digits (raw units), got ${JSON.stringify(text)}`,
+    );
+  }
+  return BigInt(text);
+}
+
+function depositAmount(request: { uiAmount: number } | { amount: string }): { raw: bigint } | { ui: number } {
+  return "amount" in request ? { raw: rawUnits(request.amount, "amount") } : { ui: request.uiAmount };
+}
+
 export function createVaultClient(options: VaultClientOptions) {
   const emit = options.onEvent ?? (() => undefined);
   const api = createClient<paths>({
@@ -179,11 +214,18 @@ export function createVaultClient(options: VaultClientOptions) {
   function run<P extends { transaction: string; lastValidBlockHeight: number }>(
     wallet: string,
     signer: TransactionSigner,
+    request: OperationRequest,
     build: () => Promise<P>,
   ): Promise<FlowResult<P, HistoryRecord>> {
+    const verify = vaultTransactionVerifier(
+      connection,
+      { ...request, vault: new PublicKey(options.vaultId), wallet: new PublicKey(wallet) },
+      { maxComputeUnitPriceMicroLamports: options.maxComputeUnitPriceMicroLamports },
+    );
     return runVaultTransaction(
       {
         connection,
+        verify,
         signTransaction: (transaction) => signer.signTransaction(transaction),
         events: {
           stage: (stage) => emit({ type: "stage", stage }),
@@ -223,14 +265,15 @@ export function createVaultClient(options: VaultClientOptions) {
       request: { wallet: string; uiAmount: number } | { wallet: string; amount: string },
       signer: TransactionSigner,
     ) {
-      return run(request.wallet, signer, async () =>
+      return run(request.wallet, signer, { operation: "deposit", amount: depositAmount(request) }, async () =>
         unwrap(await api.POST("/api/vault/{vault_id}/deposit", { params: { path }, body: request })),
       );
     },
     /** Requests a withdrawal of `sharesAmount` raw share units; 6020/6021 → CapacityExceededError. */
     async withdraw(request: { wallet: string; sharesAmount: string }, signer: TransactionSigner) {
       try {
-        return await run(request.wallet, signer, async () =>
+        const shares = rawUnits(request.sharesAmount, "sharesAmount");
+        return await run(request.wallet, signer, { operation: "initiate", shares }, async () =>
           unwrap(
             await api.POST("/api/vault/{vault_id}/withdraw", {
               params: { path },
@@ -244,7 +287,7 @@ export function createVaultClient(options: VaultClientOptions) {
     },
     /** Claims the wallet's pending withdrawal once it is claimable (see withdrawalStatus). */
     claim(request: { wallet: string }, signer: TransactionSigner) {
-      return run(request.wallet, signer, async () =>
+      return run(request.wallet, signer, { operation: "claim" }, async () =>
         unwrap(
           await api.POST("/api/vault/{vault_id}/withdraw", {
             params: { path },

@@ -627,6 +627,7 @@ export interface components {
       lastValidBlockHeight: number;
       /** @description ISO 8601: when the blockhash is expected to expire */
       expiresAt: string;
+      expectedBalanceChanges: components["schemas"]["ExpectedBalanceChanges"];
       details: {
         vaultId: string;
         vaultName: string;
@@ -636,6 +637,27 @@ export interface components {
         estimatedSharesReceived: components["schemas"]["TokenAmount"];
         currentSharePrice: number;
       };
+    };
+    /** @description Not in the spec's shape (an addition beside its fields): the wallet's balance changes in a simulation of this transaction when it was built, against the chain's state then. Null when the simulation could not be run. A client should simulate again before signing; the typed client does. */
+    ExpectedBalanceChanges: {
+      asset: components["schemas"]["TokenBalanceChange"];
+      shares: components["schemas"]["TokenBalanceChange"];
+      sol: {
+        /** @description Signed lamports: the fee, and rent of any account opened */
+        lamports: string;
+        uiAmount: number;
+      };
+      /** @description The fee the transaction pays: 5,000 per signature plus limit × price */
+      networkFeeLamports: string;
+      unitsConsumed: number | null;
+    } | null;
+    TokenBalanceChange: {
+      mint: string;
+      symbol: string;
+      /** @description Signed raw units, decimal digits: negative leaves the wallet, positive arrives */
+      amount: string;
+      decimals: number;
+      uiAmount: number;
     };
     TokenAmount: {
       mint: string;
@@ -824,6 +846,7 @@ export interface components {
           lastValidBlockHeight: number;
           /** @description ISO 8601: when the blockhash is expected to expire */
           expiresAt: string;
+          expectedBalanceChanges: components["schemas"]["ExpectedBalanceChanges"];
           /** @constant */
           action: "initiate";
           details: {
@@ -872,6 +895,7 @@ export interface components {
           lastValidBlockHeight: number;
           /** @description ISO 8601: when the blockhash is expected to expire */
           expiresAt: string;
+          expectedBalanceChanges: components["schemas"]["ExpectedBalanceChanges"];
           /** @constant */
           action: "claim";
           details: {

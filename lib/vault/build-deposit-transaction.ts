@@ -13,6 +13,7 @@ import {
   findAssociatedTokenAddress,
 } from "../chain/spl-token";
 import { DomainError } from "./domain-errors";
+import { simulateExpectedBalanceChanges, type ExpectedBalanceChanges } from "./expected-balance-changes";
 import { buildDepositInstruction } from "./instructions";
 import { lessBasisPointsRoundDown, sharePrice, sharesForAssetsRoundDown } from "./share-math";
 import { formatAbout, formatHuman, parseUiAmount, tokenAmount, type TokenAmount } from "./token-amount";
@@ -31,6 +32,8 @@ export interface DepositRequest {
 export interface DepositSettings {
   /** Tolerated drop of the share price between preparation and execution, in basis points. */
   slippageBps: number;
+  /** Simulate the built transaction and report the wallet's balance changes (the partner API does). */
+  simulateBalanceChanges?: boolean;
 }
 
 export interface DepositDetails {
@@ -49,6 +52,8 @@ export interface PreparedDeposit {
   details: DepositDetails;
   lastValidBlockHeight: number;
   expiresAt: string;
+  /** The wallet's changes in a simulation at build time; null when not simulated or it failed. */
+  expectedBalanceChanges: ExpectedBalanceChanges;
 }
 
 interface WalletAccounts {
@@ -217,5 +222,9 @@ export async function buildDepositTransaction(
     },
     lastValidBlockHeight: built.lastValidBlockHeight,
     expiresAt: built.expiresAt,
+    expectedBalanceChanges:
+      settings.simulateBalanceChanges === true
+        ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
+        : null,
   };
 }

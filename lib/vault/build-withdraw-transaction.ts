@@ -11,6 +11,7 @@ import {
 } from "../chain/spl-token";
 import { firstOverflow } from "./cap-window";
 import { DomainError } from "./domain-errors";
+import { simulateExpectedBalanceChanges, type ExpectedBalanceChanges } from "./expected-balance-changes";
 import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";
 import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "./share-math";
@@ -30,6 +31,11 @@ import {
 } from "./withdrawal-rules";
 
 export type WithdrawAction = "initiate" | "claim";
+
+export interface WithdrawOptions {
+  /** Simulate the built transaction and report the wallet's balance changes (the partner API does). */
+  simulateBalanceChanges?: boolean;
+}
 
 export interface WithdrawRequest {
   vault: PublicKey;
@@ -67,6 +73,8 @@ export type PreparedWithdrawal = {
   message: string;
   lastValidBlockHeight: number;
   expiresAt: string;
+  /** The wallet's changes in a simulation at build time; null when not simulated or it failed. */
+  expectedBalanceChanges: ExpectedBalanceChanges;
 } & ({ action: "initiate"; details: InitiateDetails } | { action: "claim"; details: ClaimDetails });
 
 /** Gross, fee and net of `shares` now, at `feeBps`: the vault's fee for a request, the receipt's for a claim. */
@@ -140,6 +148,7 @@ async function prepareInitiate(
   schedule: ScheduleSettings,
   accounts: WithdrawalAccounts,
   request: WithdrawRequest,
+  options: WithdrawOptions,
 ): Promise<PreparedWithdrawal> {
   const { vault } = accounts;
   const { state } = vault;
@@ -201,6 +210,10 @@ async function prepareInitiate(
   );
   const built = buildUnsignedTransaction(request.wallet, "initiate", instructions, blockhash, price);
   const estimate = estimateView(vault, shares, vault.state.feeBps);
+  const expectedBalanceChanges =
+    options.simulateBalanceChanges === true
+      ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
+      : null;
   return {
     action: "initiate",
     transaction: built.transaction,
@@ -216,6 +229,7 @@ async function prepareInitiate(
     },
     lastValidBlockHeight: built.lastValidBlockHeight,
     expiresAt: built.expiresAt,
+    expectedBalanceChanges,
   };
 }
 
@@ -224,6 +238,7 @@ async function prepareClaim(
   schedule: ScheduleSettings,
   accounts: WithdrawalAccounts,
   request: WithdrawRequest,
+  options: WithdrawOptions,
 ): Promise<PreparedWithdrawal> {
   const { vault, receipt } = accounts;
   if (receipt === null) {
@@ -275,6 +290,10 @@ async function prepareClaim(
   );
   const built = buildUnsignedTransaction(request.wallet, "claim", instructions, blockhash, price);
   const amounts = claimAmounts(state, receipt);
+  const expectedBalanceChanges =
+    options.simulateBalanceChanges === true
+      ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
+      : null;
   return {
     action: "claim",
     transaction: built.transaction,
@@ -291,6 +310,7 @@ async function prepareClaim(
     },
     lastValidBlockHeight: built.lastValidBlockHeight,
     expiresAt: built.expiresAt,
+    expectedBalanceChanges,
   };
 }
 
@@ -303,6 +323,7 @@ export async function buildWithdrawTransaction(
   deps: VaultDeps,
   schedule: ScheduleSettings,
   request: WithdrawRequest,
+  options: WithdrawOptions = {},
 ): Promise<PreparedWithdrawal> {
   const accounts = await readWithdrawalAccounts(deps, request.vault, request.wallet);
   const action = request.action ?? detectWithdrawAction(accounts);
@@ -314,6 +335,6 @@ export async function buildWithdrawTransaction(
     );
   }
   return action === "initiate"
-    ? prepareInitiate(deps, schedule, accounts, request)
-    : prepareClaim(deps, schedule, accounts, request);
+    ? prepareInitiate(deps, schedule, accounts, request, options)
+    : prepareClaim(deps, schedule, accounts, request, options);
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import { vaultErrorCode } from "../vault/program-errors";
+import { TransactionCheckError } from "../vault/transaction-check-error";
 import { describeError } from "./error-words";
 import {
   ApiRequestError,
@@ -21,6 +22,18 @@ const vault = {
 } as VaultView;
 
 describe("errors in words", () => {
+  it("a transaction the check refused before the wallet saw it", () => {
+    const refused = new TransactionCheckError(
+      "UNEXPECTED_PROGRAM",
+      "Instruction 1 calls TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA, which a deposit does not need",
+      { instruction: 1, program: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" },
+    );
+    const words = describeError(refused);
+    expect(words.kind).toBe("refused");
+    expect(words.title).toBe("Stopped before your wallet: the transaction was not what you asked for");
+    expect(words.message).toContain("nothing was signed (Instruction 1 calls Tokenkeg");
+  });
+
   it("a refusal in the wallet", () => {
     const words = describeError(
       Object.assign(new Error("User rejected the request."), { name: "WalletSignTransactionError" }),

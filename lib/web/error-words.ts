@@ -7,6 +7,7 @@ import { ChainUnavailableError } from "../chain/rpc";
 import { capWindow } from "../vault/cap-window";
 import type { TokenAmount } from "../vault/token-amount";
 import type { VaultView } from "../vault/vault-view";
+import { TransactionCheckError } from "../vault/transaction-check-error";
 import { formatAmount } from "./amounts";
 import {
   ApiRequestError,
@@ -247,6 +248,15 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
       kind: "app-unreachable",
       title: "The app's server is unreachable",
       message: "This app's server did not answer. Check your connection and try again.",
+    };
+  }
+  if (error instanceof TransactionCheckError) {
+    return {
+      kind: "refused",
+      title: "Stopped before your wallet: the transaction was not what you asked for",
+      message:
+        "The transaction prepared for you did something other than this request, so it was not shown to your " +
+        `wallet and nothing was signed (${error.message}). Try again; if it happens again, do not use this site.`,
     };
   }
   if (error instanceof UnexpectedActionError) {

@@ -15,6 +15,7 @@ import { ChainUnavailableError } from "../chain/rpc";
 import { RpcTransportError } from "../chain/rpc-transport";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../chain/spl-token";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
+import type { VerifiedTransaction } from "../vault/verify-transaction";
 import {
   BlockhashExpiredError,
   RecordingFailedError,
@@ -57,6 +58,27 @@ function built(): { transaction: string; lastValidBlockHeight: number; action: s
 
 type Connection = FlowDeps["connection"];
 
+/**
+ * These cases are about sending and naming the chain's answers, over transactions that are not vault
+ * operations (a top-level System transfer among them), so the check stands aside here: it accepts
+ * anything and bounds no balance. The check itself is tested on real transactions in
+ * lib/vault/verify-transaction.test.ts and, through this flow, against a lying gateway in
+ * tests/api/hostile-gateway.test.ts.
+ */
+async function acceptedForErrorNaming(): Promise<VerifiedTransaction> {
+  const key = payer.publicKey;
+  return {
+    operation: "deposit",
+    tokens: { vault: key, assetMint: key, assetDecimals: 6, shareMint: key, shareDecimals: 9 },
+    args: {},
+    computeUnitLimit: 200_000,
+    computeUnitPriceMicroLamports: 0,
+    maxFeeLamports: 5_000n,
+    maxLamportsSpent: 1n << 62n,
+    watched: { wallet: key, asset: key, shares: key },
+  };
+}
+
 function harness(overrides: Partial<Record<keyof Connection, unknown>> = {}) {
   const stages: FlowStage[] = [];
   let rebuilt = 0;
@@ -65,6 +87,7 @@ function harness(overrides: Partial<Record<keyof Connection, unknown>> = {}) {
     sendRawTransaction: vi.fn(async () => "signature-1"),
     confirmTransaction: vi.fn(async () => ({ context: { slot: 2 }, value: { err: null } })),
     getSignatureStatuses: vi.fn(async () => ({ context: { slot: 3 }, value: [null] })),
+    getMultipleAccountsInfo: vi.fn(async () => [null, null, null]),
     ...overrides,
   };
   const signTransaction = vi.fn(async (transaction: VersionedTransaction) => {
@@ -73,6 +96,7 @@ function harness(overrides: Partial<Record<keyof Connection, unknown>> = {}) {
   });
   const deps: FlowDeps = {
     connection: connection as unknown as Connection,
+    verify: acceptedForErrorNaming,
     signTransaction,
     events: { stage: (stage) => stages.push(stage), rebuilt: () => (rebuilt += 1) },
     recordRetryMs: 1,

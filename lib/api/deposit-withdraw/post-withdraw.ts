@@ -34,6 +34,7 @@ export const postWithdraw = partnerEndpoint({
         sharesAmount: input.sharesAmount,
         action: input.action,
       },
+      { simulateBalanceChanges: true },
     ),
 });
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 
 import { boundedMemo } from "../../chain/bounded-memo";
 import { DOMAIN_ERROR_CONTEXTS } from "../../vault/domain-errors";
+import { expectedBalanceChangesSchema } from "../../vault/expected-balance-changes";
 import { U64_MAX } from "../../vault/token-amount";
 
 const DOMAIN_ERROR_CONTEXT_SCHEMAS = Object.values(DOMAIN_ERROR_CONTEXTS).filter(
@@ -140,4 +141,5 @@ export const transactionFields = {
   message: z.string(),
   lastValidBlockHeight: z.number().int(),
   expiresAt: z.string().meta({ description: "ISO 8601: when the blockhash is expected to expire" }),
+  expectedBalanceChanges: expectedBalanceChangesSchema,
 };

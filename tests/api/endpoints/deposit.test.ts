@@ -4,7 +4,9 @@ import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
 import { depositResponse } from "../../../lib/api/schemas/deposit";
+import { TOKEN_ACCOUNT_SIZE } from "../../../lib/chain/spl-token";
 import { COMPUTE_UNIT_BUDGETS } from "../../../lib/vault/transaction";
+import { rentExemptMinimum } from "../../../lib/vault/vault-state";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
 
@@ -37,6 +39,17 @@ describe("POST /api/vault/{vault_id}/deposit", () => {
     const simulation = await api.harness.connection.simulateTransaction(transaction, { sigVerify: false });
     expect(simulation.value.err).toBeNull();
     expect(simulation.value.unitsConsumed).toBeLessThanOrEqual(COMPUTE_UNIT_BUDGETS.deposit);
+    // What it does, simulated at build time: 250 USDC out, 250,000,000,000 raw shares in, and SOL for
+    // the fee and the share account's rent (2,039,280 lamports for 165 bytes).
+    const changes = body.data.expectedBalanceChanges;
+    expect(changes).toMatchObject({
+      asset: { amount: "-250000000", uiAmount: -250, symbol: "USDC" },
+      shares: { amount: "250000000000", uiAmount: 250, symbol: "vUSDC" },
+    });
+    const spent = BigInt(changes?.networkFeeLamports ?? "0") + rentExemptMinimum(TOKEN_ACCOUNT_SIZE);
+    expect(BigInt(changes?.networkFeeLamports ?? "0")).toBeGreaterThanOrEqual(5_000n);
+    expect(changes?.sol.lamports).toBe((-spent).toString());
+    expect(changes?.unitsConsumed).toBe(simulation.value.unitsConsumed);
   });
 
   it("takes amount over uiAmount, and converts uiAmount with the asset's decimals", async () => {

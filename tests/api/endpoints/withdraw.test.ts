@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { historyRecordResponse } from "../../../lib/api/schemas/history";
 import { withdrawResponse, withdrawalStatusResponse } from "../../../lib/api/schemas/withdraw";
+import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/idl";
+import { rentExemptMinimum } from "../../../lib/vault/vault-state";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
 
@@ -97,6 +99,17 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
     });
     expect(data.details.withdrawalPolicy).toMatchObject({ feeBps: 10, queueOrder: "fifo" });
     expect(data.details.withdrawalLimits.hourly.cap?.amount).toBe("25000000000");
+    // Simulated at build time: the shares leave for the escrow; SOL pays the fee and the receipt's rent.
+    expect(data.expectedBalanceChanges).toMatchObject({
+      asset: { amount: "0" },
+      shares: { amount: "-100000000000", symbol: "vUSDC" },
+      sol: {
+        lamports: (-(
+          BigInt(data.expectedBalanceChanges?.networkFeeLamports ?? "0") +
+          rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE)
+        )).toString(),
+      },
+    });
     initiateSignature = await api.harness.signAndSend(data.transaction, wallet);
   });
 
@@ -171,6 +184,19 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
     expect(data.details.withdrawalEstimate).toBeNull();
     expect(data.details.withdrawalReservation).toBeNull();
     expect(data.message).toMatch(/^Claim about 99\.9\d* USDC/);
+    // Simulated at build time: the net claim arrives, no shares move (they were escrowed), and the
+    // receipt's rent comes back less the fee.
+    expect(data.expectedBalanceChanges).toMatchObject({
+      asset: { amount: data.details.claimAmount.net.amount },
+      shares: { amount: "0" },
+      sol: {
+        lamports: (
+          rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE) -
+          BigInt(data.expectedBalanceChanges?.networkFeeLamports ?? "0")
+        ).toString(),
+      },
+    });
+    expect(BigInt(data.details.claimAmount.net.amount)).toBeGreaterThan(99_000_000n);
     const signature = await api.harness.signAndSend(data.transaction, wallet);
     const recorded = historyRecordResponse.parse(
       (

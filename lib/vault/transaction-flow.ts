@@ -1,0 +1,474 @@
+// The spec's client flow for a built transaction: build via /api → deserialize → check it against the
+// request (deps.verify, lib/vault/verify-transaction.ts) → simulate, reading the wallet's balance
+// changes, and check them → the wallet signs → submit → confirm → record with POST /api/history. Nothing
+// the check refuses reaches the wallet. An expired blockhash is not resubmitted:
+// the transaction is rebuilt and the wallet asked again, once. Failures are thrown as they are (or
+// translated into the typed errors of ./transaction-errors.ts and ChainUnavailableError); nothing is
+// reported done before it is confirmed. The chain's refusals are read from the TransactionError the
+// RPC returns (simulation, confirmation, signature status), by one function, chainRefusal.
+import {
+  PublicKey,
+  SendTransactionError,
+  SystemProgram,
+  TransactionExpiredBlockheightExceededError,
+  VersionedTransaction,
+  type Connection,
+  type TransactionError,
+} from "@solana/web3.js";
+
+import { ChainUnavailableError } from "../chain/rpc";
+import { RpcTransportError } from "../chain/rpc-transport";
+import { VAULT_PROGRAM_ID } from "./idl";
+import { vaultErrorFromCode } from "./program-errors";
+import {
+  balanceChanges,
+  checkBalanceChanges,
+  vaultTransactionVerifier,
+  watchedAddresses,
+  type CheckOptions,
+  type OperationRequest,
+  type BalanceChanges,
+  type VerifiedTransaction,
+} from "./verify-transaction";
+import {
+  BlockhashExpiredError,
+  RecordingFailedError,
+  TransactionRefusedError,
+  isWalletRejection,
+} from "./transaction-errors";
+
+export type FlowStage = "preparing" | "signing" | "sending" | "confirming" | "recording";
+
+export interface FlowEvents {
+  stage(stage: FlowStage): void;
+  /** The blockhash expired: the transaction was rebuilt and the wallet is being asked again. */
+  rebuilt(): void;
+  /** The transaction passed the check and its simulation: what it does, before the wallet is asked. */
+  previewed?(preview: TransactionPreview): void;
+}
+
+/** A checked transaction and the wallet's balance changes its simulation showed. */
+export interface TransactionPreview {
+  verified: VerifiedTransaction;
+  changes: BalanceChanges;
+}
+
+export interface BuiltTransaction {
+  transaction: string;
+  lastValidBlockHeight: number;
+}
+
+export interface FlowDeps {
+  connection: Pick<
+    Connection,
+    | "simulateTransaction"
+    | "sendRawTransaction"
+    | "confirmTransaction"
+    | "getSignatureStatuses"
+    | "getMultipleAccountsInfo"
+  >;
+  /**
+   * Checks the built transaction against the request before anything else sees it, throwing what did
+   * not match (lib/vault/verify-transaction.ts's vaultTransactionVerifier).
+   */
+  verify(transaction: VersionedTransaction): Promise<VerifiedTransaction>;
+  signTransaction(transaction: VersionedTransaction): Promise<VersionedTransaction>;
+  events: FlowEvents;
+  /** Attempts of POST /api/history before giving up (the chain's answer may lag a moment). */
+  recordAttempts?: number;
+  recordRetryMs?: number;
+}
+
+export interface FlowResult<P, R> {
+  prepared: P;
+  signature: string;
+  /** The check's findings and the simulated balance changes of the transaction that was signed. */
+  preview: TransactionPreview;
+  /** What POST /api/history answered: the action as the chain's events show it. */
+  recorded: R;
+}
+
+/**
+ * The check of every transaction built for `request` on the vault for the wallet (addresses as text,
+ * as the pages hold them), for FlowDeps.verify.
+ */
+export function transactionCheck(
+  connection: Pick<Connection, "getAccountInfo">,
+  target: { vault: string; wallet: string },
+  request: OperationRequest,
+  options: CheckOptions = {},
+): FlowDeps["verify"] {
+  return vaultTransactionVerifier(
+    connection,
+    { ...request, vault: new PublicKey(target.vault), wallet: new PublicKey(target.wallet) },
+    options,
+  );
+}
+
+/** Thrown inside the loop when the blockhash expired: caught there, and only there, to rebuild. */
+class ExpiredSignal extends Error {}
+
+function decode(base64: string): VersionedTransaction {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index += 1) {
+    bytes[index] = binary.charCodeAt(index);
+  }
+  return VersionedTransaction.deserialize(bytes);
+}
+
+function describeTransactionError(error: TransactionError): string {
+  return typeof error === "string" ? error : JSON.stringify(error);
+}
+
+/** The fee payer cannot pay: the fee, the rent an account it funds must keep, or it was never funded. */
+const INSUFFICIENT_SOL: ReadonlySet<string> = new Set([
+  "InsufficientFundsForFee",
+  "InsufficientFundsForRent",
+  "AccountNotFound",
+]);
+
+/** The System program's SystemError::ResultWithNegativeLamports: a transfer or account creation its payer cannot afford. */
+const SYSTEM_INSUFFICIENT_LAMPORTS = 1;
+
+/** The variant of an enum TransactionError as JSON: a unit variant is a string, any other a one-key object. */
+function variantOf(error: TransactionError): { name: string; value: unknown } {
+  if (typeof error === "string") {
+    return { name: error, value: null };
+  }
+  const [entry] = Object.entries(error);
+  return entry === undefined ? { name: "", value: null } : { name: entry[0], value: entry[1] };
+}
+
+/** `InstructionError: [index, { Custom: code }]`'s index and code; null for any other error. */
+function customError(error: TransactionError): { index: number; code: number } | null {
+  const { name, value } = variantOf(error);
+  if (name !== "InstructionError" || !Array.isArray(value)) {
+    return null;
+  }
+  const [index, inner]: unknown[] = value;
+  if (typeof index !== "number" || typeof inner !== "object" || inner === null || !("Custom" in inner)) {
+    return null;
+  }
+  return typeof inner.Custom === "number" ? { index, code: inner.Custom } : null;
+}
+
+/** The program the transaction's top-level instruction `index` invokes (a program id is always a static key). */
+function programAt(transaction: VersionedTransaction, index: number): string | null {
+  const instruction = transaction.message.compiledInstructions[index];
+  const program =
+    instruction === undefined ? undefined : transaction.message.staticAccountKeys[instruction.programIdIndex];
+  return program?.toBase58() ?? null;
+}
+
+const FAILED_PROGRAM = /^Program ([1-9A-HJ-NP-Za-km-z]{32,44}) failed: /;
+
+/**
+ * The innermost program that failed, when the simulation's logs show one: a program the top-level
+ * instruction invoked (the vault or the associated token program creating an account through the
+ * System program) fails with its own code under the top-level instruction's index, and no typed value
+ * names it. The runtime writes this line itself; a program's own log lines all start "Program log:"
+ * or "Program data:", so none can pass for it.
+ */
+function innermostFailedProgram(logs: readonly string[] | null): string | null {
+  for (const line of logs ?? []) {
+    const failed = FAILED_PROGRAM.exec(line);
+    if (failed?.[1] !== undefined) {
+      return failed[1];
+    }
+  }
+  return null;
+}
+
+interface Refused {
+  /** The transaction that failed: its instructions name the program of an InstructionError. */
+  transaction: VersionedTransaction;
+  /** The simulation's (or preflight's) logs; null after it landed, where the RPC gives none. */
+  logs: readonly string[] | null;
+  signature: string | null;
+}
+
+/**
+ * What the chain's typed refusal means for the person: no SOL to pay, an expired blockhash (the
+ * ExpiredSignal to rebuild), the vault program's error (named by its IDL), or any other failure.
+ * A custom code is the vault's only when the vault program returned it: the System program's 1 (not
+ * enough lamports) and the vault's own codes are told apart by the program that failed.
+ */
+function chainRefusal(error: TransactionError, refused: Refused): TransactionRefusedError | ExpiredSignal {
+  const message = describeTransactionError(error);
+  const { name } = variantOf(error);
+  if (name === "BlockhashNotFound") {
+    return new ExpiredSignal(message);
+  }
+  if (INSUFFICIENT_SOL.has(name)) {
+    return new TransactionRefusedError(message, null, "insufficient-sol", refused.signature);
+  }
+  const custom = customError(error);
+  if (custom === null) {
+    return new TransactionRefusedError(message, null, "other", refused.signature);
+  }
+  const program = innermostFailedProgram(refused.logs) ?? programAt(refused.transaction, custom.index);
+  if (program === SystemProgram.programId.toBase58() && custom.code === SYSTEM_INSUFFICIENT_LAMPORTS) {
+    return new TransactionRefusedError(message, null, "insufficient-sol", refused.signature);
+  }
+  if (program !== VAULT_PROGRAM_ID.toBase58()) {
+    return new TransactionRefusedError(message, null, "other", refused.signature);
+  }
+  return new TransactionRefusedError(
+    message,
+    custom.code,
+    "custom",
+    refused.signature,
+    vaultErrorFromCode(custom.code)?.name ?? null,
+  );
+}
+
+/**
+ * The TransactionError a message states in the node's words (agave's Display of the enum), for the
+ * variants chainRefusal tells apart; null for any other text. Only for the two places that get no
+ * typed value: a preflight refusal (web3.js's sendEncodedTransaction keeps the JSON-RPC error's
+ * message and logs in SendTransactionError but drops its `data.err`) and a wallet that simulated
+ * before signing (wallets report that only as text). A custom program error counts only with its
+ * instruction's index, which names the program that refused.
+ */
+function transactionErrorInText(text: string): TransactionError | null {
+  const custom = /Error processing Instruction (\d+): custom program error: 0x([0-9a-f]+)/i.exec(text);
+  if (custom?.[1] !== undefined && custom[2] !== undefined) {
+    return { InstructionError: [Number(custom[1]), { Custom: Number.parseInt(custom[2], 16) }] };
+  }
+  const variants: readonly [RegExp, TransactionError][] = [
+    [/Blockhash not found/i, "BlockhashNotFound"],
+    [/Attempt to debit an account but found no record of a prior credit/i, "AccountNotFound"],
+    [/Insufficient funds for fee/i, "InsufficientFundsForFee"],
+    [/with insufficient funds for rent/i, "InsufficientFundsForRent"],
+  ];
+  return variants.find(([words]) => words.test(text))?.[1] ?? null;
+}
+
+/**
+ * The platform's own fetch failure, for a Connection that does not fetch through chainFetch (a
+ * partner's, handed to lib/client): the Fetch standard rejects with a TypeError whose message each
+ * platform words differently, so only those words tell it from a bug. A JSON-RPC error is never a
+ * TypeError, so an address or a node's message in one cannot pass for an outage.
+ */
+function isUntypedFetchFailure(error: unknown): error is TypeError {
+  return (
+    error instanceof TypeError && /failed to fetch|fetch failed|networkerror|load failed/i.test(error.message)
+  );
+}
+
+/** The RPC did not answer: chainFetch's RpcTransportError, or the platform's failure on another Connection. */
+function networkFailure(error: unknown): ChainUnavailableError | null {
+  if (error instanceof ChainUnavailableError) {
+    return error;
+  }
+  if (error instanceof RpcTransportError || isUntypedFetchFailure(error)) {
+    return new ChainUnavailableError(error.message);
+  }
+  return null;
+}
+
+/**
+ * What a wallet's signing failure means: wallets that simulate before signing report the chain's
+ * refusal (no SOL for the fee, a program error, an expired blockhash) only as text, read here in the
+ * node's words into the typed errors the pages word; a refusal in the wallet, or anything else, is
+ * thrown as it came.
+ */
+function signingFailure(error: unknown, transaction: VersionedTransaction): unknown {
+  if (isWalletRejection(error)) {
+    return error;
+  }
+  const cause = error instanceof Error && error.cause instanceof Error ? ` ${error.cause.message}` : "";
+  const text = error instanceof Error ? `${error.message}${cause}` : typeof error === "string" ? error : "";
+  const stated = transactionErrorInText(text);
+  if (stated === null) {
+    return error;
+  }
+  const refusal = chainRefusal(stated, { transaction, logs: null, signature: null });
+  // Nothing was sent: an expired blockhash here is said, not rebuilt behind the wallet's back.
+  return refusal instanceof ExpiredSignal ? new BlockhashExpiredError() : refusal;
+}
+
+/** Simulates, reading the wallet's balances before and after; refuses changes the operation cannot make. */
+async function simulate(
+  deps: FlowDeps,
+  transaction: VersionedTransaction,
+  verified: VerifiedTransaction,
+): Promise<TransactionPreview> {
+  const addresses = watchedAddresses(verified.watched);
+  const before = await deps.connection.getMultipleAccountsInfo(addresses, "confirmed");
+  const result = await deps.connection.simulateTransaction(transaction, {
+    sigVerify: false,
+    replaceRecentBlockhash: false,
+    commitment: "confirmed",
+    accounts: { encoding: "base64", addresses: addresses.map((address) => address.toBase58()) },
+  });
+  const { err, logs, accounts } = result.value;
+  if (err !== null) {
+    throw chainRefusal(err, { transaction, logs, signature: null });
+  }
+  const changes = balanceChanges(before, accounts ?? []);
+  checkBalanceChanges(verified, changes);
+  return { verified, changes };
+}
+
+async function send(deps: FlowDeps, signed: VersionedTransaction): Promise<string> {
+  try {
+    return await deps.connection.sendRawTransaction(signed.serialize(), {
+      preflightCommitment: "confirmed",
+      maxRetries: 5,
+    });
+  } catch (error) {
+    if (error instanceof SendTransactionError) {
+      // The preflight's typed err is gone (see transactionErrorInText); its message states it.
+      const { message, logs } = error.transactionError;
+      const stated = transactionErrorInText(message);
+      throw stated === null
+        ? new TransactionRefusedError(message, null, "other", null)
+        : chainRefusal(stated, { transaction: signed, logs: logs ?? null, signature: null });
+    }
+    throw error;
+  }
+}
+
+/** A landed transaction's failure, with its signature: it did not expire, so it is never rebuilt and sent again. */
+function landedFailure(
+  error: TransactionError,
+  signed: VersionedTransaction,
+  signature: string,
+): TransactionRefusedError {
+  const refusal = chainRefusal(error, { transaction: signed, logs: null, signature });
+  return refusal instanceof TransactionRefusedError
+    ? refusal
+    : new TransactionRefusedError(refusal.message, null, "other", signature);
+}
+
+/**
+ * web3.js's confirmTransaction rejects with the status's bare TransactionError (a string or a plain
+ * object, not an Error) when its first signature-status check finds the transaction landed and failed.
+ */
+function isBareTransactionError(error: unknown): error is TransactionError {
+  return (
+    typeof error === "string" || (typeof error === "object" && error !== null && !(error instanceof Error))
+  );
+}
+
+async function confirm(
+  deps: FlowDeps,
+  signed: VersionedTransaction,
+  signature: string,
+  lastValidBlockHeight: number,
+) {
+  let result;
+  try {
+    result = await deps.connection.confirmTransaction(
+      { signature, blockhash: signed.message.recentBlockhash, lastValidBlockHeight },
+      "confirmed",
+    );
+  } catch (error) {
+    if (error instanceof TransactionExpiredBlockheightExceededError) {
+      // Past its last valid block height, as far as the confirmation saw: a subscription that missed
+      // the landing looks the same. Ask the chain for the signature before building another
+      // transaction, so one that landed is never sent (and paid) twice.
+      const landed = await landedStatus(deps, signature);
+      if (landed === null) {
+        throw new ExpiredSignal();
+      }
+      if (landed.err !== null) {
+        throw landedFailure(landed.err, signed, signature);
+      }
+      return;
+    }
+    if (isBareTransactionError(error)) {
+      throw landedFailure(error, signed, signature);
+    }
+    throw error;
+  }
+  if (result.value.err !== null) {
+    throw landedFailure(result.value.err, signed, signature);
+  }
+}
+
+/** The signature's status if the chain has it (any commitment, history searched), else null. */
+async function landedStatus(
+  deps: FlowDeps,
+  signature: string,
+): Promise<{ err: TransactionError | null } | null> {
+  const { value } = await deps.connection.getSignatureStatuses([signature], {
+    searchTransactionHistory: true,
+  });
+  const status = value[0];
+  return status === null || status === undefined ? null : { err: status.err };
+}
+
+async function recordWithRetry<R>(
+  deps: FlowDeps,
+  record: (signature: string) => Promise<R>,
+  signature: string,
+): Promise<R> {
+  const attempts = deps.recordAttempts ?? 4;
+  let lastError: unknown = null;
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    try {
+      return await record(signature);
+    } catch (error) {
+      lastError = error;
+      if (attempt < attempts) {
+        await new Promise((resolve) => setTimeout(resolve, (deps.recordRetryMs ?? 750) * attempt));
+      }
+    }
+  }
+  throw new RecordingFailedError(signature, lastError);
+}
+
+/** Runs the whole flow; returns once the transaction is confirmed and recorded. */
+export async function runVaultTransaction<P extends BuiltTransaction, R>(
+  deps: FlowDeps,
+  build: () => Promise<P>,
+  record: (signature: string) => Promise<R>,
+  check: (prepared: P) => void = () => undefined,
+): Promise<FlowResult<P, R>> {
+  for (let attempt = 1; attempt <= 2; attempt += 1) {
+    deps.events.stage("preparing");
+    const prepared = await build();
+    check(prepared);
+    const transaction = decode(prepared.transaction);
+    try {
+      let preview: TransactionPreview;
+      try {
+        preview = await simulate(deps, transaction, await deps.verify(transaction));
+      } catch (error) {
+        throw networkFailure(error) ?? error;
+      }
+      deps.events.previewed?.(preview);
+      deps.events.stage("signing");
+      let signed: VersionedTransaction;
+      try {
+        signed = await deps.signTransaction(transaction);
+      } catch (error) {
+        throw signingFailure(error, transaction);
+      }
+      deps.events.stage("sending");
+      let signature: string;
+      try {
+        signature = await send(deps, signed);
+      } catch (error) {
+        throw networkFailure(error) ?? error;
+      }
+      deps.events.stage("confirming");
+      await confirm(deps, signed, signature, prepared.lastValidBlockHeight);
+      deps.events.stage("recording");
+      const recorded = await recordWithRetry(deps, record, signature);
+      return { prepared, signature, preview, recorded };
+    } catch (error) {
+      if (!(error instanceof ExpiredSignal)) {
+        throw error;
+      }
+      if (attempt === 2) {
+        throw new BlockhashExpiredError();
+      }
+      deps.events.rebuilt();
+    }
+  }
+  throw new BlockhashExpiredError();
+}

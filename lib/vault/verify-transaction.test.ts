@@ -1,0 +1,341 @@
+// The check of a built transaction on transactions the API's own builders make (honest ones pass) and
+// on each way one can differ from the request, with numbers. The hostile gateway over HTTP, through the
+// client and the pages' flow, is tests/api/hostile-gateway.test.ts.
+import {
+  Keypair,
+  MessageV0,
+  PublicKey,
+  VersionedTransaction,
+  type TransactionInstruction,
+} from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
+
+import {
+  TOKEN_ACCOUNT_SIZE,
+  buildCreateAssociatedTokenAccountIdempotentInstruction,
+  findAssociatedTokenAddress,
+} from "../chain/spl-token";
+import { findEscrow, findReceipt, findReserve, findShareMint, findVaultAuthority } from "./addresses";
+import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
+import {
+  buildClaimWithdrawalInstruction,
+  buildDepositInstruction,
+  buildRequestWithdrawalInstruction,
+  buildUpdateNavInstruction,
+} from "./instructions";
+import { buildUnsignedTransaction, type TransactionAction } from "./transaction";
+import { rentExemptMinimum } from "./vault-state";
+import {
+  DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS,
+  TransactionCheckError,
+  checkBalanceChanges,
+  verifyVaultTransaction,
+  type ExpectedVaultTransaction,
+  type VaultTokens,
+} from "./verify-transaction";
+
+const wallet = Keypair.generate().publicKey;
+const stranger = Keypair.generate().publicKey;
+const vault = Keypair.generate().publicKey;
+const assetMint = Keypair.generate().publicKey;
+const tokens: VaultTokens = {
+  vault,
+  assetMint,
+  assetDecimals: 6,
+  shareMint: findShareMint(vault),
+  shareDecimals: 9,
+};
+const blockhash = {
+  blockhash: Keypair.generate().publicKey.toBase58(),
+  lastValidBlockHeight: 1_000,
+  expiresAtMs: 0,
+  fetchedAtMs: 0,
+};
+
+function transactionOf(
+  action: TransactionAction,
+  instructions: TransactionInstruction[],
+  price = 1_000,
+  payer = wallet,
+): VersionedTransaction {
+  const built = buildUnsignedTransaction(payer, action, instructions, blockhash, price);
+  return VersionedTransaction.deserialize(Buffer.from(built.transaction, "base64"));
+}
+
+function depositInstructions(amount: bigint, owner = wallet, target = vault): TransactionInstruction[] {
+  const shareMint = findShareMint(target);
+  return [
+    buildCreateAssociatedTokenAccountIdempotentInstruction(owner, owner, shareMint),
+    buildDepositInstruction(
+      {
+        depositor: owner,
+        vault: target,
+        authority: findVaultAuthority(target),
+        shareMint,
+        reserve: findReserve(target),
+        depositorAsset: findAssociatedTokenAddress(owner, assetMint),
+        depositorShares: findAssociatedTokenAddress(owner, shareMint),
+      },
+      { amount, minSharesOut: 1n },
+    ),
+  ];
+}
+
+function requestInstruction(shares: bigint, receiptOwner = wallet): TransactionInstruction {
+  return buildRequestWithdrawalInstruction(
+    {
+      owner: wallet,
+      vault,
+      receipt: findReceipt(vault, receiptOwner),
+      ownerShares: findAssociatedTokenAddress(wallet, tokens.shareMint),
+      escrow: findEscrow(vault),
+    },
+    { shares },
+  );
+}
+
+function claimInstructions(): TransactionInstruction[] {
+  return [
+    buildCreateAssociatedTokenAccountIdempotentInstruction(wallet, wallet, assetMint),
+    buildClaimWithdrawalInstruction({
+      owner: wallet,
+      vault,
+      authority: findVaultAuthority(vault),
+      receipt: findReceipt(vault, wallet),
+      shareMint: tokens.shareMint,
+      escrow: findEscrow(vault),
+      reserve: findReserve(vault),
+      ownerAsset: findAssociatedTokenAddress(wallet, assetMint),
+    }),
+  ];
+}
+
+const deposit250: ExpectedVaultTransaction = {
+  operation: "deposit",
+  vault,
+  wallet,
+  amount: { raw: 250_000_000n },
+};
+
+function refusal(run: () => unknown): TransactionCheckError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof TransactionCheckError) {
+      return error;
+    }
+    throw error;
+  }
+  throw new Error("the check passed");
+}
+
+describe("verifyVaultTransaction", () => {
+  it("passes the builders' deposit, request and claim, and says what each costs at most", () => {
+    const deposit = verifyVaultTransaction(
+      transactionOf("deposit", depositInstructions(250_000_000n)),
+      deposit250,
+      tokens,
+    );
+    expect(deposit).toMatchObject({
+      operation: "deposit",
+      args: { amount: "250000000", min_shares_out: "1" },
+      computeUnitPriceMicroLamports: 1_000,
+    });
+    // 5,000 per signature plus limit × price, rounded up; plus the share account's rent.
+    const priority = (BigInt(deposit.computeUnitLimit) * 1_000n + 999_999n) / 1_000_000n;
+    expect(deposit.maxFeeLamports).toBe(5_000n + priority);
+    expect(deposit.maxLamportsSpent).toBe(5_000n + priority + rentExemptMinimum(TOKEN_ACCOUNT_SIZE));
+
+    const request = verifyVaultTransaction(
+      transactionOf("initiate", [requestInstruction(7_000n)]),
+      { operation: "initiate", vault, wallet, shares: 7_000n },
+      tokens,
+    );
+    expect(request.args).toMatchObject({ shares: "7000" });
+    expect(request.maxLamportsSpent - request.maxFeeLamports).toBe(
+      rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE),
+    );
+
+    const claim = verifyVaultTransaction(
+      transactionOf("claim", claimInstructions()),
+      { operation: "claim", vault, wallet },
+      tokens,
+    );
+    expect(claim.args).toEqual({});
+  });
+
+  it("reads a human deposit amount with the asset's decimals from the chain", () => {
+    const transaction = transactionOf("deposit", depositInstructions(250_500_000n));
+    const expected = { ...deposit250, amount: { ui: 250.5 } };
+    expect(verifyVaultTransaction(transaction, expected, tokens).args.amount).toBe("250500000");
+    expect(
+      refusal(() => verifyVaultTransaction(transaction, { ...deposit250, amount: { ui: 250.4 } }, tokens)),
+    ).toMatchObject({ code: "WRONG_AMOUNT", context: { expected: "250400000", found: "250500000" } });
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(transaction, { ...deposit250, amount: { ui: 1.0000001 } }, tokens),
+      ),
+    ).toMatchObject({ code: "INVALID_AMOUNT" });
+  });
+
+  it("refuses another operation, another vault's accounts, a stranger's receipt and a second vault instruction", () => {
+    const request = transactionOf("initiate", [requestInstruction(7_000n)]);
+    expect(refusal(() => verifyVaultTransaction(request, deposit250, tokens))).toMatchObject({
+      code: "WRONG_VAULT_INSTRUCTION",
+      context: { expected: "deposit", found: "request_withdrawal" },
+    });
+    const other = Keypair.generate().publicKey;
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("deposit", [
+            depositInstructions(250_000_000n, wallet, other)[1] ?? requestInstruction(1n),
+          ]),
+          deposit250,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "vault", found: other.toBase58() } });
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("initiate", [requestInstruction(7_000n, stranger)]),
+          { operation: "initiate", vault, wallet, shares: 7_000n },
+          tokens,
+        ),
+      ),
+    ).toMatchObject({
+      code: "WRONG_ACCOUNT",
+      context: { account: "receipt", expected: findReceipt(vault, wallet).toBase58() },
+    });
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("initiate", [requestInstruction(7_000n), requestInstruction(7_000n)]),
+          { operation: "initiate", vault, wallet, shares: 7_000n },
+          tokens,
+        ),
+      ),
+    ).toMatchObject({ code: "UNEXPECTED_INSTRUCTION" });
+    const nav = buildUpdateNavInstruction(
+      { manager: wallet, vault, protocol: stranger },
+      { gain: 1n, loss: 0n },
+    );
+    expect(
+      refusal(() => verifyVaultTransaction(transactionOf("deposit", [nav]), deposit250, tokens)),
+    ).toMatchObject({ code: "WRONG_VAULT_INSTRUCTION", context: { found: "update_nav" } });
+  });
+
+  it("refuses a token account created for another owner or mint, and one a request does not need", () => {
+    const [, depositInstruction] = depositInstructions(250_000_000n);
+    if (depositInstruction === undefined) {
+      throw new Error("no deposit instruction");
+    }
+    const forStranger = buildCreateAssociatedTokenAccountIdempotentInstruction(
+      wallet,
+      stranger,
+      tokens.shareMint,
+    );
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("deposit", [forStranger, depositInstruction]),
+          deposit250,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "account" } });
+    const assetAccount = buildCreateAssociatedTokenAccountIdempotentInstruction(wallet, wallet, assetMint);
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("initiate", [assetAccount, requestInstruction(7_000n)]),
+          { operation: "initiate", vault, wallet, shares: 7_000n },
+          tokens,
+        ),
+      ),
+    ).toMatchObject({ code: "UNEXPECTED_INSTRUCTION" });
+  });
+
+  it("refuses another fee payer, a second signer, a price over the cap and lookup tables", () => {
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("deposit", depositInstructions(250_000_000n), 1_000, stranger),
+          deposit250,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({ code: "FEE_PAYER", context: { found: stranger.toBase58() } });
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("deposit", depositInstructions(250_000_000n, stranger)),
+          deposit250,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({ code: "EXTRA_SIGNER", context: { signatures: 2 } });
+
+    const atCap = transactionOf(
+      "deposit",
+      depositInstructions(250_000_000n),
+      DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS,
+    );
+    expect(verifyVaultTransaction(atCap, deposit250, tokens).computeUnitPriceMicroLamports).toBe(100_000);
+    const over = transactionOf("deposit", depositInstructions(250_000_000n), 100_001);
+    expect(refusal(() => verifyVaultTransaction(over, deposit250, tokens))).toMatchObject({
+      code: "COMPUTE_PRICE_TOO_HIGH",
+      context: { expected: 100_000, found: 100_001 },
+    });
+    expect(
+      verifyVaultTransaction(over, deposit250, tokens, { maxComputeUnitPriceMicroLamports: 100_001 })
+        .computeUnitPriceMicroLamports,
+    ).toBe(100_001);
+
+    const { message } = transactionOf("deposit", depositInstructions(250_000_000n));
+    if (!(message instanceof MessageV0)) {
+      throw new Error("not a v0 message");
+    }
+    const withLookup = new MessageV0({
+      header: message.header,
+      staticAccountKeys: message.staticAccountKeys,
+      recentBlockhash: message.recentBlockhash,
+      compiledInstructions: message.compiledInstructions,
+      addressTableLookups: [
+        { accountKey: new PublicKey(stranger), writableIndexes: [0], readonlyIndexes: [] },
+      ],
+    });
+    expect(
+      refusal(() => verifyVaultTransaction(new VersionedTransaction(withLookup), deposit250, tokens)),
+    ).toMatchObject({ code: "LOOKUP_TABLES", context: { lookupTables: 1 } });
+  });
+});
+
+describe("checkBalanceChanges", () => {
+  const verified = verifyVaultTransaction(
+    transactionOf("deposit", depositInstructions(250_000_000n)),
+    deposit250,
+    tokens,
+  );
+
+  it("takes what a deposit does and refuses one more unit of the asset, of shares or of SOL", () => {
+    const lamports = -verified.maxLamportsSpent;
+    expect(() =>
+      checkBalanceChanges(verified, { asset: -250_000_000n, shares: 249_000_000_000n, lamports }),
+    ).not.toThrow();
+    expect(
+      refusal(() =>
+        checkBalanceChanges(verified, { asset: -250_000_001n, shares: 249_000_000_000n, lamports }),
+      ),
+    ).toMatchObject({ code: "SIMULATED_OUTFLOW", context: { balance: "asset", found: "-250000001" } });
+    expect(
+      refusal(() => checkBalanceChanges(verified, { asset: -250_000_000n, shares: -1n, lamports })),
+    ).toMatchObject({ code: "SIMULATED_OUTFLOW", context: { balance: "shares" } });
+    expect(
+      refusal(() =>
+        checkBalanceChanges(verified, { asset: -250_000_000n, shares: 1n, lamports: lamports - 1n }),
+      ),
+    ).toMatchObject({ code: "SIMULATED_OUTFLOW", context: { balance: "lamports" } });
+  });
+});

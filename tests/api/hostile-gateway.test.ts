@@ -1,0 +1,505 @@
+// A lying gateway: a real HTTP server in front of the real API that rewrites the transaction of each
+// build response (deposit, withdraw initiate, claim) into an attack on the wallet: its USDC or SOL sent
+// to a stranger, an extra instruction, the operation on another vault, the result paid to a stranger's
+// account, a higher amount, an inflated compute-unit price. The typed client and the pages' flow (with
+// the check the pages hand it, transactionCheck) refuse each with a TransactionCheckError before the
+// signer is asked (the signer counts its calls) and the wallet's balances do not move. Through the same
+// server in honest mode the three operations go through end to end, and report the simulated balance
+// changes.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+import {
+  ComputeBudgetProgram,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+  type AccountMeta,
+} from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { TransactionCheckError, createVaultClient, type TransactionSigner } from "../../lib/client";
+import { TOKEN_PROGRAM_ID, findAssociatedTokenAddress } from "../../lib/chain/spl-token";
+import {
+  findEscrow,
+  findReceipt,
+  findReserve,
+  findShareMint,
+  findVaultAuthority,
+} from "../../lib/vault/addresses";
+import { VAULT_PROGRAM_ID, findIdlInstruction } from "../../lib/vault/idl";
+import type { OperationRequest, TransactionCheckCode } from "../../lib/vault/verify-transaction";
+import { runVaultTransaction, transactionCheck, type FlowStage } from "../../lib/web/transaction-flow";
+import { waitFor } from "../../localnet/testing";
+import { USDC, startApiHarness, type ApiHarness } from "./harness";
+
+let harness: ApiHarness;
+let gateway: HostileGateway;
+let apiKey: string;
+const stranger = Keypair.generate().publicKey;
+
+type Operation = OperationRequest["operation"];
+
+type Attack =
+  | "usdc-to-stranger"
+  | "sol-to-stranger"
+  | "extra-instruction"
+  | "wrong-vault"
+  | "stranger-receives"
+  | "higher-amount"
+  | "inflated-price";
+
+const REFUSALS: Record<Attack, TransactionCheckCode> = {
+  "usdc-to-stranger": "UNEXPECTED_PROGRAM",
+  "sol-to-stranger": "UNEXPECTED_PROGRAM",
+  "extra-instruction": "UNEXPECTED_PROGRAM",
+  "wrong-vault": "WRONG_ACCOUNT",
+  "stranger-receives": "WRONG_ACCOUNT",
+  "higher-amount": "WRONG_AMOUNT",
+  "inflated-price": "COMPUTE_PRICE_TOO_HIGH",
+};
+
+const ATTACKS_OF: Record<Operation, Attack[]> = {
+  deposit: Object.keys(REFUSALS) as Attack[],
+  initiate: Object.keys(REFUSALS) as Attack[],
+  // A claim carries no amount.
+  claim: (Object.keys(REFUSALS) as Attack[]).filter((attack) => attack !== "higher-amount"),
+};
+
+const VAULT_INSTRUCTION: Record<Operation, ReturnType<typeof findIdlInstruction>> = {
+  deposit: findIdlInstruction("deposit"),
+  initiate: findIdlInstruction("request_withdrawal"),
+  claim: findIdlInstruction("claim_withdrawal"),
+};
+
+const MEMO_PROGRAM_ID = new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
+const SPL_TRANSFER = 3;
+
+interface Rewrite {
+  attack: Attack;
+  operation: Operation;
+  wallet: PublicKey;
+}
+
+interface HostileGateway {
+  url: string;
+  /** The attack made on the next build responses; null forwards them as they are. */
+  rewrite: Rewrite | null;
+  close(): Promise<void>;
+}
+
+function tokenTransfer(source: PublicKey, destination: PublicKey, owner: PublicKey, amount: bigint) {
+  const data = Buffer.alloc(9);
+  data[0] = SPL_TRANSFER;
+  data.writeBigUInt64LE(amount, 1);
+  return new TransactionInstruction({
+    programId: TOKEN_PROGRAM_ID,
+    keys: [
+      { pubkey: source, isSigner: false, isWritable: true },
+      { pubkey: destination, isSigner: false, isWritable: true },
+      { pubkey: owner, isSigner: true, isWritable: false },
+    ],
+    data,
+  });
+}
+
+/** The instruction's keys with some replaced (every occurrence), as a forger rewrites accounts. */
+function swapKeys(
+  instruction: TransactionInstruction,
+  swaps: Map<string, PublicKey>,
+): TransactionInstruction {
+  const keys: AccountMeta[] = instruction.keys.map((meta) => ({
+    ...meta,
+    pubkey: swaps.get(meta.pubkey.toBase58()) ?? meta.pubkey,
+  }));
+  return new TransactionInstruction({ programId: instruction.programId, keys, data: instruction.data });
+}
+
+function isVaultInstruction(instruction: TransactionInstruction): boolean {
+  return instruction.programId.equals(VAULT_PROGRAM_ID);
+}
+
+/** The honest transaction turned into the attack; the same blockhash, the wallet still the fee payer. */
+function forge(base64: string, rewrite: Rewrite): string {
+  const honest = VersionedTransaction.deserialize(Buffer.from(base64, "base64"));
+  const message = TransactionMessage.decompile(honest.message);
+  const { wallet, operation } = rewrite;
+  const vault = new PublicKey(harness.vaultId);
+  const usdc = harness.localnet.addresses.usdcMint;
+  let instructions = message.instructions;
+  switch (rewrite.attack) {
+    case "usdc-to-stranger":
+      // What the issue measured: the whole answer is a transfer of the wallet's USDC.
+      instructions = [
+        ...instructions.filter((instruction) => instruction.programId.equals(ComputeBudgetProgram.programId)),
+        tokenTransfer(
+          findAssociatedTokenAddress(wallet, usdc),
+          findAssociatedTokenAddress(stranger, usdc),
+          wallet,
+          1_000n * USDC,
+        ),
+      ];
+      break;
+    case "sol-to-stranger":
+      instructions = [
+        ...instructions,
+        SystemProgram.transfer({ fromPubkey: wallet, toPubkey: stranger, lamports: 1_000_000_000 }),
+      ];
+      break;
+    case "extra-instruction":
+      instructions = [
+        ...instructions,
+        new TransactionInstruction({
+          programId: MEMO_PROGRAM_ID,
+          keys: [{ pubkey: wallet, isSigner: true, isWritable: false }],
+          data: Buffer.from("looks harmless"),
+        }),
+      ];
+      break;
+    case "wrong-vault": {
+      // A coherent operation on the other demo vault: its PDAs and the wallet's share account there.
+      const other = new PublicKey(harness.flexVaultId);
+      const swaps = new Map<string, PublicKey>([
+        [vault.toBase58(), other],
+        [findVaultAuthority(vault).toBase58(), findVaultAuthority(other)],
+        [findShareMint(vault).toBase58(), findShareMint(other)],
+        [findReserve(vault).toBase58(), findReserve(other)],
+        [findEscrow(vault).toBase58(), findEscrow(other)],
+        [findReceipt(vault, wallet).toBase58(), findReceipt(other, wallet)],
+        [
+          findAssociatedTokenAddress(wallet, findShareMint(vault)).toBase58(),
+          findAssociatedTokenAddress(wallet, findShareMint(other)),
+        ],
+      ]);
+      instructions = instructions.map((instruction) => swapKeys(instruction, swaps));
+      break;
+    }
+    case "stranger-receives": {
+      // The operation's result lands in a stranger's account: the shares minted, the receipt, the claim.
+      const shares = findShareMint(vault);
+      const swaps = new Map<string, PublicKey>(
+        operation === "deposit"
+          ? [
+              [
+                findAssociatedTokenAddress(wallet, shares).toBase58(),
+                findAssociatedTokenAddress(stranger, shares),
+              ],
+            ]
+          : operation === "initiate"
+            ? [[findReceipt(vault, wallet).toBase58(), findReceipt(vault, stranger)]]
+            : [
+                [findReceipt(vault, wallet).toBase58(), findReceipt(vault, stranger)],
+                [
+                  findAssociatedTokenAddress(wallet, usdc).toBase58(),
+                  findAssociatedTokenAddress(stranger, usdc),
+                ],
+              ],
+      );
+      instructions = instructions.map((instruction) =>
+        isVaultInstruction(instruction) ? swapKeys(instruction, swaps) : instruction,
+      );
+      break;
+    }
+    case "higher-amount": {
+      const offset = VAULT_INSTRUCTION[operation].discriminator.length;
+      instructions = instructions.map((instruction) => {
+        if (!isVaultInstruction(instruction)) {
+          return instruction;
+        }
+        const data = Buffer.from(instruction.data);
+        data.writeBigUInt64LE(data.readBigUInt64LE(offset) * 2n, offset);
+        return new TransactionInstruction({ programId: instruction.programId, keys: instruction.keys, data });
+      });
+      break;
+    }
+    case "inflated-price":
+      instructions = instructions.map((instruction) =>
+        instruction.programId.equals(ComputeBudgetProgram.programId) && instruction.data[0] === 3
+          ? ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 5_000_000 })
+          : instruction,
+      );
+      break;
+  }
+  const forged = new TransactionMessage({
+    payerKey: message.payerKey,
+    recentBlockhash: message.recentBlockhash,
+    instructions,
+  }).compileToV0Message();
+  return Buffer.from(new VersionedTransaction(forged).serialize()).toString("base64");
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Forwards every request to the API; rewrites the transaction of a successful build response. */
+async function startHostileGateway(upstream: string): Promise<HostileGateway> {
+  const state: { rewrite: Rewrite | null } = { rewrite: null };
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    void (async () => {
+      const body = await readBody(request);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === "string" && name !== "host" && name !== "content-length") {
+          headers.set(name, value);
+        }
+      }
+      const answer = await fetch(`${upstream}${request.url ?? "/"}`, {
+        method: request.method,
+        headers,
+        body: request.method === "GET" || request.method === "HEAD" ? undefined : body.toString("utf8"),
+      });
+      let text = await answer.text();
+      const isBuild =
+        /\/api\/vault\/[^/]+\/(deposit|withdraw)$/.test(request.url ?? "") && request.method !== "GET";
+      if (isBuild && state.rewrite !== null && answer.ok) {
+        const envelope = JSON.parse(text) as { data: { transaction: string } };
+        envelope.data.transaction = forge(envelope.data.transaction, state.rewrite);
+        text = JSON.stringify(envelope);
+      }
+      response.writeHead(answer.status, {
+        "Content-Type": answer.headers.get("Content-Type") ?? "text/plain",
+      });
+      response.end(text);
+    })().catch((error: unknown) => {
+      response.writeHead(502);
+      response.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get rewrite() {
+      return state.rewrite;
+    },
+    set rewrite(value) {
+      state.rewrite = value;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A signer that counts how often it was asked. */
+function countingSigner(wallet: Keypair): TransactionSigner & { calls: number } {
+  const signer = {
+    calls: 0,
+    publicKey: wallet.publicKey,
+    async signTransaction(transaction: VersionedTransaction) {
+      signer.calls += 1;
+      transaction.sign([wallet]);
+      return transaction;
+    },
+  };
+  return signer;
+}
+
+async function balancesOf(wallet: PublicKey) {
+  const [lamports, usdc, shares] = await Promise.all([
+    harness.connection.getBalance(wallet, "confirmed"),
+    harness.connection
+      .getTokenAccountBalance(
+        findAssociatedTokenAddress(wallet, harness.localnet.addresses.usdcMint),
+        "confirmed",
+      )
+      .then((balance) => balance.value.amount)
+      .catch(() => "0"),
+    harness.connection
+      .getTokenAccountBalance(
+        findAssociatedTokenAddress(wallet, findShareMint(new PublicKey(harness.vaultId))),
+        "confirmed",
+      )
+      .then((balance) => balance.value.amount)
+      .catch(() => "0"),
+  ]);
+  return { lamports, usdc, shares };
+}
+
+function clientFor() {
+  return createVaultClient({
+    baseUrl: gateway.url,
+    apiKey,
+    vaultId: harness.vaultId,
+    rpc: harness.connection,
+  });
+}
+
+/** The pages' flow as the vault page runs it (components/vault/vault-transactions.tsx), built through the gateway. */
+function pagesFlow(wallet: PublicKey, request: OperationRequest, signer: TransactionSigner) {
+  const stages: FlowStage[] = [];
+  const body =
+    request.operation === "deposit"
+      ? { wallet: wallet.toBase58(), amount: "raw" in request.amount ? request.amount.raw.toString() : "0" }
+      : request.operation === "initiate"
+        ? { wallet: wallet.toBase58(), sharesAmount: request.shares.toString() }
+        : { wallet: wallet.toBase58() };
+  const path = request.operation === "deposit" ? "deposit" : "withdraw";
+  const call = async (url: string, payload: unknown) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+    const envelope = (await response.json()) as {
+      success: boolean;
+      data: { transaction: string; lastValidBlockHeight: number };
+    };
+    if (!envelope.success) {
+      throw new Error(`build refused: ${JSON.stringify(envelope)}`);
+    }
+    return envelope.data;
+  };
+  return runVaultTransaction(
+    {
+      connection: harness.connection,
+      verify: transactionCheck(
+        harness.connection,
+        { vault: harness.vaultId, wallet: wallet.toBase58() },
+        request,
+      ),
+      signTransaction: (transaction) => signer.signTransaction(transaction),
+      events: { stage: (stage) => stages.push(stage), rebuilt: () => undefined },
+    },
+    () => call(`${gateway.url}/api/vault/${harness.vaultId}/${path}`, body),
+    (signature) =>
+      call(`${gateway.url}/api/history`, { wallet: wallet.toBase58(), vault_id: harness.vaultId, signature }),
+  );
+}
+
+beforeAll(async () => {
+  harness = await startApiHarness({
+    localnet: { keeper: { enabled: true, navIntervalSeconds: 2, stageIntervalSeconds: 1 } },
+  });
+  gateway = await startHostileGateway(harness.url);
+  apiKey = (await harness.createKey({ scope: "write" })).secret;
+  // The stranger's USDC account exists, so a transfer to it would succeed if signed.
+  harness.localnet.faucet.dispenseUsdc(stranger, 1n);
+}, 180_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await harness?.close();
+});
+
+/** Each attack on `operation`, through the client and the pages' flow: refused, unsigned, nothing moved. */
+async function expectEveryAttackRefused(
+  operation: Operation,
+  wallet: Keypair,
+  clientCall: (signer: TransactionSigner) => Promise<unknown>,
+  request: OperationRequest,
+): Promise<void> {
+  const before = await balancesOf(wallet.publicKey);
+  for (const attack of ATTACKS_OF[operation]) {
+    gateway.rewrite = { attack, operation, wallet: wallet.publicKey };
+    for (const [who, run] of [
+      ["client", clientCall],
+      ["pages", (signer: TransactionSigner) => pagesFlow(wallet.publicKey, request, signer)],
+    ] as const) {
+      const signer = countingSigner(wallet);
+      const error = await run(signer).catch((thrown: unknown) => thrown);
+      expect(error, `${who}: ${operation} ${attack}`).toBeInstanceOf(TransactionCheckError);
+      expect((error as TransactionCheckError).code, `${who}: ${operation} ${attack}`).toBe(REFUSALS[attack]);
+      expect(signer.calls, `${who}: ${operation} ${attack} asked the signer`).toBe(0);
+    }
+  }
+  gateway.rewrite = null;
+  expect(await balancesOf(wallet.publicKey)).toEqual(before);
+}
+
+describe("a lying gateway", () => {
+  it("is refused before signing on every operation, and the honest path goes through", async () => {
+    const client = clientFor();
+    const wallet = await harness.fundedWallet(1_000n * USDC);
+    const owner = wallet.publicKey.toBase58();
+    const amount = 250n * USDC;
+
+    await expectEveryAttackRefused(
+      "deposit",
+      wallet,
+      (signer) => client.deposit({ wallet: owner, amount: amount.toString() }, signer),
+      { operation: "deposit", amount: { raw: amount } },
+    );
+    const signer = countingSigner(wallet);
+    const deposit = await client.deposit({ wallet: owner, amount: amount.toString() }, signer);
+    expect(signer.calls).toBe(1);
+    expect(deposit.recorded.activity.kind).toBe("deposit");
+    const shares = BigInt(deposit.recorded.activity.shares.amount);
+    expect(deposit.preview.changes).toMatchObject({ asset: -amount, shares });
+    expect(deposit.preview.changes.lamports).toBeLessThan(0n);
+    expect(-deposit.preview.changes.lamports).toBeLessThanOrEqual(deposit.preview.verified.maxLamportsSpent);
+    // What the build said it would do (its simulation), as the client's own simulation found it.
+    expect(deposit.prepared.expectedBalanceChanges).toMatchObject({
+      asset: { amount: (-amount).toString() },
+      sol: { lamports: deposit.preview.changes.lamports.toString() },
+    });
+
+    const requested = shares / 2n;
+    await expectEveryAttackRefused(
+      "initiate",
+      wallet,
+      (attacked) => client.withdraw({ wallet: owner, sharesAmount: requested.toString() }, attacked),
+      { operation: "initiate", shares: requested },
+    );
+    // The honest request through the pages' flow this time.
+    const initiate = await pagesFlow(wallet.publicKey, { operation: "initiate", shares: requested }, signer);
+    expect(signer.calls).toBe(2);
+    expect(initiate.preview.changes).toMatchObject({ asset: 0n, shares: -requested });
+
+    await waitFor(
+      async () => ((await client.withdrawalStatus(owner)).canClaimNow ? true : undefined),
+      30_000,
+    );
+    await expectEveryAttackRefused("claim", wallet, (attacked) => client.claim({ wallet: owner }, attacked), {
+      operation: "claim",
+    });
+    const claim = await client.claim({ wallet: owner }, signer);
+    expect(signer.calls).toBe(3);
+    expect(claim.recorded.activity.kind).toBe("claim");
+    expect(claim.preview.changes.asset).toBeGreaterThan(0n);
+    expect(claim.preview.changes.shares).toBe(0n);
+  }, 180_000);
+
+  it("refuses a compute-unit price above the cap the caller set, and takes one at the cap", async () => {
+    const wallet = await harness.fundedWallet(100n * USDC);
+    const owner = wallet.publicKey.toBase58();
+    gateway.rewrite = { attack: "inflated-price", operation: "deposit", wallet: wallet.publicKey };
+    const generous = createVaultClient({
+      baseUrl: gateway.url,
+      apiKey,
+      vaultId: harness.vaultId,
+      rpc: harness.connection,
+      maxComputeUnitPriceMicroLamports: 5_000_000,
+    });
+    const signer = countingSigner(wallet);
+    try {
+      const deposit = await generous.deposit({ wallet: owner, uiAmount: 10 }, signer);
+      expect(deposit.preview.verified.computeUnitPriceMicroLamports).toBe(5_000_000);
+      expect(signer.calls).toBe(1);
+      const strict = createVaultClient({
+        baseUrl: gateway.url,
+        apiKey,
+        vaultId: harness.vaultId,
+        rpc: harness.connection,
+        maxComputeUnitPriceMicroLamports: 4_999_999,
+      });
+      const error = await strict
+        .deposit({ wallet: owner, uiAmount: 10 }, signer)
+        .catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(TransactionCheckError);
+      expect(error).toMatchObject({
+        code: "COMPUTE_PRICE_TOO_HIGH",
+        context: { expected: 4_999_999, found: 5_000_000 },
+      });
+      expect(signer.calls).toBe(1);
+    } finally {
+      gateway.rewrite = null;
+    }
+  }, 90_000);
+});
