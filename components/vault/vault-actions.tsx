@@ -13,6 +13,7 @@ import { LinkOut } from "./embed-link-out";
 import { FaucetButton } from "./faucet-button";
 import { ClaimResult, PendingWithdrawal } from "./pending-withdrawal-ui";
 import { ReadError } from "./read-error";
+import { SessionNoticeAlert } from "./session-notice";
 import { useVaultEvents } from "./vault-live-events";
 import { useWithdrawalStatus } from "./vault-reads";
 import { useClaimWithdrawal, useRequestWithdrawal } from "./vault-transactions";
@@ -32,6 +33,7 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
     <div className="space-y-4">
       <Card title="Deposit & withdraw" titleId={titleId}>
         {embed ? <LinkOut vaultId={vault.id} /> : null}
+        <SessionNoticeAlert />
         {wallet.publicKey === null ? (
           <div className="space-y-3">
             <p className="text-sm text-muted">Connect a wallet to deposit, withdraw and see your position.</p>

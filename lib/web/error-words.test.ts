@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import { vaultErrorCode } from "../vault/program-errors";
-import { describeError } from "./error-words";
+import { describeError, sessionNoticeWords } from "./error-words";
 import {
   ApiRequestError,
   BlockhashExpiredError,
@@ -140,5 +140,33 @@ describe("errors in words", () => {
       "NAV",
     );
     expect(describeError(new Error("weird")).kind).toBe("unknown");
+  });
+});
+
+describe("a page served without a session", () => {
+  const notice = { retryAtMs: Date.UTC(2026, 10, 26, 16, 52), limit: 300, windowSeconds: 600 };
+
+  it("says why, until when (zone of the reader) and how long, and that the data is live", () => {
+    const words = sessionNoticeWords(notice, notice.retryAtMs - 4 * 60_000, { timeZone: "UTC" });
+    expect(words).toEqual({
+      title: "Deposits and withdrawals wait for a session",
+      message:
+        "This app starts at most 300 new sessions per 10 minutes from one network address, and your " +
+        "network has reached that. Reload after 16:52 (in 4 min) to deposit or withdraw. The vault data " +
+        "shown is live.",
+      canRetry: false,
+    });
+  });
+
+  it("offers the reload once the limiter's Retry-After has passed", () => {
+    const words = sessionNoticeWords({ ...notice, windowSeconds: 3_600 }, notice.retryAtMs, {
+      timeZone: "UTC",
+    });
+    expect(words.canRetry).toBe(true);
+    expect(words.title).toBe("Reload to deposit or withdraw");
+    expect(words.message).toBe(
+      "This app starts at most 300 new sessions per hour from one network address, and your network " +
+        "has reached that. A session can be started now: reload the page. The vault data shown is live.",
+    );
   });
 });

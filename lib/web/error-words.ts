@@ -18,7 +18,7 @@ import {
   WalletUnavailableError,
   isWalletRejection,
 } from "./errors";
-import { formatClock, type ClockOptions } from "./time";
+import { formatClock, relativeFromNow, type ClockOptions } from "./time";
 
 export type ErrorKind =
   | "wallet-rejected"
@@ -283,5 +283,51 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     kind: "unknown",
     title: "Something went wrong",
     message: "Something unexpected went wrong; nothing is shown as done unless it is confirmed. Try again.",
+  };
+}
+
+/** Whether a reload can get a page session now, and the words for a page served without one. */
+export interface SessionNoticeWords {
+  title: string;
+  message: string;
+  /** A reload can get a session now (the limiter's window has moved on). */
+  canRetry: boolean;
+}
+
+function windowText(seconds: number): string {
+  if (seconds % 3_600 === 0) {
+    return seconds === 3_600 ? "hour" : `${seconds / 3_600} hours`;
+  }
+  if (seconds % 60 === 0) {
+    return seconds === 60 ? "minute" : `${seconds / 60} minutes`;
+  }
+  return `${seconds} seconds`;
+}
+
+/**
+ * The page was served without a session (lib/web/session-issue.ts): the data shows, deposits and
+ * withdrawals wait until the limiter's Retry-After has passed and the page is reloaded.
+ */
+export function sessionNoticeWords(
+  notice: { retryAtMs: number; limit: number; windowSeconds: number },
+  nowMs: number,
+  clock: ClockOptions = {},
+): SessionNoticeWords {
+  const why =
+    `This app starts at most ${notice.limit.toLocaleString("en-US")} new sessions per ` +
+    `${windowText(notice.windowSeconds)} from one network address, and your network has reached that.`;
+  if (nowMs >= notice.retryAtMs) {
+    return {
+      title: "Reload to deposit or withdraw",
+      message: `${why} A session can be started now: reload the page. The vault data shown is live.`,
+      canRetry: true,
+    };
+  }
+  return {
+    title: "Deposits and withdrawals wait for a session",
+    message:
+      `${why} Reload after ${formatClock(notice.retryAtMs, clock)} (${relativeFromNow(notice.retryAtMs, nowMs)}) ` +
+      "to deposit or withdraw. The vault data shown is live.",
+    canRetry: false,
   };
 }

@@ -1,6 +1,7 @@
 // /embed/vault/{id}?theme=light|dark&accent=<hex> — the vault page for a partner's iframe: no site
 // chrome, the partner's theme and accent, and a link-out when no wallet can be reached in the frame.
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import type { CSSProperties } from "react";
 
 import { VaultFeature } from "@/components/vault/vault-feature";
@@ -18,7 +19,11 @@ export default async function EmbedVaultPage({
 }) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const look = parseEmbedTheme(query);
-  const initialVault = await readVaultOnServer(id);
+  const read = await readVaultOnServer(id);
+  if (read.status === "missing") {
+    notFound();
+  }
+  const initialVault = read.status === "found" ? read.vault : null;
   const style: Record<string, string> = {};
   if (look.accent !== null && look.accentForeground !== null) {
     style["--accent"] = look.accent;
