@@ -1,5 +1,6 @@
-// What goes wrong, shown in words: the withdrawal cap, a refusal in the wallet, no SOL for fees, an
-// expired blockhash (rebuilt and asked again), and an unreachable chain. Nothing reads as done.
+// What goes wrong, shown in words: the withdrawal cap (refused before sending, with what fits), a
+// refusal in the wallet, no SOL for fees (before signing), an expired blockhash (rebuilt and asked
+// again), and an unreachable chain. Nothing reads as done.
 import type { Browser, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
@@ -56,25 +57,37 @@ async function withScreenshotOnFailure(session: WalletSession, name: string, bod
 }
 
 describe("errors in words", () => {
-  it("the withdrawal cap: try a smaller amount or wait until HH:MM, before and after asking the API", async () => {
+  it("an over-cap request cannot be sent: one reason, what is left and until when, and a button filling what fits", async () => {
     const session = await fundedSession(40_000n * USDC);
-    const { page } = session;
+    const { page, wallet } = session;
     await withScreenshotOnFailure(session, "cap", async () => {
       await page.getByText("Balance: 40,000.00 USDC").waitFor({ timeout: 15_000 });
       await deposit(page, "30000");
       await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
       await page.getByRole("tab", { name: "withdraw" }).click();
       await page.getByLabel("Shares to withdraw").fill("26000");
-      expect(await textOf(page, "cap-warning")).toMatch(
-        /^Cap reached — the hourly cap has [\d,.]+ USDC left\. Try a smaller amount or wait until \d\d:\d\d\.$/,
+      const refusal = page.getByTestId("withdraw-refusal");
+      await refusal.waitFor();
+      const reason = await textOf(page, "withdraw-refusal");
+      expect(reason).toMatch(
+        /^The hourly withdrawal cap has [\d,.]+ USDC left until \d\d:\d\d; this request is worth more\./,
       );
-      await page.getByRole("button", { name: "Request withdrawal" }).click();
-      const error = page.getByTestId("withdraw-status-error");
-      await error.waitFor({ timeout: 20_000 });
-      const words = (await error.innerText()).replace(/\s+/g, " ");
-      expect(words).toContain("The vault's hourly withdrawal cap is reached");
-      expect(words).toMatch(/Cap reached — try a smaller amount or wait until \d\d:\d\d\./);
-      expect(await page.getByTestId("withdraw-success").count()).toBe(0);
+      expect(reason).not.toContain("Cap reached");
+      // Said once, and the request cannot be sent.
+      expect(await page.getByText(/withdrawal cap has/).count()).toBe(1);
+      const request = page.getByRole("button", { name: "Request withdrawal" });
+      expect(await request.isDisabled()).toBe(true);
+      const signaturesBefore = wallet?.signatures ?? 0;
+      // The offer fills the largest request that fits, which can then be sent.
+      const offer = refusal.getByRole("button", {
+        name: /^Request [\d,.]+ USDC now, the rest after \d\d:\d\d$/,
+      });
+      await offer.click();
+      await refusal.waitFor({ state: "detached" });
+      const filled = await page.getByLabel("Shares to withdraw").inputValue();
+      expect(Number(filled.replace(/,/g, ""))).toBeLessThan(26_000);
+      expect(await request.isDisabled()).toBe(false);
+      expect(wallet?.signatures ?? 0).toBe(signaturesBefore);
       await screenshot(page, "10-error-cap-reached");
     });
   });
@@ -117,12 +130,12 @@ describe("errors in words", () => {
       await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
       await connectWallet(page);
       await page.getByText("Balance: 50.00 USDC").waitFor({ timeout: 15_000 });
-      await deposit(page, "10");
-      const error = page.getByTestId("deposit-status-error");
-      await error.waitFor({ timeout: 20_000 });
-      const words = (await error.innerText()).replace(/\s+/g, " ");
-      expect(words).toContain("Not enough SOL for fees");
-      expect(words).toContain("does not hold enough SOL to pay the network fee");
+      await page.getByRole("tab", { name: "deposit" }).click();
+      await page.getByLabel("Amount to deposit").fill("10");
+      // Said before anything is signed: the page knows the wallet's SOL.
+      const words = await textOf(page, "deposit-fee-sol");
+      expect(words).toContain("This wallet holds no SOL to pay the network fee.");
+      expect(await page.getByRole("button", { name: "Deposit", exact: true }).isDisabled()).toBe(true);
       expect(wallet.signatures).toBe(0);
       await screenshot(page, "12-error-no-sol");
     });

@@ -41,11 +41,25 @@ function useTransactionProgress() {
   return { progress, events, reset, finish };
 }
 
+/**
+ * After a transaction the indexer's figures (depositors, TVL, the directory) trail the chain: holders
+ * are counted on its full passes (every INDEXER_INTERVAL_SECONDS, 15 s by default). They are asked
+ * again at these delays, so the counts move without waiting for the next poll.
+ */
+const INDEXED_REFRESH_DELAYS_MS = [5_000, 17_000, 33_000];
+
 function useInvalidateVault(vaultId: string) {
   const queryClient = useQueryClient();
   const cluster = useClusterKey();
-  return () =>
-    Promise.all(
+  return () => {
+    for (const delay of INDEXED_REFRESH_DELAYS_MS) {
+      setTimeout(() => {
+        for (const queryKey of [vaultKeys.stats(cluster, vaultId), vaultKeys.directory(cluster)]) {
+          void queryClient.invalidateQueries({ queryKey });
+        }
+      }, delay);
+    }
+    return Promise.all(
       [
         vaultKeys.vault(cluster, vaultId),
         ["position", ...cluster, vaultId],
@@ -57,6 +71,7 @@ function useInvalidateVault(vaultId: string) {
         vaultKeys.stats(cluster, vaultId),
       ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
+  };
 }
 
 export function useDeposit(vault: VaultView) {

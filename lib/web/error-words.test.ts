@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import { vaultErrorCode } from "../vault/program-errors";
-import { describeError, sessionNoticeWords } from "./error-words";
+import { describeError, sessionNoticeWords, withdrawRefusalWords } from "./error-words";
 import {
   ApiRequestError,
   BlockhashExpiredError,
@@ -168,5 +168,51 @@ describe("a page served without a session", () => {
       "This app starts at most 300 new sessions per hour from one network address, and your network " +
         "has reached that. A session can be started now: reload the page. The vault data shown is live.",
     );
+  });
+});
+
+describe("a withdrawal the form will not send", () => {
+  const names = { asset: vault.asset, shares: { mint: "shares", symbol: "vUSDC", decimals: 9 } };
+  const HOUR_END = Date.UTC(2026, 10, 26, 16) / 1000;
+
+  it("over the cap with some left: what is left and until when, and the offer — never 'Cap reached'", () => {
+    const words = withdrawRefusalWords(
+      {
+        block: { kind: "cap", window: "hourly", remaining: 25_000n * USDC, resetsAt: HOUR_END },
+        fit: { shares: 24_999_999_999_999n, assets: 24_999_999_999n, restAfter: HOUR_END },
+      },
+      names,
+      { timeZone: "UTC" },
+    );
+    expect(words).toEqual({
+      reason: "The hourly withdrawal cap has 25,000.00 USDC left until 16:00; this request is worth more.",
+      offer: "Request 24,999.99 USDC now, the rest after 16:00",
+    });
+    expect(words.reason).not.toContain("Cap reached");
+  });
+
+  it("a used-up cap says so and offers nothing; more than the balance offers all of it", () => {
+    expect(
+      withdrawRefusalWords(
+        { block: { kind: "cap", window: "daily", remaining: 0n, resetsAt: HOUR_END }, fit: null },
+        names,
+        { timeZone: "UTC" },
+      ),
+    ).toEqual({
+      reason: "The daily withdrawal cap is used up: nothing more can be requested until 16:00.",
+      offer: null,
+    });
+    expect(
+      withdrawRefusalWords(
+        {
+          block: { kind: "balance", held: 10n * 1_000_000_000n },
+          fit: { shares: 10n * 1_000_000_000n, assets: 11n * USDC, restAfter: null },
+        },
+        names,
+      ),
+    ).toEqual({
+      reason: "That is more than the 10.00 vUSDC this wallet holds.",
+      offer: "Request all 10.00 vUSDC (11.00 USDC)",
+    });
   });
 });

@@ -19,6 +19,7 @@ import {
   isWalletRejection,
 } from "./errors";
 import { formatClock, relativeFromNow, type ClockOptions } from "./time";
+import type { WithdrawBlock, WithdrawVerdict } from "./vault-view";
 
 export type ErrorKind =
   | "wallet-rejected"
@@ -330,4 +331,57 @@ export function sessionNoticeWords(
       "to deposit or withdraw. The vault data shown is live.",
     canRetry: false,
   };
+}
+
+/** A withdrawal the form will not send, said once: why, and the button that fills what fits. */
+export interface WithdrawRefusalWords {
+  reason: string;
+  /** The offer's button text ("Request 25,000.00 USDC now, the rest after 16:00"); null: nothing fits. */
+  offer: string | null;
+}
+
+function assetWords(raw: bigint, vault: Pick<VaultView, "asset">): string {
+  return `${formatAmount(raw, vault.asset.decimals)} ${vault.asset.symbol}`;
+}
+
+function shareWords(raw: bigint, vault: Pick<VaultView, "shares">): string {
+  return `${formatAmount(raw, vault.shares.decimals)} ${vault.shares.symbol}`;
+}
+
+export function withdrawRefusalWords(
+  verdict: WithdrawVerdict & { block: WithdrawBlock },
+  vault: Pick<VaultView, "asset" | "shares">,
+  clock: ClockOptions = {},
+): WithdrawRefusalWords {
+  const { block, fit } = verdict;
+  let reason: string;
+  switch (block.kind) {
+    case "balance":
+      reason = `That is more than the ${shareWords(block.held, vault)} this wallet holds.`;
+      break;
+    case "minimum":
+      reason = `The vault's minimum withdrawal is ${shareWords(block.minimum, vault)}.`;
+      break;
+    case "cap":
+      reason =
+        block.remaining === 0n
+          ? `The ${block.window} withdrawal cap is used up: nothing more can be requested until ${formatClock(block.resetsAt * 1000, clock)}.`
+          : `The ${block.window} withdrawal cap has ${assetWords(block.remaining, vault)} left until ${formatClock(block.resetsAt * 1000, clock)}; this request is worth more.`;
+      break;
+  }
+  if (fit === null) {
+    return { reason, offer: null };
+  }
+  return {
+    reason,
+    offer:
+      fit.restAfter === null
+        ? `Request all ${shareWords(fit.shares, vault)} (${assetWords(fit.assets, vault)})`
+        : `Request ${assetWords(fit.assets, vault)} now, the rest after ${formatClock(fit.restAfter * 1000, clock)}`,
+  };
+}
+
+/** A wallet without SOL for the network fee, said before anything is signed. */
+export function feeSolWords(context: Pick<ErrorContext, "hasFaucet">): string {
+  return `This wallet holds no SOL to pay the network fee. ${solAdvice(context)}`;
 }
