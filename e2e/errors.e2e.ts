@@ -159,6 +159,48 @@ describe("errors in words", () => {
     });
   }, 150_000);
 
+  it("a chain that takes requests and never answers: the page says so, keeps the last figures, and a send can be stopped", async () => {
+    const session = await fundedSession(100n * USDC);
+    const { page, context, wallet } = session;
+    await withScreenshotOnFailure(session, "silent-chain", async () => {
+      await page.getByText("Balance: 100.00 USDC").waitFor({ timeout: 15_000 });
+      const rpcOrigin = new URL(env.rpcUrl).origin;
+      // Every RPC request from now on is taken and never answered (a paused node).
+      await context.route(
+        (url) => url.origin === rpcOrigin,
+        () => undefined,
+      );
+      const stale = page.getByTestId("vault-stale");
+      await stale.waitFor({ timeout: 30_000 });
+      const staleText = (await stale.innerText()).replace(/\s+/g, " ");
+      expect(staleText).toContain("The chain is unreachable");
+      expect(staleText).toMatch(/The figures below are as of \d\d:\d\d, when the chain last answered/);
+      await stale.getByRole("button", { name: "Try again: read the vault from the chain" }).waitFor();
+      // The vault's figures are still on the page.
+      await page.getByTestId("vault-name").waitFor();
+      expect(await page.getByTestId("share-price").count()).toBe(1);
+
+      // A deposit signed while the node is silent: "still trying" after a while, and Cancel stops waiting.
+      await page.getByRole("tab", { name: "deposit" }).click();
+      await page.getByLabel("Amount to deposit").fill("10");
+      await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      const slow = page.getByTestId("deposit-status-slow");
+      await slow.waitFor({ timeout: 45_000 });
+      expect(await slow.innerText()).toMatch(/The network isn't answering; still trying/);
+      await slow.getByRole("button", { name: "Cancel: stop waiting" }).click();
+      const error = page.getByTestId("deposit-status-error");
+      await error.waitFor();
+      const words = (await error.innerText()).replace(/\s+/g, " ");
+      expect(words).toContain("Stopped waiting");
+      expect(words).toContain(
+        wallet !== null && wallet.signatures > 0 ? "may still be confirmed" : "nothing was sent",
+      );
+      expect(await page.getByTestId("deposit-success").count()).toBe(0);
+      await screenshot(page, "15-error-chain-silent");
+      await context.unrouteAll({ behavior: "ignoreErrors" });
+    });
+  }, 150_000);
+
   it("the chain unreachable", async () => {
     const session = await openSession(browser, { wallet: false });
     const { page, context } = session;

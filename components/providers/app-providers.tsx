@@ -4,6 +4,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 
+import { ChainUnavailableError } from "@/lib/chain/rpc";
 import type { ClientConfig } from "@/lib/web/client-config";
 import type { SessionNotice } from "@/lib/web/session-issue";
 import { WalletStateProvider } from "../wallet/wallet-data-access";
@@ -25,7 +26,12 @@ export function AppProviders({
         defaultOptions: {
           queries: {
             staleTime: 2_000,
-            retry: (failureCount, error) => failureCount < 2 && error.name !== "VaultNotFoundError",
+            // A chain read that got no answer already waited its timeout (lib/web/chain-reader.ts):
+            // the page says so at once and the query's own interval asks again.
+            retry: (failureCount, error) =>
+              failureCount < 2 &&
+              error.name !== "VaultNotFoundError" &&
+              !(error instanceof ChainUnavailableError),
             refetchOnWindowFocus: true,
           },
         },

@@ -1,14 +1,16 @@
 "use client";
 // What a form's transaction is doing, in words: the current step while it runs (announced politely),
 // the rebuilt-blockhash notice, the error in words, or the confirmed result. Nothing reads as done
-// until the chain has confirmed it.
+// until the chain has confirmed it. A step the network is slow about says so after SLOW_STEP_MS, with
+// a way to stop waiting.
 import type { ReactNode } from "react";
 
-import { describeError, type ErrorContext } from "@/lib/web/error-words";
+import { describeError, slowStepWords, type ErrorContext } from "@/lib/web/error-words";
 import type { FlowStage } from "@/lib/web/transaction-flow";
 import { useClientConfig } from "../providers/config-context";
 import type { TransactionProgress } from "../vault/vault-transactions";
-import { Alert } from "./primitives";
+import { Alert, Button } from "./primitives";
+import { useNow } from "./use-now";
 
 const STAGE_WORDS: Record<FlowStage, string> = {
   preparing: "Preparing the transaction…",
@@ -24,8 +26,11 @@ export function TransactionStatus({
   errorContext,
   success,
   testId,
+  onStop,
 }: {
   progress: TransactionProgress;
+  /** Stops waiting for the transaction (vault-transactions.tsx useStoppable). */
+  onStop?: () => void;
   error: unknown;
   errorContext?: ErrorContext;
   /** Shown once the mutation has succeeded (confirmed and recorded). */
@@ -33,6 +38,11 @@ export function TransactionStatus({
   testId: string;
 }) {
   const config = useClientConfig();
+  const now = useNow(1_000);
+  const slow =
+    progress.stage === null || progress.stageSince === null
+      ? null
+      : slowStepWords(progress.stage, now - progress.stageSince);
   const words =
     error === null || error === undefined
       ? null
@@ -42,6 +52,16 @@ export function TransactionStatus({
       <p role="status" aria-live="polite" className="min-h-5 text-sm text-muted">
         {progress.stage === null ? "" : STAGE_WORDS[progress.stage]}
       </p>
+      {slow === null ? null : (
+        <Alert tone="warning" title="Still trying" testId={`${testId}-slow`}>
+          <p>{slow.message}</p>
+          {slow.cancellable && onStop !== undefined ? (
+            <Button variant="secondary" className="mt-2" onClick={onStop}>
+              Cancel: stop waiting
+            </Button>
+          ) : null}
+        </Alert>
+      )}
       {progress.rebuilt ? (
         <Alert tone="info" title="Blockhash expired — rebuilt">
           The transaction expired before it reached the network, so it was rebuilt and your wallet was asked

@@ -22,7 +22,7 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
   const inputId = useId();
   const previewId = useId();
   const [text, setText] = useState("");
-  const { mutation, progress } = useDeposit(vault);
+  const { mutation, progress, stop } = useDeposit(vault);
   const parsed = parseAmountInput(text, vault.asset.decimals);
   const balance = position?.assetBalance;
   const preview = parsed.ok ? previewDeposit(vault, parsed.raw) : null;
@@ -123,6 +123,7 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
       <TransactionStatus
         testId="deposit-status"
         progress={progress}
+        onStop={stop}
         error={mutation.error}
         errorContext={{ vault }}
         success={

@@ -145,6 +145,7 @@ export function PendingWithdrawal({
         <TransactionStatus
           testId="claim-status"
           progress={progress}
+          onStop={claim.stop}
           error={mutation.error}
           errorContext={{ vault }}
           success={null}

@@ -43,7 +43,11 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
           <div className="space-y-4">
             <FaucetButton />
             {position.isError ? (
-              <ReadError error={position.error} onRetry={() => void position.refetch()} />
+              <ReadError
+                error={position.error}
+                onRetry={() => void position.refetch()}
+                retrying="read this wallet's balances from the chain"
+              />
             ) : null}
             <ActionTabs>
               {(tab) =>
@@ -62,7 +66,11 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
         )}
       </Card>
       {status.isError && wallet.publicKey !== null ? (
-        <ReadError error={status.error} onRetry={() => void status.refetch()} />
+        <ReadError
+          error={status.error}
+          onRetry={() => void status.refetch()}
+          retrying="load this wallet's withdrawal"
+        />
       ) : null}
       {pending === null ? null : <RequestResult vault={vault} request={request} />}
       <ClaimResult vault={vault} claim={claim} />

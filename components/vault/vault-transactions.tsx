@@ -2,9 +2,9 @@
 // The vault's writes: deposit, withdrawal request and claim. Each builds via /api → the wallet signs →
 // submit → confirm → POST /api/history → invalidate, reporting the flow's stage to its form.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 
-import { UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
+import { TransactionStoppedError, UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
 import type { FlowStage } from "@/lib/web/transaction-flow";
 import type { VaultView } from "@/lib/vault/vault-view";
 import { useClientConfig, useClusterKey } from "../providers/config-context";
@@ -13,6 +13,8 @@ import { loadApi, loadFlow, loadReader, vaultKeys } from "./vault-query-keys";
 
 export interface TransactionProgress {
   stage: FlowStage | null;
+  /** When the current stage began (epoch ms); null while idle. */
+  stageSince: number | null;
   /** The blockhash expired once: the transaction was rebuilt and the wallet asked again. */
   rebuilt: boolean;
 }
@@ -31,14 +33,63 @@ function requireWallet(wallet: WalletState): ConnectedWallet {
 
 /** The flow's stage and rebuild notice for one form, plus the callbacks the flow reports through. */
 function useTransactionProgress() {
-  const [progress, setProgress] = useState<TransactionProgress>({ stage: null, rebuilt: false });
+  const [progress, setProgress] = useState<TransactionProgress>({
+    stage: null,
+    stageSince: null,
+    rebuilt: false,
+  });
   const events = {
-    stage: (stage: FlowStage) => setProgress((current) => ({ ...current, stage })),
+    stage: (stage: FlowStage) => setProgress((current) => ({ ...current, stage, stageSince: Date.now() })),
     rebuilt: () => setProgress((current) => ({ ...current, rebuilt: true })),
   };
-  const reset = useCallback(() => setProgress({ stage: null, rebuilt: false }), []);
-  const finish = useCallback(() => setProgress((current) => ({ ...current, stage: null })), []);
+  const reset = useCallback(() => setProgress({ stage: null, stageSince: null, rebuilt: false }), []);
+  const finish = useCallback(
+    () => setProgress((current) => ({ ...current, stage: null, stageSince: null })),
+    [],
+  );
   return { progress, events, reset, finish };
+}
+
+/**
+ * Stopping a transaction the network is slow about: the run is raced against Stop, and the wallet is
+ * never asked to sign after it (so nothing is sent later, a rebuilt transaction included). What was
+ * already signed may still land; the error says so.
+ */
+function useStoppable() {
+  const current = useRef<{ stop(): void } | null>(null);
+  const run = useCallback(
+    async <T,>(
+      connected: ConnectedWallet,
+      body: (signTransaction: ConnectedWallet["signTransaction"]) => Promise<T>,
+    ): Promise<T> => {
+      let signed = false;
+      let stopped = false;
+      let stop = (): void => undefined;
+      const stoppedPromise = new Promise<never>((_resolve, reject) => {
+        stop = () => {
+          stopped = true;
+          reject(new TransactionStoppedError(signed));
+        };
+      });
+      current.current = { stop };
+      const signTransaction: ConnectedWallet["signTransaction"] = async (transaction) => {
+        if (stopped) {
+          throw new TransactionStoppedError(signed);
+        }
+        const result = await connected.signTransaction(transaction);
+        signed = true;
+        return result;
+      };
+      try {
+        return await Promise.race([body(signTransaction), stoppedPromise]);
+      } finally {
+        current.current = null;
+      }
+    },
+    [],
+  );
+  const stop = useCallback(() => current.current?.stop(), []);
+  return { run, stop };
 }
 
 /**
@@ -79,14 +130,17 @@ export function useDeposit(vault: VaultView) {
   const wallet = useWalletState();
   const { progress, events, reset, finish } = useTransactionProgress();
   const invalidate = useInvalidateVault(vault.id);
+  const stoppable = useStoppable();
   const mutation = useMutation({
     mutationFn: async ({ amount }: { amount: bigint }) => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
-      return flow.runVaultTransaction(
-        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
-        () => api.buildDeposit(vault.id, connected.publicKey, amount),
-        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+      return stoppable.run(connected, (signTransaction) =>
+        flow.runVaultTransaction(
+          { connection: reader.connectionFor(config), signTransaction, events },
+          () => api.buildDeposit(vault.id, connected.publicKey, amount),
+          (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+        ),
       );
     },
     onMutate: reset,
@@ -95,7 +149,7 @@ export function useDeposit(vault: VaultView) {
       await invalidate();
     },
   });
-  return { mutation, progress };
+  return { mutation, progress, stop: stoppable.stop };
 }
 
 export function useRequestWithdrawal(vault: VaultView) {
@@ -103,19 +157,22 @@ export function useRequestWithdrawal(vault: VaultView) {
   const wallet = useWalletState();
   const { progress, events, reset, finish } = useTransactionProgress();
   const invalidate = useInvalidateVault(vault.id);
+  const stoppable = useStoppable();
   const mutation = useMutation({
     mutationFn: async ({ shares }: { shares: bigint }) => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
-      return flow.runVaultTransaction(
-        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
-        () => api.buildWithdraw(vault.id, connected.publicKey, shares),
-        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
-        (prepared) => {
-          if (prepared.action !== "initiate") {
-            throw new UnexpectedActionError("initiate", prepared.action);
-          }
-        },
+      return stoppable.run(connected, (signTransaction) =>
+        flow.runVaultTransaction(
+          { connection: reader.connectionFor(config), signTransaction, events },
+          () => api.buildWithdraw(vault.id, connected.publicKey, shares),
+          (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+          (prepared) => {
+            if (prepared.action !== "initiate") {
+              throw new UnexpectedActionError("initiate", prepared.action);
+            }
+          },
+        ),
       );
     },
     onMutate: reset,
@@ -124,7 +181,7 @@ export function useRequestWithdrawal(vault: VaultView) {
       await invalidate();
     },
   });
-  return { mutation, progress };
+  return { mutation, progress, stop: stoppable.stop };
 }
 
 export function useClaimWithdrawal(vault: VaultView) {
@@ -132,20 +189,23 @@ export function useClaimWithdrawal(vault: VaultView) {
   const wallet = useWalletState();
   const { progress, events, reset, finish } = useTransactionProgress();
   const invalidate = useInvalidateVault(vault.id);
+  const stoppable = useStoppable();
   const mutation = useMutation({
     mutationFn: async () => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
-      return flow.runVaultTransaction(
-        { connection: reader.connectionFor(config), signTransaction: connected.signTransaction, events },
-        // The spec's auto-detected action: with a withdrawal pending, the API prepares its claim.
-        () => api.buildWithdraw(vault.id, connected.publicKey, null),
-        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
-        (prepared) => {
-          if (prepared.action !== "claim") {
-            throw new UnexpectedActionError("claim", prepared.action);
-          }
-        },
+      return stoppable.run(connected, (signTransaction) =>
+        flow.runVaultTransaction(
+          { connection: reader.connectionFor(config), signTransaction, events },
+          // The spec's auto-detected action: with a withdrawal pending, the API prepares its claim.
+          () => api.buildWithdraw(vault.id, connected.publicKey, null),
+          (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+          (prepared) => {
+            if (prepared.action !== "claim") {
+              throw new UnexpectedActionError("claim", prepared.action);
+            }
+          },
+        ),
       );
     },
     onMutate: reset,
@@ -154,5 +214,5 @@ export function useClaimWithdrawal(vault: VaultView) {
       await invalidate();
     },
   });
-  return { mutation, progress };
+  return { mutation, progress, stop: stoppable.stop };
 }

@@ -60,7 +60,7 @@ export function WithdrawForm({
   const previewId = useId();
   const [mode, setMode] = useState<"shares" | "value">("shares");
   const [text, setText] = useState("");
-  const { mutation, progress } = request;
+  const { mutation, progress, stop } = request;
   const parsed = parseAmountInput(text, mode === "shares" ? vault.shares.decimals : vault.asset.decimals);
   const walletShares = position?.shareBalance ?? 0n;
   const shares = parsed.ok
@@ -206,6 +206,7 @@ export function WithdrawForm({
       <TransactionStatus
         testId="withdraw-status"
         progress={progress}
+        onStop={stop}
         error={mutation.error}
         errorContext={{ vault, nowMs }}
         success={null}

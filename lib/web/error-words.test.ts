@@ -2,12 +2,19 @@ import { describe, expect, it } from "vitest";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import { vaultErrorCode } from "../vault/program-errors";
-import { describeError, sessionNoticeWords, withdrawRefusalWords } from "./error-words";
+import {
+  SLOW_STEP_MS,
+  describeError,
+  sessionNoticeWords,
+  slowStepWords,
+  withdrawRefusalWords,
+} from "./error-words";
 import {
   ApiRequestError,
   BlockhashExpiredError,
   RecordingFailedError,
   TransactionRefusedError,
+  TransactionStoppedError,
 } from "./errors";
 import type { VaultView } from "../vault/vault-view";
 
@@ -214,5 +221,30 @@ describe("a withdrawal the form will not send", () => {
       reason: "That is more than the 10.00 vUSDC this wallet holds.",
       offer: "Request all 10.00 vUSDC (11.00 USDC)",
     });
+  });
+});
+
+describe("a transaction the network is slow about", () => {
+  it("says so once a step has waited 10 s, offering Cancel except while the wallet asks", () => {
+    expect(SLOW_STEP_MS).toBe(10_000);
+    expect(slowStepWords("confirming", SLOW_STEP_MS - 1)).toBeNull();
+    expect(slowStepWords("preparing", SLOW_STEP_MS)).toEqual({
+      message: "The network isn't answering; still trying to prepare the transaction. Nothing is signed yet.",
+      cancellable: true,
+    });
+    for (const stage of ["sending", "confirming"] as const) {
+      expect(slowStepWords(stage, 60_000)?.message).toMatch(/^The network isn't answering; still trying\./);
+    }
+    expect(slowStepWords("signing", 60_000)).toBeNull();
+    expect(slowStepWords("recording", 60_000)).toBeNull();
+  });
+
+  it("stopping says whether anything can still land", () => {
+    const before = describeError(new TransactionStoppedError(false));
+    expect(before.kind).toBe("stopped");
+    expect(before.message).toContain("nothing was sent");
+    const after = describeError(new TransactionStoppedError(true));
+    expect(after.kind).toBe("stopped");
+    expect(after.message).toContain("may still be confirmed");
   });
 });

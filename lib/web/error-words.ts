@@ -14,6 +14,7 @@ import {
   BlockhashExpiredError,
   RecordingFailedError,
   TransactionRefusedError,
+  TransactionStoppedError,
   UnexpectedActionError,
   WalletUnavailableError,
   isWalletRejection,
@@ -32,6 +33,7 @@ export type ErrorKind =
   | "rate-limited"
   | "refused"
   | "recorded-late"
+  | "stopped"
   | "unknown";
 
 export interface ErrorWords {
@@ -215,6 +217,15 @@ function chainUnreachable(): ErrorWords {
 }
 
 export function describeError(error: unknown, context: ErrorContext = {}): ErrorWords {
+  if (error instanceof TransactionStoppedError) {
+    return {
+      kind: "stopped",
+      title: "Stopped waiting",
+      message: error.signed
+        ? "You stopped waiting for the network. The transaction was signed and may still be confirmed: your balances and activity will show it if it is. Check them before trying again."
+        : "You stopped before anything was signed, so nothing was sent. Try again when the network answers.",
+    };
+  }
   if (isWalletRejection(error)) {
     return {
       kind: "wallet-rejected",
@@ -379,6 +390,33 @@ export function withdrawRefusalWords(
         ? `Request all ${shareWords(fit.shares, vault)} (${assetWords(fit.assets, vault)})`
         : `Request ${assetWords(fit.assets, vault)} now, the rest after ${formatClock(fit.restAfter * 1000, clock)}`,
   };
+}
+
+/** How long a transaction's step may wait before the page says the network isn't answering. */
+export const SLOW_STEP_MS = 10_000;
+
+/**
+ * A step that has waited past SLOW_STEP_MS: what to say, and whether Cancel may be offered (never
+ * while the wallet is asking: the wallet's own Reject is the way out there).
+ */
+export function slowStepWords(
+  stage: "preparing" | "signing" | "sending" | "confirming" | "recording",
+  waitedMs: number,
+): { message: string; cancellable: boolean } | null {
+  if (waitedMs < SLOW_STEP_MS || stage === "signing" || stage === "recording") {
+    return null;
+  }
+  return stage === "preparing"
+    ? {
+        message:
+          "The network isn't answering; still trying to prepare the transaction. Nothing is signed yet.",
+        cancellable: true,
+      }
+    : {
+        message:
+          "The network isn't answering; still trying. The transaction is signed: stopping here stops waiting, it cannot call the transaction back.",
+        cancellable: true,
+      };
 }
 
 /** A wallet without SOL for the network fee, said before anything is signed. */
