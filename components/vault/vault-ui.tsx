@@ -32,28 +32,31 @@ export function sharesText(raw: bigint, vault: Pick<VaultView, "shares">): strin
 export function apyFigure(
   stats: VaultStatsData | undefined,
   points: readonly NavPoint[] | undefined,
-): { value: string; hint: string } {
+): { label: string; value: string; hint: string } {
   if (stats !== undefined && stats.apy7d !== null) {
     return {
+      label: "APY",
       value: formatPercent(stats.apy7d),
       hint:
         stats.apy30d === null ? "7-day, from NAV history" : `7-day; 30-day ${formatPercent(stats.apy30d)}`,
     };
   }
   if (points === undefined) {
-    return { value: "…", hint: "" };
+    return { label: "APY", value: "…", hint: "" };
   }
   const observed = observedApy(points, WEEK);
   if (observed === null) {
-    return { value: "—", hint: "Not enough NAV history yet" };
+    return { label: "APY", value: "—", hint: "Not enough NAV history yet" };
   }
   const span = describeSpan(observed.spanSeconds);
   return observed.apy === null
     ? {
+        // A few minutes' change is not an APY: the tile says what it is until a day of history exists.
+        label: `Change (${span})`,
         value: `${observed.change >= 0 ? "+" : ""}${formatPercent(observed.change, 4)}`,
         hint: `Share price change over ${span}; an APY after a day of NAV history`,
       }
-    : { value: formatPercent(observed.apy), hint: `Observed over ${span} of NAV strikes` };
+    : { label: "APY", value: formatPercent(observed.apy), hint: `Observed over ${span} of NAV strikes` };
 }
 
 export function VaultStats({
@@ -86,7 +89,7 @@ export function VaultStats({
         }
         testId="tvl"
       />
-      <Stat label="APY" value={apy.value} hint={apy.hint} testId="apy" />
+      <Stat label={apy.label} value={apy.value} hint={apy.hint} testId="apy" />
       <Stat
         label="Your position"
         value={position === undefined ? "—" : assetText(positionValue(vault, position.shareBalance), vault)}
