@@ -3,7 +3,7 @@
 // one address all see the directory (and each gets a session); on one whose issue limit is reached,
 // the vault page still shows its data and says why deposits and withdrawals wait, and until when. An
 // address that holds no vault answers HTTP 404.
-import { createWriteStream } from "node:fs";
+import { copyFileSync, createWriteStream } from "node:fs";
 import { join } from "node:path";
 
 import { Keypair } from "@solana/web3.js";
@@ -17,8 +17,16 @@ import { appEnv, freePort, startApp, stop } from "./support/world";
 const env = inject("e2e");
 let browser: Browser;
 
+/** The localnet's addresses, copied now: the servers these tests start read them later. */
+let addressesFile: string | null = null;
+
 beforeAll(async () => {
   browser = await launchChromium();
+  const original = env.appValues.LOCALNET_ADDRESSES_FILE;
+  if (original !== undefined) {
+    addressesFile = join(ARTIFACTS, "visitors-addresses.json");
+    copyFileSync(original, addressesFile);
+  }
 });
 
 afterAll(async () => {
@@ -36,7 +44,11 @@ function productionSessionValues(overrides: Record<string, string>): Record<stri
   ]) {
     delete values[name];
   }
-  return { ...values, ...overrides };
+  return {
+    ...values,
+    ...(addressesFile === null ? {} : { LOCALNET_ADDRESSES_FILE: addressesFile }),
+    ...overrides,
+  };
 }
 
 /** Another app server on the same chain (its own store and indexer), stopped after `body`. */

@@ -1,5 +1,5 @@
-// The pending withdrawal as steps a person can follow: requested → NAV struck → funded → ready →
-// claimed, each done, current or still to come, with the times the page knows (in the reader's zone,
+// The pending withdrawal as steps a person can follow: requested → NAV struck → funded → claimable
+// (ready) → claimed, each done, current or still to come, with the times the page knows (in the reader's zone,
 // and relative: "in ~2 min"). Built from GET /api/vault/{id}/withdraw's status and the vault's live
 // state; pure, so the panel only lays it out.
 import { formatClock, type ClockOptions } from "./time";
@@ -103,7 +103,7 @@ export function withdrawalSteps(
     },
     {
       key: "ready",
-      label: "Ready to claim",
+      label: "Claimable",
       state: kind === "ready" ? "done" : fundedDone ? "current" : "upcoming",
       detail: kind === "ready" ? "claimable now" : expected,
     },
