@@ -110,7 +110,7 @@ describe("many visitors from one address", () => {
         await notice.waitFor();
         const text = (await notice.textContent()) ?? "";
         expect(text).toContain("Deposits and withdrawals wait for a session");
-        expect(text).toContain("at most 1 new sessions per 10 minutes from one network address");
+        expect(text).toContain("at most 1 new session per 10 minutes from one network address");
         expect(text).toMatch(/Reload after \d\d:\d\d \(in \d+ (s|min)\) to deposit or withdraw/);
         await screenshot(page, "visitors-session-limited");
       } finally {

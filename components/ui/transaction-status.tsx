@@ -38,7 +38,8 @@ export function TransactionStatus({
   testId: string;
 }) {
   const config = useClientConfig();
-  const now = useNow(1_000);
+  // Ticks each second only while a step runs.
+  const now = useNow(progress.stage === null ? 60_000 : 1_000);
   const slow =
     progress.stage === null || progress.stageSince === null
       ? null

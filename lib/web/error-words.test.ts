@@ -165,6 +165,13 @@ describe("a page served without a session", () => {
     });
   });
 
+  it("counts one session as one", () => {
+    const words = sessionNoticeWords({ ...notice, limit: 1 }, notice.retryAtMs - 60_000, { timeZone: "UTC" });
+    expect(words.message).toMatch(
+      /^This app starts at most 1 new session per 10 minutes from one network address/,
+    );
+  });
+
   it("offers the reload once the limiter's Retry-After has passed", () => {
     const words = sessionNoticeWords({ ...notice, windowSeconds: 3_600 }, notice.retryAtMs, {
       timeZone: "UTC",

@@ -326,7 +326,7 @@ export function sessionNoticeWords(
   clock: ClockOptions = {},
 ): SessionNoticeWords {
   const why =
-    `This app starts at most ${notice.limit.toLocaleString("en-US")} new sessions per ` +
+    `This app starts at most ${notice.limit.toLocaleString("en-US")} new session${notice.limit === 1 ? "" : "s"} per ` +
     `${windowText(notice.windowSeconds)} from one network address, and your network has reached that.`;
   if (nowMs >= notice.retryAtMs) {
     return {
