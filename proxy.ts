@@ -1,14 +1,14 @@
 // Every page request: a fresh CSP nonce (Next.js applies it to its scripts), the security headers, and
 // the first-party session cookie the pages' /api calls are served under (lib/web/session-issue.ts:
 // issued when missing, invalid or bound elsewhere, at a limited rate per client IP; renewed past half
-// its lifetime). frame-ancestors: FRAME_ANCESTORS on /embed/…, the app itself elsewhere.
+// its lifetime; when the rate holds one back, the page's render is told when to try again). frame-ancestors: FRAME_ANCESTORS on /embed/…, the app itself elsewhere.
 import { NextResponse, type NextRequest } from "next/server";
 
 import { clientNetwork } from "./lib/api/client-address";
 import { processApi } from "./lib/api/default-context";
 import { processConfig } from "./lib/config";
 import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/csp";
-import { issueSession } from "./lib/web/session-issue";
+import { SESSION_NOTICE_HEADER, issueSession, sessionNoticeHeader } from "./lib/web/session-issue";
 import {
   SESSION_COOKIE,
   browserUrl,
@@ -29,15 +29,6 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     secure: url.protocol === "https:",
   });
 
-  const requestHeaders = new Headers(request.headers);
-  requestHeaders.set("x-nonce", nonce);
-  requestHeaders.set("Content-Security-Policy", policy);
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
-  response.headers.set("Content-Security-Policy", policy);
-  for (const [name, value] of Object.entries(BASELINE_SECURITY_HEADERS)) {
-    response.headers.set(name, value);
-  }
-
   // The process's API (installed by scripts/web.ts, else built from the environment): its limiter and
   // its client-address rule, so the session is bound to the address the API will see.
   const { context } = processApi();
@@ -45,21 +36,30 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     address: clientNetwork(request, context.config.trustedProxyCount),
     userAgent: request.headers.get("user-agent") ?? "",
   };
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("Content-Security-Policy", policy);
+  // Only this proxy says whether the page has a session; never the browser.
+  requestHeaders.delete(SESSION_NOTICE_HEADER);
+  let cookie: string | null = null;
   try {
+    const nowMs = Date.now();
     const issue = await issueSession({
       limiter: context.limiter,
       settings: session,
       secret: sessionSecret(session.sessionSecret, session.firstPartyApiKey),
       binding,
       existing: request.cookies.get(SESSION_COOKIE)?.value ?? null,
-      nowMs: Date.now(),
+      nowMs,
     });
     if (issue.outcome === "issued" || issue.outcome === "renewed") {
-      response.headers.append(
-        "Set-Cookie",
-        sessionCookieHeader(issue.token, canUseSecureCookie(url), session.sessionTtlSeconds),
-      );
+      cookie = sessionCookieHeader(issue.token, canUseSecureCookie(url), session.sessionTtlSeconds);
     } else if (issue.outcome === "limited") {
+      // The page renders its data without a session and says when transactions can start.
+      requestHeaders.set(
+        SESSION_NOTICE_HEADER,
+        sessionNoticeHeader(issue.decision, session.sessionIssueWindowSeconds, nowMs),
+      );
       context.log.log("warn", "session issue rate reached; page served without a session", {
         address: binding.address,
         retryAfter: issue.decision.retryAfter,
@@ -68,6 +68,15 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   } catch (error) {
     // The page renders without a session rather than failing.
     context.log.log("error", "issuing a session failed", { error: String(error) });
+  }
+
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("Content-Security-Policy", policy);
+  for (const [name, value] of Object.entries(BASELINE_SECURITY_HEADERS)) {
+    response.headers.set(name, value);
+  }
+  if (cookie !== null) {
+    response.headers.append("Set-Cookie", cookie);
   }
   return response;
 }

@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 
 import { AppProviders } from "@/components/providers/app-providers";
 import { processConfig } from "@/lib/config";
+import { SESSION_NOTICE_HEADER, parseSessionNotice } from "@/lib/web/session-issue";
 
 import "./globals.css";
 
@@ -22,13 +23,17 @@ export const viewport: Viewport = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // The nonce is applied by Next.js to its scripts from the CSP request header; reading the headers
-  // here keeps the pages out of static prerendering, where no nonce could exist.
-  await headers();
+  // here keeps the pages out of static prerendering, where no nonce could exist. The proxy also says
+  // there when no session could be issued for this visitor (the page then says why and until when).
+  const requestHeaders = await headers();
+  const sessionNotice = parseSessionNotice(requestHeaders.get(SESSION_NOTICE_HEADER));
   const config = processConfig().web.client;
   return (
     <html lang="en">
       <body>
-        <AppProviders config={config}>{children}</AppProviders>
+        <AppProviders config={config} sessionNotice={sessionNotice}>
+          {children}
+        </AppProviders>
       </body>
     </html>
   );

@@ -36,6 +36,10 @@ describe("keyboard, screen readers and small screens", () => {
       await dialog.waitFor({ state: "hidden" });
 
       await connectWallet(page);
+      // Focus lands on the connected account, not on <body>.
+      await page.waitForFunction(
+        () => document.activeElement?.getAttribute("data-testid") === "wallet-address",
+      );
       const deposit = page.getByRole("tab", { name: "deposit" });
       await deposit.focus();
       expect(await deposit.getAttribute("aria-selected")).toBe("true");

@@ -1,5 +1,6 @@
-// What goes wrong, shown in words: the withdrawal cap, a refusal in the wallet, no SOL for fees, an
-// expired blockhash (rebuilt and asked again), and an unreachable chain. Nothing reads as done.
+// What goes wrong, shown in words: the withdrawal cap (refused before sending, with what fits), a
+// refusal in the wallet, no SOL for fees (before signing), an expired blockhash (rebuilt and asked
+// again), and an unreachable chain. Nothing reads as done.
 import type { Browser, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
@@ -56,25 +57,37 @@ async function withScreenshotOnFailure(session: WalletSession, name: string, bod
 }
 
 describe("errors in words", () => {
-  it("the withdrawal cap: try a smaller amount or wait until HH:MM, before and after asking the API", async () => {
+  it("an over-cap request cannot be sent: one reason, what is left and until when, and a button filling what fits", async () => {
     const session = await fundedSession(40_000n * USDC);
-    const { page } = session;
+    const { page, wallet } = session;
     await withScreenshotOnFailure(session, "cap", async () => {
       await page.getByText("Balance: 40,000.00 USDC").waitFor({ timeout: 15_000 });
       await deposit(page, "30000");
       await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
       await page.getByRole("tab", { name: "withdraw" }).click();
       await page.getByLabel("Shares to withdraw").fill("26000");
-      expect(await textOf(page, "cap-warning")).toMatch(
-        /^Cap reached — the hourly cap has [\d,.]+ USDC left\. Try a smaller amount or wait until \d\d:\d\d\.$/,
+      const refusal = page.getByTestId("withdraw-refusal");
+      await refusal.waitFor();
+      const reason = await textOf(page, "withdraw-refusal");
+      expect(reason).toMatch(
+        /^The hourly withdrawal cap has [\d,.]+ USDC left until \d\d:\d\d; this request is worth more\./,
       );
-      await page.getByRole("button", { name: "Request withdrawal" }).click();
-      const error = page.getByTestId("withdraw-status-error");
-      await error.waitFor({ timeout: 20_000 });
-      const words = (await error.innerText()).replace(/\s+/g, " ");
-      expect(words).toContain("The vault's hourly withdrawal cap is reached");
-      expect(words).toMatch(/Cap reached — try a smaller amount or wait until \d\d:\d\d\./);
-      expect(await page.getByTestId("withdraw-success").count()).toBe(0);
+      expect(reason).not.toContain("Cap reached");
+      // Said once, and the request cannot be sent.
+      expect(await page.getByText(/withdrawal cap has/).count()).toBe(1);
+      const request = page.getByRole("button", { name: "Request withdrawal" });
+      expect(await request.isDisabled()).toBe(true);
+      const signaturesBefore = wallet?.signatures ?? 0;
+      // The offer fills the largest request that fits, which can then be sent.
+      const offer = refusal.getByRole("button", {
+        name: /^Request [\d,.]+ USDC now, the rest after \d\d:\d\d$/,
+      });
+      await offer.click();
+      await refusal.waitFor({ state: "detached" });
+      const filled = await page.getByLabel("Shares to withdraw").inputValue();
+      expect(Number(filled.replace(/,/g, ""))).toBeLessThan(26_000);
+      expect(await request.isDisabled()).toBe(false);
+      expect(wallet?.signatures ?? 0).toBe(signaturesBefore);
       await screenshot(page, "10-error-cap-reached");
     });
   });
@@ -117,12 +130,12 @@ describe("errors in words", () => {
       await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
       await connectWallet(page);
       await page.getByText("Balance: 50.00 USDC").waitFor({ timeout: 15_000 });
-      await deposit(page, "10");
-      const error = page.getByTestId("deposit-status-error");
-      await error.waitFor({ timeout: 20_000 });
-      const words = (await error.innerText()).replace(/\s+/g, " ");
-      expect(words).toContain("Not enough SOL for fees");
-      expect(words).toContain("does not hold enough SOL to pay the network fee");
+      await page.getByRole("tab", { name: "deposit" }).click();
+      await page.getByLabel("Amount to deposit").fill("10");
+      // Said before anything is signed: the page knows the wallet's SOL.
+      const words = await textOf(page, "deposit-fee-sol");
+      expect(words).toContain("This wallet holds no SOL to pay the network fee.");
+      expect(await page.getByRole("button", { name: "Deposit", exact: true }).isDisabled()).toBe(true);
       expect(wallet.signatures).toBe(0);
       await screenshot(page, "12-error-no-sol");
     });
@@ -143,6 +156,48 @@ describe("errors in words", () => {
       await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
       expect(wallet.signatures).toBe(2);
       await screenshot(page, "13-blockhash-rebuilt");
+    });
+  }, 150_000);
+
+  it("a chain that takes requests and never answers: the page says so, keeps the last figures, and a send can be stopped", async () => {
+    const session = await fundedSession(100n * USDC);
+    const { page, context, wallet } = session;
+    await withScreenshotOnFailure(session, "silent-chain", async () => {
+      await page.getByText("Balance: 100.00 USDC").waitFor({ timeout: 15_000 });
+      const rpcOrigin = new URL(env.rpcUrl).origin;
+      // Every RPC request from now on is taken and never answered (a paused node).
+      await context.route(
+        (url) => url.origin === rpcOrigin,
+        () => undefined,
+      );
+      const stale = page.getByTestId("vault-stale");
+      await stale.waitFor({ timeout: 30_000 });
+      const staleText = (await stale.innerText()).replace(/\s+/g, " ");
+      expect(staleText).toContain("The chain is unreachable");
+      expect(staleText).toMatch(/The figures below are as of \d\d:\d\d, when the chain last answered/);
+      await stale.getByRole("button", { name: "Try again: read the vault from the chain" }).waitFor();
+      // The vault's figures are still on the page.
+      await page.getByTestId("vault-name").waitFor();
+      expect(await page.getByTestId("share-price").count()).toBe(1);
+
+      // A deposit signed while the node is silent: "still trying" after a while, and Cancel stops waiting.
+      await page.getByRole("tab", { name: "deposit" }).click();
+      await page.getByLabel("Amount to deposit").fill("10");
+      await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      const slow = page.getByTestId("deposit-status-slow");
+      await slow.waitFor({ timeout: 45_000 });
+      expect(await slow.innerText()).toMatch(/The network isn't answering; still trying/);
+      await slow.getByRole("button", { name: "Cancel: stop waiting" }).click();
+      const error = page.getByTestId("deposit-status-error");
+      await error.waitFor();
+      const words = (await error.innerText()).replace(/\s+/g, " ");
+      expect(words).toContain("Stopped waiting");
+      expect(words).toContain(
+        wallet !== null && wallet.signatures > 0 ? "may still be confirmed" : "nothing was sent",
+      );
+      expect(await page.getByTestId("deposit-success").count()).toBe(0);
+      await screenshot(page, "15-error-chain-silent");
+      await context.unrouteAll({ behavior: "ignoreErrors" });
     });
   }, 150_000);
 

@@ -118,6 +118,13 @@ async function journey(page: Page, address: string): Promise<void> {
     await page.getByTestId("withdraw-success").waitFor({ timeout: 45_000 });
     await page.getByTestId("pending-withdrawal").waitFor({ timeout: 15_000 });
     await page.getByText(/^Withdrawal queue: [\d,.]+ vUSDC requested/).waitFor({ timeout: 15_000 });
+    // The steps, the request's time with its zone and how long ago, and the net amount (not the gross).
+    const steps = page.getByTestId("withdrawal-steps").getByRole("listitem");
+    expect(await steps.count()).toBe(5);
+    expect(await steps.first().getAttribute("data-state")).toBe("done");
+    expect((await steps.first().innerText()).replace(/\s+/g, " ")).toMatch(
+      /Requested \(done\) ?· \d\d:\d\d \S+ \((just now|~\d+ (s|min) ago)\)/,
+    );
     // The panel shows what the preview promised: the amount after the receipt's 0.10% fee, not the gross.
     expect(await textOf(page, "pending-net")).toMatch(/^99\.\d\d USDC$/);
     expect(await textOf(page, "pending-withdrawal")).toMatch(/[\d,.]+ USDC before the 0\.10% fee/);
@@ -155,6 +162,8 @@ async function journey(page: Page, address: string): Promise<void> {
     expect([...kinds].some((kind) => kind === "nav" || kind === "staging")).toBe(true);
     expect(await claim.isEnabled()).toBe(true);
     expect(await textOf(page, "queue-position")).toBe("Next in line");
+    expect(await page.locator('[data-step="ready"]').getAttribute("data-state")).toBe("done");
+    expect(await page.locator('[data-step="claimed"]').getAttribute("data-state")).toBe("current");
     await screenshot(page, "06-claimable");
 
     await claim.click();

@@ -119,7 +119,7 @@ export const ENV_SCHEMA = z.object({
   FIRST_PARTY_RPM: envInteger(1, 1_000_000).default(300),
   SESSION_TTL_SECONDS: envInteger(60, 86_400).default(1_800),
   SESSION_RPM: envInteger(1, 1_000_000).default(120),
-  SESSION_ISSUE_LIMIT: envInteger(1, 1_000_000).default(20),
+  SESSION_ISSUE_LIMIT: envInteger(1, 1_000_000).default(300),
   SESSION_ISSUE_WINDOW_SECONDS: envInteger(1, 86_400).default(600),
   // The indexer and the webhook worker.
   INDEXER: onOff,

@@ -97,7 +97,7 @@ describe("the browser's view of the deployment", () => {
       firstPartyRpm: 300,
       sessionTtlSeconds: 1_800,
       sessionRpm: 120,
-      sessionIssueLimit: 20,
+      sessionIssueLimit: 300,
       sessionIssueWindowSeconds: 600,
     });
     expect(parseSessionSettings({ FIRST_PARTY_RPM: "60" }).firstPartyRpm).toBe(60);

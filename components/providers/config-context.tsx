@@ -3,8 +3,16 @@
 import { createContext, useContext } from "react";
 
 import type { ClientConfig } from "@/lib/web/client-config";
+import type { SessionNotice } from "@/lib/web/session-issue";
 
 export const ConfigContext = createContext<ClientConfig | null>(null);
+
+/** Set when this page was served without a session because the issue limit held one back. */
+export const SessionNoticeContext = createContext<SessionNotice | null>(null);
+
+export function useSessionNotice(): SessionNotice | null {
+  return useContext(SessionNoticeContext);
+}
 
 export function useClientConfig(): ClientConfig {
   const config = useContext(ConfigContext);

@@ -2,14 +2,16 @@
 // What a form's transaction is doing, in words: the current step while it runs (announced politely),
 // the balance changes its simulation showed once it passed the check (before the wallet opens),
 // the rebuilt-blockhash notice, the error in words, or the confirmed result. Nothing reads as done
-// until the chain has confirmed it.
+// until the chain has confirmed it. A step the network is slow about says so after SLOW_STEP_MS, with
+// a way to stop waiting.
 import type { ReactNode } from "react";
 
-import { describeError, type ErrorContext } from "@/lib/web/error-words";
+import { describeError, slowStepWords, type ErrorContext } from "@/lib/web/error-words";
 import type { FlowStage } from "@/lib/web/transaction-flow";
 import { useClientConfig } from "../providers/config-context";
 import type { TransactionProgress } from "../vault/vault-transactions";
-import { Alert } from "./primitives";
+import { Alert, Button } from "./primitives";
+import { useNow } from "./use-now";
 
 const STAGE_WORDS: Record<FlowStage, string> = {
   preparing: "Preparing the transaction…",
@@ -25,8 +27,11 @@ export function TransactionStatus({
   errorContext,
   success,
   testId,
+  onStop,
 }: {
   progress: TransactionProgress;
+  /** Stops waiting for the transaction (vault-transactions.tsx useStoppable). */
+  onStop?: () => void;
   error: unknown;
   errorContext?: ErrorContext;
   /** Shown once the mutation has succeeded (confirmed and recorded). */
@@ -34,6 +39,12 @@ export function TransactionStatus({
   testId: string;
 }) {
   const config = useClientConfig();
+  // Ticks each second only while a step runs.
+  const now = useNow(progress.stage === null ? 60_000 : 1_000);
+  const slow =
+    progress.stage === null || progress.stageSince === null
+      ? null
+      : slowStepWords(progress.stage, now - progress.stageSince);
   const words =
     error === null || error === undefined
       ? null
@@ -52,6 +63,16 @@ export function TransactionStatus({
           </ul>
         </Alert>
       ) : null}
+      {slow === null ? null : (
+        <Alert tone="warning" title="Still trying" testId={`${testId}-slow`}>
+          <p>{slow.message}</p>
+          {slow.cancellable && onStop !== undefined ? (
+            <Button variant="secondary" className="mt-2" onClick={onStop}>
+              Cancel: stop waiting
+            </Button>
+          ) : null}
+        </Alert>
+      )}
       {progress.rebuilt ? (
         <Alert tone="info" title="Blockhash expired — rebuilt">
           The transaction expired before it reached the network, so it was rebuilt and your wallet was asked

@@ -7,7 +7,9 @@ import { useId, useState, type FormEvent } from "react";
 import { amountInputText, formatSharePrice, parseAmountInput } from "@/lib/web/amounts";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import type { VaultView } from "@/lib/vault/vault-view";
-import { previewDeposit } from "@/lib/web/vault-view";
+import { feeSolWords } from "@/lib/web/error-words";
+import { lacksFeeSol, previewDeposit } from "@/lib/web/vault-view";
+import { useClientConfig } from "../providers/config-context";
 import { Alert, Button } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
 import { useWalletState } from "../wallet/wallet-data-access";
@@ -20,12 +22,14 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
   const inputId = useId();
   const previewId = useId();
   const [text, setText] = useState("");
-  const { mutation, progress } = useDeposit(vault);
+  const { mutation, progress, stop } = useDeposit(vault);
   const parsed = parseAmountInput(text, vault.asset.decimals);
   const balance = position?.assetBalance;
   const preview = parsed.ok ? previewDeposit(vault, parsed.raw) : null;
   const overBalance = parsed.ok && balance !== undefined && parsed.raw > balance;
   const inputProblem = !parsed.ok && !("empty" in parsed) ? parsed.reason : null;
+  const config = useClientConfig();
+  const noFeeSol = position !== undefined && lacksFeeSol(position.lamports);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -62,7 +66,20 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
         {inputProblem !== null ? (
           <p className="text-bad">{inputProblem}</p>
         ) : overBalance ? (
-          <p className="text-bad">That is more than the {assetText(balance ?? 0n, vault)} in this wallet.</p>
+          <div className="space-y-2" data-testid="deposit-refusal">
+            <p className="text-bad">
+              That is more than the {assetText(balance ?? 0n, vault)} in this wallet.
+            </p>
+            {balance === undefined || balance === 0n ? null : (
+              <Button
+                variant="secondary"
+                className="w-full"
+                onClick={() => setText(amountInputText(balance, vault.asset.decimals))}
+              >
+                Deposit all {assetText(balance, vault)}
+              </Button>
+            )}
+          </div>
         ) : preview !== null ? (
           <dl data-testid="deposit-preview">
             <Row label="You receive about" value={sharesText(preview.shares, vault)} strong />
@@ -80,11 +97,21 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
           Deposits are not accepted right now.
         </Alert>
       ) : null}
+      {noFeeSol ? (
+        <p className="text-sm text-bad" data-testid="deposit-fee-sol">
+          {feeSolWords({ hasFaucet: config.faucetUrl !== null })}
+        </p>
+      ) : null}
       <Button
         type="submit"
         className="w-full"
         disabled={
-          wallet.publicKey === null || mutation.isPending || !parsed.ok || overBalance || vault.paused
+          wallet.publicKey === null ||
+          mutation.isPending ||
+          !parsed.ok ||
+          overBalance ||
+          noFeeSol ||
+          vault.paused
         }
       >
         {wallet.publicKey === null
@@ -96,6 +123,7 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
       <TransactionStatus
         testId="deposit-status"
         progress={progress}
+        onStop={stop}
         error={mutation.error}
         errorContext={{ vault }}
         success={

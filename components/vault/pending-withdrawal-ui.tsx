@@ -1,17 +1,21 @@
 "use client";
-// The pending withdrawal: its value, when it should arrive and which condition binds (a NAV strike or
-// the queue's funding), a live progress bar and the shares ahead in the queue, then the claim.
+// The pending withdrawal: its steps (requested → NAV struck → funded → ready → claimed, with times in
+// the reader's zone and "in ~2 min"), the net amount it should pay, which condition binds (a NAV strike
+// or the queue's funding), a live progress bar and the shares ahead in the queue, then the claim.
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId } from "react";
 
 import type { WithdrawalStatusData } from "@/lib/web/api-client";
 import { formatAmount, formatPercent } from "@/lib/web/amounts";
-import { arrivalBandText, formatClock } from "@/lib/web/time";
+import { arrivalBandText } from "@/lib/web/time";
+import { withdrawalSteps, type WithdrawalStep } from "@/lib/web/withdrawal-steps";
 import type { VaultView } from "@/lib/vault/vault-view";
 import { withdrawalFeeRoundUp } from "@/lib/vault/share-math";
 import { claimNet } from "@/lib/web/vault-view";
 import { Alert, Button, Card, ProgressBar } from "../ui/primitives";
+import { useHydrated } from "../ui/local-time";
 import { TransactionStatus } from "../ui/transaction-status";
+import { useNow } from "../ui/use-now";
 import type { useClaimWithdrawal } from "./vault-transactions";
 import { assetText, sharesText } from "./vault-ui";
 
@@ -29,6 +33,35 @@ function bindingText(status: WithdrawalStatusData): string {
 }
 
 export type ClaimHandle = ReturnType<typeof useClaimWithdrawal>;
+
+const STEP_MARKS: Record<WithdrawalStep["state"], string> = { done: "✓", current: "●", upcoming: "○" };
+
+/** The steps as an ordered list; times wait for the browser (the reader's zone). */
+function Stepper({ steps }: { steps: WithdrawalStep[] }) {
+  const hydrated = useHydrated();
+  return (
+    <ol className="space-y-1.5 text-sm" data-testid="withdrawal-steps" aria-label="Withdrawal steps">
+      {steps.map((step) => (
+        <li
+          key={step.key}
+          data-step={step.key}
+          data-state={step.state}
+          aria-current={step.state === "current" ? "step" : undefined}
+          className="flex gap-2"
+        >
+          <span aria-hidden="true" className={step.state === "upcoming" ? "text-muted" : "text-accent"}>
+            {STEP_MARKS[step.state]}
+          </span>
+          <span className={step.state === "upcoming" ? "text-muted" : "font-medium"}>
+            {step.label}
+            <span className="sr-only"> ({step.state === "current" ? "now" : step.state})</span>
+          </span>
+          {hydrated && step.detail !== "" ? <span className="text-muted">· {step.detail}</span> : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
 
 /** The claim's success outlives this panel (which goes when nothing is pending): the parent shows it. */
 export function ClaimResult({ vault, claim }: { vault: VaultView; claim: ClaimHandle }) {
@@ -73,9 +106,23 @@ export function PendingWithdrawal({
   const ahead = status.progress === null ? 0n : BigInt(status.progress.sharesAhead);
   const fraction = status.progress?.fraction ?? 0;
   const band = status.estimate?.band ?? null;
+  const now = useNow(15_000);
+  const steps = withdrawalSteps(
+    {
+      canClaimNow: status.canClaimNow,
+      createdAt: status.createdAt,
+      estimate: status.estimate,
+      fundedFraction: fraction,
+      lastNavAt: vault.navUpdatedAt,
+    },
+    now,
+  );
+  // Funded in full while the NAV is still to come: the bar is full but the claim is not ready.
+  const fundedAwaitingNav = fraction >= 1 && !status.canClaimNow;
   return (
     <Card title="Pending withdrawal" titleId={titleId}>
       <div className="space-y-3" data-testid="pending-withdrawal" data-live={live ? "true" : "false"}>
+        <Stepper steps={steps} />
         <dl className="grid grid-cols-2 gap-3 text-sm">
           <div>
             <dt className="text-muted">Requested</dt>
@@ -90,12 +137,6 @@ export function PendingWithdrawal({
               {assetText(gross, vault)} before the {formatPercent(feeBps / 10_000)} fee
             </dd>
           </div>
-          {status.createdAt === null ? null : (
-            <div>
-              <dt className="text-muted">Requested at</dt>
-              <dd className="tabular">{formatClock(status.createdAt)}</dd>
-            </div>
-          )}
           <div>
             <dt className="text-muted">Queue position</dt>
             <dd className="tabular" data-testid="queue-position">
@@ -120,8 +161,9 @@ export function PendingWithdrawal({
           <div className="flex justify-between text-xs text-muted">
             <span>Queue funding</span>
             <span className="tabular" data-testid="progress-text">
-              {formatPercent(fraction, 0)} · {formatAmount(staged, vault.shares.decimals)} of{" "}
-              {formatAmount(shares, vault.shares.decimals)} {vault.shares.symbol} staged
+              {fundedAwaitingNav
+                ? "Funded; waiting for the NAV before it can be claimed"
+                : `${formatPercent(fraction, 0)} · ${formatAmount(staged, vault.shares.decimals)} of ${formatAmount(shares, vault.shares.decimals)} ${vault.shares.symbol} staged`}
             </span>
           </div>
           <ProgressBar
@@ -153,6 +195,7 @@ export function PendingWithdrawal({
         <TransactionStatus
           testId="claim-status"
           progress={progress}
+          onStop={claim.stop}
           error={mutation.error}
           errorContext={{ vault }}
           success={null}

@@ -28,12 +28,15 @@ export function SharePriceChart({
   history,
   error,
   onRetry,
+  retrying,
 }: {
   vault: VaultView;
   history: readonly NavPoint[] | undefined;
   /** Shown only while there is no history to draw: a failed refetch keeps the last chart. */
   error: unknown;
   onRetry(): void;
+  /** What the retry reads again, after "Try again: ". */
+  retrying: string;
 }) {
   const titleId = useId();
   const descriptionId = useId();
@@ -51,7 +54,7 @@ export function SharePriceChart({
       <div className="py-8 text-center text-sm" role="alert">
         <p>The share price history could not be loaded. {describeError(error).message}</p>
         <Button variant="secondary" className="mt-2" onClick={onRetry}>
-          Load the share price history again
+          Try again: {retrying}
         </Button>
       </div>
     );

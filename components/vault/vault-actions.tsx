@@ -13,6 +13,7 @@ import { LinkOut, useNoWalletInFrame } from "./embed-link-out";
 import { FaucetButton } from "./faucet-button";
 import { ClaimResult, PendingWithdrawal } from "./pending-withdrawal-ui";
 import { ReadError } from "./read-error";
+import { SessionNoticeAlert } from "./session-notice";
 import { useVaultEvents } from "./vault-live-events";
 import { useWithdrawalStatus } from "./vault-reads";
 import { useClaimWithdrawal, useRequestWithdrawal } from "./vault-transactions";
@@ -33,6 +34,7 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
     <div className="space-y-4">
       <Card title="Deposit & withdraw" titleId={titleId}>
         {embed ? <LinkOut vaultId={vault.id} /> : null}
+        <SessionNoticeAlert />
         {wallet.publicKey === null ? (
           embed && noWalletInFrame ? null : (
             <div className="space-y-3">
@@ -46,7 +48,11 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
           <div className="space-y-4">
             <FaucetButton />
             {position.isError ? (
-              <ReadError error={position.error} onRetry={() => void position.refetch()} />
+              <ReadError
+                error={position.error}
+                onRetry={() => void position.refetch()}
+                retrying="read this wallet's balances from the chain"
+              />
             ) : null}
             <ActionTabs>
               {(tab) =>
@@ -65,7 +71,11 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
         )}
       </Card>
       {status.isError && wallet.publicKey !== null ? (
-        <ReadError error={status.error} onRetry={() => void status.refetch()} />
+        <ReadError
+          error={status.error}
+          onRetry={() => void status.refetch()}
+          retrying="load this wallet's withdrawal"
+        />
       ) : null}
       {pending === null ? null : <RequestResult vault={vault} request={request} />}
       <ClaimResult vault={vault} claim={claim} />

@@ -20,7 +20,11 @@ export function VaultActivity({ vault }: { vault: VaultView }) {
       ) : activity.isPending ? (
         <Skeleton className="h-16 w-full" label="Loading your activity" />
       ) : activity.isError ? (
-        <ReadError error={activity.error} onRetry={() => void activity.refetch()} />
+        <ReadError
+          error={activity.error}
+          onRetry={() => void activity.refetch()}
+          retrying="load this wallet's activity"
+        />
       ) : activity.data.length === 0 ? (
         <p className="text-sm text-muted">Nothing yet: your deposits, requests and claims will show here.</p>
       ) : (

@@ -62,7 +62,7 @@ export function VaultDirectoryFeature() {
           <Skeleton className="h-20 w-full" />
         </div>
       ) : vaults.isError ? (
-        <ReadError error={vaults.error} onRetry={() => void vaults.refetch()} />
+        <ReadError error={vaults.error} onRetry={() => void vaults.refetch()} retrying="load the vaults" />
       ) : vaults.data.length === 0 ? (
         <Card>
           <p className="text-sm text-muted">No vaults exist on this network yet.</p>

@@ -5,8 +5,11 @@ import { ExplorerLink } from "@/components/ui/explorer-link";
 import Link from "next/link";
 
 import { shortAddress } from "@/lib/web/client-config";
+import { describeError } from "@/lib/web/error-words";
+import { formatAmount, formatSharePrice } from "@/lib/web/amounts";
 import type { VaultView } from "@/lib/vault/vault-view";
-import { Button, Card, Skeleton } from "../ui/primitives";
+import { LocalTime } from "../ui/local-time";
+import { Alert, Button, Card, Skeleton } from "../ui/primitives";
 import { useNow } from "../ui/use-now";
 import { WalletButton } from "../wallet/wallet-ui";
 import { ReadError } from "./read-error";
@@ -15,7 +18,7 @@ import { chooseAction } from "./action-tabs";
 import { useNoWalletInFrame } from "./embed-link-out";
 import { VaultActions } from "./vault-actions";
 import { VaultActivity } from "./vault-activity-card";
-import { useNavHistory, useVault, useVaultStats } from "./vault-reads";
+import { useIndexedNav, useNavHistory, useVault, useVaultStats } from "./vault-reads";
 import { SharePriceChart } from "./share-price-chart";
 import { CapsCard, VaultStats } from "./vault-ui";
 import { useWalletPosition } from "./wallet-reads";
@@ -57,6 +60,63 @@ function VaultSkeleton() {
   );
 }
 
+/**
+ * The chain did not answer the first read: the indexer's last NAV, marked with when it was struck, and
+ * the depositors from the statistics, beside the error.
+ */
+function IndexedFallback({ id }: { id: string }) {
+  const nav = useIndexedNav(id, true);
+  const stats = useVaultStats(id);
+  if (nav.data === undefined) {
+    return null;
+  }
+  const { totalAssets } = nav.data;
+  return (
+    <Card title="Last indexed figures">
+      <dl className="grid grid-cols-2 gap-4 text-sm" data-testid="indexed-fallback">
+        <div>
+          <dt className="text-muted">Share price</dt>
+          <dd className="tabular font-medium">
+            {formatSharePrice(nav.data.sharePrice)} {totalAssets.symbol}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted">Total assets</dt>
+          <dd className="tabular font-medium">
+            {formatAmount(BigInt(totalAssets.amount), totalAssets.decimals)} {totalAssets.symbol}
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-2 text-xs text-muted">
+        {nav.data.struckAt === null ? (
+          "No NAV struck yet."
+        ) : (
+          <>
+            As of <LocalTime time={nav.data.struckAt} format="date-time" />, the last NAV the app indexed
+          </>
+        )}
+        {stats.data === undefined ? "" : ` · ${stats.data.depositors} depositors`}
+      </p>
+    </Card>
+  );
+}
+
+/** The chain stopped answering after the page had the vault: the figures shown are from the last read. */
+function StaleNotice({ error, readAt, onRetry }: { error: unknown; readAt: number; onRetry(): void }) {
+  const words = describeError(error);
+  return (
+    <Alert tone="error" title={words.title} testId="vault-stale">
+      <p>
+        {words.message} The figures below are as of <LocalTime time={readAt} />, when the chain last answered;
+        the page keeps asking.
+      </p>
+      <Button variant="secondary" className="mt-2" onClick={onRetry}>
+        Try again: read the vault from the chain
+      </Button>
+    </Alert>
+  );
+}
+
 export function VaultFeature({
   id,
   variant,
@@ -76,7 +136,7 @@ export function VaultFeature({
   if (vault.isPending) {
     return <VaultSkeleton />;
   }
-  if (vault.isError) {
+  if (vault.isLoadingError) {
     return vault.error.name === "VaultNotFoundError" ? (
       <Card>
         <h1 className="text-xl font-semibold">No vault at this address</h1>
@@ -90,12 +150,22 @@ export function VaultFeature({
         </p>
       </Card>
     ) : (
-      <ReadError error={vault.error} onRetry={() => void vault.refetch()} />
+      <div className="space-y-4">
+        <ReadError
+          error={vault.error}
+          onRetry={() => void vault.refetch()}
+          retrying="read the vault from the chain"
+        />
+        <IndexedFallback id={id} />
+      </div>
     );
   }
   const data = vault.data;
   return (
     <div className={`space-y-6 ${embed ? "" : "pb-20 lg:pb-0"}`}>
+      {vault.isRefetchError ? (
+        <StaleNotice error={vault.error} readAt={vault.dataUpdatedAt} onRetry={() => void vault.refetch()} />
+      ) : null}
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
           <h1 className="text-2xl font-bold sm:text-3xl" data-testid="vault-name">
@@ -138,6 +208,7 @@ export function VaultFeature({
             // The series waits for the stats' first strike, so their failure is the chart's too.
             error={history.error ?? (stats.data === undefined ? stats.error : null)}
             onRetry={() => void (stats.data === undefined ? stats.refetch() : history.refetch())}
+            retrying="load the share price history"
           />
           <CapsCard vault={data} stats={stats.data} nowMs={nowMs} />
           {embed ? null : <VaultActivity vault={data} />}

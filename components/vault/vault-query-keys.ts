@@ -10,6 +10,7 @@ export const loadFlow = () => import("@/lib/web/transaction-flow");
 export const vaultKeys = {
   directory: (cluster: readonly string[]) => ["directory", ...cluster] as const,
   stats: (cluster: readonly string[], id: string) => ["stats", ...cluster, id] as const,
+  indexedNav: (cluster: readonly string[], id: string) => ["indexed-nav", ...cluster, id] as const,
   vault: (cluster: readonly string[], id: string) => ["vault", ...cluster, id] as const,
   navHistory: (cluster: readonly string[], id: string, firstNavAt: string | null) =>
     ["nav-history", ...cluster, id, firstNavAt] as const,

@@ -34,6 +34,20 @@ export function useVaultStats(id: string) {
   });
 }
 
+/**
+ * The indexer's last NAV of the vault (GET /api/vault/{id}/nav): asked only while the chain does not
+ * answer, so the page still shows figures, marked with when they were struck.
+ */
+export function useIndexedNav(id: string, enabled: boolean) {
+  const cluster = useClusterKey();
+  return useQuery({
+    queryKey: vaultKeys.indexedNav(cluster, id),
+    queryFn: async () => (await loadApi()).getVaultNav(id),
+    enabled,
+    refetchInterval: enabled ? 15_000 : false,
+  });
+}
+
 /** `initial`: what the server read while rendering the page (lib/web/server-reads.ts), if anything. */
 export function useVault(id: string, initial?: VaultView | null) {
   const config = useClientConfig();

@@ -3,11 +3,11 @@
 // submit → confirm → POST /api/history → invalidate, reporting the flow's stage to its form.
 import type { Connection } from "@solana/web3.js";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 
 import { balanceChangeWords } from "@/lib/web/balance-change-words";
 import { transactionMutationKey } from "@/lib/web/embed-messages";
-import { UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
+import { TransactionStoppedError, UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
 import type { FlowDeps, FlowEvents, FlowStage, TransactionPreview } from "@/lib/web/transaction-flow";
 import type { OperationRequest } from "@/lib/vault/verify-transaction";
 import type { VaultView } from "@/lib/vault/vault-view";
@@ -17,6 +17,8 @@ import { loadApi, loadFlow, loadReader, vaultKeys } from "./vault-query-keys";
 
 export interface TransactionProgress {
   stage: FlowStage | null;
+  /** When the current stage began (epoch ms); null while idle. */
+  stageSince: number | null;
   /** The blockhash expired once: the transaction was rebuilt and the wallet asked again. */
   rebuilt: boolean;
   /** The checked transaction's simulated balance changes in words, shown before and while the wallet asks. */
@@ -59,25 +61,88 @@ function checkedFlowDeps(
 function useTransactionProgress(vault: VaultView) {
   const [progress, setProgress] = useState<TransactionProgress>({
     stage: null,
+    stageSince: null,
     rebuilt: false,
     preview: null,
   });
   const events: FlowEvents = {
-    stage: (stage: FlowStage) => setProgress((current) => ({ ...current, stage })),
+    stage: (stage: FlowStage) => setProgress((current) => ({ ...current, stage, stageSince: Date.now() })),
     rebuilt: () => setProgress((current) => ({ ...current, rebuilt: true })),
     previewed: (preview: TransactionPreview) =>
       setProgress((current) => ({ ...current, preview: balanceChangeWords(preview.changes, vault) })),
   };
-  const reset = useCallback(() => setProgress({ stage: null, rebuilt: false, preview: null }), []);
-  const finish = useCallback(() => setProgress((current) => ({ ...current, stage: null })), []);
+  const reset = useCallback(
+    () => setProgress({ stage: null, stageSince: null, rebuilt: false, preview: null }),
+    [],
+  );
+  const finish = useCallback(
+    () => setProgress((current) => ({ ...current, stage: null, stageSince: null })),
+    [],
+  );
   return { progress, events, reset, finish };
 }
+
+/**
+ * Stopping a transaction the network is slow about: the run is raced against Stop, and the wallet is
+ * never asked to sign after it (so nothing is sent later, a rebuilt transaction included). What was
+ * already signed may still land; the error says so.
+ */
+function useStoppable() {
+  const current = useRef<{ stop(): void } | null>(null);
+  const run = useCallback(
+    async <T,>(
+      connected: ConnectedWallet,
+      body: (signTransaction: ConnectedWallet["signTransaction"]) => Promise<T>,
+    ): Promise<T> => {
+      let signed = false;
+      let stopped = false;
+      let stop = (): void => undefined;
+      const stoppedPromise = new Promise<never>((_resolve, reject) => {
+        stop = () => {
+          stopped = true;
+          reject(new TransactionStoppedError(signed));
+        };
+      });
+      current.current = { stop };
+      const signTransaction: ConnectedWallet["signTransaction"] = async (transaction) => {
+        if (stopped) {
+          throw new TransactionStoppedError(signed);
+        }
+        const result = await connected.signTransaction(transaction);
+        signed = true;
+        return result;
+      };
+      try {
+        return await Promise.race([body(signTransaction), stoppedPromise]);
+      } finally {
+        current.current = null;
+      }
+    },
+    [],
+  );
+  const stop = useCallback(() => current.current?.stop(), []);
+  return { run, stop };
+}
+
+/**
+ * After a transaction the indexer's figures (depositors, TVL, the directory) trail the chain: holders
+ * are counted on its full passes (every INDEXER_INTERVAL_SECONDS, 15 s by default). They are asked
+ * again at these delays, so the counts move without waiting for the next poll.
+ */
+const INDEXED_REFRESH_DELAYS_MS = [5_000, 17_000, 33_000];
 
 function useInvalidateVault(vaultId: string) {
   const queryClient = useQueryClient();
   const cluster = useClusterKey();
-  return () =>
-    Promise.all(
+  return () => {
+    for (const delay of INDEXED_REFRESH_DELAYS_MS) {
+      setTimeout(() => {
+        for (const queryKey of [vaultKeys.stats(cluster, vaultId), vaultKeys.directory(cluster)]) {
+          void queryClient.invalidateQueries({ queryKey });
+        }
+      }, delay);
+    }
+    return Promise.all(
       [
         vaultKeys.vault(cluster, vaultId),
         ["position", ...cluster, vaultId],
@@ -89,6 +154,7 @@ function useInvalidateVault(vaultId: string) {
         vaultKeys.stats(cluster, vaultId),
       ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     );
+  };
 }
 
 export function useDeposit(vault: VaultView) {
@@ -96,18 +162,28 @@ export function useDeposit(vault: VaultView) {
   const wallet = useWalletState();
   const { progress, events, reset, finish } = useTransactionProgress(vault);
   const invalidate = useInvalidateVault(vault.id);
+  const stoppable = useStoppable();
   const mutation = useMutation({
     mutationKey: transactionMutationKey("deposit", vault.id),
     mutationFn: async ({ amount }: { amount: bigint }) => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
-      return flow.runVaultTransaction(
-        checkedFlowDeps(flow, reader.connectionFor(config), connected, events, vault, {
-          operation: "deposit",
-          amount: { raw: amount },
-        }),
-        () => api.buildDeposit(vault.id, connected.publicKey, amount),
-        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+      return stoppable.run(connected, (signTransaction) =>
+        flow.runVaultTransaction(
+          checkedFlowDeps(
+            flow,
+            reader.connectionFor(config),
+            { ...connected, signTransaction },
+            events,
+            vault,
+            {
+              operation: "deposit",
+              amount: { raw: amount },
+            },
+          ),
+          () => api.buildDeposit(vault.id, connected.publicKey, amount),
+          (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+        ),
       );
     },
     onMutate: reset,
@@ -116,7 +192,7 @@ export function useDeposit(vault: VaultView) {
       await invalidate();
     },
   });
-  return { mutation, progress };
+  return { mutation, progress, stop: stoppable.stop };
 }
 
 export function useRequestWithdrawal(vault: VaultView) {
@@ -124,23 +200,33 @@ export function useRequestWithdrawal(vault: VaultView) {
   const wallet = useWalletState();
   const { progress, events, reset, finish } = useTransactionProgress(vault);
   const invalidate = useInvalidateVault(vault.id);
+  const stoppable = useStoppable();
   const mutation = useMutation({
     mutationKey: transactionMutationKey("withdraw", vault.id),
     mutationFn: async ({ shares }: { shares: bigint }) => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
-      return flow.runVaultTransaction(
-        checkedFlowDeps(flow, reader.connectionFor(config), connected, events, vault, {
-          operation: "initiate",
-          shares,
-        }),
-        () => api.buildWithdraw(vault.id, connected.publicKey, shares),
-        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
-        (prepared) => {
-          if (prepared.action !== "initiate") {
-            throw new UnexpectedActionError("initiate", prepared.action);
-          }
-        },
+      return stoppable.run(connected, (signTransaction) =>
+        flow.runVaultTransaction(
+          checkedFlowDeps(
+            flow,
+            reader.connectionFor(config),
+            { ...connected, signTransaction },
+            events,
+            vault,
+            {
+              operation: "initiate",
+              shares,
+            },
+          ),
+          () => api.buildWithdraw(vault.id, connected.publicKey, shares),
+          (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+          (prepared) => {
+            if (prepared.action !== "initiate") {
+              throw new UnexpectedActionError("initiate", prepared.action);
+            }
+          },
+        ),
       );
     },
     onMutate: reset,
@@ -149,7 +235,7 @@ export function useRequestWithdrawal(vault: VaultView) {
       await invalidate();
     },
   });
-  return { mutation, progress };
+  return { mutation, progress, stop: stoppable.stop };
 }
 
 export function useClaimWithdrawal(vault: VaultView) {
@@ -157,23 +243,33 @@ export function useClaimWithdrawal(vault: VaultView) {
   const wallet = useWalletState();
   const { progress, events, reset, finish } = useTransactionProgress(vault);
   const invalidate = useInvalidateVault(vault.id);
+  const stoppable = useStoppable();
   const mutation = useMutation({
     mutationKey: transactionMutationKey("claim", vault.id),
     mutationFn: async () => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
-      return flow.runVaultTransaction(
-        checkedFlowDeps(flow, reader.connectionFor(config), connected, events, vault, {
-          operation: "claim",
-        }),
-        // The spec's auto-detected action: with a withdrawal pending, the API prepares its claim.
-        () => api.buildWithdraw(vault.id, connected.publicKey, null),
-        (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
-        (prepared) => {
-          if (prepared.action !== "claim") {
-            throw new UnexpectedActionError("claim", prepared.action);
-          }
-        },
+      return stoppable.run(connected, (signTransaction) =>
+        flow.runVaultTransaction(
+          checkedFlowDeps(
+            flow,
+            reader.connectionFor(config),
+            { ...connected, signTransaction },
+            events,
+            vault,
+            {
+              operation: "claim",
+            },
+          ),
+          // The spec's auto-detected action: with a withdrawal pending, the API prepares its claim.
+          () => api.buildWithdraw(vault.id, connected.publicKey, null),
+          (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+          (prepared) => {
+            if (prepared.action !== "claim") {
+              throw new UnexpectedActionError("claim", prepared.action);
+            }
+          },
+        ),
       );
     },
     onMutate: reset,
@@ -182,5 +278,5 @@ export function useClaimWithdrawal(vault: VaultView) {
       await invalidate();
     },
   });
-  return { mutation, progress };
+  return { mutation, progress, stop: stoppable.stop };
 }

@@ -10,7 +10,9 @@ import type { WalletPosition } from "@/lib/web/chain-reader";
 import { formatClock } from "@/lib/web/time";
 import type { CapWindow } from "@/lib/vault/cap-window";
 import type { VaultView } from "@/lib/vault/vault-view";
-import { positionValue, previewWithdrawal } from "@/lib/web/vault-view";
+import { feeSolWords, withdrawRefusalWords } from "@/lib/web/error-words";
+import { lacksFeeSol, positionValue, previewWithdrawal, withdrawVerdict } from "@/lib/web/vault-view";
+import { useClientConfig } from "../providers/config-context";
 import { Alert, Button } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
 import { useNow } from "../ui/use-now";
@@ -58,7 +60,7 @@ export function WithdrawForm({
   const previewId = useId();
   const [mode, setMode] = useState<"shares" | "value">("shares");
   const [text, setText] = useState("");
-  const { mutation, progress } = request;
+  const { mutation, progress, stop } = request;
   const parsed = parseAmountInput(text, mode === "shares" ? vault.shares.decimals : vault.asset.decimals);
   const walletShares = position?.shareBalance ?? 0n;
   const shares = parsed.ok
@@ -69,7 +71,16 @@ export function WithdrawForm({
     : null;
   const preview = shares === null ? null : previewWithdrawal(vault, shares, walletShares, nowMs / 1000);
   const inputProblem = !parsed.ok && !("empty" in parsed) ? parsed.reason : null;
-  const blocked = preview === null || preview.exceedsBalance || preview.belowMinimum;
+  const verdict = preview === null ? null : withdrawVerdict(vault, preview, walletShares);
+  const block = verdict?.block ?? null;
+  const refusal =
+    verdict !== null && verdict.block !== null
+      ? withdrawRefusalWords({ ...verdict, block: verdict.block }, vault)
+      : null;
+  const config = useClientConfig();
+  const noFeeSol = position !== undefined && lacksFeeSol(position.lamports);
+  // One reason, in one place (below the preview); the button stays off while it holds.
+  const blocked = preview === null || block !== null || noFeeSol;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -126,9 +137,7 @@ export function WithdrawForm({
                 setText(amountInputText(walletShares, vault.shares.decimals));
               }
         }
-        invalid={
-          inputProblem !== null || (preview !== null && (preview.exceedsBalance || preview.belowMinimum))
-        }
+        invalid={inputProblem !== null || block !== null}
         describedBy={previewId}
       />
       <div id={previewId} className="space-y-2 rounded-lg bg-soft px-3 py-2 text-sm">
@@ -151,22 +160,25 @@ export function WithdrawForm({
               <Row label="Hourly cap" value={capacityText(preview.hourly, vault)} />
               <Row label="Daily cap" value={capacityText(preview.daily, vault)} />
             </dl>
-            {preview.exceedsBalance ? (
-              <p className="text-bad">
-                That is more than the {sharesText(walletShares, vault)} this wallet holds.
-              </p>
-            ) : null}
-            {preview.belowMinimum ? (
-              <p className="text-bad">
-                The vault&apos;s minimum withdrawal is {sharesText(vault.minWithdrawalShares, vault)}.
-              </p>
-            ) : null}
-            {preview.overCap === null ? null : (
-              <p className="text-warn" data-testid="cap-warning">
-                Cap reached — the {preview.overCap.window} cap has{" "}
-                {assetText(preview.overCap.remaining, vault)} left. Try a smaller amount or wait until{" "}
-                {formatClock(preview.overCap.resetsAt * 1000)}.
-              </p>
+            {refusal === null ? null : (
+              <div className="space-y-2" data-testid="withdraw-refusal">
+                <p className={block?.kind === "cap" ? "text-warn" : "text-bad"}>{refusal.reason}</p>
+                {refusal.offer === null || verdict === null || verdict.fit === null ? null : (
+                  <Button
+                    variant="secondary"
+                    className="w-full"
+                    onClick={() => {
+                      const fit = verdict.fit;
+                      if (fit !== null) {
+                        setMode("shares");
+                        setText(amountInputText(fit.shares, vault.shares.decimals));
+                      }
+                    }}
+                  >
+                    {refusal.offer}
+                  </Button>
+                )}
+              </div>
             )}
             <p className="text-xs text-muted">
               The amount is fixed when you claim, at the share price of that day. Claimable once a NAV is
@@ -175,6 +187,11 @@ export function WithdrawForm({
           </>
         )}
       </div>
+      {noFeeSol ? (
+        <p className="text-sm text-bad" data-testid="withdraw-fee-sol">
+          {feeSolWords({ hasFaucet: config.faucetUrl !== null })}
+        </p>
+      ) : null}
       <Button
         type="submit"
         className="w-full"
@@ -189,6 +206,7 @@ export function WithdrawForm({
       <TransactionStatus
         testId="withdraw-status"
         progress={progress}
+        onStop={stop}
         error={mutation.error}
         errorContext={{ vault, nowMs }}
         success={null}

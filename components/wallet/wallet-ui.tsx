@@ -19,6 +19,9 @@ export function WalletButton({ compact = false }: { compact?: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const headingId = useId();
   const [open, setOpen] = useState(false);
+  // This button's dialog connected the wallet: keyboard focus goes to the connected account, not <body>.
+  const connectedHere = useRef(false);
+  const account = useRef<HTMLSpanElement>(null);
 
   useEffect(() => {
     const element = dialog.current;
@@ -35,6 +38,10 @@ export function WalletButton({ compact = false }: { compact?: boolean }) {
   useEffect(() => {
     if (wallet.publicKey !== null) {
       setOpen(false);
+      if (connectedHere.current) {
+        connectedHere.current = false;
+        account.current?.focus();
+      }
     }
   }, [wallet.publicKey]);
 
@@ -42,6 +49,8 @@ export function WalletButton({ compact = false }: { compact?: boolean }) {
     return (
       <div className="flex items-center gap-2">
         <span
+          ref={account}
+          tabIndex={-1}
           className="tabular rounded-lg border border-line px-3 py-2 text-sm"
           data-testid="wallet-address"
           title={wallet.publicKey}
@@ -86,7 +95,14 @@ export function WalletButton({ compact = false }: { compact?: boolean }) {
 
   return (
     <>
-      <Button onClick={() => setOpen(true)} disabled={wallet.connecting} aria-haspopup="dialog">
+      <Button
+        onClick={() => {
+          connectedHere.current = true;
+          setOpen(true);
+        }}
+        disabled={wallet.connecting}
+        aria-haspopup="dialog"
+      >
         {wallet.connecting ? "Connecting…" : "Connect wallet"}
       </Button>
       <dialog

@@ -19,6 +19,9 @@ export interface E2eEnvironment {
   secrets: string[];
   /** The build directory whose static output was scanned. */
   distDir: string;
+  /** How the app was started and the variables it was given: a test may start another beside it. */
+  appMode: "start" | "dev";
+  appValues: Record<string, string>;
 }
 
 declare module "vitest" {

@@ -91,7 +91,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const privateRpcUrl = `${localnet.rpcUrl}/?api-key=e2e-private-${randomBytes(8).toString("hex")}`;
   const sessionSecret = `e2e-session-${randomBytes(24).toString("hex")}`;
   const mode: AppMode = process.env.E2E_SERVER === "dev" ? "dev" : "start";
-  const env = appEnv(mode, {
+  const appValues: Record<string, string> = {
     RPC_URL: privateRpcUrl,
     PUBLIC_RPC_URL: localnet.rpcUrl,
     LOCALNET_ADDRESSES_FILE: localnet.addressesFile,
@@ -111,7 +111,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     SESSION_RPM: "5000",
     SESSION_ISSUE_LIMIT: "10000",
     LOG_LEVEL: "warn",
-  });
+  };
+  const env = appEnv(mode, appValues);
 
   let app;
   try {
@@ -138,6 +139,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     slotMs: SLOT_MS,
     secrets: [privateRpcUrl, new URL(privateRpcUrl).search.slice(1), sessionSecret],
     distDir: join(REPO_ROOT, ".next"),
+    appMode: mode,
+    appValues,
   };
   project.provide("e2e", environment);
 

@@ -75,6 +75,8 @@ export function partnerEndpoint<
 >(
   definition: Common & {
     scope: KeyScope;
+    /** Public data the app's pages may read without a session (with-partner-key.ts). */
+    openToPages?: boolean;
     params?: P;
     input: { from: "body" | "query"; schema: S };
     response: R;
@@ -89,7 +91,7 @@ export function partnerEndpoint<
     ): Promise<EnvelopeData<R> | JsonText<EnvelopeData<R>>>;
   },
 ): EndpointDefinition {
-  const { input, params, target, handler, statuses, ...rest } = definition;
+  const { input, params, target, handler, statuses, openToPages, ...rest } = definition;
   return {
     ...rest,
     audience: "partner",
@@ -98,7 +100,13 @@ export function partnerEndpoint<
     body: input.from === "body" ? input.schema : null,
     statuses: [...new Set([...PARTNER_STATUSES, ...statuses])].sort((a, b) => a - b),
     errorBodies: {},
-    handler: withPartnerKey<S, P>(handler, { scope: definition.scope, input, params, target }),
+    handler: withPartnerKey<S, P>(handler, {
+      scope: definition.scope,
+      openToPages: openToPages === true,
+      input,
+      params,
+      target,
+    }),
   };
 }
 

@@ -4,9 +4,10 @@
 // forged, expired or replayed-elsewhere token, and a revoked server key are not. Sessions are issued at
 // a limited rate per client IP (on the lean host through the issuer; on the web servers by the pages).
 import { clientNetworkOf } from "../ip-network";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { API_HOST, startApiHarness, type ApiHarness } from "../../tests/api/harness";
+import { createIndexer } from "../server/indexer";
 import { issueSession } from "../web/session-issue";
 import { parseSessionSettings, type SessionSettings } from "../web-config";
 import { createSessionToken, verifySessionToken, type SessionBinding } from "./session-token";
@@ -21,6 +22,8 @@ const SECRET = "first-party-session-test-secret-0123456789";
 const USER_AGENT = "Mozilla/5.0 (first-party-session test)";
 /** The pages' issue limit on the web servers (they read it from the environment). */
 const PAGE_ISSUE_LIMIT = 3;
+/** FIRST_PARTY_RPM here: what page visitors without a session may read per minute per IP. */
+const VISITOR_RPM = 6;
 const BASE: SessionSettings = { ...parseSessionSettings({}), sessionSecret: SECRET };
 
 let api: ApiHarness;
@@ -255,6 +258,98 @@ describe("the first-party session", () => {
     await api.context.store.keys.revoke(id);
     api.context.keys.forget(secret);
     expect((await statusAs(browser)).status).toBe(401);
+  });
+});
+
+describe("public data without a session", () => {
+  beforeAll(async () => {
+    // The vault reads answer from the indexer's rows: one pass fills them.
+    const indexer = createIndexer(api.context, { intervalMs: 60_000, schema: api.schema });
+    await indexer.runOnce();
+    await indexer.stop();
+  });
+  beforeEach(() => {
+    useSettings({ firstPartyRpm: VISITOR_RPM });
+  });
+
+  const publicPaths = () => [
+    "/api/vaults",
+    `/api/vault/${api.vaultId}`,
+    `/api/vault/${api.vaultId}/stats`,
+    `/api/vault/${api.vaultId}/nav`,
+    `/api/vault/${api.vaultId}/nav-history`,
+  ];
+
+  it("serves the directory, a vault, its NAV, history and stats to a same-origin page without a session", async () => {
+    const browser = newBrowser();
+    const statuses: number[] = [];
+    for (const path of publicPaths()) {
+      const result = await api.request("GET", path, { headers: headersFor(browser, null) });
+      statuses.push(result.status);
+      expect(result.body, path).toMatchObject({ success: true });
+      expect(result.headers.get("x-ratelimit-limit"), path).toBe(String(VISITOR_RPM));
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    // The first answer lists the harness's vault.
+    const directory = await api.request("GET", "/api/vaults", { headers: headersFor(newBrowser(), null) });
+    expect(JSON.stringify(directory.body)).toContain(api.vaultId);
+  });
+
+  it("still serves them when the cookie is stale or forged, while the wallet's data and transactions need a session", async () => {
+    const browser = newBrowser();
+    const expired = createSessionToken(SECRET, Date.now() - (BASE.sessionTtlSeconds + 1) * 1000, browser);
+    for (const token of [expired, "v1.garbage"]) {
+      const read = await api.request("GET", `/api/vault/${api.vaultId}/stats`, {
+        headers: headersFor(browser, token),
+      });
+      expect(read.status).toBe(200);
+    }
+    // A wallet's withdrawal status, a deposit build, history: refused without a session, in words.
+    const status = await api.request("GET", `/api/vault/${api.vaultId}/withdraw?wallet=${wallet}`, {
+      headers: headersFor(browser, null),
+    });
+    expect(status.status).toBe(401);
+    const deposit = await api.request("POST", `/api/vault/${api.vaultId}/deposit`, {
+      headers: headersFor(browser, null),
+      body: { wallet, amount: "1000000" },
+    });
+    expect(deposit.status).toBe(401);
+    expect(deposit.body).toMatchObject({ success: false, code: "UNAUTHORIZED" });
+  });
+
+  it("is for the app's own pages only: another site, no fetch metadata, or a bad bearer key is refused", async () => {
+    const browser = newBrowser();
+    const own = { "User-Agent": browser.userAgent, "X-Forwarded-For": browser.address };
+    const attempts: Record<string, string>[] = [
+      { ...own, "Sec-Fetch-Site": "cross-site" },
+      { ...own, Origin: "https://evil.example" },
+      own,
+      { ...own, "Sec-Fetch-Site": "same-origin", Authorization: "Bearer vk_live_notakey" },
+    ];
+    for (const headers of attempts) {
+      const result = await api.request("GET", "/api/vaults", { headers });
+      expect(result.status).toBe(401);
+      expect(result.body).toMatchObject({ success: false, code: "UNAUTHORIZED" });
+    }
+  });
+
+  it("limits page visitors per client IP (FIRST_PARTY_RPM) with Retry-After; another address has its own budget", async () => {
+    const browser = newBrowser();
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let index = 0; index < VISITOR_RPM + 1; index += 1) {
+      const result = await api.request("GET", `/api/vault/${api.vaultId}/nav`, {
+        headers: headersFor(browser, null),
+      });
+      statuses.push(result.status);
+      retryAfter = result.headers.get("retry-after");
+    }
+    expect(statuses).toEqual([...Array<number>(VISITOR_RPM).fill(200), 429]);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    const other = await api.request("GET", `/api/vault/${api.vaultId}/nav`, {
+      headers: headersFor(newBrowser(), null),
+    });
+    expect(other.status).toBe(200);
   });
 });
 

@@ -107,6 +107,7 @@ export function createFirstPartySessionSource(options: FirstPartySourceOptions =
 
   return {
     name: "first-party",
+    visitor: (request, context) => pageVisitorPrincipal(request, context, current()),
     async authenticate(request, context): Promise<Principal | null> {
       const token = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
       // Partners' bearer keys are another source; a cookie sent along by another site's request is
@@ -150,3 +151,35 @@ export function createFirstPartySessionSource(options: FirstPartySourceOptions =
 }
 
 export const firstPartySessionSource: CredentialSource = createFirstPartySessionSource();
+
+/**
+ * The app's pages reading public data (the directory, a vault, its NAV, history and statistics)
+ * without a session: a same-origin browser request that carries no bearer key, on an endpoint marked
+ * open to the pages. It gets read scope and every vault, under a per-IP budget of its own
+ * (FIRST_PARTY_RPM per minute, apart from the sessions' so polling never starves a transaction), and
+ * is used only where the session (or its absence, or a stale cookie) would otherwise refuse the read:
+ * a visitor the issue limit held back still sees the data. What it reads is what the keyless oracle
+ * and any RPC node already show.
+ */
+export function pageVisitorPrincipal(
+  request: ApiRequest,
+  context: ApiContext,
+  settings: SessionSettings,
+): Principal | null {
+  if (request.headers.has("authorization") || !isSameOriginRequest(request)) {
+    return null;
+  }
+  // Counted per network (an IPv6 /64 is one), as the sessions it stands in for are.
+  const network = clientNetwork(request, context.config.trustedProxyCount);
+  return {
+    keyId: `${PAGE_VISITOR_KEY_PREFIX}${network}`,
+    scope: "read",
+    vaults: null,
+    wallet: null,
+    rpm: settings.firstPartyRpm,
+    source: "page-visitor",
+  };
+}
+
+/** The page visitors' limiter key: this prefix and the client address. */
+export const PAGE_VISITOR_KEY_PREFIX = "page-visitor@";

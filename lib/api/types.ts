@@ -142,4 +142,9 @@ export interface Principal {
 export interface CredentialSource {
   name: string;
   authenticate(request: ApiRequest, context: ApiContext): Promise<Principal | null>;
+  /**
+   * Who reads public data when no credential was accepted (the pages' visitors without a session,
+   * first-party-session.ts); null when this source has none for the request.
+   */
+  visitor?(request: ApiRequest, context: ApiContext): Principal | null;
 }

@@ -29,6 +29,12 @@ export interface PartnerCall<Input, Params> {
 
 export interface PartnerOptions<S extends z.ZodType, P extends z.ZodType> {
   scope: KeyScope;
+  /**
+   * Public data the app's own pages read without a session (a credential source's visitor:
+   * first-party-session.ts pageVisitorPrincipal): the directory, a vault's NAV and statistics. Never a wallet's data, never a
+   * transaction.
+   */
+  openToPages?: boolean;
   input: { from: "body" | "query"; schema: S };
   params?: P;
   /**
@@ -52,6 +58,17 @@ function rateLimited(decision: RateLimitDecision, what: string): ApiError {
   );
 }
 
+/** The first credential source's visitor for a request that presented no accepted credential. */
+function visitorOf(request: ApiRequest, context: ApiContext): Principal | null {
+  for (const source of context.credentialSources) {
+    const visitor = source.visitor?.(request, context) ?? null;
+    if (visitor !== null) {
+      return visitor;
+    }
+  }
+  return null;
+}
+
 const AUTH_FAILURE_RULE = { bucket: "auth-failure", limit: AUTH_FAILURES_PER_MINUTE, windowSeconds: 60 };
 
 /**
@@ -62,6 +79,7 @@ const AUTH_FAILURE_RULE = { bucket: "auth-failure", limit: AUTH_FAILURES_PER_MIN
 async function authenticateOrLimit(
   request: ApiRequest,
   context: ApiContext,
+  openToPages: boolean,
 ): Promise<{ principal: Principal } | { failure: ApiError; decision: RateLimitDecision }> {
   const network = clientNetwork(request, context.config.trustedProxyCount);
   const budget = await context.limiter.peek(AUTH_FAILURE_RULE, network);
@@ -73,6 +91,11 @@ async function authenticateOrLimit(
   } catch (error) {
     if (!isApiError(error) || error.code !== "UNAUTHORIZED") {
       throw error;
+    }
+    // No session, or a stale one: the pages still read public data.
+    const visitor = openToPages ? visitorOf(request, context) : null;
+    if (visitor !== null) {
+      return { principal: visitor };
     }
     const decision = await context.limiter.consume(AUTH_FAILURE_RULE, network);
     return {
@@ -134,7 +157,7 @@ export function withPartnerKey<S extends z.ZodType, P extends z.ZodType = typeof
   return async (request, context, meta) => {
     let limitHeaders: Record<string, string> = {};
     try {
-      const authenticated = await authenticateOrLimit(request, context);
+      const authenticated = await authenticateOrLimit(request, context, options.openToPages === true);
       if ("failure" in authenticated) {
         limitHeaders = rateLimitHeaders(authenticated.decision);
         throw authenticated.failure;

@@ -67,7 +67,7 @@ describe("0005_history_events", () => {
 
 describe("0009_delivery_errors_in_words", () => {
   it("rewrites the socket's words of earlier deliveries and disable reasons, and keeps HTTP statuses", async () => {
-    db = await openPglite(null);
+    db = await openPgliteInMemory();
     const before = MIGRATIONS.findIndex((migration) => migration.id === "0009_delivery_errors_in_words");
     expect(before).toBeGreaterThan(0);
     await migrate(db, MIGRATIONS.slice(0, before));

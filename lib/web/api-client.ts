@@ -7,7 +7,7 @@ import { depositData } from "../api/schemas/deposit";
 import { activitySchema, historyFeedResponse, historyRecordResponse } from "../api/schemas/history";
 import { portfolioResponse } from "../api/schemas/portfolio";
 import { navHistoryResponse } from "../api/schemas/position-history";
-import { vaultStatsSchema, vaultSummarySchema, vaultsResponse } from "../api/schemas/vaults";
+import { vaultNavSchema, vaultStatsSchema, vaultSummarySchema, vaultsResponse } from "../api/schemas/vaults";
 import { withdrawData, withdrawalStatusData } from "../api/schemas/withdraw";
 import { domainContextOf } from "../vault/domain-errors";
 import { ApiRequestError, AppUnreachableError } from "./errors";
@@ -18,6 +18,7 @@ export type WithdrawalStatusData = z.output<typeof withdrawalStatusData>;
 export type ActivityData = z.output<typeof activitySchema>;
 export type VaultSummaryData = z.output<typeof vaultSummarySchema>;
 export type VaultStatsData = z.output<typeof vaultStatsSchema>;
+export type VaultNavData = z.output<typeof vaultNavSchema>;
 export type PortfolioData = z.output<typeof portfolioResponse.shape.data>;
 export type NavHistoryData = z.output<typeof navHistoryResponse.shape.data>;
 
@@ -149,6 +150,11 @@ export async function getVaults(): Promise<VaultSummaryData[]> {
 /** GET /api/vault/{id}/stats: TVL, depositors, APY, the withdrawal queue. */
 export function getVaultStats(vaultId: string): Promise<VaultStatsData> {
   return call(`/api/vault/${encodeURIComponent(vaultId)}/stats`, { method: "GET" }, vaultStatsSchema);
+}
+
+/** GET /api/vault/{id}/nav: the last NAV the indexer recorded (what the page shows when the chain is silent). */
+export function getVaultNav(vaultId: string): Promise<VaultNavData> {
+  return call(`/api/vault/${encodeURIComponent(vaultId)}/nav`, { method: "GET" }, vaultNavSchema);
 }
 
 /** GET /api/vault/{id}/nav-history?from=&interval=: the share price at each point, up to now. */

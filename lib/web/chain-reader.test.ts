@@ -1,13 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { Keypair } from "@solana/web3.js";
+import { Keypair, PublicKey } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import type { ClientConfig } from "../web-config";
 import { RpcTransportError } from "../chain/rpc-transport";
-import { connectionFor, readVault, readWalletBalances } from "./chain-reader";
+import { CHAIN_READ_TIMEOUT_MS, connectionFor, read, readVault, readWalletBalances } from "./chain-reader";
 
 // An RPC stand-in: the status and body each path answers with.
 const answers: Record<string, { status: number; body: string }> = {
@@ -30,6 +30,10 @@ let closedOrigin: string;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
+    if (request.url === "/silent") {
+      // A node that takes the request and never answers (a paused chain).
+      return;
+    }
     const answer = answers[request.url ?? ""] ?? { status: 404, body: "" };
     request.resume();
     request.on("end", () => response.writeHead(answer.status).end(answer.body));
@@ -44,6 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
@@ -84,6 +89,18 @@ describe("the chain reader's failures", () => {
       expect(walletRead).toBeInstanceOf(ChainUnavailableError);
       expect((walletRead as Error).message).toMatch(/^The chain is unreachable: reading the wallet: /);
     }
+  });
+
+  it("a node that never answers is ChainUnavailableError once the read's time is up (10 s on the pages)", async () => {
+    expect(CHAIN_READ_TIMEOUT_MS).toBe(10_000);
+    const connection = connectionFor(config(`${origin}/silent`));
+    const error = await failureOf(
+      read("reading the vault", () => connection.getAccountInfoAndContext(new PublicKey(vault)), 50),
+    );
+    expect(error).toBeInstanceOf(ChainUnavailableError);
+    expect((error as Error).message).toBe("The chain is unreachable: reading the vault: no answer in 0.05 s");
+    // An answer in time is the answer.
+    expect(await read("reading nothing", () => Promise.resolve(7), 50)).toBe(7);
   });
 
   it("anything else is left as it is, whatever its words say", async () => {

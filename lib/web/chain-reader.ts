@@ -39,15 +39,34 @@ export function connectionFor(config: Pick<ClientConfig, "rpcUrl" | "wsUrl">): C
   return connection;
 }
 
-/** A read that got no answer, or a gateway's failure, becomes ChainUnavailableError naming the read. */
-async function read<T>(what: string, load: () => Promise<T>): Promise<T> {
+/** How long a read from the browser waits for the RPC before it counts as unanswered. */
+export const CHAIN_READ_TIMEOUT_MS = 10_000;
+
+/**
+ * A read that got no answer within `timeoutMs`, or a gateway's failure, becomes ChainUnavailableError
+ * naming the read, so the page says so instead of waiting on a skeleton.
+ */
+export async function read<T>(
+  what: string,
+  load: () => Promise<T>,
+  timeoutMs: number = CHAIN_READ_TIMEOUT_MS,
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new ChainUnavailableError(`${what}: no answer in ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
+  });
   try {
-    return await load();
+    return await Promise.race([load(), timeout]);
   } catch (error) {
     if (error instanceof RpcTransportError) {
       throw new ChainUnavailableError(`${what}: ${error.message}`);
     }
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

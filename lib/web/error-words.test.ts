@@ -3,12 +3,19 @@ import { describe, expect, it } from "vitest";
 import { ChainUnavailableError } from "../chain/rpc";
 import { vaultErrorCode } from "../vault/program-errors";
 import { TransactionCheckError } from "../vault/transaction-check-error";
-import { describeError } from "./error-words";
+import {
+  SLOW_STEP_MS,
+  describeError,
+  sessionNoticeWords,
+  slowStepWords,
+  withdrawRefusalWords,
+} from "./error-words";
 import {
   ApiRequestError,
   BlockhashExpiredError,
   RecordingFailedError,
   TransactionRefusedError,
+  TransactionStoppedError,
 } from "./errors";
 import type { VaultView } from "../vault/vault-view";
 
@@ -153,5 +160,111 @@ describe("errors in words", () => {
       "NAV",
     );
     expect(describeError(new Error("weird")).kind).toBe("unknown");
+  });
+});
+
+describe("a page served without a session", () => {
+  const notice = { retryAtMs: Date.UTC(2026, 10, 26, 16, 52), limit: 300, windowSeconds: 600 };
+
+  it("says why, until when (zone of the reader) and how long, and that the data is live", () => {
+    const words = sessionNoticeWords(notice, notice.retryAtMs - 4 * 60_000, { timeZone: "UTC" });
+    expect(words).toEqual({
+      title: "Deposits and withdrawals wait for a session",
+      message:
+        "This app starts at most 300 new sessions per 10 minutes from one network address, and your " +
+        "network has reached that. Reload after 16:52 (in 4 min) to deposit or withdraw. The vault data " +
+        "shown is live.",
+      canRetry: false,
+    });
+  });
+
+  it("counts one session as one", () => {
+    const words = sessionNoticeWords({ ...notice, limit: 1 }, notice.retryAtMs - 60_000, { timeZone: "UTC" });
+    expect(words.message).toMatch(
+      /^This app starts at most 1 new session per 10 minutes from one network address/,
+    );
+  });
+
+  it("offers the reload once the limiter's Retry-After has passed", () => {
+    const words = sessionNoticeWords({ ...notice, windowSeconds: 3_600 }, notice.retryAtMs, {
+      timeZone: "UTC",
+    });
+    expect(words.canRetry).toBe(true);
+    expect(words.title).toBe("Reload to deposit or withdraw");
+    expect(words.message).toBe(
+      "This app starts at most 300 new sessions per hour from one network address, and your network " +
+        "has reached that. A session can be started now: reload the page. The vault data shown is live.",
+    );
+  });
+});
+
+describe("a withdrawal the form will not send", () => {
+  const names = { asset: vault.asset, shares: { mint: "shares", symbol: "vUSDC", decimals: 9 } };
+  const HOUR_END = Date.UTC(2026, 10, 26, 16) / 1000;
+
+  it("over the cap with some left: what is left and until when, and the offer — never 'Cap reached'", () => {
+    const words = withdrawRefusalWords(
+      {
+        block: { kind: "cap", window: "hourly", remaining: 25_000n * USDC, resetsAt: HOUR_END },
+        fit: { shares: 24_999_999_999_999n, assets: 24_999_999_999n, restAfter: HOUR_END },
+      },
+      names,
+      { timeZone: "UTC" },
+    );
+    expect(words).toEqual({
+      reason: "The hourly withdrawal cap has 25,000.00 USDC left until 16:00; this request is worth more.",
+      offer: "Request 24,999.99 USDC now, the rest after 16:00",
+    });
+    expect(words.reason).not.toContain("Cap reached");
+  });
+
+  it("a used-up cap says so and offers nothing; more than the balance offers all of it", () => {
+    expect(
+      withdrawRefusalWords(
+        { block: { kind: "cap", window: "daily", remaining: 0n, resetsAt: HOUR_END }, fit: null },
+        names,
+        { timeZone: "UTC" },
+      ),
+    ).toEqual({
+      reason: "The daily withdrawal cap is used up: nothing more can be requested until 16:00.",
+      offer: null,
+    });
+    expect(
+      withdrawRefusalWords(
+        {
+          block: { kind: "balance", held: 10n * 1_000_000_000n },
+          fit: { shares: 10n * 1_000_000_000n, assets: 11n * USDC, restAfter: null },
+        },
+        names,
+      ),
+    ).toEqual({
+      reason: "That is more than the 10.00 vUSDC this wallet holds.",
+      offer: "Request all 10.00 vUSDC (11.00 USDC)",
+    });
+  });
+});
+
+describe("a transaction the network is slow about", () => {
+  it("says so once a step has waited 10 s, offering Cancel except while the wallet asks", () => {
+    expect(SLOW_STEP_MS).toBe(10_000);
+    expect(slowStepWords("confirming", SLOW_STEP_MS - 1)).toBeNull();
+    expect(slowStepWords("preparing", SLOW_STEP_MS)).toEqual({
+      message: "The network isn't answering; still trying to prepare the transaction. Nothing is signed yet.",
+      cancellable: true,
+    });
+    for (const stage of ["sending", "confirming"] as const) {
+      expect(slowStepWords(stage, 60_000)?.message).toMatch(/^The network isn't answering; still trying\./);
+    }
+    expect(slowStepWords("signing", 60_000)).toBeNull();
+    expect(slowStepWords("recording", 60_000)).toBeNull();
+  });
+
+  it("stopping says whether anything can still land", () => {
+    const before = describeError(new TransactionStoppedError(false));
+    expect(before.kind).toBe("stopped");
+    expect(before.message).toContain("nothing was sent");
+    const after = describeError(new TransactionStoppedError(true));
+    expect(after.kind).toBe("stopped");
+    expect(after.message).toContain("may still be confirmed");
   });
 });

@@ -15,11 +15,13 @@ import {
   BlockhashExpiredError,
   RecordingFailedError,
   TransactionRefusedError,
+  TransactionStoppedError,
   UnexpectedActionError,
   WalletUnavailableError,
   isWalletRejection,
 } from "./errors";
-import { formatClock, type ClockOptions } from "./time";
+import { formatClock, relativeFromNow, type ClockOptions } from "./time";
+import type { WithdrawBlock, WithdrawVerdict } from "./vault-view";
 
 export type ErrorKind =
   | "wallet-rejected"
@@ -32,6 +34,7 @@ export type ErrorKind =
   | "rate-limited"
   | "refused"
   | "recorded-late"
+  | "stopped"
   | "unknown";
 
 export interface ErrorWords {
@@ -215,6 +218,15 @@ function chainUnreachable(): ErrorWords {
 }
 
 export function describeError(error: unknown, context: ErrorContext = {}): ErrorWords {
+  if (error instanceof TransactionStoppedError) {
+    return {
+      kind: "stopped",
+      title: "Stopped waiting",
+      message: error.signed
+        ? "You stopped waiting for the network. The transaction was signed and may still be confirmed: your balances and activity will show it if it is. Check them before trying again."
+        : "You stopped before anything was signed, so nothing was sent. Try again when the network answers.",
+    };
+  }
   if (isWalletRejection(error)) {
     return {
       kind: "wallet-rejected",
@@ -294,4 +306,130 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     title: "Something went wrong",
     message: "Something unexpected went wrong; nothing is shown as done unless it is confirmed. Try again.",
   };
+}
+
+/** Whether a reload can get a page session now, and the words for a page served without one. */
+export interface SessionNoticeWords {
+  title: string;
+  message: string;
+  /** A reload can get a session now (the limiter's window has moved on). */
+  canRetry: boolean;
+}
+
+function windowText(seconds: number): string {
+  if (seconds % 3_600 === 0) {
+    return seconds === 3_600 ? "hour" : `${seconds / 3_600} hours`;
+  }
+  if (seconds % 60 === 0) {
+    return seconds === 60 ? "minute" : `${seconds / 60} minutes`;
+  }
+  return `${seconds} seconds`;
+}
+
+/**
+ * The page was served without a session (lib/web/session-issue.ts): the data shows, deposits and
+ * withdrawals wait until the limiter's Retry-After has passed and the page is reloaded.
+ */
+export function sessionNoticeWords(
+  notice: { retryAtMs: number; limit: number; windowSeconds: number },
+  nowMs: number,
+  clock: ClockOptions = {},
+): SessionNoticeWords {
+  const why =
+    `This app starts at most ${notice.limit.toLocaleString("en-US")} new session${notice.limit === 1 ? "" : "s"} per ` +
+    `${windowText(notice.windowSeconds)} from one network address, and your network has reached that.`;
+  if (nowMs >= notice.retryAtMs) {
+    return {
+      title: "Reload to deposit or withdraw",
+      message: `${why} A session can be started now: reload the page. The vault data shown is live.`,
+      canRetry: true,
+    };
+  }
+  return {
+    title: "Deposits and withdrawals wait for a session",
+    message:
+      `${why} Reload after ${formatClock(notice.retryAtMs, clock)} (${relativeFromNow(notice.retryAtMs, nowMs)}) ` +
+      "to deposit or withdraw. The vault data shown is live.",
+    canRetry: false,
+  };
+}
+
+/** A withdrawal the form will not send, said once: why, and the button that fills what fits. */
+export interface WithdrawRefusalWords {
+  reason: string;
+  /** The offer's button text ("Request 25,000.00 USDC now, the rest after 16:00"); null: nothing fits. */
+  offer: string | null;
+}
+
+function assetWords(raw: bigint, vault: Pick<VaultView, "asset">): string {
+  return `${formatAmount(raw, vault.asset.decimals)} ${vault.asset.symbol}`;
+}
+
+function shareWords(raw: bigint, vault: Pick<VaultView, "shares">): string {
+  return `${formatAmount(raw, vault.shares.decimals)} ${vault.shares.symbol}`;
+}
+
+export function withdrawRefusalWords(
+  verdict: WithdrawVerdict & { block: WithdrawBlock },
+  vault: Pick<VaultView, "asset" | "shares">,
+  clock: ClockOptions = {},
+): WithdrawRefusalWords {
+  const { block, fit } = verdict;
+  let reason: string;
+  switch (block.kind) {
+    case "balance":
+      reason = `That is more than the ${shareWords(block.held, vault)} this wallet holds.`;
+      break;
+    case "minimum":
+      reason = `The vault's minimum withdrawal is ${shareWords(block.minimum, vault)}.`;
+      break;
+    case "cap":
+      reason =
+        block.remaining === 0n
+          ? `The ${block.window} withdrawal cap is used up: nothing more can be requested until ${formatClock(block.resetsAt * 1000, clock)}.`
+          : `The ${block.window} withdrawal cap has ${assetWords(block.remaining, vault)} left until ${formatClock(block.resetsAt * 1000, clock)}; this request is worth more.`;
+      break;
+  }
+  if (fit === null) {
+    return { reason, offer: null };
+  }
+  return {
+    reason,
+    offer:
+      fit.restAfter === null
+        ? `Request all ${shareWords(fit.shares, vault)} (${assetWords(fit.assets, vault)})`
+        : `Request ${assetWords(fit.assets, vault)} now, the rest after ${formatClock(fit.restAfter * 1000, clock)}`,
+  };
+}
+
+/** How long a transaction's step may wait before the page says the network isn't answering. */
+export const SLOW_STEP_MS = 10_000;
+
+/**
+ * A step that has waited past SLOW_STEP_MS: what to say, and whether Cancel may be offered (never
+ * while the wallet is asking: the wallet's own Reject is the way out there).
+ */
+export function slowStepWords(
+  stage: "preparing" | "signing" | "sending" | "confirming" | "recording",
+  waitedMs: number,
+): { message: string; cancellable: boolean } | null {
+  if (waitedMs < SLOW_STEP_MS || stage === "signing" || stage === "recording") {
+    return null;
+  }
+  return stage === "preparing"
+    ? {
+        message:
+          "The network isn't answering; still trying to prepare the transaction. Nothing is signed yet.",
+        cancellable: true,
+      }
+    : {
+        message:
+          "The network isn't answering; still trying. The transaction is signed: stopping here stops waiting, it cannot call the transaction back.",
+        cancellable: true,
+      };
+}
+
+/** A wallet without SOL for the network fee, said before anything is signed. */
+export function feeSolWords(context: Pick<ErrorContext, "hasFaucet">): string {
+  return `This wallet holds no SOL to pay the network fee. ${solAdvice(context)}`;
 }

@@ -30,6 +30,17 @@ export class UnexpectedActionError extends Error {
   }
 }
 
+/**
+ * The person stopped waiting for a transaction the network was not answering about. `signed`: the
+ * wallet had signed it, so it may have been sent and may still land; otherwise nothing was sent.
+ */
+export class TransactionStoppedError extends Error {
+  constructor(readonly signed: boolean) {
+    super(signed ? "Stopped waiting for a signed transaction" : "Stopped before anything was signed");
+    this.name = "TransactionStoppedError";
+  }
+}
+
 /** The wallet is not connected or cannot sign transactions. */
 export class WalletUnavailableError extends Error {
   constructor(message: string) {

@@ -1,7 +1,8 @@
 // Reads the server makes while rendering a page, so its HTML already shows the vault (the page's
 // largest content paints with the HTML instead of after the chain reader loads in the browser). Same
 // chain reader as the browser, through the server's own RPC_URL; bounded, and a miss (slow or
-// unreachable chain) just leaves the browser to read it.
+// unreachable chain) just leaves the browser to read it. The chain saying no such vault exists is the
+// page's 404 (notFound()); a miss is not, since a slow chain cannot say either way.
 import { cache } from "react";
 
 import { processConfig } from "../config";
@@ -9,7 +10,32 @@ import type { VaultView } from "../vault/vault-view";
 
 const READ_TIMEOUT_MS = 600;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+/** What the server's read says: the vault, that none exists at the address, or nothing in time. */
+export type ServerVaultRead =
+  { status: "found"; vault: VaultView } | { status: "missing" } | { status: "unknown" };
+
+function settleWithin(
+  promise: Promise<VaultView>,
+  ms: number,
+  isMissing: (error: unknown) => boolean,
+): Promise<ServerVaultRead> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ status: "unknown" }), ms);
+    promise.then(
+      (vault) => {
+        clearTimeout(timer);
+        resolve({ status: "found", vault });
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        resolve({ status: isMissing(error) ? "missing" : "unknown" });
+      },
+    );
+  });
+}
+
+/** The value, or null when it fails or takes longer than `ms`. */
+function withinOrNull<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(null), ms);
     promise.then(
@@ -32,10 +58,14 @@ async function reader() {
   return { module, connection, config };
 }
 
-/** The vault for this render (one read per request however many components ask), or null. */
-export const readVaultOnServer = cache(async (id: string): Promise<VaultView | null> => {
+/** The vault for this render (one read per request however many components ask). */
+export const readVaultOnServer = cache(async (id: string): Promise<ServerVaultRead> => {
   const { module, connection, config } = await reader();
-  return withTimeout(module.readVault(connection, config.client, id), READ_TIMEOUT_MS);
+  return settleWithin(
+    module.readVault(connection, config.client, id),
+    READ_TIMEOUT_MS,
+    (error) => error instanceof module.VaultNotFoundError,
+  );
 });
 
 /** What a shared link's card says beyond the vault's account: its APY from the indexer, if known. */
@@ -54,5 +84,5 @@ export const readVaultFactsOnServer = cache(async (id: string): Promise<VaultCar
     const entry = entries.find((candidate) => candidate.row.vault === id);
     return entry === undefined ? null : { apy7d: entry.apy.apy7d, depositors: entry.row.holders };
   });
-  return withTimeout(read, READ_TIMEOUT_MS);
+  return withinOrNull(read, READ_TIMEOUT_MS);
 });

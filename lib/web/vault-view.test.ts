@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { claimNet, positionValue, previewDeposit, previewWithdrawal } from "./vault-view";
-import { sharesForAssetsRoundUp } from "../vault/share-math";
+import {
+  claimNet,
+  largestSharesWorthAtMost,
+  positionValue,
+  previewDeposit,
+  previewWithdrawal,
+  withdrawVerdict,
+} from "./vault-view";
+import { assetsForSharesRoundDown, sharesForAssetsRoundUp } from "../vault/share-math";
 import type { VaultView } from "../vault/vault-view";
 
 const USDC = 1_000_000n;
@@ -84,5 +91,106 @@ describe("previews", () => {
     // The fee its receipt fixed, not the vault's current one.
     expect(claimNet(vault({ feeBps: 1000 }), 10n * SHARE, 10)).toBe(10_988_999n);
     expect(claimNet(vault(), 10n * SHARE, 0)).toBe(10_999_999n);
+  });
+});
+
+describe("what the withdrawal form refuses, once, and what fits instead", () => {
+  /** 25,000 left this hour (used 0 of 25,000), 70,000 today; the wallet holds 30,000 shares. */
+  const roomy = () =>
+    vault({
+      totalAssets: 1_000_000n * USDC,
+      totalShares: 1_000_000n * SHARE,
+      hourly: { cap: 25_000n * USDC, used: 0n, windowStart: 36_000n, length: HOUR },
+    });
+  const NOW = 36_010;
+
+  it("the largest shares within an amount: one more share would be worth more (checked at odd prices)", () => {
+    for (const [assets, shares] of [
+      [1_100n * USDC, 1_000n * SHARE],
+      [1_000_003n, 999_997n],
+      [7n, 3n],
+      [123_456_789n * USDC, 98_765_432n * SHARE],
+    ] as const) {
+      const view = vault({ totalAssets: assets, totalShares: shares });
+      for (const limit of [0n, 1n, 999n, 25_000n * USDC, 25_000n * USDC + 7n]) {
+        const largest = largestSharesWorthAtMost(view, limit);
+        expect(assetsForSharesRoundDown(largest, assets, shares)).toBeLessThanOrEqual(limit);
+        expect(assetsForSharesRoundDown(largest + 1n, assets, shares)).toBeGreaterThan(limit);
+      }
+    }
+  });
+
+  it("26,000 typed with 25,000 left this hour: blocked by the hourly cap, 25,000 offered, the rest after the hour", () => {
+    const view = roomy();
+    const typed = 26_000n * SHARE;
+    const preview = previewWithdrawal(view, typed, 30_000n * SHARE, NOW);
+    const verdict = withdrawVerdict(view, preview, 30_000n * SHARE);
+    expect(verdict.block).toEqual({
+      kind: "cap",
+      window: "hourly",
+      remaining: 25_000n * USDC,
+      resetsAt: 39_600,
+    });
+    const fit = verdict.fit;
+    expect(fit?.restAfter).toBe(39_600);
+    expect(fit?.assets).toBeLessThanOrEqual(25_000n * USDC);
+    // The offer passes every check the form makes; one share more would not.
+    const offered = previewWithdrawal(view, fit?.shares ?? 0n, 30_000n * SHARE, NOW);
+    expect(withdrawVerdict(view, offered, 30_000n * SHARE).block).toBeNull();
+    const oneMore = previewWithdrawal(view, (fit?.shares ?? 0n) + 1n, 30_000n * SHARE, NOW);
+    expect(withdrawVerdict(view, oneMore, 30_000n * SHARE).block?.kind).toBe("cap");
+  });
+
+  it("the daily cap binds when it has less left than the hour, and its reset is the one named", () => {
+    const view = vault({
+      ...roomy(),
+      daily: { cap: 100_000n * USDC, used: 90_000n * USDC, windowStart: 0n, length: 86_400 },
+    });
+    const preview = previewWithdrawal(view, 20_000n * SHARE, 30_000n * SHARE, NOW);
+    const verdict = withdrawVerdict(view, preview, 30_000n * SHARE);
+    expect(verdict.block).toEqual({
+      kind: "cap",
+      window: "daily",
+      remaining: 10_000n * USDC,
+      resetsAt: 86_400,
+    });
+    expect(verdict.fit?.restAfter).toBe(86_400);
+    expect(verdict.fit?.assets).toBeLessThanOrEqual(10_000n * USDC);
+  });
+
+  it("more than the wallet holds: the balance is the one reason, all of it offered when the caps allow", () => {
+    const view = roomy();
+    const preview = previewWithdrawal(view, 50_000n * SHARE, 10_000n * SHARE, NOW);
+    const verdict = withdrawVerdict(view, preview, 10_000n * SHARE);
+    expect(verdict.block).toEqual({ kind: "balance", held: 10_000n * SHARE });
+    expect(verdict.fit).toEqual({ shares: 10_000n * SHARE, assets: 10_000n * USDC, restAfter: null });
+  });
+
+  it("offers nothing below the minimum or when the cap is used up, and passes what fits", () => {
+    const spent = vault({
+      ...roomy(),
+      hourly: { cap: 25_000n * USDC, used: 25_000n * USDC, windowStart: 36_000n, length: HOUR },
+    });
+    const capped = withdrawVerdict(
+      spent,
+      previewWithdrawal(spent, 5n * SHARE, 30_000n * SHARE, NOW),
+      30_000n * SHARE,
+    );
+    expect(capped).toEqual({
+      block: { kind: "cap", window: "hourly", remaining: 0n, resetsAt: 39_600 },
+      fit: null,
+    });
+    const small = withdrawVerdict(
+      roomy(),
+      previewWithdrawal(roomy(), SHARE / 2n, 30_000n * SHARE, NOW),
+      30_000n * SHARE,
+    );
+    expect(small).toEqual({ block: { kind: "minimum", minimum: SHARE }, fit: null });
+    const fine = withdrawVerdict(
+      roomy(),
+      previewWithdrawal(roomy(), 100n * SHARE, 30_000n * SHARE, NOW),
+      30_000n * SHARE,
+    );
+    expect(fine).toEqual({ block: null, fit: null });
   });
 });

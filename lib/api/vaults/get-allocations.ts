@@ -13,6 +13,7 @@ export const getAllocations = partnerEndpoint({
   path: "/api/vault/:vault_id/allocations",
   summary: "Where the NAV sits: idle reserve, funded for the queue, deployed (amounts and fractions)",
   scope: "read",
+  openToPages: true,
   params: vaultPathParams,
   input: { from: "query", schema: noQuery },
   response: allocationsResponse,

@@ -13,6 +13,7 @@ export const getNavHistory = partnerEndpoint({
   path: "/api/vault/:vault_id/nav-history",
   summary: `The share price series from the indexed NAV strikes: at each point the NAV struck at or before it; at most ${MAX_SERIES_POINTS} points`,
   scope: "read",
+  openToPages: true,
   params: vaultPathParams,
   input: { from: "query", schema: navHistoryQuery },
   response: navHistoryResponse,

@@ -10,6 +10,7 @@ export const getNav = partnerEndpoint({
   path: "/api/vault/:vault_id/nav",
   summary: "Share price, total assets and shares, NAV sequence and when it was struck",
   scope: "read",
+  openToPages: true,
   params: vaultPathParams,
   input: { from: "query", schema: noQuery },
   response: navResponse,

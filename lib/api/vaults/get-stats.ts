@@ -30,6 +30,7 @@ export const getStats = partnerEndpoint({
   path: "/api/vault/:vault_id/stats",
   summary: "TVL, depositors, APY over 7 and 30 days (fractions), queue and staging, time to claimable",
   scope: "read",
+  openToPages: true,
   params: vaultPathParams,
   input: { from: "query", schema: noQuery },
   response: statsResponse,

@@ -11,6 +11,7 @@ export const getVault = partnerEndpoint({
   path: "/api/vault/:vault_id",
   summary: "One vault in full, with its withdrawal policy and current limits",
   scope: "read",
+  openToPages: true,
   params: vaultPathParams,
   input: { from: "query", schema: noQuery },
   response: vaultResponse,

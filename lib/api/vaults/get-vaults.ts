@@ -11,6 +11,7 @@ export const getVaults = partnerEndpoint({
   path: "/api/vaults",
   summary: "Every vault of the program: tokens, share price, TVL, APY, caps, paused",
   scope: "read",
+  openToPages: true,
   input: { from: "query", schema: noQuery },
   response: vaultsResponse,
   statuses: [],

@@ -20,7 +20,8 @@ function Figure({ label, value }: { label: string; value: string }) {
 
 export default async function Image({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const [vault, facts] = await Promise.all([readVaultOnServer(id), readVaultFactsOnServer(id)]);
+  const [read, facts] = await Promise.all([readVaultOnServer(id), readVaultFactsOnServer(id)]);
+  const vault = read.status === "found" ? read.vault : null;
   const card = vault === null ? null : vaultCard(vault, facts);
   return new ImageResponse(
     <div

@@ -1,7 +1,9 @@
 // /vault/{id} — one vault: price, chart, caps, deposit, withdraw, the pending withdrawal, activity.
-// The server reads the vault while rendering, so the page's numbers arrive with its HTML.
+// The server reads the vault while rendering, so the page's numbers arrive with its HTML; an address
+// the chain says holds no vault of this deployment answers 404.
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { notFound } from "next/navigation";
 
 import { VaultFeature } from "@/components/vault/vault-feature";
 import { readVaultFactsOnServer, readVaultOnServer } from "@/lib/web/server-reads";
@@ -17,14 +19,15 @@ interface Props {
  */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const [vault, facts, requestHeaders] = await Promise.all([
+  const [read, facts, requestHeaders] = await Promise.all([
     readVaultOnServer(id),
     readVaultFactsOnServer(id),
     headers(),
   ]);
-  if (vault === null) {
+  if (read.status !== "found") {
     return { title: "Vault" };
   }
+  const { vault } = read;
   const card = vaultCard(vault, facts);
   const host = requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host");
   const protocol = requestHeaders.get("x-forwarded-proto") ?? "http";
@@ -39,6 +42,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function VaultPage({ params }: Props) {
   const { id } = await params;
-  const initialVault = await readVaultOnServer(id);
-  return <VaultFeature id={id} variant="site" initialVault={initialVault} />;
+  const read = await readVaultOnServer(id);
+  if (read.status === "missing") {
+    notFound();
+  }
+  return <VaultFeature id={id} variant="site" initialVault={read.status === "found" ? read.vault : null} />;
 }

@@ -3,6 +3,7 @@
 // a link-out when no wallet can be reached in the frame, and messages to the host page (its height,
 // transactions, a withdrawal become claimable).
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import type { CSSProperties } from "react";
 
 import { EmbedMessenger } from "@/components/embed/embed-messenger";
@@ -21,7 +22,11 @@ export default async function EmbedVaultPage({
 }) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const look = parseEmbedTheme(query);
-  const initialVault = await readVaultOnServer(id);
+  const read = await readVaultOnServer(id);
+  if (read.status === "missing") {
+    notFound();
+  }
+  const initialVault = read.status === "found" ? read.vault : null;
   const style: Record<string, string> = {};
   if (look.accent !== null && look.accentForeground !== null) {
     style["--accent"] = look.accent;

@@ -1,0 +1,117 @@
+// The pending withdrawal as steps a person can follow: requested → NAV struck → funded → claimable
+// (ready) → claimed, each done, current or still to come, with the times the page knows (in the reader's zone,
+// and relative: "in ~2 min"). Built from GET /api/vault/{id}/withdraw's status and the vault's live
+// state; pure, so the panel only lays it out.
+import { formatClock, type ClockOptions } from "./time";
+
+export type StepKey = "requested" | "nav" | "funded" | "ready" | "claimed";
+export type StepState = "done" | "current" | "upcoming";
+
+export interface WithdrawalStep {
+  key: StepKey;
+  label: string;
+  state: StepState;
+  /** What the page knows of its time or progress; empty when nothing. */
+  detail: string;
+}
+
+export interface StepsInput {
+  canClaimNow: boolean;
+  /** ISO time of the request; null when the status does not know it. */
+  createdAt: string | null;
+  estimate: {
+    kind: "ready" | "nav" | "staging";
+    band: { earliest: string; latest: string } | null;
+  } | null;
+  /** Share of the request the queue has funded, 0–1. */
+  fundedFraction: number;
+  /** The vault's last NAV strike, unix seconds (0: none). */
+  lastNavAt: bigint;
+}
+
+/** "14:05 GMT+1": a time of day with the reader's zone. */
+export function clockWithZone(timeMs: number, options: ClockOptions = {}): string {
+  const zone =
+    new Intl.DateTimeFormat("en-GB", { timeZoneName: "short", timeZone: options.timeZone })
+      .formatToParts(new Date(timeMs))
+      .find((part) => part.type === "timeZoneName")?.value ?? "";
+  return zone === "" ? formatClock(timeMs, options) : `${formatClock(timeMs, options)} ${zone}`;
+}
+
+/** "in ~2 min", "in ~40 s", "~3 min ago", "just now": a rough distance from now. */
+export function roughlyFromNow(timeMs: number, nowMs: number): string {
+  const seconds = Math.round((timeMs - nowMs) / 1000);
+  const size = Math.abs(seconds);
+  if (size < 10) {
+    return "just now";
+  }
+  const amount =
+    size < 90
+      ? `~${Math.round(size / 10) * 10} s`
+      : size < 90 * 60
+        ? `~${Math.round(size / 60)} min`
+        : `~${Math.round(size / 3_600)} h`;
+  return seconds > 0 ? `in ${amount}` : `${amount} ago`;
+}
+
+function at(timeMs: number, nowMs: number, clock: ClockOptions): string {
+  return `${clockWithZone(timeMs, clock)} (${roughlyFromNow(timeMs, nowMs)})`;
+}
+
+/** The steps of a pending withdrawal at `nowMs`. */
+export function withdrawalSteps(
+  input: StepsInput,
+  nowMs: number,
+  clock: ClockOptions = {},
+): WithdrawalStep[] {
+  const kind = input.canClaimNow ? "ready" : (input.estimate?.kind ?? null);
+  const requestedMs = input.createdAt === null ? null : Date.parse(input.createdAt);
+  const navMs = Number(input.lastNavAt) * 1000;
+  const navDone = kind === "ready" || kind === "staging";
+  const fundedDone = kind === "ready" || (navDone && input.fundedFraction >= 1);
+  const band = input.estimate?.band ?? null;
+  const earliest = band === null ? null : Date.parse(band.earliest);
+  const latest = band === null ? null : Date.parse(band.latest);
+  const expected =
+    earliest === null || latest === null
+      ? ""
+      : `expected between ${clockWithZone(earliest, clock)} and ${clockWithZone(latest, clock)} (${roughlyFromNow(latest, nowMs)})`;
+  const percent = `${Math.floor(Math.min(1, Math.max(0, input.fundedFraction)) * 100)}% funded`;
+  return [
+    {
+      key: "requested",
+      label: "Requested",
+      state: "done",
+      detail: requestedMs === null || Number.isNaN(requestedMs) ? "" : at(requestedMs, nowMs, clock),
+    },
+    {
+      key: "nav",
+      label: "NAV struck",
+      state: navDone ? "done" : "current",
+      detail: navDone
+        ? navMs > 0
+          ? `last strike ${at(navMs, nowMs, clock)}`
+          : ""
+        : "waiting for the vault's next NAV strike after your request",
+    },
+    {
+      key: "funded",
+      label: "Funded",
+      state: fundedDone ? "done" : navDone ? "current" : "upcoming",
+      // The queue may fund a request before the NAV that frees it: say so rather than a full bar.
+      detail: fundedDone ? "the queue is funded up to your request" : percent,
+    },
+    {
+      key: "ready",
+      label: "Claimable",
+      state: kind === "ready" ? "done" : fundedDone ? "current" : "upcoming",
+      detail: kind === "ready" ? "claimable now" : expected,
+    },
+    {
+      key: "claimed",
+      label: "Claimed",
+      state: kind === "ready" ? "current" : "upcoming",
+      detail: kind === "ready" ? "claim it below" : "",
+    },
+  ];
+}
