@@ -47,7 +47,7 @@ describe("instruction builders", () => {
       { index: 3n, manager, name: "v", feeBps: 1, minWithdrawalShares: 1n, hourlyCap: 0n, dailyCap: 0n },
     ),
     deposit: buildDepositInstruction(depositAccounts, { amount: 1n, minSharesOut: 0n }),
-    request_withdrawal: buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1n }),
+    request_withdrawal: buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1n, maxFeeBps: 10 }),
     claim_withdrawal: buildClaimWithdrawalInstruction({
       owner,
       vault,
@@ -90,20 +90,30 @@ describe("instruction builders", () => {
       "deposit",
       () =>
         buildDepositInstruction(depositAccounts, { amount: 18_446_744_073_709_551_615n, minSharesOut: 7n }),
-      { amount: "18446744073709551615", min_shares_out: "7" },
+      { amount: new BN("18446744073709551615"), min_shares_out: new BN("7") },
     ],
     [
       "request_withdrawal",
-      () => buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1_000_000_000_123n }),
-      { shares: "1000000000123" },
+      () =>
+        buildRequestWithdrawalInstruction(withdrawalAccounts, {
+          shares: 1_000_000_000_123n,
+          maxFeeBps: 65_535,
+        }),
+      { shares: new BN("1000000000123"), max_fee_bps: 65_535 },
     ],
   ] as const)("%s's data is what the IDL's Borsh coder encodes", (name, build, args) => {
-    const expected = vaultCoder.instruction.encode(
-      name,
-      Object.fromEntries(Object.entries(args).map(([field, value]) => [field, new BN(value)])),
-    );
+    const expected = vaultCoder.instruction.encode(name, args);
     expect(build().data.equals(expected)).toBe(true);
   });
+
+  it.each([-1, 65_536, 1.5, Number.NaN])(
+    "refuses a maximum fee of %s bps rather than wrap it",
+    (maxFeeBps) => {
+      expect(() => buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1n, maxFeeBps })).toThrow(
+        RangeError,
+      );
+    },
+  );
 
   it("places named accounts where the IDL names them", () => {
     const names = vaultIdl.instructions.find(

@@ -68,6 +68,8 @@ export interface RequestWithdrawalAccounts extends ProgramAccounts {
 
 export interface RequestWithdrawalArgs {
   shares: bigint;
+  /** The highest withdrawal fee the holder accepts (the fee it was shown): a higher fee refuses the request (6026). */
+  maxFeeBps: number;
 }
 
 export interface ClaimWithdrawalAccounts extends ProgramAccounts {
@@ -233,6 +235,22 @@ function encodeU64Instruction(instructionName: VaultInstructionName, values: rea
   return data;
 }
 
+const requestWithdrawalDiscriminator = Buffer.from(findIdlInstruction("request_withdrawal").discriminator);
+
+/** request_withdrawal's data: the discriminator, shares (u64 LE), max_fee_bps (u16 LE), as the IDL lays it out. */
+function encodeRequestWithdrawalData(args: RequestWithdrawalArgs): Buffer {
+  const { maxFeeBps } = args;
+  if (!Number.isInteger(maxFeeBps) || maxFeeBps < 0 || maxFeeBps > 0xffff) {
+    throw new RangeError(`maxFeeBps must be an integer from 0 to 65535, got ${maxFeeBps}`);
+  }
+  const offset = requestWithdrawalDiscriminator.length;
+  const data = Buffer.alloc(offset + 8 + 2);
+  requestWithdrawalDiscriminator.copy(data, 0);
+  data.writeBigUInt64LE(args.shares, offset);
+  data.writeUInt16LE(maxFeeBps, offset + 8);
+  return data;
+}
+
 function buildU64Instruction(
   instructionName: VaultInstructionName,
   accounts: object,
@@ -279,7 +297,11 @@ export function buildRequestWithdrawalInstruction(
   accounts: RequestWithdrawalAccounts,
   args: RequestWithdrawalArgs,
 ): TransactionInstruction {
-  return buildU64Instruction("request_withdrawal", accounts, [args.shares]);
+  return new TransactionInstruction({
+    programId: VAULT_PROGRAM_ID,
+    keys: accountMetasFromIdl("request_withdrawal", accounts),
+    data: encodeRequestWithdrawalData(args),
+  });
 }
 
 export function buildClaimWithdrawalInstruction(accounts: ClaimWithdrawalAccounts): TransactionInstruction {

@@ -169,6 +169,24 @@ pub fn bps_of(total: u64, bps: u16) -> Result<u64> {
 pub const BPS_DENOMINATOR: u64 = 10_000;
 pub const MAX_FEE_BPS: u16 = 1_000;
 
+/// The highest minimum withdrawal a vault can set, in whole shares (1,000 × 10^share_decimals units,
+/// about 1,000 asset units at the starting price): a manager cannot raise it out of every holder's reach.
+pub const MAX_MIN_WITHDRAWAL_WHOLE_SHARES: u64 = 1_000;
+
+/// MAX_MIN_WITHDRAWAL_WHOLE_SHARES in share units for shares of `share_decimals`, saturating at u64::MAX.
+pub fn max_min_withdrawal_shares(share_decimals: u8) -> u64 {
+    let mut units = MAX_MIN_WITHDRAWAL_WHOLE_SHARES;
+    let mut d = 0;
+    while d < share_decimals {
+        if units > u64::MAX / 10 {
+            return u64::MAX;
+        }
+        units *= 10;
+        d += 1;
+    }
+    units
+}
+
 /// The withdrawal fee on `gross`, rounded up (in the vault's favour).
 pub fn withdrawal_fee(gross: u64, fee_bps: u16) -> Result<u64> {
     mul_div_ceil(gross, fee_bps as u64, BPS_DENOMINATOR)
@@ -355,6 +373,16 @@ mod tests {
         assert_eq!(bps_of(999, 10), Ok(0));
         assert_eq!(bps_of(0, 10_000), Ok(0));
         assert_eq!(bps_of(u64::MAX, 10_000), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn the_minimum_withdrawal_ceiling_is_a_thousand_whole_shares() {
+        assert_eq!(max_min_withdrawal_shares(0), 1_000);
+        // USDC: 6 decimals, shares 9: 10^12 share units.
+        assert_eq!(max_min_withdrawal_shares(9), 1_000_000_000_000);
+        assert_eq!(max_min_withdrawal_shares(16), 10_000_000_000_000_000_000);
+        assert_eq!(max_min_withdrawal_shares(17), u64::MAX);
+        assert_eq!(max_min_withdrawal_shares(255), u64::MAX);
     }
 
     #[test]

@@ -102,7 +102,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6025);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6026);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
@@ -120,7 +120,8 @@ describe("the vault IDL", () => {
     expect(vaultErrorFromCode(6023)?.name).toBe("NavLossAboveBound");
     expect(vaultErrorFromCode(6024)?.name).toBe("NavStrikeTooSoon");
     expect(vaultErrorFromCode(6025)?.name).toBe("VaultIndexMismatch");
-    expect(vaultErrorFromCode(6026)).toBeUndefined();
+    expect(vaultErrorFromCode(6026)?.name).toBe("FeeAboveMaximum");
+    expect(vaultErrorFromCode(6027)).toBeUndefined();
   });
 
   it("lays out the accounts at the README's sizes", () => {

@@ -634,6 +634,16 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     expectSuccess(vault.deposit(alice, 100n));
     return { chain, instructions: [vault.requestWithdrawalInstruction(alice, 9n)], signers: [alice.keypair] };
   },
+  FeeAboveMaximum: () => {
+    const { chain, vault, members } = setup({ feeBps: 10 });
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    return {
+      chain,
+      instructions: [vault.requestWithdrawalInstruction(alice, 10n, {}, 9)],
+      signers: [alice.keypair],
+    };
+  },
   InvalidConfig: () => {
     const { chain, vault } = setup();
     return {
@@ -965,7 +975,7 @@ describe("claim order", () => {
 });
 
 describe("pause", () => {
-  it("blocks deposit, request and claim while the manager keeps striking and staging", () => {
+  it("blocks deposit and request, never the claim of a funded receipt, while the manager keeps striking and staging", () => {
     const { chain, vault, members } = setup();
     const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(alice, 1_000n));
@@ -977,10 +987,11 @@ describe("pause", () => {
     expectRefused(chain, [vault.requestWithdrawalInstruction(bob, 10_000n)], [bob.keypair], "VaultPaused");
     expectSuccess(vault.updateNav(0n, 0n));
     expectSuccess(vault.stageWithdrawals(500_000n));
-    expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "VaultPaused");
+    // A pause stops new money in and new exits, not an exit already funded: 500,000 shares pay 500.
+    expectSuccess(vault.claimWithdrawal(alice));
+    expect(chain.tokenBalance(alice.assetAccount)).toBe(1_000_000n - 1_000n + 500n);
 
     expectSuccess(vault.updateConfig({ paused: false }));
-    expectSuccess(vault.claimWithdrawal(alice));
     expectSuccess(vault.deposit(bob, 10n));
     expectSuccess(vault.requestWithdrawal(bob, 10_000n));
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/accounts";
 import { TestChain, type TransactionOutcome } from "./harness";
 import {
+  MAX_MIN_WITHDRAWAL_SHARES,
   U64_MAX,
   applyOperation,
   initializeModel,
@@ -112,7 +113,14 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
         [holdings.shares === 0n ? 0n : random.bigintBetween(1n, holdings.shares), 14],
         [holdings.shares, 6],
       ] as const);
-      return { kind, wallet, shares };
+      // Mostly the fee the holder was shown; sometimes a fee raised since then, or any fee at all.
+      const maxFeeBps = random.weighted([
+        [vault.feeBps, 12],
+        [vault.feeBps > 0 ? vault.feeBps - 1 : 0, 2],
+        [random.integer(1001), 2],
+        [65_535, 1],
+      ] as const);
+      return { kind, wallet, shares, maxFeeBps };
     }
     case "claimWithdrawal":
       return { kind, wallet: walletWhere((candidate) => candidate.receipt !== null) };
@@ -148,7 +156,12 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
         update.feeBps = random.chance(0.15) ? 1001 + random.integer(100) : random.integer(1001);
       }
       if (random.chance(0.3)) {
-        update.minWithdrawalShares = random.chance(0.5) ? 0n : random.bigintBetween(1n, 5_000n);
+        update.minWithdrawalShares = random.weighted([
+          [0n, 5],
+          [random.bigintBetween(1n, 5_000n), 5],
+          [MAX_MIN_WITHDRAWAL_SHARES, 1],
+          [MAX_MIN_WITHDRAWAL_SHARES + 1n, 1],
+        ] as const);
       }
       if (random.chance(0.4)) {
         update.hourlyCap = random.chance(0.4) ? 0n : random.bigintBetween(100_000n, 3_000_000n);
@@ -209,7 +222,11 @@ function execute(
     case "deposit":
       return vault.deposit(memberAt(members, operation.wallet), operation.amount, operation.minSharesOut);
     case "requestWithdrawal":
-      return vault.requestWithdrawal(memberAt(members, operation.wallet), operation.shares);
+      return vault.requestWithdrawal(
+        memberAt(members, operation.wallet),
+        operation.shares,
+        operation.maxFeeBps,
+      );
     case "claimWithdrawal":
       return vault.claimWithdrawal(memberAt(members, operation.wallet));
     case "updateNav":
@@ -395,6 +412,13 @@ function runSeed(seed: number): { steps: number; refusals: Map<number, number> }
     }
     if (predicted.ok) {
       expectNoValueTaken(model, predicted.state, operation, context);
+      if (operation.kind === "requestWithdrawal") {
+        // A receipt never records a fee above the one its holder accepted.
+        expect(
+          predicted.state.wallets[operation.wallet]?.receipt?.feeBps,
+          `${context}\nreceipt fee above the holder's maximum`,
+        ).toBeLessThanOrEqual(operation.maxFeeBps);
+      }
       if (operation.kind === "stageWithdrawals") {
         expectFundedReceiptsCovered(predicted.state, context);
       }
@@ -417,7 +441,9 @@ describe("the program against the README model", () => {
 
   it("exercised the semantic refusals across the seeds", () => {
     // The generator aims at these boundaries; a generator change that stops reaching them should fail.
-    for (const code of [6001, 6002, 6012, 6013, 6014, 6015, 6016, 6017, 6018, 6019, 6020, 6021, 6022, 6023]) {
+    for (const code of [
+      6001, 6002, 6012, 6013, 6014, 6015, 6016, 6017, 6018, 6019, 6020, 6021, 6022, 6023, 6026,
+    ]) {
       expect(refusalsSeen.get(code) ?? 0, `error ${code}`).toBeGreaterThan(0);
     }
   });

@@ -11,6 +11,8 @@ import { U64_MAX } from "../../../lib/vault/token-amount";
 export { U64_MAX };
 export const MAX_FEE_BPS = 1000;
 export const MAX_NAME_BYTES = 32;
+/** The program's ceiling on the minimum withdrawal: 1,000 whole shares (test shares have 9 decimals). */
+export const MAX_MIN_WITHDRAWAL_SHARES = 1_000n * 10n ** 9n;
 const BPS_DENOMINATOR = 10_000n;
 const SECONDS_PER_HOUR = 3600n;
 const SECONDS_PER_DAY = 86_400n;
@@ -95,7 +97,7 @@ export interface ConfigUpdateInput {
 
 export type ModelOperation =
   | { kind: "deposit"; wallet: number; amount: bigint; minSharesOut: bigint }
-  | { kind: "requestWithdrawal"; wallet: number; shares: bigint }
+  | { kind: "requestWithdrawal"; wallet: number; shares: bigint; maxFeeBps: number }
   | { kind: "claimWithdrawal"; wallet: number }
   | { kind: "updateNav"; gain: bigint; loss: bigint }
   | { kind: "stageWithdrawals"; maxShares: bigint }
@@ -216,7 +218,11 @@ export function initializeModel(
   now: bigint,
   bounds: ModelNavBounds = { maxGainBps: 10_000, maxLossBps: 10_000, minNavIntervalSeconds: 0 },
 ): { ok: true; state: ModelState } | { ok: false; code: number } {
-  if (settings.feeBps > MAX_FEE_BPS || !nameIsValid(settings.name)) {
+  if (
+    settings.feeBps > MAX_FEE_BPS ||
+    !nameIsValid(settings.name) ||
+    settings.minWithdrawalShares > MAX_MIN_WITHDRAWAL_SHARES
+  ) {
     return { ok: false, code: vaultErrorCode("InvalidConfig") };
   }
   return {
@@ -286,13 +292,21 @@ function deposit(
   state.shareSupply += shares;
 }
 
-function requestWithdrawal(state: ModelState, walletIndex: number, shares: bigint, now: bigint): void {
+function requestWithdrawal(
+  state: ModelState,
+  walletIndex: number,
+  shares: bigint,
+  maxFeeBps: number,
+  now: bigint,
+): void {
   const { vault } = state;
   const wallet = walletAt(state, walletIndex);
   if (wallet.receipt !== null) refuse("WithdrawalAlreadyPending");
   if (vault.paused) refuse("VaultPaused");
   if (shares === 0n) refuse("InvalidAmount");
-  if (shares < vault.minWithdrawalShares) refuse("BelowMinimumWithdrawal");
+  if (vault.feeBps > maxFeeBps) refuse("FeeAboveMaximum");
+  // A holder can always request every share it holds, whatever the minimum.
+  if (shares < vault.minWithdrawalShares && shares !== wallet.shares) refuse("BelowMinimumWithdrawal");
   const assets = valueOfShares(vault, shares);
   rollWindows(vault, now);
   const hourlyUsed = checkedU64(vault.hourlyUsed + assets);
@@ -324,7 +338,7 @@ function claimWithdrawal(state: ModelState, walletIndex: number): void {
   const wallet = walletAt(state, walletIndex);
   const receipt = wallet.receipt;
   if (receipt === null) refuse("NoPendingWithdrawal");
-  if (vault.paused) refuse("VaultPaused");
+  // No pause check: a pause never stops the claim of a funded, claimable receipt.
   if (vault.navSequence <= receipt.navFloor) refuse("NavFloorNotPassed");
   if (vault.queueFunded < receipt.queueEnd) refuse("QueueNotFunded");
   const gross = valueOfShares(vault, receipt.shares);
@@ -387,6 +401,9 @@ function updateConfig(state: ModelState, update: ConfigUpdateInput): void {
   const { vault } = state;
   if (update.feeBps !== undefined && update.feeBps > MAX_FEE_BPS) refuse("InvalidConfig");
   if (update.name !== undefined && !nameIsValid(update.name)) refuse("InvalidConfig");
+  if (update.minWithdrawalShares !== undefined && update.minWithdrawalShares > MAX_MIN_WITHDRAWAL_SHARES) {
+    refuse("InvalidConfig");
+  }
   if (update.feeBps !== undefined) vault.feeBps = update.feeBps;
   if (update.minWithdrawalShares !== undefined) vault.minWithdrawalShares = update.minWithdrawalShares;
   if (update.hourlyCap !== undefined) vault.hourlyCap = update.hourlyCap;
@@ -404,7 +421,7 @@ export function applyOperation(state: ModelState, operation: ModelOperation, now
         deposit(next, operation.wallet, operation.amount, operation.minSharesOut, now);
         break;
       case "requestWithdrawal":
-        requestWithdrawal(next, operation.wallet, operation.shares, now);
+        requestWithdrawal(next, operation.wallet, operation.shares, operation.maxFeeBps, now);
         break;
       case "claimWithdrawal":
         claimWithdrawal(next, operation.wallet);

@@ -307,10 +307,12 @@ export class TestVault {
     return this.chain.send([this.depositInstruction(member, amount, minSharesOut)], [member.keypair]);
   }
 
+  /** A request accepting at most `maxFeeBps`; by default the fee the vault charges now. */
   requestWithdrawalInstruction(
     member: Member,
     shares: bigint,
     overrides: Partial<RequestWithdrawalAccounts> = {},
+    maxFeeBps: number = this.state().feeBps,
   ): TransactionInstruction {
     const { vault, escrow } = this.addresses;
     return buildRequestWithdrawalInstruction(
@@ -322,12 +324,15 @@ export class TestVault {
         escrow,
         ...overrides,
       },
-      { shares },
+      { shares, maxFeeBps },
     );
   }
 
-  requestWithdrawal(member: Member, shares: bigint): TransactionOutcome {
-    return this.chain.send([this.requestWithdrawalInstruction(member, shares)], [member.keypair]);
+  requestWithdrawal(member: Member, shares: bigint, maxFeeBps?: number): TransactionOutcome {
+    return this.chain.send(
+      [this.requestWithdrawalInstruction(member, shares, {}, maxFeeBps)],
+      [member.keypair],
+    );
   }
 
   claimWithdrawalInstruction(
