@@ -28,7 +28,13 @@ describe("instruction builders", () => {
   const owner = key();
   const protocol = findProtocolAddress(admin);
   const addresses = deriveVaultAddresses(protocol, 3n);
-  const bounds = { maxGainBps: 10, maxLossBps: 500, minNavIntervalSeconds: 30 };
+  const bounds = {
+    maxGainBps: 10,
+    maxLossBps: 500,
+    minNavIntervalSeconds: 30,
+    maxAnnualGainBps: 10_000,
+    maxDailyLossBps: 1_000,
+  };
   const { vault, authority, shareMint, reserve, escrow } = addresses;
   const receipt = findReceipt(vault, owner);
   const depositAccounts = {
@@ -127,8 +133,8 @@ describe("instruction builders", () => {
   });
 
   it("encodes the bounds and the named manager where the IDL puts them", () => {
-    // u16 10, u16 500, u32 30, little-endian
-    expect([...built.set_nav_bounds.data.subarray(8)]).toEqual([10, 0, 244, 1, 30, 0, 0, 0]);
+    // u16 10, u16 500, u32 30, u16 10_000, u16 1_000, little-endian
+    expect([...built.set_nav_bounds.data.subarray(8)]).toEqual([10, 0, 244, 1, 30, 0, 0, 0, 16, 39, 232, 3]);
     const initialize = built.initialize_vault;
     // index (u64), then the manager's 32 bytes
     expect(new PublicKey(initialize.data.subarray(16, 48)).equals(manager)).toBe(true);

@@ -32,6 +32,8 @@ pub enum VaultError {
     NavStrikeTooSoon = 6024,
     VaultIndexMismatch = 6025,
     FeeAboveMaximum = 6026,
+    NavGainAboveRate = 6027,
+    NavLossAboveRate = 6028,
 }
 
 /// An instruction's failure as the runtime reads the program's return value: a custom code in the low

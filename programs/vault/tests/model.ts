@@ -25,6 +25,40 @@ export interface ModelNavBounds {
   maxGainBps: number;
   maxLossBps: number;
   minNavIntervalSeconds: number;
+  /** Gain over time: bps a year, for the time since the previous strike (at most a day). */
+  maxAnnualGainBps: number;
+  /** Loss over time: bps a day, counted the same way. */
+  maxDailyLossBps: number;
+}
+
+const NAV_CATCH_UP_SECONDS = SECONDS_PER_DAY;
+const SECONDS_PER_YEAR = 365n * SECONDS_PER_DAY;
+
+/**
+ * The largest gain and loss a strike at `now` may report (README "NAV strike bounds"): per strike
+ * floor(A × bps / 10000), and over time floor(A × rate × elapsed / (10000 × period)), elapsed since the
+ * previous strike (or the vault's creation), at most a day.
+ */
+export function strikeLimits(
+  vault: Pick<ModelVault, "totalAssets" | "navUpdatedAt">,
+  bounds: ModelNavBounds,
+  now: bigint,
+): { gain: bigint; loss: bigint; gainPerStrike: bigint; lossPerStrike: bigint } {
+  const since = now - vault.navUpdatedAt;
+  const elapsed = since < 0n ? 0n : since > NAV_CATCH_UP_SECONDS ? NAV_CATCH_UP_SECONDS : since;
+  const total = vault.totalAssets;
+  const gainPerStrike = (total * BigInt(bounds.maxGainBps)) / BPS_DENOMINATOR;
+  const lossPerStrike = (total * BigInt(bounds.maxLossBps)) / BPS_DENOMINATOR;
+  const gainOverTime =
+    (total * BigInt(bounds.maxAnnualGainBps) * elapsed) / (BPS_DENOMINATOR * SECONDS_PER_YEAR);
+  const lossOverTime =
+    (total * BigInt(bounds.maxDailyLossBps) * elapsed) / (BPS_DENOMINATOR * SECONDS_PER_DAY);
+  return {
+    gain: gainPerStrike < gainOverTime ? gainPerStrike : gainOverTime,
+    loss: lossPerStrike < lossOverTime ? lossPerStrike : lossOverTime,
+    gainPerStrike,
+    lossPerStrike,
+  };
 }
 
 export interface ModelVault {
@@ -216,7 +250,13 @@ export function initializeModel(
   settings: VaultSettingsInput,
   walletAssets: readonly bigint[],
   now: bigint,
-  bounds: ModelNavBounds = { maxGainBps: 10_000, maxLossBps: 10_000, minNavIntervalSeconds: 0 },
+  bounds: ModelNavBounds = {
+    maxGainBps: 10_000,
+    maxLossBps: 10_000,
+    minNavIntervalSeconds: 0,
+    maxAnnualGainBps: 10_000,
+    maxDailyLossBps: 1_000,
+  },
 ): { ok: true; state: ModelState } | { ok: false; code: number } {
   if (
     settings.feeBps > MAX_FEE_BPS ||
@@ -367,6 +407,9 @@ function updateNav(state: ModelState, gain: bigint, loss: bigint, now: bigint): 
   if (vault.navSequence > 0n && now < vault.navUpdatedAt + BigInt(bounds.minNavIntervalSeconds)) {
     refuse("NavStrikeTooSoon");
   }
+  const limits = strikeLimits(vault, bounds, now);
+  if (gain > limits.gain) refuse("NavGainAboveRate");
+  if (loss > limits.loss) refuse("NavLossAboveRate");
   vault.totalAssets = checkedU64(checkedU64(vault.totalAssets + gain) - loss);
   vault.navSequence = checkedU64(vault.navSequence + 1n);
   vault.navUpdatedAt = now;
