@@ -15,6 +15,7 @@ import { VAULT_PROGRAM_ID } from "../lib/vault/idl";
 import {
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
+  DEFAULT_NAV_RATES,
   buildSetNavBoundsInstruction,
   type InitializeVaultArgs,
   type NavBounds,
@@ -68,9 +69,15 @@ export type DemoVaultSpec = Omit<InitializeVaultArgs, "manager">;
 /**
  * The protocol's NAV bounds here: the keeper's ~10% APY struck every minute (or every second in the
  * tests) accrues far below 5 bps a strike, and a day's accrual after downtime (~2.7 bps) still fits;
- * at most one strike a second, and a loss of at most 0.5% a strike.
+ * at most one strike a second, and a loss of at most 0.5% a strike. Over time the default rates: 20%
+ * a year of gain (twice the keeper's yield), 0.5% a day of loss.
  */
-export const LOCALNET_NAV_BOUNDS: NavBounds = { maxGainBps: 5, maxLossBps: 50, minNavIntervalSeconds: 1 };
+export const LOCALNET_NAV_BOUNDS: NavBounds = {
+  maxGainBps: 5,
+  maxLossBps: 50,
+  minNavIntervalSeconds: 1,
+  ...DEFAULT_NAV_RATES,
+};
 
 export const USDC_DECIMALS = 6;
 
@@ -185,7 +192,9 @@ function ensureProtocol(chain: Chain, roles: DevRoles, protocol: PublicKey): voi
   if (
     stored.maxGainBps !== LOCALNET_NAV_BOUNDS.maxGainBps ||
     stored.maxLossBps !== LOCALNET_NAV_BOUNDS.maxLossBps ||
-    stored.minNavIntervalSeconds !== LOCALNET_NAV_BOUNDS.minNavIntervalSeconds
+    stored.minNavIntervalSeconds !== LOCALNET_NAV_BOUNDS.minNavIntervalSeconds ||
+    stored.maxAnnualGainBps !== LOCALNET_NAV_BOUNDS.maxAnnualGainBps ||
+    stored.maxDailyLossBps !== LOCALNET_NAV_BOUNDS.maxDailyLossBps
   ) {
     submitLocalTransaction(
       chain,

@@ -103,7 +103,12 @@ function depositInstructions(member: Member, amount: bigint): TransactionInstruc
   ];
 }
 
-function requestWithdrawalInstruction(member: Member, shares: bigint): TransactionInstruction {
+/** A request accepting the fee the vault charges now, as the API's builder fills it from the fee it showed. */
+function requestWithdrawalInstruction(
+  member: Member,
+  shares: bigint,
+  maxFeeBps: number,
+): TransactionInstruction {
   return buildRequestWithdrawalInstruction(
     {
       owner: member.wallet.publicKey,
@@ -112,7 +117,7 @@ function requestWithdrawalInstruction(member: Member, shares: bigint): Transacti
       ownerShares: member.shares,
       escrow: prime.escrow,
     },
-    { shares },
+    { shares, maxFeeBps },
   );
 }
 
@@ -241,11 +246,12 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
     const member = await newMember(30_000n * USDC);
     await send(depositInstructions(member, 30_000n * USDC), member.wallet);
     const shares = await tokenAmount(member.shares);
+    const { feeBps } = await vaultState();
     const latest = await connection.getLatestBlockhash();
     const transaction = new Transaction({
       feePayer: member.wallet.publicKey,
       recentBlockhash: latest.blockhash,
-    }).add(requestWithdrawalInstruction(member, shares));
+    }).add(requestWithdrawalInstruction(member, shares, feeBps));
     transaction.sign(member.wallet);
     const raw = await postRaw(
       localnet.rpcUrl,
@@ -293,7 +299,7 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
     const shares = await tokenAmount(member.shares);
     // 40 whole shares: the share mint has 9 decimals (the asset's 6 plus the program's offset of 3).
     const requested = 40_000n * USDC;
-    await send([requestWithdrawalInstruction(member, requested)], member.wallet);
+    await send([requestWithdrawalInstruction(member, requested, (await vaultState()).feeBps)], member.wallet);
     const receiptAddress = findReceipt(prime.vault, member.wallet.publicKey);
     const receiptAccount = await connection.getAccountInfo(receiptAddress);
     const receipt = decodeReceipt(receiptAccount?.data ?? new Uint8Array());

@@ -134,10 +134,12 @@ async function main(): Promise<void> {
       { amount: DEPOSIT, minSharesOut: 0n },
     ),
   ]);
+  // The request accepts the fee the vault charges now, and no higher one.
+  const { feeBps } = decodeVault((await connection.getAccountInfo(vault.vault))?.data ?? new Uint8Array());
   await send("requested a withdrawal of 400 shares", [
     buildRequestWithdrawalInstruction(
       { owner: wallet.publicKey, vault: vault.vault, receipt, ownerShares: shares, escrow: vault.escrow },
-      { shares: WITHDRAW_SHARES },
+      { shares: WITHDRAW_SHARES, maxFeeBps: feeBps },
     ),
   ]);
 

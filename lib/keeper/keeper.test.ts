@@ -12,7 +12,14 @@ import { OperatorError } from "../operator/errors";
 import { decideStrike, periodOf, strikeBoundsOf, type StrikeBounds } from "./keeper";
 import { accruedYield, parseNavSource } from "./nav-source";
 
-const WIDE: StrikeBounds = { maxGainBps: 10_000n, maxLossBps: 10_000n, minIntervalSeconds: 0n };
+/** Rates over time far above any per-strike bound, for the tests of those bounds alone. */
+const UNBOUNDED_OVER_TIME = { maxAnnualGainBps: 10n ** 15n, maxDailyLossBps: 10n ** 15n };
+const WIDE: StrikeBounds = {
+  maxGainBps: 10_000n,
+  maxLossBps: 10_000n,
+  minIntervalSeconds: 0n,
+  ...UNBOUNDED_OVER_TIME,
+};
 const VAULT = "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS";
 
 describe("decideStrike", () => {
@@ -38,7 +45,11 @@ describe("decideStrike", () => {
       loss: 0n,
     });
     // The program's interval does not hold the first strike back either.
-    const slow: StrikeBounds = { ...WIDE, minIntervalSeconds: 3_600n };
+    const slow: StrikeBounds = {
+      ...WIDE,
+      minIntervalSeconds: 3_600n,
+      ...UNBOUNDED_OVER_TIME,
+    };
     expect(decideStrike({ ...base, navSequence: 0n }, 1_000_000_001n, 1_000_031n, 60, slow)).toMatchObject({
       strike: true,
       gain: 1n,
@@ -54,15 +65,46 @@ describe("decideStrike", () => {
   });
 
   it("reads the protocol account's bounds", () => {
-    expect(strikeBoundsOf({ maxGainBps: 50, maxLossBps: 200, minNavIntervalSeconds: 30 })).toEqual({
+    expect(
+      strikeBoundsOf({
+        maxGainBps: 50,
+        maxLossBps: 200,
+        minNavIntervalSeconds: 30,
+        maxAnnualGainBps: 10_000,
+        maxDailyLossBps: 1_000,
+      }),
+    ).toEqual({
       maxGainBps: 50n,
       maxLossBps: 200n,
       minIntervalSeconds: 30n,
+      maxAnnualGainBps: 10_000n,
+      maxDailyLossBps: 1_000n,
+    });
+  });
+
+  it("clamps to the bounds over time, for the time since the last strike and at most a day of it", () => {
+    // The program's ceilings: 100% a year up, 10% a day down; 60 s after the last strike.
+    const ceilings: StrikeBounds = { ...WIDE, maxAnnualGainBps: 10_000n, maxDailyLossBps: 1_000n };
+    // floor(10^9 × 10_000 × 60 / (10^4 × 31_536_000)) = 1_902 up, floor(10^9 × 1_000 × 60 / (10^4 × 86_400)) = 69_444 down.
+    expect(decideStrike(base, 2_000_000_000n, 1_000_090n, 60, ceilings)).toMatchObject({
+      gain: 1_902n,
+      clamped: true,
+    });
+    expect(decideStrike(base, 1n, 1_000_090n, 60, ceilings)).toMatchObject({ loss: 69_444n, clamped: true });
+    // A week without a strike counts as a day: floor(10^9 / 365) = 2_739_726.
+    expect(decideStrike(base, 2_000_000_000n, 1_000_030n + 7n * 86_400n, 60, ceilings)).toMatchObject({
+      gain: 2_739_726n,
+      clamped: true,
     });
   });
 
   it("clamps a change to the bounds, each its own, and waits out the minimum interval", () => {
-    const bounds: StrikeBounds = { maxGainBps: 50n, maxLossBps: 50n, minIntervalSeconds: 30n };
+    const bounds: StrikeBounds = {
+      maxGainBps: 50n,
+      maxLossBps: 50n,
+      minIntervalSeconds: 30n,
+      ...UNBOUNDED_OVER_TIME,
+    };
     // 0.5 % of 1,000 units is 5 units.
     expect(decideStrike(base, 2_000_000_000n, 1_000_080n, 60, bounds)).toEqual({
       strike: true,
@@ -87,7 +129,12 @@ describe("decideStrike", () => {
       clamped: false,
     });
     // A gain bound of 1 bps and a loss bound of 20 %: each side keeps its own, floored like the program.
-    const lopsided: StrikeBounds = { maxGainBps: 1n, maxLossBps: 2_000n, minIntervalSeconds: 0n };
+    const lopsided: StrikeBounds = {
+      maxGainBps: 1n,
+      maxLossBps: 2_000n,
+      minIntervalSeconds: 0n,
+      ...UNBOUNDED_OVER_TIME,
+    };
     expect(decideStrike({ ...base, totalAssets: 9_999n }, 20_000n, 1_000_080n, 60, lopsided)).toMatchObject({
       gain: 0n,
       loss: 0n,
@@ -107,7 +154,12 @@ describe("decideStrike", () => {
 
 describe("decideStrike on demand (anyPeriod)", () => {
   const base = { totalAssets: 1_000_000_000n, navUpdatedAt: 1_000_030n, navSequence: 4n };
-  const bounds: StrikeBounds = { maxGainBps: 50n, maxLossBps: 50n, minIntervalSeconds: 5n };
+  const bounds: StrikeBounds = {
+    maxGainBps: 50n,
+    maxLossBps: 50n,
+    minIntervalSeconds: 5n,
+    ...UNBOUNDED_OVER_TIME,
+  };
 
   it("strikes again within the period of the last strike, still clamped and held to the minimum interval", () => {
     expect(decideStrike(base, 1_000_000_100n, 1_000_040n, 60, bounds)).toEqual({

@@ -33,7 +33,14 @@ export interface StrikeBounds {
   maxLossBps: bigint;
   /** Least seconds between two strikes of one vault (its first strike is exempt). */
   minIntervalSeconds: bigint;
+  /** Largest gain over time: bps a year of the vault's total assets, for the time since the last strike. */
+  maxAnnualGainBps: bigint;
+  /** Largest loss over time: bps a day, counted the same way. */
+  maxDailyLossBps: bigint;
 }
+
+const DAY = 86_400n;
+const YEAR = 365n * DAY;
 
 export interface KeeperSettings {
   navIntervalSeconds: number;
@@ -122,9 +129,20 @@ export function decideStrike(
   const wanted = target ?? vault.totalAssets;
   let change = wanted - vault.totalAssets;
   let clamped = false;
-  // The program's bound: floor(total × bps / 10,000), checked on the gain and the loss alone.
-  const maxGain = (vault.totalAssets * bounds.maxGainBps) / BPS;
-  const maxLoss = (vault.totalAssets * bounds.maxLossBps) / BPS;
+  // The program's bounds, checked on the gain and the loss alone: per strike floor(total × bps / 10,000),
+  // and over time floor(total × rate × elapsed / (10,000 × period)), elapsed since the last strike (or
+  // the vault's creation), at most a day.
+  const sinceLast = now - vault.navUpdatedAt;
+  const elapsed = sinceLast < 0n ? 0n : sinceLast > DAY ? DAY : sinceLast;
+  const smaller = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+  const maxGain = smaller(
+    (vault.totalAssets * bounds.maxGainBps) / BPS,
+    (vault.totalAssets * bounds.maxAnnualGainBps * elapsed) / (BPS * YEAR),
+  );
+  const maxLoss = smaller(
+    (vault.totalAssets * bounds.maxLossBps) / BPS,
+    (vault.totalAssets * bounds.maxDailyLossBps * elapsed) / (BPS * DAY),
+  );
   if (change > maxGain) {
     change = maxGain;
     clamped = true;
@@ -146,11 +164,15 @@ export function strikeBoundsOf(protocol: {
   maxGainBps: number;
   maxLossBps: number;
   minNavIntervalSeconds: number;
+  maxAnnualGainBps: number;
+  maxDailyLossBps: number;
 }): StrikeBounds {
   return {
     maxGainBps: BigInt(protocol.maxGainBps),
     maxLossBps: BigInt(protocol.maxLossBps),
     minIntervalSeconds: BigInt(protocol.minNavIntervalSeconds),
+    maxAnnualGainBps: BigInt(protocol.maxAnnualGainBps),
+    maxDailyLossBps: BigInt(protocol.maxDailyLossBps),
   };
 }
 

@@ -12,6 +12,8 @@ import {
   buildInitializeProtocolInstruction,
   buildProposeAdminInstruction,
   buildSetNavBoundsInstruction,
+  DEFAULT_NAV_RATES,
+  NAV_RATE_CEILINGS,
   type NavBounds,
 } from "../vault/instructions";
 import { ChainClient } from "./chain-client";
@@ -42,13 +44,34 @@ const BOUNDS_FLAGS = {
   "max-gain-bps": { type: "string" },
   "max-loss-bps": { type: "string" },
   "min-interval": { type: "string" },
+  "max-annual-gain-bps": { type: "string" },
+  "max-daily-loss-bps": { type: "string" },
 } as const satisfies OptionsSpec;
 
-function parseBps(flag: string, text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) > 10_000) {
-    throw new OperatorError(`${flag} must be 0–10000 bps; got "${text}"`);
+function parseBps(flag: string, text: string, ceiling = 10_000): number {
+  if (!/^\d+$/.test(text) || Number(text) > ceiling) {
+    throw new OperatorError(`${flag} must be 0–${ceiling} bps; got "${text}"`);
   }
   return Number(text);
+}
+
+/** The rates over time a flag sets, or the default (init) / the current one (set-bounds). */
+function parseRates(
+  values: { "max-annual-gain-bps"?: string; "max-daily-loss-bps"?: string },
+  fallback: { maxAnnualGainBps: number; maxDailyLossBps: number },
+): { maxAnnualGainBps: number; maxDailyLossBps: number } {
+  const gain = values["max-annual-gain-bps"];
+  const loss = values["max-daily-loss-bps"];
+  return {
+    maxAnnualGainBps:
+      gain === undefined
+        ? fallback.maxAnnualGainBps
+        : parseBps("--max-annual-gain-bps", gain, NAV_RATE_CEILINGS.maxAnnualGainBps),
+    maxDailyLossBps:
+      loss === undefined
+        ? fallback.maxDailyLossBps
+        : parseBps("--max-daily-loss-bps", loss, NAV_RATE_CEILINGS.maxDailyLossBps),
+  };
 }
 
 function parseSeconds(flag: string, text: string): number {
@@ -74,6 +97,8 @@ export function describeProtocol(address: PublicKey, protocol: ProtocolAccount):
     `  max gain per strike  ${protocol.maxGainBps} bps`,
     `  max loss per strike  ${protocol.maxLossBps} bps`,
     `  min strike interval  ${protocol.minNavIntervalSeconds} s`,
+    `  max gain over time   ${protocol.maxAnnualGainBps} bps a year`,
+    `  max loss over time   ${protocol.maxDailyLossBps} bps a day`,
     `  vaults               ${protocol.vaultCount}`,
   ];
 }
@@ -88,6 +113,8 @@ function boundsChanges(from: NavBounds | null, to: NavBounds): Change[] {
   add("max_gain_bps", from?.maxGainBps, to.maxGainBps);
   add("max_loss_bps", from?.maxLossBps, to.maxLossBps);
   add("min_nav_interval_seconds", from?.minNavIntervalSeconds, to.minNavIntervalSeconds);
+  add("max_annual_gain_bps", from?.maxAnnualGainBps, to.maxAnnualGainBps);
+  add("max_daily_loss_bps", from?.maxDailyLossBps, to.maxDailyLossBps);
   return changes;
 }
 
@@ -101,7 +128,7 @@ function protocolAddress(positionals: readonly string[], context: CommandContext
 async function init(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, { ...COMMON, ...BOUNDS_FLAGS });
   requireNone(positionals, "init", 0);
-  const need = (flag: keyof typeof BOUNDS_FLAGS): string => {
+  const need = (flag: "max-gain-bps" | "max-loss-bps" | "min-interval"): string => {
     const text = values[flag];
     if (text === undefined) {
       throw new OperatorError(`--${flag} is required: the bounds every NAV strike must keep`);
@@ -112,6 +139,7 @@ async function init(argv: string[], out: (line: string) => void, env: OperatorEn
     maxGainBps: parseBps("--max-gain-bps", need("max-gain-bps")),
     maxLossBps: parseBps("--max-loss-bps", need("max-loss-bps")),
     minNavIntervalSeconds: parseSeconds("--min-interval", need("min-interval")),
+    ...parseRates(values, DEFAULT_NAV_RATES),
   };
   const context = await commandContext(values, out, env);
   const creator = context.signer.publicKey;
@@ -158,8 +186,16 @@ async function setBounds(argv: string[], out: (line: string) => void, env: Opera
   const gain = values["max-gain-bps"];
   const loss = values["max-loss-bps"];
   const interval = values["min-interval"];
-  if (gain === undefined && loss === undefined && interval === undefined) {
-    throw new OperatorError("set-bounds needs --max-gain-bps, --max-loss-bps or --min-interval");
+  if (
+    gain === undefined &&
+    loss === undefined &&
+    interval === undefined &&
+    values["max-annual-gain-bps"] === undefined &&
+    values["max-daily-loss-bps"] === undefined
+  ) {
+    throw new OperatorError(
+      "set-bounds needs --max-gain-bps, --max-loss-bps, --min-interval, --max-annual-gain-bps or --max-daily-loss-bps",
+    );
   }
   const context = await commandContext(values, out, env);
   const address = protocolAddress(positionals, context);
@@ -169,12 +205,15 @@ async function setBounds(argv: string[], out: (line: string) => void, env: Opera
     maxGainBps: protocol.maxGainBps,
     maxLossBps: protocol.maxLossBps,
     minNavIntervalSeconds: protocol.minNavIntervalSeconds,
+    maxAnnualGainBps: protocol.maxAnnualGainBps,
+    maxDailyLossBps: protocol.maxDailyLossBps,
   };
   const next: NavBounds = {
     maxGainBps: gain === undefined ? current.maxGainBps : parseBps("--max-gain-bps", gain),
     maxLossBps: loss === undefined ? current.maxLossBps : parseBps("--max-loss-bps", loss),
     minNavIntervalSeconds:
       interval === undefined ? current.minNavIntervalSeconds : parseSeconds("--min-interval", interval),
+    ...parseRates(values, current),
   };
   const changes = boundsChanges(current, next);
   if (changes.length === 0) {

@@ -66,7 +66,9 @@ describe("account decoders", () => {
       min_nav_interval_seconds: 4_000_000_000,
       vault_count: new BN(2),
       bump: 255,
-      reserved: Array(64).fill(0),
+      max_annual_gain_bps: 2_000,
+      max_daily_loss_bps: 50,
+      reserved: Array(60).fill(0),
     });
     expect(data.length).toBe(PROTOCOL_ACCOUNT_SIZE);
     expect(decodeProtocol(data)).toMatchObject({
@@ -75,6 +77,8 @@ describe("account decoders", () => {
       maxLossBps: 50,
       minNavIntervalSeconds: 4_000_000_000,
       vaultCount: 2n,
+      maxAnnualGainBps: 2_000,
+      maxDailyLossBps: 50,
     });
     expect(() =>
       decodeVault(Buffer.concat([data, Buffer.alloc(VAULT_ACCOUNT_SIZE - data.length)])),

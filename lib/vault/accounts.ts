@@ -78,6 +78,8 @@ const protocolSchema = z
     min_nav_interval_seconds: z.number().int().nonnegative(),
     vault_count: u64Value,
     bump: smallIntegerValue,
+    max_annual_gain_bps: smallIntegerValue,
+    max_daily_loss_bps: smallIntegerValue,
   })
   .transform(camelCaseKeys);
 

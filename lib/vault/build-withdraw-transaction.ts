@@ -159,7 +159,8 @@ async function prepareInitiate(
     });
   }
   refuseIfPaused(vault);
-  if (shares < state.minWithdrawalShares) {
+  // The program lets a holder ask for all of its shares whatever the minimum; so does the API.
+  if (shares < state.minWithdrawalShares && shares !== accounts.walletShares) {
     throw new DomainError(
       "BELOW_MINIMUM",
       `The vault's minimum withdrawal is ${formatHuman(state.minWithdrawalShares, vault.shares)}; ${formatHuman(shares, vault.shares)} requested`,
@@ -199,7 +200,9 @@ async function prepareInitiate(
         ownerShares: findAssociatedTokenAddress(request.wallet, vault.shares.mint),
         escrow: state.escrow,
       },
-      { shares },
+      // The fee this build shows is the highest the request accepts: a fee raised before it lands
+      // refuses it on chain (6026) instead of charging the holder more than it was told.
+      { shares, maxFeeBps: state.feeBps },
     ),
   ];
   requireSol(

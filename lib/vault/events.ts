@@ -102,6 +102,8 @@ const vaultEventSchemas = {
       max_gain_bps: smallIntegerValue,
       max_loss_bps: smallIntegerValue,
       min_nav_interval_seconds: smallIntegerValue,
+      max_annual_gain_bps: smallIntegerValue,
+      max_daily_loss_bps: smallIntegerValue,
       timestamp: i64Value,
     })
     .transform(camelCaseKeys),
@@ -127,6 +129,8 @@ const vaultEventSchemas = {
       max_gain_bps: smallIntegerValue,
       max_loss_bps: smallIntegerValue,
       min_nav_interval_seconds: smallIntegerValue,
+      max_annual_gain_bps: smallIntegerValue,
+      max_daily_loss_bps: smallIntegerValue,
       timestamp: i64Value,
     })
     .transform(camelCaseKeys),

@@ -28,7 +28,13 @@ describe("instruction builders", () => {
   const owner = key();
   const protocol = findProtocolAddress(admin);
   const addresses = deriveVaultAddresses(protocol, 3n);
-  const bounds = { maxGainBps: 10, maxLossBps: 500, minNavIntervalSeconds: 30 };
+  const bounds = {
+    maxGainBps: 10,
+    maxLossBps: 500,
+    minNavIntervalSeconds: 30,
+    maxAnnualGainBps: 10_000,
+    maxDailyLossBps: 1_000,
+  };
   const { vault, authority, shareMint, reserve, escrow } = addresses;
   const receipt = findReceipt(vault, owner);
   const depositAccounts = {
@@ -47,7 +53,7 @@ describe("instruction builders", () => {
       { index: 3n, manager, name: "v", feeBps: 1, minWithdrawalShares: 1n, hourlyCap: 0n, dailyCap: 0n },
     ),
     deposit: buildDepositInstruction(depositAccounts, { amount: 1n, minSharesOut: 0n }),
-    request_withdrawal: buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1n }),
+    request_withdrawal: buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1n, maxFeeBps: 10 }),
     claim_withdrawal: buildClaimWithdrawalInstruction({
       owner,
       vault,
@@ -90,20 +96,30 @@ describe("instruction builders", () => {
       "deposit",
       () =>
         buildDepositInstruction(depositAccounts, { amount: 18_446_744_073_709_551_615n, minSharesOut: 7n }),
-      { amount: "18446744073709551615", min_shares_out: "7" },
+      { amount: new BN("18446744073709551615"), min_shares_out: new BN("7") },
     ],
     [
       "request_withdrawal",
-      () => buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1_000_000_000_123n }),
-      { shares: "1000000000123" },
+      () =>
+        buildRequestWithdrawalInstruction(withdrawalAccounts, {
+          shares: 1_000_000_000_123n,
+          maxFeeBps: 65_535,
+        }),
+      { shares: new BN("1000000000123"), max_fee_bps: 65_535 },
     ],
   ] as const)("%s's data is what the IDL's Borsh coder encodes", (name, build, args) => {
-    const expected = vaultCoder.instruction.encode(
-      name,
-      Object.fromEntries(Object.entries(args).map(([field, value]) => [field, new BN(value)])),
-    );
+    const expected = vaultCoder.instruction.encode(name, args);
     expect(build().data.equals(expected)).toBe(true);
   });
+
+  it.each([-1, 65_536, 1.5, Number.NaN])(
+    "refuses a maximum fee of %s bps rather than wrap it",
+    (maxFeeBps) => {
+      expect(() => buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1n, maxFeeBps })).toThrow(
+        RangeError,
+      );
+    },
+  );
 
   it("places named accounts where the IDL names them", () => {
     const names = vaultIdl.instructions.find(
@@ -117,8 +133,8 @@ describe("instruction builders", () => {
   });
 
   it("encodes the bounds and the named manager where the IDL puts them", () => {
-    // u16 10, u16 500, u32 30, little-endian
-    expect([...built.set_nav_bounds.data.subarray(8)]).toEqual([10, 0, 244, 1, 30, 0, 0, 0]);
+    // u16 10, u16 500, u32 30, u16 10_000, u16 1_000, little-endian
+    expect([...built.set_nav_bounds.data.subarray(8)]).toEqual([10, 0, 244, 1, 30, 0, 0, 0, 16, 39, 232, 3]);
     const initialize = built.initialize_vault;
     // index (u64), then the manager's 32 bytes
     expect(new PublicKey(initialize.data.subarray(16, 48)).equals(manager)).toBe(true);

@@ -68,6 +68,8 @@ export interface RequestWithdrawalAccounts extends ProgramAccounts {
 
 export interface RequestWithdrawalArgs {
   shares: bigint;
+  /** The highest withdrawal fee the holder accepts (the fee it was shown): a higher fee refuses the request (6026). */
+  maxFeeBps: number;
 }
 
 export interface ClaimWithdrawalAccounts extends ProgramAccounts {
@@ -116,7 +118,24 @@ export interface NavBounds {
   maxLossBps: number;
   /** Least time between two strikes of a vault (after its first). */
   minNavIntervalSeconds: number;
+  /**
+   * The gain over time, as an annual rate in bps: a strike gains at most total × rate × elapsed /
+   * (10,000 × 365 days), elapsed since the previous strike and at most a day (ceiling 10,000).
+   */
+  maxAnnualGainBps: number;
+  /** The loss over time, per day in bps, counted the same way (ceiling 1,000). */
+  maxDailyLossBps: number;
 }
+
+/** The program's ceilings on the protocol's rates over time (6018 above them). */
+export const NAV_RATE_CEILINGS = { maxAnnualGainBps: 10_000, maxDailyLossBps: 1_000 } as const;
+
+/**
+ * Rates a real USDC vault can live with: 20% a year of gain (a keeper striking every minute at ~10% APY
+ * uses half) and 0.5% a day of loss. A stolen manager key striking the maximum every interval moves
+ * NAV by at most 0.11% up in 24 hours (two days' worth with the catch-up) and 0.44% in a week.
+ */
+export const DEFAULT_NAV_RATES = { maxAnnualGainBps: 2_000, maxDailyLossBps: 50 } as const;
 
 export interface ProtocolAdminAccounts {
   admin: PublicKey;
@@ -233,6 +252,22 @@ function encodeU64Instruction(instructionName: VaultInstructionName, values: rea
   return data;
 }
 
+const requestWithdrawalDiscriminator = Buffer.from(findIdlInstruction("request_withdrawal").discriminator);
+
+/** request_withdrawal's data: the discriminator, shares (u64 LE), max_fee_bps (u16 LE), as the IDL lays it out. */
+function encodeRequestWithdrawalData(args: RequestWithdrawalArgs): Buffer {
+  const { maxFeeBps } = args;
+  if (!Number.isInteger(maxFeeBps) || maxFeeBps < 0 || maxFeeBps > 0xffff) {
+    throw new RangeError(`maxFeeBps must be an integer from 0 to 65535, got ${maxFeeBps}`);
+  }
+  const offset = requestWithdrawalDiscriminator.length;
+  const data = Buffer.alloc(offset + 8 + 2);
+  requestWithdrawalDiscriminator.copy(data, 0);
+  data.writeBigUInt64LE(args.shares, offset);
+  data.writeUInt16LE(maxFeeBps, offset + 8);
+  return data;
+}
+
 function buildU64Instruction(
   instructionName: VaultInstructionName,
   accounts: object,
@@ -279,7 +314,11 @@ export function buildRequestWithdrawalInstruction(
   accounts: RequestWithdrawalAccounts,
   args: RequestWithdrawalArgs,
 ): TransactionInstruction {
-  return buildU64Instruction("request_withdrawal", accounts, [args.shares]);
+  return new TransactionInstruction({
+    programId: VAULT_PROGRAM_ID,
+    keys: accountMetasFromIdl("request_withdrawal", accounts),
+    data: encodeRequestWithdrawalData(args),
+  });
 }
 
 export function buildClaimWithdrawalInstruction(accounts: ClaimWithdrawalAccounts): TransactionInstruction {
@@ -321,6 +360,8 @@ function boundsArgs(bounds: NavBounds): Record<string, unknown> {
     max_gain_bps: bounds.maxGainBps,
     max_loss_bps: bounds.maxLossBps,
     min_nav_interval_seconds: bounds.minNavIntervalSeconds,
+    max_annual_gain_bps: bounds.maxAnnualGainBps,
+    max_daily_loss_bps: bounds.maxDailyLossBps,
   };
 }
 

@@ -19,10 +19,9 @@ export function claimBlockers(
   receipt: WithdrawalReceiptAccount,
   reserveBalance: bigint,
 ): ClaimBlocker[] {
+  // A pause is no blocker: the program pays a funded, claimable receipt whether or not the vault is
+  // paused ("vault-paused" stays in the API's enum for older clients and is no longer reported).
   const blockers: ClaimBlocker[] = [];
-  if (state.paused) {
-    blockers.push("vault-paused");
-  }
   if (state.navSequence <= receipt.navFloor) {
     blockers.push("awaiting-nav");
   }

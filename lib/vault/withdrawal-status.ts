@@ -112,7 +112,7 @@ export function estimateArrival(
     candidates.push({ kind: "staging", window });
   }
   if (candidates.length === 0) {
-    // Both conditions met, yet not claimable: paused or the reserve is short. Staging covers liquidity.
+    // Both conditions met, yet not claimable: the reserve is short. Staging covers liquidity.
     return { kind: "staging", band: null };
   }
   const binding = candidates.reduce((later, candidate) =>

@@ -125,7 +125,7 @@ function capFromChain(window: "hourly" | "daily", context: ErrorContext): ErrorW
 /** Words for the program's errors a person can meet, by their IDL names. */
 const PROGRAM_ERROR_WORDS: Readonly<Record<string, string>> = {
   InvalidAmount: "The amount is too small to give any shares or assets at today's price.",
-  VaultPaused: "The vault is paused; deposits and withdrawals are stopped for now.",
+  VaultPaused: "The vault is paused; deposits and new withdrawal requests are stopped for now.",
   WithdrawalAlreadyPending: "This wallet already has a withdrawal pending in this vault; claim it first.",
   NoPendingWithdrawal: "This wallet has no pending withdrawal in this vault.",
   NavFloorNotPassed: "Not claimable yet: the vault has not struck a new NAV since your request.",
@@ -134,6 +134,8 @@ const PROGRAM_ERROR_WORDS: Readonly<Record<string, string>> = {
     "The vault's reserve does not hold enough idle assets yet; try again after the next staging.",
   BelowMinimumWithdrawal: "The amount is below the vault's minimum withdrawal.",
   SlippageExceeded: "The share price moved while you were signing; try again for a fresh quote.",
+  FeeAboveMaximum:
+    "The vault raised its withdrawal fee above the one you were shown; nothing was taken. Review the new fee and try again.",
 };
 
 function chainRefusal(error: TransactionRefusedError, context: ErrorContext): ErrorWords {

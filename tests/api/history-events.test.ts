@@ -103,7 +103,7 @@ async function claimThenRequest(wallet: Keypair, shares: bigint): Promise<string
           ownerShares: findAssociatedTokenAddress(owner, vault.shareMint),
           escrow: vault.escrow,
         },
-        { shares },
+        { shares, maxFeeBps: vault.spec.feeBps },
       ),
     ],
   }).compileToV0Message();

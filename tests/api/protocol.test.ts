@@ -49,7 +49,13 @@ function createOutsideVault(): PublicKey {
     [
       buildInitializeProtocolInstruction(
         { creator: outsider.publicKey, protocol },
-        { maxGainBps: 10_000, maxLossBps: 10_000, minNavIntervalSeconds: 0 },
+        {
+          maxGainBps: 10_000,
+          maxLossBps: 10_000,
+          minNavIntervalSeconds: 0,
+          maxAnnualGainBps: 10_000,
+          maxDailyLossBps: 1_000,
+        },
       ),
       buildInitializeVaultInstruction(
         {

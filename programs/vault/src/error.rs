@@ -31,6 +31,9 @@ pub enum VaultError {
     NavLossAboveBound = 6023,
     NavStrikeTooSoon = 6024,
     VaultIndexMismatch = 6025,
+    FeeAboveMaximum = 6026,
+    NavGainAboveRate = 6027,
+    NavLossAboveRate = 6028,
 }
 
 /// An instruction's failure as the runtime reads the program's return value: a custom code in the low

@@ -138,6 +138,8 @@ fn nav_bounds(w: &mut Writer<160>, protocol: &Protocol) {
     w.u16(protocol.max_gain_bps);
     w.u16(protocol.max_loss_bps);
     w.u32(protocol.min_nav_interval_seconds);
+    w.u16(protocol.max_annual_gain_bps);
+    w.u16(protocol.max_daily_loss_bps);
 }
 
 pub fn protocol_initialized(protocol_key: &Pubkey, protocol: &Protocol, now: i64) {

@@ -169,6 +169,24 @@ pub fn bps_of(total: u64, bps: u16) -> Result<u64> {
 pub const BPS_DENOMINATOR: u64 = 10_000;
 pub const MAX_FEE_BPS: u16 = 1_000;
 
+/// The highest minimum withdrawal a vault can set, in whole shares (1,000 × 10^share_decimals units,
+/// about 1,000 asset units at the starting price): a manager cannot raise it out of every holder's reach.
+pub const MAX_MIN_WITHDRAWAL_WHOLE_SHARES: u64 = 1_000;
+
+/// MAX_MIN_WITHDRAWAL_WHOLE_SHARES in share units for shares of `share_decimals`, saturating at u64::MAX.
+pub fn max_min_withdrawal_shares(share_decimals: u8) -> u64 {
+    let mut units = MAX_MIN_WITHDRAWAL_WHOLE_SHARES;
+    let mut d = 0;
+    while d < share_decimals {
+        if units > u64::MAX / 10 {
+            return u64::MAX;
+        }
+        units *= 10;
+        d += 1;
+    }
+    units
+}
+
 /// The withdrawal fee on `gross`, rounded up (in the vault's favour).
 pub fn withdrawal_fee(gross: u64, fee_bps: u16) -> Result<u64> {
     mul_div_ceil(gross, fee_bps as u64, BPS_DENOMINATOR)
@@ -176,6 +194,42 @@ pub fn withdrawal_fee(gross: u64, fee_bps: u16) -> Result<u64> {
 
 pub const HOUR: u64 = 3_600;
 pub const DAY: u64 = 86_400;
+pub const YEAR: u64 = 365 * DAY;
+
+/// The ceiling on a protocol's annual NAV gain rate: 100% a year. With at most one day of catch-up,
+/// 24 hours of strikes can then gain at most 2 days' worth (0.55%), a week at most 8 days' (2.2%).
+pub const MAX_ANNUAL_GAIN_BPS: u16 = 10_000;
+/// The ceiling on a protocol's daily NAV loss rate: 10% a day.
+pub const MAX_DAILY_LOSS_BPS: u16 = 1_000;
+/// The longest time a strike's time-bound counts since the previous strike (the catch-up after a pause
+/// in striking): one day.
+pub const NAV_CATCH_UP_SECONDS: u64 = DAY;
+
+/// The seconds since the previous strike a strike's time-bound counts: `now − previous`, at least 0
+/// (a clock behind the stamp) and at most NAV_CATCH_UP_SECONDS.
+pub fn nav_elapsed(now: i64, previous: i64) -> u64 {
+    if now <= previous {
+        return 0;
+    }
+    let elapsed = (now as u64).wrapping_sub(previous as u64);
+    if elapsed > NAV_CATCH_UP_SECONDS {
+        NAV_CATCH_UP_SECONDS
+    } else {
+        elapsed
+    }
+}
+
+/// The most a NAV of `total` may move in `elapsed` seconds at `bps` per `period` seconds, rounded down
+/// (never looser than stated): `floor(total × bps × elapsed / (10000 × period))`. bps is at most 10000
+/// (validated; capped here too) and elapsed at most NAV_CATCH_UP_SECONDS, so `bps × elapsed` ≤ 8.64 × 10^8
+/// fits a u32 product (a u64 one is turned into a 128-bit library call the BPF backend lacks).
+#[inline(always)]
+pub fn nav_time_bound(total: u64, bps: u16, elapsed: u64, period: u64) -> Result<u64> {
+    let bps = if bps as u64 > BPS_DENOMINATOR { BPS_DENOMINATOR as u16 } else { bps };
+    let elapsed = if elapsed > NAV_CATCH_UP_SECONDS { NAV_CATCH_UP_SECONDS } else { elapsed } as u32;
+    let rate_time = (bps as u32).wrapping_mul(elapsed) as u64;
+    mul_div_floor(total, rate_time, BPS_DENOMINATOR * period)
+}
 
 /// Start of the UTC-aligned window of `len` seconds holding `now` (times before 1970 count as 0).
 #[inline]
@@ -355,6 +409,31 @@ mod tests {
         assert_eq!(bps_of(999, 10), Ok(0));
         assert_eq!(bps_of(0, 10_000), Ok(0));
         assert_eq!(bps_of(u64::MAX, 10_000), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn the_minimum_withdrawal_ceiling_is_a_thousand_whole_shares() {
+        assert_eq!(max_min_withdrawal_shares(0), 1_000);
+        // USDC: 6 decimals, shares 9: 10^12 share units.
+        assert_eq!(max_min_withdrawal_shares(9), 1_000_000_000_000);
+        assert_eq!(max_min_withdrawal_shares(16), 10_000_000_000_000_000_000);
+        assert_eq!(max_min_withdrawal_shares(17), u64::MAX);
+        assert_eq!(max_min_withdrawal_shares(255), u64::MAX);
+    }
+
+    #[test]
+    fn nav_time_bounds_count_at_most_a_day_and_round_down() {
+        assert_eq!(nav_elapsed(100, 40), 60);
+        assert_eq!(nav_elapsed(40, 100), 0);
+        assert_eq!(nav_elapsed(i64::MAX, i64::MIN), NAV_CATCH_UP_SECONDS);
+        assert_eq!(nav_elapsed(10 * DAY as i64, 0), DAY);
+        // 1,000,000 USDC (10^12 raw) at 20% a year for 60 s: floor(10^12 × 2000 × 60 / (10^4 × 31_536_000)).
+        assert_eq!(nav_time_bound(1_000_000_000_000, 2_000, 60, YEAR), Ok(380_517));
+        // A day at the ceiling: 1/365 of the NAV.
+        assert_eq!(nav_time_bound(365_000_000, MAX_ANNUAL_GAIN_BPS, DAY, YEAR), Ok(1_000_000));
+        assert_eq!(nav_time_bound(1_000_000, 50, DAY, DAY), Ok(5_000));
+        assert_eq!(nav_time_bound(u64::MAX, MAX_ANNUAL_GAIN_BPS, DAY, YEAR), Ok(u64::MAX / 365));
+        assert_eq!(nav_time_bound(1_000, 1, 1, YEAR), Ok(0));
     }
 
     #[test]

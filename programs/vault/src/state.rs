@@ -29,7 +29,14 @@ pub struct Protocol {
     /// Vaults registered so far; the next vault's index.
     pub vault_count: u64,
     pub bump: u8,
-    pub reserved: [u8; 64],
+    /// The NAV's gain bound over time, as an annual rate: a strike may gain at most
+    /// `total_assets × max_annual_gain_bps × elapsed / (10000 × 365 days)`, elapsed being the time since
+    /// the previous strike, at most one day (at most MAX_ANNUAL_GAIN_BPS).
+    pub max_annual_gain_bps: u16,
+    /// The NAV's loss bound over time, per day: at most `total_assets × max_daily_loss_bps × elapsed /
+    /// (10000 × 1 day)` a strike (at most MAX_DAILY_LOSS_BPS).
+    pub max_daily_loss_bps: u16,
+    pub reserved: [u8; 60],
 }
 
 #[repr(C, packed)]
@@ -217,6 +224,9 @@ mod tests {
         assert_eq!(offset(&p, core::ptr::addr_of!(p.max_gain_bps) as *const u8), 104);
         assert_eq!(offset(&p, core::ptr::addr_of!(p.vault_count) as *const u8), 112);
         assert_eq!(offset(&p, core::ptr::addr_of!(p.bump) as *const u8), 120);
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.max_annual_gain_bps) as *const u8), 121);
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.max_daily_loss_bps) as *const u8), 123);
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.reserved) as *const u8), 125);
     }
 
     #[test]

@@ -151,11 +151,14 @@ describe("finding 2: only the protocol's admin registers vaults, and strikes sta
       maxGainBps: 1,
       maxLossBps: 10,
       minNavIntervalSeconds: 60,
+      maxAnnualGainBps: 10_000,
+      maxDailyLossBps: 1_000,
     });
     const { vault } = TestVault.create(chain, {}, { protocol });
     const alice = vault.addMember(1_000_000_000n);
     expectSuccess(vault.deposit(alice, 1_000_000_000n));
     // A keeper's minute of 10% APY on 1_000_000_000: floor(10^9 × 0.10 × 60 / 31_536_000) = 190.
+    chain.warpBy(60n);
     expectSuccess(vault.updateNav(190n, 0n));
     chain.warpBy(59n);
     expectRefused(chain, [vault.updateNavInstruction(190n, 0n)], [vault.manager], "NavStrikeTooSoon");
@@ -170,8 +173,11 @@ describe("finding 2: only the protocol's admin registers vaults, and strikes sta
       "NavGainAboveBound",
     );
     expectRefused(chain, [vault.updateNavInstruction(0n, 1_000_001n)], [vault.manager], "NavLossAboveBound");
-    expectSuccess(vault.updateNav(100_000n, 0n));
-    expect(vault.state().totalAssets).toBe(1_000_100_190n);
+    // Within the per-strike bound, yet above the bound over time: a minute at 100% a year is
+    // floor(1_000_000_190 × 10_000 × 60 / (10^4 × 31_536_000)) = 1_902.
+    expectRefused(chain, [vault.updateNavInstruction(100_000n, 0n)], [vault.manager], "NavGainAboveRate");
+    expectSuccess(vault.updateNav(1_902n, 0n));
+    expect(vault.state().totalAssets).toBe(1_000_002_092n);
   });
 
   it("an empty vault admits no gain at all, and the admin can loosen the bounds", () => {
@@ -180,15 +186,39 @@ describe("finding 2: only the protocol's admin registers vaults, and strikes sta
       maxGainBps: 1,
       maxLossBps: 1,
       minNavIntervalSeconds: 0,
+      maxAnnualGainBps: 10_000,
+      maxDailyLossBps: 1_000,
     });
     const { vault } = TestVault.create(chain, {}, { protocol });
     expectRefused(chain, [vault.updateNavInstruction(1n, 0n)], [vault.manager], "NavGainAboveBound");
     expectSuccess(vault.updateNav(0n, 0n));
-    expectSuccess(protocol.setNavBounds({ maxGainBps: 500, maxLossBps: 500, minNavIntervalSeconds: 5 }));
-    expect(protocol.state()).toMatchObject({ maxGainBps: 500, maxLossBps: 500, minNavIntervalSeconds: 5 });
+    expectSuccess(
+      protocol.setNavBounds({
+        maxGainBps: 500,
+        maxLossBps: 500,
+        minNavIntervalSeconds: 5,
+        maxAnnualGainBps: 10_000,
+        maxDailyLossBps: 1_000,
+      }),
+    );
+    expect(protocol.state()).toMatchObject({
+      maxGainBps: 500,
+      maxLossBps: 500,
+      minNavIntervalSeconds: 5,
+      maxAnnualGainBps: 10_000,
+      maxDailyLossBps: 1_000,
+    });
     expectRefused(
       chain,
-      [protocol.setNavBoundsInstruction({ maxGainBps: 10_001, maxLossBps: 0, minNavIntervalSeconds: 0 })],
+      [
+        protocol.setNavBoundsInstruction({
+          maxGainBps: 10_001,
+          maxLossBps: 0,
+          minNavIntervalSeconds: 0,
+          maxAnnualGainBps: 10_000,
+          maxDailyLossBps: 1_000,
+        }),
+      ],
       [protocol.admin],
       "InvalidConfig",
     );

@@ -102,7 +102,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6025);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6028);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
@@ -120,7 +120,10 @@ describe("the vault IDL", () => {
     expect(vaultErrorFromCode(6023)?.name).toBe("NavLossAboveBound");
     expect(vaultErrorFromCode(6024)?.name).toBe("NavStrikeTooSoon");
     expect(vaultErrorFromCode(6025)?.name).toBe("VaultIndexMismatch");
-    expect(vaultErrorFromCode(6026)).toBeUndefined();
+    expect(vaultErrorFromCode(6026)?.name).toBe("FeeAboveMaximum");
+    expect(vaultErrorFromCode(6027)?.name).toBe("NavGainAboveRate");
+    expect(vaultErrorFromCode(6028)?.name).toBe("NavLossAboveRate");
+    expect(vaultErrorFromCode(6029)).toBeUndefined();
   });
 
   it("lays out the accounts at the README's sizes", () => {
@@ -181,7 +184,14 @@ describe("the IDL against the built program", () => {
       ["update_config", () => vault.updateConfig({ feeBps: 10, paused: false })],
       [
         "set_nav_bounds",
-        () => protocol.setNavBounds({ maxGainBps: 5, maxLossBps: 100, minNavIntervalSeconds: 30 }),
+        () =>
+          protocol.setNavBounds({
+            maxGainBps: 5,
+            maxLossBps: 100,
+            minNavIntervalSeconds: 30,
+            maxAnnualGainBps: 10_000,
+            maxDailyLossBps: 1_000,
+          }),
       ],
       [
         "propose_manager",

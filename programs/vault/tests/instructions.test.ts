@@ -9,7 +9,7 @@ import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
 import { ASSET_DECIMALS, DEFAULT_START_TIME, TestChain, type TransactionOutcome } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { decodeMint, decodeTokenAccount, TOKEN_PROGRAM_ID } from "../../../lib/chain/spl-token";
-import { U64_MAX } from "./model";
+import { U64_MAX, valueOfShares } from "./model";
 import { decodeProgramEvents } from "./program-client";
 import {
   DEFAULT_VAULT_SETTINGS,
@@ -200,12 +200,20 @@ describe("deposit", () => {
     const { chain, vault, members } = setup();
     const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(alice, 1_000_000n));
-    expectSuccess(vault.updateNav(500_000n, 0n));
+    // +50%: days of strikes at the ceiling rate, as the program allows no faster.
+    vault.moveNavTo(1_500_000n);
     const before = vault.state();
     // 299_999 × 1_000_001_000 / 1_500_001 = 199_999_399.6…, rounded down.
     expectSuccess(vault.deposit(bob, 299_999n, 199_999_399n));
 
-    expect(vault.state()).toEqual({ ...before, totalAssets: 1_799_999n, totalShares: 1_199_999_399n });
+    // The deposit also rolls the cap windows to this hour and day (the strikes took days).
+    expect(vault.state()).toMatchObject({
+      ...before,
+      totalAssets: 1_799_999n,
+      totalShares: 1_199_999_399n,
+      hourlyWindowStart: chain.now() - (chain.now() % 3_600n),
+      dailyWindowStart: chain.now() - (chain.now() % 86_400n),
+    });
     expect(chain.tokenBalance(bob.shareAccount)).toBe(199_999_399n);
     expect(chain.tokenBalance(bob.assetAccount)).toBe(700_001n);
     expect(vault.reserveBalance()).toBe(1_299_999n);
@@ -219,7 +227,7 @@ describe("request_withdrawal", () => {
     const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(alice, 1_000_000n));
     expectSuccess(vault.deposit(bob, 500_000n));
-    expectSuccess(vault.updateNav(300_000n, 0n));
+    vault.moveNavTo(1_800_000n);
     chain.warpBy(60n);
     const now = chain.now();
     expectSuccess(vault.requestWithdrawal(bob, 100_000_000n));
@@ -241,7 +249,7 @@ describe("request_withdrawal", () => {
       owner: alice.publicKey,
       shares: 400_000_000n,
       assetsAtRequest: 479_999n,
-      navFloor: 1n,
+      navFloor: before.navSequence,
       requestId: before.nextRequestId,
       requestedAt: now,
       queueStart: 100_000_000n,
@@ -263,7 +271,7 @@ describe("request_withdrawal", () => {
         requestId: before.nextRequestId,
         shares: 400_000_000n,
         assets: 479_999n,
-        navFloor: 1n,
+        navFloor: before.navSequence,
         queueStart: 100_000_000n,
         queueEnd: 500_000_000n,
         hourlyUsed: before.hourlyUsed + 479_999n,
@@ -278,13 +286,15 @@ describe("update_nav", () => {
   it("moves total assets by gain − loss, advances the sequence and stamps the time", () => {
     const { chain, vault, members } = setup();
     expectSuccess(vault.deposit(memberAt(members, 0), 1_000_000n));
-    chain.warpBy(1234n);
+    // A day since the vault was created: up to floor(10^6 × 10_000 × 86_400 / (10^4 × 365 days)) = 2_739
+    // up and floor(10^6 × 1_000 × 86_400 / (10^4 × 86_400)) = 100_000 down.
+    chain.warpBy(86_400n);
     const before = vault.state();
-    const outcome = expectSuccess(vault.updateNav(70_000n, 20_000n));
+    const outcome = expectSuccess(vault.updateNav(2_739n, 20_000n));
 
     expect(vault.state()).toEqual({
       ...before,
-      totalAssets: 1_050_000n,
+      totalAssets: 982_739n,
       navSequence: 1n,
       navUpdatedAt: chain.now(),
     });
@@ -295,10 +305,10 @@ describe("update_nav", () => {
       data: {
         vault: vault.key,
         navSequence: 1n,
-        gain: 70_000n,
+        gain: 2_739n,
         loss: 20_000n,
         previousTotalAssets: 1_000_000n,
-        totalAssets: 1_050_000n,
+        totalAssets: 982_739n,
         totalShares: 1_000_000_000n,
         timestamp: chain.now(),
       },
@@ -334,8 +344,8 @@ describe("stage_withdrawals", () => {
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 1_000_000n));
     expectSuccess(vault.requestWithdrawal(alice, 1_000_000_000n));
-    // Total assets double on paper while the reserve still holds 1_000_000.
-    expectSuccess(vault.updateNav(1_000_000n, 0n));
+    // Total assets double on paper while the reserve still holds 1_000_000 (253 days of strikes).
+    vault.moveNavTo(2_000_000n);
     // liabilities 0, idle 1_000_000,
     // affordable = floor(1_000_000 × 1_000_001_000 / 2_000_001) = 500_000_249
     expectSuccess(vault.stageWithdrawals(900_000_000n));
@@ -364,7 +374,7 @@ describe("claim_withdrawal", () => {
     const { chain, vault, members } = setup({ feeBps: 30 });
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 1_000_000n));
-    expectSuccess(vault.updateNav(333_333n, 0n));
+    vault.moveNavTo(1_333_333n);
     expectSuccess(vault.requestWithdrawal(alice, 250_000_000n));
     expectSuccess(vault.updateNav(0n, 0n));
     expectSuccess(vault.stageWithdrawals(250_000_000n));
@@ -620,12 +630,13 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
   InsufficientLiquidity: () => {
     const { chain, vault, members } = setup();
     const alice = memberAt(members, 0);
-    expectSuccess(vault.deposit(alice, 100n));
-    expectSuccess(vault.requestWithdrawal(alice, 100_000n));
+    expectSuccess(vault.deposit(alice, 1_000_000n));
+    expectSuccess(vault.requestWithdrawal(alice, 1_000_000_000n));
     expectSuccess(vault.updateNav(0n, 0n));
-    expectSuccess(vault.stageWithdrawals(100_000n));
-    // The claim is now worth floor(100_000 × 201 / 101_000) = 199 on paper, but the reserve holds 100.
-    expectSuccess(vault.updateNav(100n, 0n));
+    expectSuccess(vault.stageWithdrawals(1_000_000_000n));
+    // A day later a gain of 100 on paper: the claim is worth
+    // floor(10^9 × 1_000_101 / 1_000_001_000) = 1_000_100, the reserve holds 1_000_000.
+    vault.moveNavTo(1_000_100n);
     return { chain, instructions: [vault.claimWithdrawalInstruction(alice)], signers: [alice.keypair] };
   },
   BelowMinimumWithdrawal: () => {
@@ -633,6 +644,16 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     const alice = memberAt(members, 0);
     expectSuccess(vault.deposit(alice, 100n));
     return { chain, instructions: [vault.requestWithdrawalInstruction(alice, 9n)], signers: [alice.keypair] };
+  },
+  FeeAboveMaximum: () => {
+    const { chain, vault, members } = setup({ feeBps: 10 });
+    const alice = memberAt(members, 0);
+    expectSuccess(vault.deposit(alice, 100n));
+    return {
+      chain,
+      instructions: [vault.requestWithdrawalInstruction(alice, 10n, {}, 9)],
+      signers: [alice.keypair],
+    };
   },
   InvalidConfig: () => {
     const { chain, vault } = setup();
@@ -689,6 +710,20 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     chain.warpBy(59n);
     return { chain, instructions: [vault.updateNavInstruction(0n, 0n)], signers: [vault.manager] };
   },
+  NavGainAboveRate: () => {
+    const { chain, vault, members } = setup();
+    expectSuccess(vault.deposit(memberAt(members, 0), 1_000_000n));
+    // 60 s at 100% a year: floor(10^6 × 10_000 × 60 / (10^4 × 31_536_000)) = 1.
+    chain.warpBy(60n);
+    return { chain, instructions: [vault.updateNavInstruction(2n, 0n)], signers: [vault.manager] };
+  },
+  NavLossAboveRate: () => {
+    const { chain, vault, members } = setup();
+    expectSuccess(vault.deposit(memberAt(members, 0), 1_000_000n));
+    // 60 s at 10% a day: floor(10^6 × 1_000 × 60 / (10^4 × 86_400)) = 69.
+    chain.warpBy(60n);
+    return { chain, instructions: [vault.updateNavInstruction(0n, 70n)], signers: [vault.manager] };
+  },
   VaultIndexMismatch: () => {
     const chain = TestChain.create();
     const protocol = TestProtocol.of(chain);
@@ -709,10 +744,18 @@ function boundedSetup() {
   const { vault } = TestVault.create(chain, {}, { protocol });
   const members = [vault.addMember(1_000_000n)];
   expectSuccess(vault.deposit(memberAt(members, 0), 1_000_000n));
+  // A day without a strike: the bounds over time (the ceilings here) allow more than the per-strike ones.
+  chain.warpBy(86_400n);
   return { chain, vault, members };
 }
 
-const STRICT_BOUNDS = { maxGainBps: 10, maxLossBps: 50, minNavIntervalSeconds: 60 };
+const STRICT_BOUNDS = {
+  maxGainBps: 10,
+  maxLossBps: 50,
+  minNavIntervalSeconds: 60,
+  maxAnnualGainBps: 10_000,
+  maxDailyLossBps: 1_000,
+};
 
 describe("custom errors", () => {
   const seen = new Set<number>();
@@ -760,28 +803,32 @@ describe("custom errors", () => {
   });
 
   it("refuses a deposit worth zero shares with InvalidAmount", () => {
-    const { chain, vault, members } = setup();
-    const alice = memberAt(members, 0);
-    expectSuccess(vault.deposit(alice, 1n));
-    // Doubling strikes (the open bounds allow +100%) until a raw share is worth more than a raw unit:
-    // A = 2_048, S = 1_000, and floor(1 × 2_000 / 2_049) = 0.
-    for (let strike = 0; strike < 11; strike += 1) {
-      expectSuccess(vault.updateNav(vault.state().totalAssets, 0n));
-    }
-    expect(vault.state()).toMatchObject({ totalAssets: 2_048n, totalShares: 1_000n });
-    expectRefused(chain, [vault.depositInstruction(alice, 1n)], [alice.keypair], "InvalidAmount");
+    // Strikes can no longer double NAV; a 10% exit fee left to one remaining holder raises the price
+    // instead: A = 100_001 for S = 1_000 shares, and floor(1 × 2_000 / 100_002) = 0.
+    const { chain, vault, members } = setup({ feeBps: 1_000 });
+    const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
+    expectSuccess(vault.deposit(alice, 1_000_000n));
+    expectSuccess(vault.deposit(bob, 1n));
+    expectSuccess(vault.requestWithdrawal(alice, 1_000_000_000n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.stageWithdrawals(1_000_000_000n));
+    expectSuccess(vault.claimWithdrawal(alice));
+    expect(vault.state()).toMatchObject({ totalAssets: 100_001n, totalShares: 1_000n });
+    expectRefused(chain, [vault.depositInstruction(bob, 1n)], [bob.keypair], "InvalidAmount");
   });
 
-  it("prices a deposit into a vault whose assets were written off through the virtual asset", () => {
+  it("prices a deposit after a write-down, which the bounds spread over days (100 → 10 at 10% a day)", () => {
     const { chain, vault, members } = setup();
     const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(alice, 100n));
-    expectSuccess(vault.updateNav(0n, 100n));
-    // floor(10 × (100_000 + 1_000) / (0 + 1)) = 1_010_000 shares, worth
-    // floor(1_010_000 × 11 / 1_111_000) = 10: the depositor keeps what he paid.
-    expectSuccess(vault.deposit(bob, 10n, 1_010_000n));
-    expect(chain.tokenBalance(bob.shareAccount)).toBe(1_010_000n);
-    expect(vault.state()).toMatchObject({ totalAssets: 10n, totalShares: 1_110_000n });
+    // A write-off to 0 is out of reach now: each strike loses at most 10% a day of what is left.
+    vault.moveNavTo(10n);
+    // floor(10 × (100_000 + 1_000) / (10 + 1)) = 91_818 shares, worth
+    // floor(91_818 × 21 / 192_818) = 9: the depositor keeps what he paid, less one unit of rounding.
+    expectSuccess(vault.deposit(bob, 10n, 91_818n));
+    expect(chain.tokenBalance(bob.shareAccount)).toBe(91_818n);
+    expect(vault.state()).toMatchObject({ totalAssets: 20n, totalShares: 191_818n });
+    expect(valueOfShares(vault.state(), 91_818n)).toBe(9n);
   });
 
   it("refuses share totals beyond u64 with MathOverflow", () => {
@@ -965,7 +1012,7 @@ describe("claim order", () => {
 });
 
 describe("pause", () => {
-  it("blocks deposit, request and claim while the manager keeps striking and staging", () => {
+  it("blocks deposit and request, never the claim of a funded receipt, while the manager keeps striking and staging", () => {
     const { chain, vault, members } = setup();
     const [alice, bob] = [memberAt(members, 0), memberAt(members, 1)];
     expectSuccess(vault.deposit(alice, 1_000n));
@@ -977,10 +1024,11 @@ describe("pause", () => {
     expectRefused(chain, [vault.requestWithdrawalInstruction(bob, 10_000n)], [bob.keypair], "VaultPaused");
     expectSuccess(vault.updateNav(0n, 0n));
     expectSuccess(vault.stageWithdrawals(500_000n));
-    expectRefused(chain, [vault.claimWithdrawalInstruction(alice)], [alice.keypair], "VaultPaused");
+    // A pause stops new money in and new exits, not an exit already funded: 500,000 shares pay 500.
+    expectSuccess(vault.claimWithdrawal(alice));
+    expect(chain.tokenBalance(alice.assetAccount)).toBe(1_000_000n - 1_000n + 500n);
 
     expectSuccess(vault.updateConfig({ paused: false }));
-    expectSuccess(vault.claimWithdrawal(alice));
     expectSuccess(vault.deposit(bob, 10n));
     expectSuccess(vault.requestWithdrawal(bob, 10_000n));
   });

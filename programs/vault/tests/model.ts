@@ -11,6 +11,8 @@ import { U64_MAX } from "../../../lib/vault/token-amount";
 export { U64_MAX };
 export const MAX_FEE_BPS = 1000;
 export const MAX_NAME_BYTES = 32;
+/** The program's ceiling on the minimum withdrawal: 1,000 whole shares (test shares have 9 decimals). */
+export const MAX_MIN_WITHDRAWAL_SHARES = 1_000n * 10n ** 9n;
 const BPS_DENOMINATOR = 10_000n;
 const SECONDS_PER_HOUR = 3600n;
 const SECONDS_PER_DAY = 86_400n;
@@ -23,6 +25,40 @@ export interface ModelNavBounds {
   maxGainBps: number;
   maxLossBps: number;
   minNavIntervalSeconds: number;
+  /** Gain over time: bps a year, for the time since the previous strike (at most a day). */
+  maxAnnualGainBps: number;
+  /** Loss over time: bps a day, counted the same way. */
+  maxDailyLossBps: number;
+}
+
+const NAV_CATCH_UP_SECONDS = SECONDS_PER_DAY;
+const SECONDS_PER_YEAR = 365n * SECONDS_PER_DAY;
+
+/**
+ * The largest gain and loss a strike at `now` may report (README "NAV strike bounds"): per strike
+ * floor(A × bps / 10000), and over time floor(A × rate × elapsed / (10000 × period)), elapsed since the
+ * previous strike (or the vault's creation), at most a day.
+ */
+export function strikeLimits(
+  vault: Pick<ModelVault, "totalAssets" | "navUpdatedAt">,
+  bounds: ModelNavBounds,
+  now: bigint,
+): { gain: bigint; loss: bigint; gainPerStrike: bigint; lossPerStrike: bigint } {
+  const since = now - vault.navUpdatedAt;
+  const elapsed = since < 0n ? 0n : since > NAV_CATCH_UP_SECONDS ? NAV_CATCH_UP_SECONDS : since;
+  const total = vault.totalAssets;
+  const gainPerStrike = (total * BigInt(bounds.maxGainBps)) / BPS_DENOMINATOR;
+  const lossPerStrike = (total * BigInt(bounds.maxLossBps)) / BPS_DENOMINATOR;
+  const gainOverTime =
+    (total * BigInt(bounds.maxAnnualGainBps) * elapsed) / (BPS_DENOMINATOR * SECONDS_PER_YEAR);
+  const lossOverTime =
+    (total * BigInt(bounds.maxDailyLossBps) * elapsed) / (BPS_DENOMINATOR * SECONDS_PER_DAY);
+  return {
+    gain: gainPerStrike < gainOverTime ? gainPerStrike : gainOverTime,
+    loss: lossPerStrike < lossOverTime ? lossPerStrike : lossOverTime,
+    gainPerStrike,
+    lossPerStrike,
+  };
 }
 
 export interface ModelVault {
@@ -95,7 +131,7 @@ export interface ConfigUpdateInput {
 
 export type ModelOperation =
   | { kind: "deposit"; wallet: number; amount: bigint; minSharesOut: bigint }
-  | { kind: "requestWithdrawal"; wallet: number; shares: bigint }
+  | { kind: "requestWithdrawal"; wallet: number; shares: bigint; maxFeeBps: number }
   | { kind: "claimWithdrawal"; wallet: number }
   | { kind: "updateNav"; gain: bigint; loss: bigint }
   | { kind: "stageWithdrawals"; maxShares: bigint }
@@ -214,9 +250,19 @@ export function initializeModel(
   settings: VaultSettingsInput,
   walletAssets: readonly bigint[],
   now: bigint,
-  bounds: ModelNavBounds = { maxGainBps: 10_000, maxLossBps: 10_000, minNavIntervalSeconds: 0 },
+  bounds: ModelNavBounds = {
+    maxGainBps: 10_000,
+    maxLossBps: 10_000,
+    minNavIntervalSeconds: 0,
+    maxAnnualGainBps: 10_000,
+    maxDailyLossBps: 1_000,
+  },
 ): { ok: true; state: ModelState } | { ok: false; code: number } {
-  if (settings.feeBps > MAX_FEE_BPS || !nameIsValid(settings.name)) {
+  if (
+    settings.feeBps > MAX_FEE_BPS ||
+    !nameIsValid(settings.name) ||
+    settings.minWithdrawalShares > MAX_MIN_WITHDRAWAL_SHARES
+  ) {
     return { ok: false, code: vaultErrorCode("InvalidConfig") };
   }
   return {
@@ -286,13 +332,21 @@ function deposit(
   state.shareSupply += shares;
 }
 
-function requestWithdrawal(state: ModelState, walletIndex: number, shares: bigint, now: bigint): void {
+function requestWithdrawal(
+  state: ModelState,
+  walletIndex: number,
+  shares: bigint,
+  maxFeeBps: number,
+  now: bigint,
+): void {
   const { vault } = state;
   const wallet = walletAt(state, walletIndex);
   if (wallet.receipt !== null) refuse("WithdrawalAlreadyPending");
   if (vault.paused) refuse("VaultPaused");
   if (shares === 0n) refuse("InvalidAmount");
-  if (shares < vault.minWithdrawalShares) refuse("BelowMinimumWithdrawal");
+  if (vault.feeBps > maxFeeBps) refuse("FeeAboveMaximum");
+  // A holder can always request every share it holds, whatever the minimum.
+  if (shares < vault.minWithdrawalShares && shares !== wallet.shares) refuse("BelowMinimumWithdrawal");
   const assets = valueOfShares(vault, shares);
   rollWindows(vault, now);
   const hourlyUsed = checkedU64(vault.hourlyUsed + assets);
@@ -324,7 +378,7 @@ function claimWithdrawal(state: ModelState, walletIndex: number): void {
   const wallet = walletAt(state, walletIndex);
   const receipt = wallet.receipt;
   if (receipt === null) refuse("NoPendingWithdrawal");
-  if (vault.paused) refuse("VaultPaused");
+  // No pause check: a pause never stops the claim of a funded, claimable receipt.
   if (vault.navSequence <= receipt.navFloor) refuse("NavFloorNotPassed");
   if (vault.queueFunded < receipt.queueEnd) refuse("QueueNotFunded");
   const gross = valueOfShares(vault, receipt.shares);
@@ -353,6 +407,9 @@ function updateNav(state: ModelState, gain: bigint, loss: bigint, now: bigint): 
   if (vault.navSequence > 0n && now < vault.navUpdatedAt + BigInt(bounds.minNavIntervalSeconds)) {
     refuse("NavStrikeTooSoon");
   }
+  const limits = strikeLimits(vault, bounds, now);
+  if (gain > limits.gain) refuse("NavGainAboveRate");
+  if (loss > limits.loss) refuse("NavLossAboveRate");
   vault.totalAssets = checkedU64(checkedU64(vault.totalAssets + gain) - loss);
   vault.navSequence = checkedU64(vault.navSequence + 1n);
   vault.navUpdatedAt = now;
@@ -387,6 +444,9 @@ function updateConfig(state: ModelState, update: ConfigUpdateInput): void {
   const { vault } = state;
   if (update.feeBps !== undefined && update.feeBps > MAX_FEE_BPS) refuse("InvalidConfig");
   if (update.name !== undefined && !nameIsValid(update.name)) refuse("InvalidConfig");
+  if (update.minWithdrawalShares !== undefined && update.minWithdrawalShares > MAX_MIN_WITHDRAWAL_SHARES) {
+    refuse("InvalidConfig");
+  }
   if (update.feeBps !== undefined) vault.feeBps = update.feeBps;
   if (update.minWithdrawalShares !== undefined) vault.minWithdrawalShares = update.minWithdrawalShares;
   if (update.hourlyCap !== undefined) vault.hourlyCap = update.hourlyCap;
@@ -404,7 +464,7 @@ export function applyOperation(state: ModelState, operation: ModelOperation, now
         deposit(next, operation.wallet, operation.amount, operation.minSharesOut, now);
         break;
       case "requestWithdrawal":
-        requestWithdrawal(next, operation.wallet, operation.shares, now);
+        requestWithdrawal(next, operation.wallet, operation.shares, operation.maxFeeBps, now);
         break;
       case "claimWithdrawal":
         claimWithdrawal(next, operation.wallet);

@@ -86,11 +86,7 @@ export function programInstruction(
   });
 }
 
-export interface NavBounds {
-  maxGainBps: number;
-  maxLossBps: number;
-  minNavIntervalSeconds: number;
-}
+export type { NavBounds } from "../../../lib/vault/instructions";
 
 const protocolSchema = z
   .object({
@@ -102,6 +98,8 @@ const protocolSchema = z
     min_nav_interval_seconds: smallIntegerValue,
     vault_count: u64Value,
     bump: smallIntegerValue,
+    max_annual_gain_bps: smallIntegerValue,
+    max_daily_loss_bps: smallIntegerValue,
   })
   .transform(camelCaseKeys);
 

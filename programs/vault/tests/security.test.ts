@@ -219,14 +219,6 @@ const attacks: Attack[] = [
     }),
   },
   {
-    name: "claim alice's withdrawal without alice's signature",
-    error: "MissingSigner",
-    build: ({ vault, alice }) => ({
-      instructions: [withMeta(vault.claimWithdrawalInstruction(alice), alice.publicKey, { isSigner: false })],
-      signers: [],
-    }),
-  },
-  {
     name: "deposit from bob's accounts without bob's signature",
     error: "MissingSigner",
     build: ({ vault, bob }) => ({

@@ -27,6 +27,7 @@ import {
   type StageWithdrawalsAccounts,
 } from "../../../lib/vault/instructions";
 import type { TestChain, TransactionOutcome } from "./harness";
+import { strikeLimits } from "./model";
 import {
   decodeProtocol,
   decodeReceiptFee,
@@ -57,11 +58,16 @@ export interface Member {
   receipt: PublicKey;
 }
 
-/** Bounds loose enough for tests that are not about them: any strike up to ±100%, any time. */
+/**
+ * Bounds loose enough for tests that are not about them: any strike up to ±100%, any time, and the
+ * program's ceilings over time (100% a year of gain, 10% a day of loss, at most a day counted).
+ */
 export const OPEN_NAV_BOUNDS: NavBounds = {
   maxGainBps: 10_000,
   maxLossBps: 10_000,
   minNavIntervalSeconds: 0,
+  maxAnnualGainBps: 10_000,
+  maxDailyLossBps: 1_000,
 };
 
 export interface ProtocolAccounts {
@@ -307,10 +313,12 @@ export class TestVault {
     return this.chain.send([this.depositInstruction(member, amount, minSharesOut)], [member.keypair]);
   }
 
+  /** A request accepting at most `maxFeeBps`; by default the fee the vault charges now. */
   requestWithdrawalInstruction(
     member: Member,
     shares: bigint,
     overrides: Partial<RequestWithdrawalAccounts> = {},
+    maxFeeBps: number = this.state().feeBps,
   ): TransactionInstruction {
     const { vault, escrow } = this.addresses;
     return buildRequestWithdrawalInstruction(
@@ -322,12 +330,15 @@ export class TestVault {
         escrow,
         ...overrides,
       },
-      { shares },
+      { shares, maxFeeBps },
     );
   }
 
-  requestWithdrawal(member: Member, shares: bigint): TransactionOutcome {
-    return this.chain.send([this.requestWithdrawalInstruction(member, shares)], [member.keypair]);
+  requestWithdrawal(member: Member, shares: bigint, maxFeeBps?: number): TransactionOutcome {
+    return this.chain.send(
+      [this.requestWithdrawalInstruction(member, shares, {}, maxFeeBps)],
+      [member.keypair],
+    );
   }
 
   claimWithdrawalInstruction(
@@ -375,6 +386,28 @@ export class TestVault {
 
   updateNav(gain: bigint, loss: bigint): TransactionOutcome {
     return this.chain.send([this.updateNavInstruction(gain, loss)], [this.manager]);
+  }
+
+  /**
+   * Moves total assets to `target` through strikes the program accepts: a day apart, each the most the
+   * protocol's rates over time allow (or what is left). Big moves take many days (0.27% a day up at
+   * the ceiling rate), as they would for a real key.
+   */
+  moveNavTo(target: bigint): void {
+    for (;;) {
+      const total = this.state().totalAssets;
+      if (total === target) {
+        return;
+      }
+      this.chain.warpBy(86_400n);
+      const limits = strikeLimits(this.state(), this.protocol.state(), this.chain.now());
+      const gain = target > total ? (target - total < limits.gain ? target - total : limits.gain) : 0n;
+      const loss = target < total ? (total - target < limits.loss ? total - target : limits.loss) : 0n;
+      if (gain === 0n && loss === 0n) {
+        throw new Error(`The bounds allow no move from ${total} towards ${target}`);
+      }
+      this.chain.sendOrThrow([this.updateNavInstruction(gain, loss)], [this.manager]);
+    }
   }
 
   stageWithdrawalsInstruction(

@@ -3,6 +3,8 @@
 //! from the reserve and closes the receipt (its rent goes back to the wallet). The claim that burns
 //! the last shares moves what NAV still counts (fees, the virtual shares' part, rounding) out of NAV
 //! into `surplus_assets`, so the next depositor into the empty vault is priced against nothing.
+//! A pause does not stop it: a funded, claimable receipt is the holder's money, not the manager's.
+//! Nor does the owner need to sign: anyone can deliver a claimable withdrawal to its owner.
 
 use crate::account::{keys_equal, Input};
 use crate::borsh::Reader;
@@ -19,7 +21,8 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     args.finish()?;
 
     let program_id = input.program_id;
-    checks::signer(&owner)?;
+    // Anyone may send the claim (the keeper, a partner, the owner): it pays only the owner's asset
+    // account and returns the receipt's rent to the owner, so no signature of the owner is needed.
     checks::writable(&owner)?;
     let vault = checks::vault(&vault_account, program_id, true)?;
     checks::address(&authority, &vault.authority)?;
@@ -42,9 +45,6 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     let reserve_balance = checks::token_account(&reserve, &vault.asset_mint, &vault.authority)?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
 
-    if vault.paused != 0 {
-        return Err(VaultError::VaultPaused.into());
-    }
     if vault.nav_sequence <= receipt.nav_floor {
         return Err(VaultError::NavFloorNotPassed.into());
     }

@@ -8,7 +8,7 @@ use crate::borsh::Reader;
 use crate::checks;
 use crate::error::{Result, VaultError};
 use crate::events;
-use crate::math::{checked_add, window_start, DAY, DECIMALS_OFFSET, HOUR, MAX_FEE_BPS};
+use crate::math::{checked_add, max_min_withdrawal_shares, window_start, DAY, DECIMALS_OFFSET, HOUR, MAX_FEE_BPS};
 use crate::runtime::{self, find_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
 use crate::state::{self, mint, token_account, Vault, VAULT_DISCRIMINATOR, VAULT_SIZE};
 
@@ -52,7 +52,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     }
     let vault_count = checked_add(protocol.vault_count, 1)?;
     let name = super::vault_name(name)?;
-    if fee_bps > MAX_FEE_BPS {
+    if fee_bps > MAX_FEE_BPS || min_withdrawal_shares > max_min_withdrawal_shares(share_decimals) {
         return Err(VaultError::InvalidConfig.into());
     }
 

@@ -57,21 +57,36 @@ pub fn process(input: &Input) -> Result<()> {
     }
 }
 
-/// The protocol's NAV strike bounds, as `initialize_protocol` and `set_nav_bounds` carry them.
+/// The protocol's NAV strike bounds, as `initialize_protocol` and `set_nav_bounds` carry them: per
+/// strike (gain, loss, interval) and over time (an annual gain rate, a daily loss rate).
 pub(crate) struct NavBounds {
     max_gain_bps: u16,
     max_loss_bps: u16,
     min_nav_interval_seconds: u32,
+    max_annual_gain_bps: u16,
+    max_daily_loss_bps: u16,
 }
 
 impl NavBounds {
     fn read(args: &mut Reader) -> Result<NavBounds> {
-        Ok(NavBounds { max_gain_bps: args.u16()?, max_loss_bps: args.u16()?, min_nav_interval_seconds: args.u32()? })
+        Ok(NavBounds {
+            max_gain_bps: args.u16()?,
+            max_loss_bps: args.u16()?,
+            min_nav_interval_seconds: args.u32()?,
+            max_annual_gain_bps: args.u16()?,
+            max_daily_loss_bps: args.u16()?,
+        })
     }
 
-    /// Each bps bound is at most 100% (a loss beyond it is impossible, a gain beyond it no sanity limit).
+    /// Each per-strike bound is at most 100% (a loss beyond it is impossible, a gain beyond it no sanity
+    /// limit); the rates over time are at most the program's ceilings, whoever the admin is.
     fn validate(&self) -> Result<()> {
-        if self.max_gain_bps as u64 > crate::math::BPS_DENOMINATOR || self.max_loss_bps as u64 > crate::math::BPS_DENOMINATOR {
+        use crate::math::{BPS_DENOMINATOR, MAX_ANNUAL_GAIN_BPS, MAX_DAILY_LOSS_BPS};
+        if self.max_gain_bps as u64 > BPS_DENOMINATOR
+            || self.max_loss_bps as u64 > BPS_DENOMINATOR
+            || self.max_annual_gain_bps > MAX_ANNUAL_GAIN_BPS
+            || self.max_daily_loss_bps > MAX_DAILY_LOSS_BPS
+        {
             return Err(crate::error::VaultError::InvalidConfig.into());
         }
         Ok(())
@@ -81,6 +96,8 @@ impl NavBounds {
         protocol.max_gain_bps = self.max_gain_bps;
         protocol.max_loss_bps = self.max_loss_bps;
         protocol.min_nav_interval_seconds = self.min_nav_interval_seconds;
+        protocol.max_annual_gain_bps = self.max_annual_gain_bps;
+        protocol.max_daily_loss_bps = self.max_daily_loss_bps;
     }
 }
 

@@ -1,5 +1,7 @@
-//! request_withdrawal(shares) — the spec's initiate: escrows the shares, opens the wallet's receipt
-//! at the tail of the queue and charges their value to the hourly and daily net-withdrawal caps.
+//! request_withdrawal(shares, max_fee_bps) — the spec's initiate: escrows the shares, opens the
+//! wallet's receipt at the tail of the queue and charges their value to the hourly and daily
+//! net-withdrawal caps. The holder names the highest fee it accepts (as a deposit names
+//! `min_shares_out`): a fee raised above it before the request lands refuses the request.
 
 use crate::account::{copy_key, keys_equal, Input};
 use crate::borsh::Reader;
@@ -14,6 +16,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let [owner, vault_account, receipt_account, owner_shares, escrow, token_program, system_program] =
         input.take::<7>()?;
     let shares = args.u64()?;
+    let max_fee_bps = args.u16()?;
     args.finish()?;
 
     let program_id = input.program_id;
@@ -31,7 +34,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
         return Err(VaultError::InvalidAccountOwner.into());
     }
     checks::writable(&owner_shares)?;
-    checks::token_account(&owner_shares, &vault.share_mint, owner.key())?;
+    let held = checks::token_account(&owner_shares, &vault.share_mint, owner.key())?;
     checks::address(&escrow, &vault.escrow)?;
     checks::writable(&escrow)?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
@@ -43,7 +46,11 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     if shares == 0 {
         return Err(VaultError::InvalidAmount.into());
     }
-    if shares < vault.min_withdrawal_shares {
+    if vault.fee_bps > max_fee_bps {
+        return Err(VaultError::FeeAboveMaximum.into());
+    }
+    // Whatever the minimum, a holder can always ask for every share it holds.
+    if shares < vault.min_withdrawal_shares && shares != held {
         return Err(VaultError::BelowMinimumWithdrawal.into());
     }
     let assets = assets_for_shares_floor(shares, vault.total_assets, vault.total_shares)?;

@@ -6,7 +6,7 @@ use crate::borsh::Reader;
 use crate::checks;
 use crate::error::{Result, VaultError};
 use crate::events;
-use crate::math::MAX_FEE_BPS;
+use crate::math::{max_min_withdrawal_shares, MAX_FEE_BPS};
 use crate::runtime;
 
 pub fn process(input: &Input, mut args: Reader) -> Result<()> {
@@ -23,6 +23,11 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     checks::manager(&manager, vault)?;
     if let Some(fee) = fee_bps {
         if fee > MAX_FEE_BPS {
+            return Err(VaultError::InvalidConfig.into());
+        }
+    }
+    if let Some(min) = min_withdrawal_shares {
+        if min > max_min_withdrawal_shares(vault.share_decimals) {
             return Err(VaultError::InvalidConfig.into());
         }
     }

@@ -3,14 +3,18 @@
 //! NAV sequence advances, which makes receipts requested before it claimable (their NAV ordering floor
 //! is passed). A gain or loss beyond `total_assets × bps / 10000` (rounded down) or a strike sooner
 //! than the minimum interval after the previous one is refused: a rogue or compromised manager key
-//! can move NAV only so far, so fast.
+//! can move NAV only so far, so fast. Over time the protocol's rates bound the sum of the strikes: a
+//! strike gains at most `total_assets × max_annual_gain_bps × elapsed / (10000 × 365 days)` and loses
+//! at most `total_assets × max_daily_loss_bps × elapsed / (10000 × 1 day)`, elapsed being the time since
+//! the previous strike (the stored reference: `nav_updated_at`, with the NAV it left), at most one day.
+//! However often it strikes, a stolen key then moves NAV by no more than a day's rate plus the time.
 
 use crate::account::Input;
 use crate::borsh::Reader;
 use crate::checks;
 use crate::error::{Result, VaultError};
 use crate::events;
-use crate::math::{bps_of, checked_add, checked_sub};
+use crate::math::{bps_of, checked_add, checked_sub, nav_elapsed, nav_time_bound, DAY, YEAR};
 use crate::runtime;
 
 pub fn process(input: &Input, mut args: Reader) -> Result<()> {
@@ -37,6 +41,14 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     // The first strike has no previous one to be spaced from (nav_updated_at is the creation time).
     if vault.nav_sequence > 0 && now < vault.nav_updated_at.saturating_add(protocol.min_nav_interval_seconds as i64) {
         return Err(VaultError::NavStrikeTooSoon.into());
+    }
+    // The bound over time, from the previous strike (or the vault's creation), at most a day back.
+    let elapsed = nav_elapsed(now, vault.nav_updated_at);
+    if gain > nav_time_bound(previous_total_assets, protocol.max_annual_gain_bps, elapsed, YEAR)? {
+        return Err(VaultError::NavGainAboveRate.into());
+    }
+    if loss > nav_time_bound(previous_total_assets, protocol.max_daily_loss_bps, elapsed, DAY)? {
+        return Err(VaultError::NavLossAboveRate.into());
     }
     let total_assets = checked_sub(checked_add(previous_total_assets, gain)?, loss)?;
     let nav_sequence = checked_add(vault.nav_sequence, 1)?;
