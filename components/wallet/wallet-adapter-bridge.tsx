@@ -12,11 +12,14 @@ import {
 import type { WalletError, WalletName } from "@solana/wallet-adapter-base";
 import { useEffect, useMemo, useState } from "react";
 
+import { DevWalletAdapter } from "./dev-wallet";
 import type { WalletState } from "./wallet-data-access";
 
 interface BridgeProps {
   rpcUrl: string;
   wsUrl: string;
+  /** On the local test chain: offer the browser's own dev wallet (dev-wallet.ts). */
+  devWallet: boolean;
   onState(state: WalletState): void;
 }
 
@@ -53,16 +56,17 @@ function Publisher({
   return null;
 }
 
-export default function WalletAdapterBridge({ rpcUrl, wsUrl, onState }: BridgeProps) {
+export default function WalletAdapterBridge({ rpcUrl, wsUrl, devWallet, onState }: BridgeProps) {
   const [connectError, setConnectError] = useState<string | null>(null);
   const adapters = useMemo(
     () => [
+      ...(devWallet ? [new DevWalletAdapter()] : []),
       new SolflareWalletAdapter(),
       new CoinbaseWalletAdapter(),
       new TrustWalletAdapter(),
       new LedgerWalletAdapter(),
     ],
-    [],
+    [devWallet],
   );
   const config = useMemo(() => ({ commitment: "confirmed" as const, wsEndpoint: wsUrl }), [wsUrl]);
   return (

@@ -59,7 +59,12 @@ export function WalletStateProvider({ config, children }: { config: ClientConfig
   return (
     <WalletContext.Provider value={state}>
       {children}
-      <WalletAdapterBridge rpcUrl={config.rpcUrl} wsUrl={config.wsUrl} onState={setState} />
+      <WalletAdapterBridge
+        rpcUrl={config.rpcUrl}
+        wsUrl={config.wsUrl}
+        devWallet={config.cluster === "localnet"}
+        onState={setState}
+      />
     </WalletContext.Provider>
   );
 }
