@@ -90,7 +90,7 @@ function requestInstruction(shares: bigint, receiptOwner = wallet): TransactionI
       ownerShares: findAssociatedTokenAddress(wallet, tokens.shareMint),
       escrow: findEscrow(vault),
     },
-    { shares },
+    { shares, maxFeeBps: 10 },
   );
 }
 
