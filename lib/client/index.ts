@@ -10,7 +10,7 @@
 // chain's vault account (the withdrawal status's read), not the indexer's copy.
 import type { VersionedTransaction } from "@solana/web3.js";
 import { Connection, PublicKey } from "@solana/web3.js";
-import createClient from "openapi-fetch";
+import * as openapiFetch from "openapi-fetch";
 
 import { chainFetch } from "../chain/rpc-transport";
 import { vaultErrorCode } from "../vault/program-errors";
@@ -21,6 +21,15 @@ import type { paths } from "./schema";
 
 export type { components, paths } from "./schema";
 
+/**
+ * openapi-fetch's createClient. The package's CommonJS build (packages/client/dist/index.cjs) loads
+ * openapi-fetch's CommonJS build, whose default export a Node-mode import finds one level down.
+ */
+const createClient: typeof openapiFetch.default =
+  typeof openapiFetch.default === "function"
+    ? openapiFetch.default
+    : (openapiFetch.default as unknown as { default: typeof openapiFetch.default }).default;
+
 export type VaultClient = ReturnType<typeof createVaultClient>;
 export {
   ApiRequestError,
@@ -28,9 +37,16 @@ export {
   RecordingFailedError,
   TransactionRefusedError,
 } from "../vault/transaction-errors";
+// The check itself, for partners who send transactions their own way: verify before signing.
 export {
   DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS,
   TransactionCheckError,
+  readVaultTokens,
+  vaultTransactionVerifier,
+  verifyVaultTransaction,
+  type ExpectedVaultTransaction,
+  type OperationRequest,
+  type VaultTokens,
   type BalanceChanges,
   type TransactionCheckCode,
   type VerifiedTransaction,

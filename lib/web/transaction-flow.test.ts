@@ -15,14 +15,19 @@ import { ChainUnavailableError } from "../chain/rpc";
 import { RpcTransportError } from "../chain/rpc-transport";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../chain/spl-token";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
-import type { VerifiedTransaction } from "../vault/verify-transaction";
+import { TransactionCheckError, type VerifiedTransaction } from "../vault/verify-transaction";
 import {
   BlockhashExpiredError,
   RecordingFailedError,
   TransactionRefusedError,
   UnexpectedActionError,
 } from "./errors";
-import { runVaultTransaction, type FlowDeps, type FlowStage } from "./transaction-flow";
+import {
+  runVaultTransaction,
+  type FlowDeps,
+  type FlowStage,
+  type TransactionPreview,
+} from "./transaction-flow";
 
 const payer = Keypair.generate();
 
@@ -371,6 +376,68 @@ describe("runVaultTransaction", () => {
       ),
     ).rejects.toBeInstanceOf(UnexpectedActionError);
     expect(signTransaction).not.toHaveBeenCalled();
+  });
+
+  it("refuses, before the wallet, a simulation that takes more SOL than the check allows, and reports one within", async () => {
+    const SOL = 1_000_000_000;
+    const bounded = async (): Promise<VerifiedTransaction> => ({
+      ...(await acceptedForErrorNaming()),
+      maxFeeLamports: 5_000n,
+      maxLamportsSpent: 5_000n,
+    });
+    const wallet = {
+      lamports: 2 * SOL,
+      owner: SystemProgram.programId,
+      data: Buffer.alloc(0),
+      executable: false,
+    };
+    const simulatedWith = (lamports: number) =>
+      vi.fn(async () => ({
+        context: { slot: 1 },
+        value: {
+          err: null,
+          logs: [],
+          accounts: [
+            { lamports, owner: SYSTEM, data: ["", "base64"], executable: false, rentEpoch: 0 },
+            null,
+            null,
+          ],
+        },
+      }));
+    const getMultipleAccountsInfo = vi.fn(async () => [wallet, null, null]);
+
+    // 1 SOL more leaves the wallet than the fee: a transfer hidden where the check could not see it.
+    const drained = harness({ simulateTransaction: simulatedWith(SOL), getMultipleAccountsInfo });
+    const error = await runVaultTransaction(
+      { ...drained.deps, verify: bounded },
+      async () => built(),
+      async () => null,
+    ).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(TransactionCheckError);
+    expect(error).toMatchObject({
+      code: "SIMULATED_OUTFLOW",
+      context: { balance: "lamports", expected: "-5000", found: "-1000000000" },
+    });
+    expect(drained.signTransaction).not.toHaveBeenCalled();
+    expect(drained.stages).toEqual(["preparing"]);
+
+    // The fee alone: reported before the wallet is asked, and in the result.
+    const honest = harness({ simulateTransaction: simulatedWith(2 * SOL - 5_000), getMultipleAccountsInfo });
+    const previews: TransactionPreview[] = [];
+    const result = await runVaultTransaction(
+      {
+        ...honest.deps,
+        verify: bounded,
+        events: { ...honest.deps.events, previewed: (preview) => previews.push(preview) },
+      },
+      async () => built(),
+      async () => null,
+    );
+    expect(previews.map((preview) => preview.changes)).toEqual([
+      { lamports: -5_000n, asset: 0n, shares: 0n },
+    ]);
+    expect(result.preview.changes.lamports).toBe(-5_000n);
+    expect(honest.signTransaction).toHaveBeenCalledTimes(1);
   });
 
   it("turns an unreachable RPC into ChainUnavailableError", async () => {
