@@ -1,0 +1,137 @@
+// npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim)
+//   [--url <rpc>] [--ws-url <ws>] [--max-compute-unit-price <micro-lamports>] < build-response.json
+// Finishes the README's curl walkthrough without a wallet app: reads what POST /api/vault/{id}/deposit
+// or /withdraw answered (the envelope, or its data) on standard input, checks the transaction against
+// what the flags ask for with the same check the typed client and the pages use
+// (lib/vault/verify-transaction.ts: programs, vault instruction, accounts, amount, fee payer, price),
+// simulates it and prints the wallet's balance changes, then signs with the keypair, sends, confirms and
+// prints the signature for POST /api/history. Nothing is signed that does not pass the check.
+import { Connection } from "@solana/web3.js";
+import { z } from "zod";
+
+import { formatDisplay } from "../vault/token-amount";
+import { runVaultTransaction, transactionCheck, type TransactionPreview } from "../vault/transaction-flow";
+import type { OperationRequest } from "../vault/verify-transaction";
+import { parseFlags, requireFlag, resolveCluster, type OperatorEnv } from "./cli";
+import { OperatorError } from "./errors";
+import { readKeypairFile } from "./keypair-file";
+import { parseAddress } from "./vault-cli";
+
+const builtSchema = z.object({
+  transaction: z.string().min(1),
+  lastValidBlockHeight: z.number().int().nonnegative(),
+});
+/** The build answer as curl prints it (the spec's envelope), or its data alone. */
+const inputSchema = z.union([z.object({ success: z.literal(true), data: builtSchema }), builtSchema]);
+
+export const SIGN_USAGE =
+  "npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim) " +
+  "[--url <rpc>] [--ws-url <ws>] [--max-compute-unit-price <micro-lamports>] < build-response.json";
+
+function operationOf(values: { deposit?: string; withdraw?: string; claim?: boolean }): OperationRequest {
+  const chosen = [values.deposit !== undefined, values.withdraw !== undefined, values.claim === true];
+  if (chosen.filter(Boolean).length !== 1) {
+    throw new OperatorError(`name exactly one of --deposit, --withdraw or --claim (${SIGN_USAGE})`);
+  }
+  if (values.deposit !== undefined) {
+    const amount = Number(values.deposit);
+    if (!/^\d+(\.\d+)?$/.test(values.deposit) || !(amount > 0)) {
+      throw new OperatorError(`--deposit must be a positive amount in the asset's units, like 250 or 12.5`);
+    }
+    return { operation: "deposit", amount: { ui: amount } };
+  }
+  if (values.withdraw !== undefined) {
+    if (!/^[1-9]\d*$/.test(values.withdraw)) {
+      throw new OperatorError(
+        "--withdraw must be the raw share amount the request was built for, e.g. 100000000000",
+      );
+    }
+    return { operation: "initiate", shares: BigInt(values.withdraw) };
+  }
+  return { operation: "claim" };
+}
+
+function parseInput(text: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new OperatorError("standard input is not JSON: pipe the build endpoint's answer into this command");
+  }
+  const parsed = inputSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new OperatorError(
+      "standard input holds no built transaction ({ success: true, data: { transaction, lastValidBlockHeight } })",
+    );
+  }
+  return "data" in parsed.data ? parsed.data.data : parsed.data;
+}
+
+function changeLine(preview: TransactionPreview): string {
+  const { changes, verified } = preview;
+  const signed = (raw: bigint, decimals: number) =>
+    `${raw > 0n ? "+" : ""}${formatDisplay(raw, decimals, { maxFraction: decimals })}`;
+  return [
+    `asset ${signed(changes.asset, verified.tokens.assetDecimals)}`,
+    `shares ${signed(changes.shares, verified.tokens.shareDecimals)}`,
+    `SOL ${signed(changes.lamports, 9)}`,
+  ].join(", ");
+}
+
+export async function runSignCli(
+  argv: readonly string[],
+  readStdin: () => Promise<string>,
+  print: (line: string) => void,
+  env: OperatorEnv,
+): Promise<void> {
+  const { values } = parseFlags(argv, {
+    keypair: { type: "string" },
+    vault: { type: "string" },
+    deposit: { type: "string" },
+    withdraw: { type: "string" },
+    claim: { type: "boolean" },
+    url: { type: "string" },
+    "ws-url": { type: "string" },
+    "max-compute-unit-price": { type: "string" },
+  });
+  const keypair = await readKeypairFile(requireFlag(values.keypair, "--keypair"), "wallet keypair");
+  const vault = parseAddress("--vault", values.vault);
+  const request = operationOf(values);
+  const priceText = values["max-compute-unit-price"];
+  if (priceText !== undefined && !/^\d+$/.test(priceText)) {
+    throw new OperatorError("--max-compute-unit-price must be a whole number of micro-lamports");
+  }
+  const built = parseInput(await readStdin());
+  // The WebSocket beside the RPC (web3.js's default: the RPC's port + 1, as the local chain has it).
+  // The local chain unless --url, RPC_URL or CLUSTER names another: the walkthrough runs against it.
+  const connection = new Connection(resolveCluster(values.url, { CLUSTER: "localnet", ...env }).rpcUrl, {
+    commitment: "confirmed",
+    ...(values["ws-url"] === undefined ? {} : { wsEndpoint: values["ws-url"] }),
+  });
+  const wallet = keypair.publicKey.toBase58();
+  const result = await runVaultTransaction(
+    {
+      connection,
+      verify: transactionCheck(
+        connection,
+        { vault: vault.toBase58(), wallet },
+        request,
+        priceText === undefined ? {} : { maxComputeUnitPriceMicroLamports: Number(priceText) },
+      ),
+      signTransaction: async (transaction) => {
+        transaction.sign([keypair]);
+        return transaction;
+      },
+      events: {
+        stage: (stage) => print(`${stage}…`),
+        rebuilt: () => undefined,
+        previewed: (preview) => print(`checked; simulated for ${wallet}: ${changeLine(preview)}`),
+      },
+    },
+    // One answer to sign: an expired one is built again with curl, not here.
+    async () => built,
+    async () => null,
+  );
+  print(`confirmed: ${result.signature}`);
+  print("record it: POST /api/history { wallet, vault_id, signature }");
+}

@@ -1,0 +1,100 @@
+// npm run sign: the curl walkthrough's last step. A build answer piped in is checked against the flags
+// with the typed client's own check, simulated, signed with the keypair file and confirmed; an answer
+// that is not what the flags ask for is refused before anything is signed.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+import type { Keypair } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
+import { runSignCli } from "../../lib/operator/sign-cli";
+import { TransactionCheckError } from "../../lib/vault/transaction-check-error";
+import { USDC, startApiHarness, type ApiHarness, type HttpResult } from "./harness";
+
+let harness: ApiHarness;
+let key: string;
+
+beforeAll(async () => {
+  harness = await startApiHarness();
+  key = (await harness.createKey({ scope: "write" })).secret;
+}, 180_000);
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+function keypairFile(wallet: Keypair): string {
+  const path = join(mkdtempSync(join(process.cwd(), "node_modules", ".cache-sign-")), "wallet.json");
+  writeFileSync(path, JSON.stringify(Array.from(wallet.secretKey)));
+  return path;
+}
+
+async function buildDeposit(wallet: Keypair, amount: string): Promise<HttpResult> {
+  return harness.request("POST", `/api/vault/${harness.vaultId}/deposit`, {
+    key,
+    body: { wallet: wallet.publicKey.toBase58(), amount },
+  });
+}
+
+async function sign(wallet: Keypair, answer: HttpResult, flags: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  await runSignCli(
+    [
+      "--keypair",
+      keypairFile(wallet),
+      "--vault",
+      harness.vaultId,
+      "--url",
+      harness.localnet.rpcUrl,
+      ...flags,
+    ],
+    async () => answer.text,
+    (line) => lines.push(line),
+    {},
+  );
+  return lines;
+}
+
+describe("npm run sign", () => {
+  it("checks, simulates, signs and confirms a deposit built by the API, printing its signature", async () => {
+    const wallet = await harness.fundedWallet(500n * USDC);
+    const answer = await buildDeposit(wallet, "250000000");
+    expect(answer.status, answer.text).toBe(200);
+    const lines = await sign(wallet, answer, ["--deposit", "250"]);
+    expect(lines).toContain("signing…");
+    expect(lines.find((line) => line.startsWith("checked;"))).toMatch(
+      /: asset -250\.00, shares \+250\.00, SOL -0\.00\d+$/,
+    );
+    const signature = lines.find((line) => line.startsWith("confirmed: "))?.slice("confirmed: ".length) ?? "";
+    expect(signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    const status = await harness.connection.getSignatureStatus(signature);
+    expect(status.value?.err).toBeNull();
+    const recorded = await harness.request("POST", "/api/history", {
+      key,
+      body: { wallet: wallet.publicKey.toBase58(), vault_id: harness.vaultId, signature },
+    });
+    expect(recorded.status, recorded.text).toBe(200);
+  });
+
+  it("refuses an answer that is not what the flags ask for, before signing", async () => {
+    const wallet = await harness.fundedWallet(500n * USDC);
+    const answer = await buildDeposit(wallet, "250000000");
+    const usdcAccount = findAssociatedTokenAddress(wallet.publicKey, harness.localnet.addresses.usdcMint);
+    const before = await harness.connection.getTokenAccountBalance(usdcAccount);
+    // Built for 250, asked to sign 100: the amount does not match.
+    const refused = sign(wallet, answer, ["--deposit", "100"]);
+    await expect(refused).rejects.toBeInstanceOf(TransactionCheckError);
+    await expect(refused).rejects.toMatchObject({ code: "WRONG_AMOUNT" });
+    const after = await harness.connection.getTokenAccountBalance(usdcAccount);
+    expect(after.value.amount).toBe(before.value.amount);
+  });
+
+  it("says what is wrong with its input", async () => {
+    const wallet = await harness.fundedWallet(0n);
+    const empty = { status: 200, headers: new Headers(), body: null, text: "not json" } satisfies HttpResult;
+    await expect(sign(wallet, empty, ["--deposit", "1"])).rejects.toThrow(/standard input is not JSON/);
+    await expect(sign(wallet, empty, ["--deposit", "1", "--claim"])).rejects.toThrow(/exactly one of/);
+    await expect(sign(wallet, empty, ["--deposit", "1,5"])).rejects.toThrow(/positive amount/);
+  });
+});
