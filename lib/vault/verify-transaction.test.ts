@@ -44,6 +44,7 @@ const tokens: VaultTokens = {
   assetDecimals: 6,
   shareMint: findShareMint(vault),
   shareDecimals: 9,
+  feeBps: 10,
 };
 const blockhash = {
   blockhash: Keypair.generate().publicKey.toBase58(),
@@ -81,7 +82,7 @@ function depositInstructions(amount: bigint, owner = wallet, target = vault): Tr
   ];
 }
 
-function requestInstruction(shares: bigint, receiptOwner = wallet): TransactionInstruction {
+function requestInstruction(shares: bigint, receiptOwner = wallet, maxFeeBps = 10): TransactionInstruction {
   return buildRequestWithdrawalInstruction(
     {
       owner: wallet,
@@ -90,7 +91,7 @@ function requestInstruction(shares: bigint, receiptOwner = wallet): TransactionI
       ownerShares: findAssociatedTokenAddress(wallet, tokens.shareMint),
       escrow: findEscrow(vault),
     },
-    { shares, maxFeeBps: 10 },
+    { shares, maxFeeBps },
   );
 }
 
@@ -224,6 +225,25 @@ describe("verifyVaultTransaction", () => {
     expect(
       refusal(() => verifyVaultTransaction(transactionOf("deposit", [nav]), deposit250, tokens)),
     ).toMatchObject({ code: "WRONG_VAULT_INSTRUCTION", context: { found: "update_nav" } });
+  });
+
+  // A gateway that lets the request accept 10% where the vault charges 0.10% lets a fee raised just
+  // before the request apply to it (issue 21's attack, here from the gateway's side).
+  it("refuses a request that accepts a higher fee than the vault charges", () => {
+    const expected = { operation: "initiate" as const, vault, wallet, shares: 7_000n };
+    expect(
+      verifyVaultTransaction(transactionOf("initiate", [requestInstruction(7_000n)]), expected, tokens).args
+        .max_fee_bps,
+    ).toBe("10");
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("initiate", [requestInstruction(7_000n, wallet, 1_000)]),
+          expected,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({ code: "FEE_ABOVE_VAULT", context: { expected: 10, found: "1000" } });
   });
 
   it("refuses a token account created for another owner or mint, and one a request does not need", () => {

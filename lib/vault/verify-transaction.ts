@@ -67,6 +67,8 @@ export interface VaultTokens {
   assetDecimals: number;
   shareMint: PublicKey;
   shareDecimals: number;
+  /** The withdrawal fee the vault charges now: the most a request may accept (its max_fee_bps). */
+  feeBps: number;
 }
 
 /**
@@ -174,6 +176,7 @@ export async function readVaultTokens(
     assetDecimals: state.assetDecimals,
     shareMint: findShareMint(vault),
     shareDecimals: state.shareDecimals,
+    feeBps: state.feeBps,
   };
 }
 
@@ -395,6 +398,15 @@ function checkVaultInstruction(
         expected: amount.toString(),
         found: args[amountArg] ?? null,
       },
+    );
+  }
+  // A request accepts at most the fee the vault charges now (what the holder was shown): a gateway
+  // that raised it would let a fee raised just before the request apply to it.
+  if (expected.operation === "initiate" && !(Number(args.max_fee_bps ?? Number.NaN) <= tokens.feeBps)) {
+    fail(
+      "FEE_ABOVE_VAULT",
+      `The request accepts a fee of up to ${args.max_fee_bps ?? "missing"} bps; the vault charges ${tokens.feeBps}`,
+      { instruction: instruction.index, expected: tokens.feeBps, found: args.max_fee_bps ?? null },
     );
   }
   return args;

@@ -74,7 +74,7 @@ async function acceptedForErrorNaming(): Promise<VerifiedTransaction> {
   const key = payer.publicKey;
   return {
     operation: "deposit",
-    tokens: { vault: key, assetMint: key, assetDecimals: 6, shareMint: key, shareDecimals: 9 },
+    tokens: { vault: key, assetMint: key, assetDecimals: 6, shareMint: key, shareDecimals: 9, feeBps: 10 },
     args: {},
     computeUnitLimit: 200_000,
     computeUnitPriceMicroLamports: 0,
