@@ -128,6 +128,9 @@ async function journey(page: Page, address: string): Promise<void> {
     // The panel shows what the preview promised: the amount after the receipt's 0.10% fee, not the gross.
     expect(await textOf(page, "pending-net")).toMatch(/^99\.\d\d USDC$/);
     expect(await textOf(page, "pending-withdrawal")).toMatch(/[\d,.]+ USDC before the 0\.10% fee/);
+    // The vault's activity marks the open request.
+    await page.getByTestId("request-state").waitFor({ timeout: 15_000 });
+    expect(await textOf(page, "request-state")).toMatch(/^(Pending|Claimable)$/);
 
     // Watch it: the arrival band and the binding condition, the progress bar moving as the keeper
     // stages the queue, until the claim is possible.
@@ -164,6 +167,11 @@ async function journey(page: Page, address: string): Promise<void> {
     expect(await textOf(page, "queue-position")).toBe("Next in line");
     expect(await page.locator('[data-step="ready"]').getAttribute("data-state")).toBe("done");
     expect(await page.locator('[data-step="claimed"]').getAttribute("data-state")).toBe("current");
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="request-state"]')?.textContent === "Claimable",
+      undefined,
+      { timeout: 15_000 },
+    );
     await screenshot(page, "06-claimable");
 
     await claim.click();
@@ -183,6 +191,8 @@ async function journey(page: Page, address: string): Promise<void> {
     expect(activity).toContain("Deposit");
     expect(activity).toContain("Withdrawal requested");
     expect(activity).toContain("Withdrawal claimed");
+    // Claimed: no request is open any more.
+    expect(await page.getByTestId("request-state").count()).toBe(0);
     // Every signature links to the explorer of this cluster: the local chain through its own RPC URL.
     const links = await page
       .getByTestId("activity-signature")

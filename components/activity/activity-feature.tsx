@@ -3,6 +3,7 @@
 import Link from "next/link";
 
 import { describeError } from "@/lib/web/error-words";
+import { requestStates } from "@/lib/web/open-requests";
 import { Alert, Card, Skeleton } from "../ui/primitives";
 import { useVaultDirectory } from "../vault/vault-reads";
 import { useActivityAcrossVaults } from "../vault/wallet-reads";
@@ -53,7 +54,11 @@ export function ActivityFeature() {
             to make a first deposit.
           </p>
         ) : (
-          <ActivityList items={sortActivity(items)} showVault />
+          <ActivityList
+            items={sortActivity(items)}
+            showVault
+            states={requestStates(items.map((item) => item.activity))}
+          />
         )}
       </Card>
     </div>

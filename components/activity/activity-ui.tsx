@@ -3,6 +3,7 @@
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import type { ActivityData } from "@/lib/web/api-client";
 import { formatAmount } from "@/lib/web/amounts";
+import { activityKey, type RequestState } from "@/lib/web/open-requests";
 import { formatDateTime } from "@/lib/web/time";
 
 const KIND_WORDS: Record<ActivityData["kind"], string> = {
@@ -28,17 +29,41 @@ export function sortActivity(items: ActivityItem[]): ActivityItem[] {
   return [...items].sort((left, right) => timeOf(right.activity) - timeOf(left.activity));
 }
 
-export function ActivityList({ items, showVault }: { items: ActivityItem[]; showVault: boolean }) {
+const STATE_WORDS: Record<RequestState, { text: string; className: string }> = {
+  pending: { text: "Pending", className: "border-line text-muted" },
+  claimable: { text: "Claimable", className: "border-good text-good" },
+};
+
+export function ActivityList({
+  items,
+  showVault,
+  states = new Map(),
+}: {
+  items: ActivityItem[];
+  showVault: boolean;
+  /** Open withdrawal requests (lib/web/open-requests.ts): pending, or claimable. */
+  states?: ReadonlyMap<string, RequestState>;
+}) {
   return (
     <ol className="divide-y divide-line" data-testid="activity-list">
       {items.map(({ activity, vaultName }) => (
         <li
-          key={`${activity.signature}:${activity.eventIndex}`}
+          key={activityKey(activity)}
           className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2.5"
         >
           <div className="min-w-0">
             <p className="font-medium" data-kind={activity.kind}>
               {KIND_WORDS[activity.kind]}
+              {states.has(activityKey(activity)) ? (
+                <span
+                  className={`ml-2 rounded-full border px-2 py-0.5 text-xs font-medium ${
+                    STATE_WORDS[states.get(activityKey(activity)) ?? "pending"].className
+                  }`}
+                  data-testid="request-state"
+                >
+                  {STATE_WORDS[states.get(activityKey(activity)) ?? "pending"].text}
+                </span>
+              ) : null}
               {showVault && vaultName !== null ? (
                 <span className="font-normal text-muted"> · {vaultName}</span>
               ) : null}

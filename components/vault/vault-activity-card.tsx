@@ -3,15 +3,18 @@
 import { useId } from "react";
 
 import type { VaultView } from "@/lib/vault/vault-view";
+import { requestStates } from "@/lib/web/open-requests";
 import { ActivityList, sortActivity } from "../activity/activity-ui";
 import { Card, Skeleton } from "../ui/primitives";
 import { useWalletState } from "../wallet/wallet-data-access";
 import { ReadError } from "./read-error";
+import { useWithdrawalStatus } from "./vault-reads";
 import { useVaultActivity } from "./wallet-reads";
 
 export function VaultActivity({ vault }: { vault: VaultView }) {
   const wallet = useWalletState();
   const activity = useVaultActivity(vault.id);
+  const status = useWithdrawalStatus(vault.id);
   const titleId = useId();
   return (
     <Card title="Your activity" titleId={titleId}>
@@ -31,6 +34,7 @@ export function VaultActivity({ vault }: { vault: VaultView }) {
         <ActivityList
           items={sortActivity(activity.data.map((entry) => ({ activity: entry, vaultName: vault.name })))}
           showVault={false}
+          states={requestStates(activity.data, () => status.data?.canClaimNow === true)}
         />
       )}
     </Card>
