@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 
 import { z } from "zod";
 
-import { isAddressText } from "./chain/base58";
+import { isAddressText } from "./chain/address-text";
 import { CLUSTER_NAMES } from "./cluster";
 import { API_KEY_PATTERN } from "./store/api-keys";
 import { parseFrameAncestors } from "./csp";

@@ -4,7 +4,7 @@
 // its hash is stored.
 import { z } from "zod";
 
-import { isAddressText } from "../lib/chain/base58";
+import { isAddressText } from "../lib/chain/address-text";
 import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/env-schema";
 import type { ApiKeyRecord } from "../lib/store/api-keys";
 import { Store } from "../lib/store/store";

@@ -1,5 +1,5 @@
-// Base58 text of public keys, encoded once per key object, and the check of an address's text.
-import bs58 from "bs58";
+// Base58 text of public keys, encoded once per key object. (The check of an address's text is in
+// address-text.ts: it loads bs58, which the typed client's bundle does not need.)
 
 const base58Texts = new WeakMap<object, string>();
 
@@ -14,19 +14,4 @@ export function base58Of(key: { toBase58(): string }): string {
     base58Texts.set(key, text);
   }
   return text;
-}
-
-/**
- * Whether `text` is an address as Solana writes it: the base58 of exactly 32 bytes, in its one
- * canonical form (what `new PublicKey(text).toBase58() === text` checks, without loading web3.js, so
- * the CLIs that only parse the environment start faster).
- */
-export function isAddressText(text: string): boolean {
-  let bytes: Uint8Array;
-  try {
-    bytes = bs58.decode(text);
-  } catch {
-    return false;
-  }
-  return bytes.length === 32 && bs58.encode(bytes) === text;
 }

@@ -3,7 +3,7 @@ import { Keypair, PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
 import { describe, expect, it } from "vitest";
 
-import { isAddressText } from "./base58";
+import { isAddressText } from "./address-text";
 
 function web3Accepts(text: string): boolean {
   try {
