@@ -305,7 +305,7 @@ describe("a claimable withdrawal", () => {
 });
 
 describe("the last holders' queued exit", () => {
-  it("leaves its fee as surplus: a 1 USDC deposit made while it was queued stays worth 1 USDC (before: 100.9989)", () => {
+  it("leaves its fee as surplus: a 1 USDC deposit made while it was queued stays worth 1 USDC (before: 100.9999)", () => {
     const chain = TestChain.create();
     const { vault } = TestVault.create(chain, { feeBps: 1_000 });
     const holder = vault.addMember(1_000n * USDC);
