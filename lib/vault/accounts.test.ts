@@ -23,6 +23,7 @@ async function encodedReceipt(): Promise<Buffer> {
     queue_end: new BN(7),
     fee_bps: 25,
     bump: 254,
+    last_holder_exit: true,
   });
 }
 
@@ -39,14 +40,15 @@ describe("account decoders", () => {
       queueEnd: 7n,
       feeBps: 25,
       bump: 254,
+      lastHolderExit: true,
     });
   });
 
   it("refuse data of the wrong size, even with the right discriminator", async () => {
     const data = await encodedReceipt();
     expect(data.length).toBe(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE);
-    expect(() => decodeReceipt(Buffer.concat([data, Buffer.alloc(1)]))).toThrow(/131 bytes, got 132/);
-    expect(() => decodeReceipt(data.subarray(0, -1))).toThrow(/131 bytes, got 130/);
+    expect(() => decodeReceipt(Buffer.concat([data, Buffer.alloc(1)]))).toThrow(/132 bytes, got 133/);
+    expect(() => decodeReceipt(data.subarray(0, -1))).toThrow(/132 bytes, got 131/);
   });
 
   it("refuse an account of another type", async () => {

@@ -65,6 +65,8 @@ const withdrawalReceiptSchema = z
     queue_end: u64Value,
     fee_bps: smallIntegerValue,
     bump: smallIntegerValue,
+    /** This request queued the holders' last shares: its fee leaves NAV at the claim (surplus). */
+    last_holder_exit: z.boolean(),
   })
   .transform(camelCaseKeys);
 

@@ -27,6 +27,7 @@ const receipt: WithdrawalReceiptAccount = {
   queueEnd: 300n,
   feeBps: 10,
   bump: 0,
+  lastHolderExit: false,
 };
 
 describe("withdrawal progress", () => {

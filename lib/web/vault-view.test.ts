@@ -80,6 +80,10 @@ describe("previews", () => {
     const preview = previewWithdrawal(vault(), SHARE / 2n, SHARE / 4n, 36_010);
     expect(preview.belowMinimum).toBe(true);
     expect(preview.exceedsBalance).toBe(true);
+    // A wallet holding less than the minimum can still request all of it.
+    const everything = previewWithdrawal(vault(), SHARE / 4n, SHARE / 4n, 36_010);
+    expect(everything.belowMinimum).toBe(false);
+    expect(everything.exceedsBalance).toBe(false);
   });
 
   it("converts a value to shares rounding up, so the gross covers it", () => {

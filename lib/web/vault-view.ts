@@ -59,7 +59,8 @@ export function previewWithdrawal(
             remaining: overflow.capacity.remaining,
             resetsAt: overflow.capacity.resetsAt,
           },
-    belowMinimum: shares < vault.minWithdrawalShares,
+    // Every share the wallet holds may always be requested, whatever the minimum (as on chain).
+    belowMinimum: shares < vault.minWithdrawalShares && shares !== walletShares,
     exceedsBalance: shares > walletShares,
   };
 }

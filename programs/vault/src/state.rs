@@ -109,6 +109,9 @@ pub struct WithdrawalReceipt {
     /// The vault's fee when the holder asked: the claim charges this one, whatever the fee is then.
     pub fee_bps: u16,
     pub bump: u8,
+    /// Borsh bool: this request queued the last shares no request held (the holders' last exit). Its
+    /// fee then leaves NAV into `surplus_assets` at the claim, so a deposit made meanwhile cannot take it.
+    pub last_holder_exit: u8,
 }
 
 pub const VAULT_SIZE: usize = core::mem::size_of::<Vault>();
@@ -231,7 +234,7 @@ mod tests {
 
     #[test]
     fn receipt_layout_matches_the_idl() {
-        assert_eq!(RECEIPT_SIZE, 131);
+        assert_eq!(RECEIPT_SIZE, 132);
         // SAFETY: WithdrawalReceipt is plain integers and byte arrays; all-zero is a valid value.
         let r: WithdrawalReceipt = unsafe { core::mem::zeroed() };
         assert_eq!(offset(&r, core::ptr::addr_of!(r.vault) as *const u8), 8);
@@ -240,6 +243,7 @@ mod tests {
         assert_eq!(offset(&r, core::ptr::addr_of!(r.queue_end) as *const u8), 120);
         assert_eq!(offset(&r, core::ptr::addr_of!(r.fee_bps) as *const u8), 128);
         assert_eq!(offset(&r, core::ptr::addr_of!(r.bump) as *const u8), 130);
+        assert_eq!(offset(&r, core::ptr::addr_of!(r.last_holder_exit) as *const u8), 131);
     }
 
     #[test]

@@ -128,7 +128,7 @@ describe("the vault IDL", () => {
 
   it("lays out the accounts at the README's sizes", () => {
     expect(VAULT_ACCOUNT_SIZE).toBe(514);
-    expect(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE).toBe(131);
+    expect(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE).toBe(132);
     expect(vaultCoder.accounts.size("Protocol")).toBe(185);
   });
 

@@ -256,10 +256,12 @@ describe("request_withdrawal", () => {
       queueEnd: 500_000_000n,
       feeBps: 0,
       bump: bump([Buffer.from("receipt"), vault.key.toBytes(), alice.publicKey.toBytes()]),
+      // Bob's 100,000,000 and Alice's other 600,000,000 shares are not queued: not the last exit.
+      lastHolderExit: false,
     });
     expect(vault.receiptFeeOf(alice)).toBe(0);
     expect(chain.readAccount(alice.receipt)?.owner.equals(VAULT_PROGRAM_ID)).toBe(true);
-    expect(chain.lamportsOf(alice.publicKey)).toBe(lamportsBefore - chain.rentExemptBalance(131));
+    expect(chain.lamportsOf(alice.publicKey)).toBe(lamportsBefore - chain.rentExemptBalance(132));
     expect(chain.tokenBalance(alice.shareAccount)).toBe(600_000_000n);
     expect(vault.escrowBalance()).toBe(500_000_000n);
     expect(vault.shareSupply()).toBe(1_500_000_000n);

@@ -292,8 +292,19 @@ function projectReceipt(
   if (account === null || feeBps === null) {
     return null;
   }
-  const { shares, assetsAtRequest, navFloor, requestId, requestedAt, queueStart, queueEnd } = account;
-  return { shares, assetsAtRequest, navFloor, requestId, requestedAt, queueStart, queueEnd, feeBps };
+  const { shares, assetsAtRequest, navFloor, requestId, requestedAt, queueStart, queueEnd, lastHolderExit } =
+    account;
+  return {
+    shares,
+    assetsAtRequest,
+    navFloor,
+    requestId,
+    requestedAt,
+    queueStart,
+    queueEnd,
+    feeBps,
+    lastHolderExit,
+  };
 }
 
 function observedState(vault: TestVault, members: readonly Member[]): ModelState {
@@ -337,7 +348,11 @@ function expectNoValueTaken(
 ): void {
   const sharedGain =
     (operation.kind === "updateNav" && operation.gain > 0n) ||
-    (operation.kind === "claimWithdrawal" && (before.wallets[operation.wallet]?.receipt?.feeBps ?? 0) > 0);
+    // A claim's fee goes to the remaining holders, except the last holders' exit: its fee leaves NAV, so
+    // nobody (a depositor who came in while it was queued) gains from it.
+    (operation.kind === "claimWithdrawal" &&
+      (before.wallets[operation.wallet]?.receipt?.feeBps ?? 0) > 0 &&
+      before.wallets[operation.wallet]?.receipt?.lastHolderExit !== true);
   before.wallets.forEach((wallet, index) => {
     const next = after.wallets[index];
     if (next === undefined) return;

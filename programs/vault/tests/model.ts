@@ -95,6 +95,8 @@ export interface ModelReceipt {
   queueEnd: bigint;
   /** The vault's fee at request time: the claim charges this one. */
   feeBps: number;
+  /** The request queued the last shares no request held: its fee leaves NAV (surplus) at the claim. */
+  lastHolderExit: boolean;
 }
 
 export interface ModelWallet {
@@ -355,6 +357,7 @@ function requestWithdrawal(
   if (vault.dailyCap > 0n && dailyUsed > vault.dailyCap) refuse("DailyWithdrawalCapExceeded");
   vault.hourlyUsed = hourlyUsed;
   vault.dailyUsed = dailyUsed;
+  const unqueued = vault.totalShares - (vault.queueTail - vault.queueClaimed);
   const queueEnd = checkedU64(vault.queueTail + shares);
   wallet.receipt = {
     shares,
@@ -365,6 +368,7 @@ function requestWithdrawal(
     queueStart: vault.queueTail,
     queueEnd,
     feeBps: vault.feeBps,
+    lastHolderExit: shares === unqueued,
   };
   vault.nextRequestId = checkedU64(vault.nextRequestId + 1n);
   vault.queueTail = queueEnd;
@@ -382,10 +386,17 @@ function claimWithdrawal(state: ModelState, walletIndex: number): void {
   if (vault.navSequence <= receipt.navFloor) refuse("NavFloorNotPassed");
   if (vault.queueFunded < receipt.queueEnd) refuse("QueueNotFunded");
   const gross = valueOfShares(vault, receipt.shares);
-  const net = gross - withdrawalFee(gross, receipt.feeBps);
+  const fee = withdrawalFee(gross, receipt.feeBps);
+  const net = gross - fee;
   if (state.reserve < net) refuse("InsufficientLiquidity");
   vault.totalAssets = checkedU64(vault.totalAssets - net);
   vault.totalShares = checkedU64(vault.totalShares - receipt.shares);
+  if (receipt.lastHolderExit) {
+    // No holder was left to leave the fee to: it leaves NAV, so a deposit made meanwhile cannot take it.
+    const kept = fee < vault.totalAssets ? fee : vault.totalAssets;
+    vault.surplusAssets = checkedU64(vault.surplusAssets + kept);
+    vault.totalAssets -= kept;
+  }
   if (vault.totalShares === 0n) {
     // No share is left to own what NAV still counts: it leaves NAV as surplus.
     vault.surplusAssets = checkedU64(vault.surplusAssets + vault.totalAssets);

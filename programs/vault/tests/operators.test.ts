@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { TestChain } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { DEFAULT_NAV_RATES, NAV_RATE_CEILINGS, type NavBounds } from "../../../lib/vault/instructions";
-import { U64_MAX, strikeLimits } from "./model";
+import { U64_MAX, strikeLimits, valueOfShares } from "./model";
 import { DEFAULT_VAULT_SETTINGS, TestProtocol, TestVault, type Member } from "./vault-fixture";
 
 describe("a fee raised just before a request", () => {
@@ -301,5 +301,43 @@ describe("a claimable withdrawal", () => {
     expect(chain.tokenBalance(stranger.assetAccount)).toBe(0n);
     expect(chain.lamportsOf(owner.publicKey)).toBe(ownerLamports + receiptRent);
     expect(vault.receiptOf(owner)).toBeNull();
+  });
+});
+
+describe("the last holders' queued exit", () => {
+  it("leaves its fee as surplus: a 1 USDC deposit made while it was queued stays worth 1 USDC (before: 100.9999)", () => {
+    const chain = TestChain.create();
+    const { vault } = TestVault.create(chain, { feeBps: 1_000 });
+    const holder = vault.addMember(1_000n * USDC);
+    const depositor = vault.addMember(1n * USDC);
+    expectSuccess(vault.deposit(holder, 1_000n * USDC));
+    const shares = chain.tokenBalance(holder.shareAccount);
+    expectSuccess(vault.requestWithdrawal(holder, shares));
+    expect(vault.receiptOf(holder)?.lastHolderExit).toBe(true);
+    // Deposited while the exit is queued: floor(10^6 × (10^12 + 10^3) / (10^9 + 1)) = 10^9 shares.
+    expectSuccess(vault.deposit(depositor, 1n * USDC));
+    expect(chain.tokenBalance(depositor.shareAccount)).toBe(1_000_000_000n);
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.stageWithdrawals(shares));
+    expectSuccess(vault.claimWithdrawal(holder));
+    // gross 1,000 USDC, fee 100 USDC, net 900 USDC paid; the fee leaves NAV into the surplus.
+    expect(chain.tokenBalance(holder.assetAccount)).toBe(900n * USDC);
+    expect(vault.registration().surplusAssets).toBe(100n * USDC);
+    expect(vault.state()).toMatchObject({ totalAssets: 1n * USDC, totalShares: 1_000_000_000n });
+    // Before: NAV kept the 100 USDC fee and the depositor's 10^9 shares were worth 100,999,900 raw.
+    expect(valueOfShares(vault.state(), 1_000_000_000n)).toBe(1n * USDC);
+  });
+
+  it("is only the request that queues the last unqueued shares: an earlier exit's fee stays with the holders", () => {
+    const chain = TestChain.create();
+    const { vault } = TestVault.create(chain, { feeBps: 1_000 });
+    const first = vault.addMember(1_000n * USDC);
+    const last = vault.addMember(1_000n * USDC);
+    expectSuccess(vault.deposit(first, 1_000n * USDC));
+    expectSuccess(vault.deposit(last, 1_000n * USDC));
+    expectSuccess(vault.requestWithdrawal(first, chain.tokenBalance(first.shareAccount)));
+    expect(vault.receiptOf(first)?.lastHolderExit).toBe(false);
+    expectSuccess(vault.requestWithdrawal(last, chain.tokenBalance(last.shareAccount)));
+    expect(vault.receiptOf(last)?.lastHolderExit).toBe(true);
   });
 });

@@ -62,12 +62,21 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     let owner_lamports = checked_add(owner.lamports(), receipt_account.lamports())?;
 
     // The fee stays in the reserve and so with the remaining holders; with none left, out of NAV.
+    // The last holders' exit has no remaining holders to leave it to: a deposit made while it was
+    // queued would take it, so its fee leaves NAV too (at most what NAV still counts).
     let mut total_assets = checked_sub(vault.total_assets, net)?;
     let total_shares = checked_sub(vault.total_shares, shares)?;
-    let retained = if total_shares == 0 { total_assets } else { 0 };
+    let mut retained = 0;
+    if receipt.last_holder_exit != 0 {
+        retained = if fee < total_assets { fee } else { total_assets };
+        total_assets -= retained;
+    }
+    if total_shares == 0 {
+        retained = checked_add(retained, total_assets)?;
+        total_assets = 0;
+    }
     if retained > 0 {
         vault.surplus_assets = checked_add(vault.surplus_assets, retained)?;
-        total_assets = 0;
     }
     vault.total_assets = total_assets;
     vault.total_shares = total_shares;

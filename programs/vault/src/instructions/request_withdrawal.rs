@@ -8,7 +8,7 @@ use crate::borsh::Reader;
 use crate::checks;
 use crate::error::{Result, VaultError};
 use crate::events;
-use crate::math::{assets_for_shares_floor, checked_add, Window, DAY, HOUR};
+use crate::math::{assets_for_shares_floor, checked_add, checked_sub, Window, DAY, HOUR};
 use crate::runtime::{self, find_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
 use crate::state::{self, WithdrawalReceipt, RECEIPT_DISCRIMINATOR, RECEIPT_SIZE};
 
@@ -63,6 +63,8 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
         .rolled(now, DAY)
         .charged(assets, vault.daily_cap)
         .ok_or(VaultError::DailyWithdrawalCapExceeded)?;
+    // Shares no request holds yet: every share minted, less those escrowed and not yet claimed.
+    let unqueued = checked_sub(vault.total_shares, checked_sub(vault.queue_tail, vault.queue_claimed)?)?;
     let queue_start = vault.queue_tail;
     let queue_end = checked_add(queue_start, shares)?;
     let request_id = vault.next_request_id;
@@ -93,6 +95,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     receipt.queue_end = queue_end;
     receipt.fee_bps = vault.fee_bps;
     receipt.bump = receipt_bump;
+    receipt.last_holder_exit = (shares == unqueued) as u8;
 
     runtime::token_transfer(&owner_shares, &escrow, &owner, shares, None)?;
 
