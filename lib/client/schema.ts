@@ -485,6 +485,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/docs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The API reference (Swagger UI over /api/openapi.json)
+     * @description Keyless; not rate-limited.
+     */
+    get: operations["getApiReference"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/docs/swagger-ui-bundle.js": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The API reference's renderer (Swagger UI, served from this server)
+     * @description Keyless; not rate-limited.
+     */
+    get: operations["getApiReferenceScript"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/docs/swagger-ui.css": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The API reference's style sheet
+     * @description Keyless; not rate-limited.
+     */
+    get: operations["getApiReferenceStyle"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/docs/start.js": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The API reference's start-up script
+     * @description Keyless; not rate-limited.
+     */
+    get: operations["getApiReferenceStart"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/actions.json": {
     parameters: {
       query?: never;
@@ -513,7 +593,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Deposit action: share price, APY, fixed amounts and an {amount} field
+     * Deposit action: share price, APY, fixed amounts (or ?amount='s) and an {amount} field
      * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
      */
     get: operations["getDepositAction"];
@@ -537,7 +617,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Withdraw action: by value or by shares
+     * Withdraw action: by value or by shares (?amount= or ?shares= offers that amount first)
      * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
      */
     get: operations["getWithdrawAction"];
@@ -5625,6 +5705,130 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["OpenApiDocument"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+    };
+  };
+  getApiReference: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+    };
+  };
+  getApiReferenceScript: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/javascript": string;
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+    };
+  };
+  getApiReferenceStyle: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/css": string;
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BareError"];
+        };
+      };
+    };
+  };
+  getApiReferenceStart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/javascript": string;
         };
       };
       /** @description Method not allowed; Allow lists the path's methods */
