@@ -11,6 +11,7 @@ export default tseslint.config(
       "programs/vault/target/",
       "programs/toolchain/.cache/",
       "coverage/",
+      "packages/client/dist/",
     ],
   },
   js.configs.recommended,
