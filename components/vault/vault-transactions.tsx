@@ -6,9 +6,15 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 
 import { balanceChangeWords } from "@/lib/web/balance-change-words";
-import { transactionMutationKey } from "@/lib/web/embed-messages";
+import { transactionMutationKey, type EmbedTransactionKind } from "@/lib/web/embed-messages";
 import { TransactionStoppedError, UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
-import type { FlowDeps, FlowEvents, FlowStage, TransactionPreview } from "@/lib/web/transaction-flow";
+import type {
+  BuiltTransaction,
+  FlowDeps,
+  FlowEvents,
+  FlowStage,
+  TransactionPreview,
+} from "@/lib/web/transaction-flow";
 import type { OperationRequest } from "@/lib/vault/verify-transaction";
 import type { VaultView } from "@/lib/vault/vault-view";
 import { useClientConfig, useClusterKey } from "../providers/config-context";
@@ -157,15 +163,31 @@ function useInvalidateVault(vaultId: string) {
   };
 }
 
-export function useDeposit(vault: VaultView) {
+type Api = Awaited<ReturnType<typeof loadApi>>;
+
+/** One kind of vault write: the check's request, the build through /api, and what the build must be. */
+interface VaultWrite<A, P extends BuiltTransaction> {
+  kind: EmbedTransactionKind;
+  request(args: A): OperationRequest;
+  build(api: Api, vaultId: string, wallet: string, args: A): Promise<P>;
+  /** Refuses a build of another action than the one asked for (the chain's state changed meanwhile). */
+  check?(prepared: P): void;
+}
+
+/**
+ * A vault write for its form: build via /api, check it against the request, simulate, have the wallet
+ * sign, send, confirm and record it, with the progress, the stop of a slow run and the invalidation
+ * after it.
+ */
+function useVaultWrite<A, P extends BuiltTransaction>(vault: VaultView, write: VaultWrite<A, P>) {
   const config = useClientConfig();
   const wallet = useWalletState();
   const { progress, events, reset, finish } = useTransactionProgress(vault);
   const invalidate = useInvalidateVault(vault.id);
   const stoppable = useStoppable();
   const mutation = useMutation({
-    mutationKey: transactionMutationKey("deposit", vault.id),
-    mutationFn: async ({ amount }: { amount: bigint }) => {
+    mutationKey: transactionMutationKey(write.kind, vault.id),
+    mutationFn: async (args: A) => {
       const connected = requireWallet(wallet);
       const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
       return stoppable.run(connected, (signTransaction) =>
@@ -176,13 +198,11 @@ export function useDeposit(vault: VaultView) {
             { ...connected, signTransaction },
             events,
             vault,
-            {
-              operation: "deposit",
-              amount: { raw: amount },
-            },
+            write.request(args),
           ),
-          () => api.buildDeposit(vault.id, connected.publicKey, amount),
+          () => write.build(api, vault.id, connected.publicKey, args),
           (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
+          write.check,
         ),
       );
     },
@@ -193,90 +213,46 @@ export function useDeposit(vault: VaultView) {
     },
   });
   return { mutation, progress, stop: stoppable.stop };
+}
+
+/** The API's auto-detected action must be the one asked for. */
+function expectAction(expected: "initiate" | "claim") {
+  return (prepared: { action: string }): void => {
+    if (prepared.action !== expected) {
+      throw new UnexpectedActionError(expected, prepared.action);
+    }
+  };
+}
+
+const DEPOSIT: VaultWrite<{ amount: bigint }, Awaited<ReturnType<Api["buildDeposit"]>>> = {
+  kind: "deposit",
+  request: ({ amount }) => ({ operation: "deposit", amount: { raw: amount } }),
+  build: (api, vaultId, wallet, { amount }) => api.buildDeposit(vaultId, wallet, amount),
+};
+
+const REQUEST: VaultWrite<{ shares: bigint }, Awaited<ReturnType<Api["buildWithdraw"]>>> = {
+  kind: "withdraw",
+  request: ({ shares }) => ({ operation: "initiate", shares }),
+  build: (api, vaultId, wallet, { shares }) => api.buildWithdraw(vaultId, wallet, shares),
+  check: expectAction("initiate"),
+};
+
+const CLAIM: VaultWrite<void, Awaited<ReturnType<Api["buildWithdraw"]>>> = {
+  kind: "claim",
+  request: () => ({ operation: "claim" }),
+  // The spec's auto-detected action: with a withdrawal pending, the API prepares its claim.
+  build: (api, vaultId, wallet) => api.buildWithdraw(vaultId, wallet, null),
+  check: expectAction("claim"),
+};
+
+export function useDeposit(vault: VaultView) {
+  return useVaultWrite(vault, DEPOSIT);
 }
 
 export function useRequestWithdrawal(vault: VaultView) {
-  const config = useClientConfig();
-  const wallet = useWalletState();
-  const { progress, events, reset, finish } = useTransactionProgress(vault);
-  const invalidate = useInvalidateVault(vault.id);
-  const stoppable = useStoppable();
-  const mutation = useMutation({
-    mutationKey: transactionMutationKey("withdraw", vault.id),
-    mutationFn: async ({ shares }: { shares: bigint }) => {
-      const connected = requireWallet(wallet);
-      const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
-      return stoppable.run(connected, (signTransaction) =>
-        flow.runVaultTransaction(
-          checkedFlowDeps(
-            flow,
-            reader.connectionFor(config),
-            { ...connected, signTransaction },
-            events,
-            vault,
-            {
-              operation: "initiate",
-              shares,
-            },
-          ),
-          () => api.buildWithdraw(vault.id, connected.publicKey, shares),
-          (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
-          (prepared) => {
-            if (prepared.action !== "initiate") {
-              throw new UnexpectedActionError("initiate", prepared.action);
-            }
-          },
-        ),
-      );
-    },
-    onMutate: reset,
-    onSettled: async () => {
-      finish();
-      await invalidate();
-    },
-  });
-  return { mutation, progress, stop: stoppable.stop };
+  return useVaultWrite(vault, REQUEST);
 }
 
 export function useClaimWithdrawal(vault: VaultView) {
-  const config = useClientConfig();
-  const wallet = useWalletState();
-  const { progress, events, reset, finish } = useTransactionProgress(vault);
-  const invalidate = useInvalidateVault(vault.id);
-  const stoppable = useStoppable();
-  const mutation = useMutation({
-    mutationKey: transactionMutationKey("claim", vault.id),
-    mutationFn: async () => {
-      const connected = requireWallet(wallet);
-      const [reader, api, flow] = await Promise.all([loadReader(), loadApi(), loadFlow()]);
-      return stoppable.run(connected, (signTransaction) =>
-        flow.runVaultTransaction(
-          checkedFlowDeps(
-            flow,
-            reader.connectionFor(config),
-            { ...connected, signTransaction },
-            events,
-            vault,
-            {
-              operation: "claim",
-            },
-          ),
-          // The spec's auto-detected action: with a withdrawal pending, the API prepares its claim.
-          () => api.buildWithdraw(vault.id, connected.publicKey, null),
-          (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
-          (prepared) => {
-            if (prepared.action !== "claim") {
-              throw new UnexpectedActionError("claim", prepared.action);
-            }
-          },
-        ),
-      );
-    },
-    onMutate: reset,
-    onSettled: async () => {
-      finish();
-      await invalidate();
-    },
-  });
-  return { mutation, progress, stop: stoppable.stop };
+  return useVaultWrite(vault, CLAIM);
 }
