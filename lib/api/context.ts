@@ -71,7 +71,12 @@ function webhookParts(
       log.log("warn", "webhook worker pass failed", {
         error: error instanceof Error ? error.message : String(error),
       }),
-    tuning,
+    {
+      // The reason is the partner's to read (GET /api/webhooks/{id}) and the operator's to send on.
+      onEndpointDisabled: ({ endpointId, keyId, reason }) =>
+        log.log("warn", "webhook endpoint disabled", { endpointId, keyId, reason }),
+      ...tuning,
+    },
   );
 }
 
