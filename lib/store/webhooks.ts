@@ -257,6 +257,32 @@ export class WebhookStore {
     return row.id;
   }
 
+  /**
+   * Tells the key of a disabled endpoint: one `webhook.disabled` event (never listed by
+   * GET /api/events, like a test event) queued to each of the key's other enabled endpoints. The
+   * number of deliveries queued (0 when the key has no other).
+   */
+  async queueDisabledNotice(
+    endpointId: string,
+    notice: { id: string; timestamp: string; payload: string },
+  ): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(
+      `WITH event AS (
+         INSERT INTO partner_events (id, type, vault, occurred_at, payload, test_endpoint)
+         VALUES ($2, 'webhook.disabled', '', $3, $4, $1)
+         ON CONFLICT (id) DO NOTHING RETURNING seq
+       )
+       INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, status, next_attempt_at)
+       SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), recipient.id, event.seq, 'pending', now()
+       FROM event, webhook_endpoints AS recipient
+       JOIN webhook_endpoints AS disabled ON disabled.key_id = recipient.key_id
+       WHERE disabled.id = $1 AND recipient.id <> $1 AND recipient.disabled_at IS NULL
+       RETURNING id`,
+      [endpointId, notice.id, notice.timestamp, notice.payload],
+    );
+    return rows.length;
+  }
+
   /** The endpoint's deliveries, newest first, before the delivery `before` (a page cursor) when given. */
   async deliveries(
     endpointId: string,
@@ -462,13 +488,20 @@ export class WebhookStore {
       /** Until when the endpoint is left alone (its back-off); null: not at all. */
       endpointRetryAt?: Date | null;
     },
-  ): Promise<{ disabled: boolean; endpointId: string | null; keyId: string | null; reason: string | null }> {
+  ): Promise<{
+    disabled: boolean;
+    endpointId: string | null;
+    keyId: string | null;
+    reason: string | null;
+    disabledAt: Date | null;
+  }> {
     const rows = await this.db.query<{
       disabled: boolean;
       disabled_now: boolean;
       endpoint_id: string;
       key_id: string;
       disabled_reason: string | null;
+      disabled_at: Date | null;
     }>(
       `WITH failed AS (
          UPDATE webhook_deliveries SET status = CASE WHEN $4::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
@@ -493,7 +526,8 @@ export class WebhookStore {
        FROM verdict WHERE webhook_endpoints.id = verdict.endpoint_id
        RETURNING webhook_endpoints.disabled_at IS NOT NULL AS disabled,
          (verdict.disable AND webhook_endpoints.disabled_at = now()) AS disabled_now,
-         webhook_endpoints.id AS endpoint_id, webhook_endpoints.key_id, webhook_endpoints.disabled_reason`,
+         webhook_endpoints.id AS endpoint_id, webhook_endpoints.key_id, webhook_endpoints.disabled_reason,
+         webhook_endpoints.disabled_at`,
       [id, failure.statusCode, failure.error, failure.nextAttemptAt, failure.endpointRetryAt ?? null],
     );
     const row = rows[0];
@@ -503,6 +537,7 @@ export class WebhookStore {
       endpointId: row?.disabled_now === true ? row.endpoint_id : null,
       keyId: row?.disabled_now === true ? row.key_id : null,
       reason: row?.disabled_now === true ? row.disabled_reason : null,
+      disabledAt: row?.disabled_now === true ? dateOrNull(row.disabled_at) : null,
     };
   }
 

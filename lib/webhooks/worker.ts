@@ -12,6 +12,8 @@
 // skips an endpoint in back-off: each failed attempt doubles the endpoint's wait (from
 // `backoffBaseMs` to `backoffMaxMs`), so a dead endpoint costs one attempt per wait. Finished
 // deliveries older than `retentionMs` are deleted every `pruneEveryMs`.
+import { createHash } from "node:crypto";
+
 import type { WebhookStore, ClaimedDelivery } from "../store/webhooks";
 import { attemptDelivery, connectionFailure, type AttemptResult } from "./deliver";
 import type { TargetChecker } from "./target";
@@ -230,12 +232,39 @@ export class WebhookWorker {
       endpointRetryAt: new Date(now + endpointDelay),
     });
     if (outcome.endpointId !== null && outcome.keyId !== null) {
-      this.options.onEndpointDisabled?.({
-        endpointId: outcome.endpointId,
-        keyId: outcome.keyId,
-        reason: outcome.reason ?? "",
-      });
+      const disabled = { endpointId: outcome.endpointId, keyId: outcome.keyId, reason: outcome.reason ?? "" };
+      await this.notifyDisabled(disabled, delivery.url, outcome.disabledAt ?? new Date(now));
+      this.options.onEndpointDisabled?.(disabled);
     }
+  }
+
+  /** A `webhook.disabled` event to the key's other endpoints: which endpoint, where, and why. */
+  private async notifyDisabled(
+    disabled: { endpointId: string; reason: string },
+    url: string,
+    at: Date,
+  ): Promise<void> {
+    const timestamp = at.toISOString();
+    const id = `evt_${createHash("sha256")
+      .update(`webhook.disabled:${disabled.endpointId}:${timestamp}`)
+      .digest("hex")
+      .slice(0, 32)}`;
+    const event = {
+      id,
+      type: "webhook.disabled",
+      timestamp,
+      vault: null,
+      wallet: null,
+      signature: null,
+      slot: null,
+      data: { webhookId: disabled.endpointId, url, reason: disabled.reason, disabledAt: timestamp },
+    };
+    await this.options.store.queueDisabledNotice(disabled.endpointId, {
+      id,
+      timestamp,
+      payload: JSON.stringify(event),
+    });
+    this.wake();
   }
 
   private async pruneWhenDue(): Promise<void> {

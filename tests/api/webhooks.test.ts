@@ -266,7 +266,7 @@ describe("partner events and webhooks", () => {
     expect(receiver.received.filter((entry) => entry.path === "/rotate").at(-1)?.verified).toBe(false);
   }, 40_000);
 
-  it("disables an endpoint that fails throughout the retry window, and says why", async () => {
+  it("disables an endpoint that fails throughout the retry window, says why, and tells the key's other endpoints", async () => {
     const endpoint = await subscribe(writeKey, "/down");
     receiver.respond.set("/down", () => 503);
     await harness.request("POST", `/api/webhooks/${endpoint.id}/test`, { key: writeKey });
@@ -275,6 +275,18 @@ describe("partner events and webhooks", () => {
       return view.enabled === false ? view : undefined;
     }, RETRY_WINDOW_MS * 4);
     expect(String(disabled.disabledReason)).toMatch(/^Every delivery failed since .*; the last: HTTP 503$/);
+    // The key's other endpoints hear of it: a webhook.disabled event naming the endpoint and why.
+    const notice = await waitFor(
+      () =>
+        receiver.verifiedOn("/flow").find((entry) => entry.event?.type === ("webhook.disabled" as string)),
+      10_000,
+    );
+    expect(notice.event?.data).toEqual({
+      webhookId: endpoint.id,
+      url: `${receiver.url}/down`,
+      reason: disabled.disabledReason,
+      disabledAt: disabled.disabledAt,
+    });
     const deliveries = dataOf(
       await harness.request("GET", `/api/webhooks/${endpoint.id}/deliveries?status=failed`, {
         key: writeKey,
