@@ -107,6 +107,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     schema: overrides.schema,
   });
   const redis = config.redisUrl === null ? null : createRedis(config.redisUrl);
+  processMetrics().rateLimitsShared.set(redis === null ? 0 : 1);
   const deps: VaultDeps = {
     chain,
     protocol: config.protocolId,
@@ -149,7 +150,21 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     deps,
     store,
     redis,
-    limiter: createRateLimiter({ redis, keyPrefix: overrides.rateLimitPrefix ?? "vault-gateway:rl" }),
+    limiter: createRateLimiter({
+      redis,
+      keyPrefix: overrides.rateLimitPrefix ?? "vault-gateway:rl",
+      onSharedChange: (shared) => {
+        processMetrics().rateLimitsShared.set(shared ? 1 : 0);
+        if (shared) {
+          log.log("info", "Redis is back: rate limits are shared by every instance again");
+        } else {
+          log.log(
+            "warn",
+            "Redis is unreachable: rate limits are counted by each process alone until it is back",
+          );
+        }
+      },
+    }),
     keys,
     log,
     credentialSources: [bearerKeySource, firstPartySessionSource],
