@@ -225,6 +225,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (created_at) WHERE status IN ('succeeded', 'failed');
     `,
   },
+  {
+    // The claim reads each endpoint's oldest open deliveries through this index, never its log.
+    id: "0011_webhook_open_deliveries",
+    sql: `
+      CREATE INDEX webhook_deliveries_open ON webhook_deliveries (endpoint_id, event_seq)
+        WHERE status IN ('pending', 'delivering');
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

@@ -392,21 +392,25 @@ export class WebhookStore {
       event_id: string;
       payload: string;
     }>(
-      `WITH busy AS (
-         SELECT leased.endpoint_id, count(*) AS n FROM webhook_deliveries AS leased
-         WHERE leased.status = 'delivering' AND leased.locked_until >= now() GROUP BY leased.endpoint_id
-       ), by_endpoint AS (
-         SELECT candidate.id, candidate.event_seq, endpoint.key_id,
-           row_number() OVER (PARTITION BY candidate.endpoint_id ORDER BY candidate.event_seq)
-             + COALESCE(busy.n, 0) AS endpoint_rank
-         FROM webhook_deliveries AS candidate
-         JOIN webhook_endpoints AS endpoint ON endpoint.id = candidate.endpoint_id
-         JOIN api_keys AS key ON key.id = endpoint.key_id
-         LEFT JOIN busy ON busy.endpoint_id = candidate.endpoint_id
+      `WITH open_endpoint AS (
+         SELECT endpoint.id, endpoint.key_id,
+           (SELECT count(*) FROM webhook_deliveries AS leased
+            WHERE leased.endpoint_id = endpoint.id AND leased.status = 'delivering' AND leased.locked_until >= now()) AS busy
+         FROM webhook_endpoints AS endpoint JOIN api_keys AS key ON key.id = endpoint.key_id
          WHERE endpoint.disabled_at IS NULL AND key.revoked_at IS NULL
            AND (endpoint.retry_at IS NULL OR endpoint.retry_at <= now())
-           AND ((candidate.status = 'pending' AND candidate.next_attempt_at <= now())
-             OR (candidate.status = 'delivering' AND candidate.locked_until < now()))
+       ), by_endpoint AS (
+         SELECT candidate.id, candidate.event_seq, open_endpoint.key_id,
+           row_number() OVER (PARTITION BY open_endpoint.id ORDER BY candidate.event_seq) + open_endpoint.busy
+             AS endpoint_rank
+         FROM open_endpoint CROSS JOIN LATERAL (
+           -- Each endpoint's oldest due deliveries, read from the index of open rows (never the log).
+           SELECT due.id, due.event_seq FROM webhook_deliveries AS due
+           WHERE due.endpoint_id = open_endpoint.id AND due.status IN ('pending', 'delivering')
+             AND ((due.status = 'pending' AND due.next_attempt_at <= now())
+               OR (due.status = 'delivering' AND due.locked_until < now()))
+           ORDER BY due.event_seq LIMIT $3
+         ) AS candidate
        ), key_busy AS (
          SELECT endpoint.key_id, count(*) AS n FROM webhook_deliveries AS leased
          JOIN webhook_endpoints AS endpoint ON endpoint.id = leased.endpoint_id

@@ -7,11 +7,12 @@
 //
 // Fair and bounded: `concurrency` attempts run at once, each in a slot of its own, so a slow attempt
 // holds one slot for at most `timeoutMs` and never the others; a slot that frees is refilled at once.
-// The claim goes round the keys and their endpoints (claimDue), caps what one endpoint
-// (`endpointConcurrency`) and one key (`keyConcurrency`, a quarter of the slots) have in flight, and
-// skips an endpoint in back-off: each failed attempt doubles the endpoint's wait (from
-// `backoffBaseMs` to `backoffMaxMs`), so a dead endpoint costs one attempt per wait. Finished
-// deliveries older than `retentionMs` are deleted every `pruneEveryMs`.
+// The claim goes round the keys and their endpoints (claimDue), caps what one key (`keyConcurrency`, a
+// quarter of the slots) and one endpoint (`endpointConcurrency`, by default its key's whole share)
+// have in flight, and skips an endpoint in back-off: each failed attempt doubles the endpoint's wait
+// (from `backoffBaseMs` to `backoffMaxMs`), so a dead endpoint costs one attempt per wait. Successes
+// are recorded together before each claim. Finished deliveries older than `retentionMs` are deleted
+// every `pruneEveryMs`.
 import { createHash } from "node:crypto";
 
 import type { WebhookStore, ClaimedDelivery } from "../store/webhooks";
@@ -27,7 +28,7 @@ export interface WebhookWorkerOptions {
   leaseMs?: number;
   /** Attempts in flight at once (slots); 50. */
   concurrency?: number;
-  /** Deliveries of one endpoint in flight at once, across every worker; 4. */
+  /** Deliveries of one endpoint in flight at once, across every worker; its key's share. */
   endpointConcurrency?: number;
   /** Deliveries of one key in flight at once, across every worker; a quarter of `concurrency`. */
   keyConcurrency?: number;
@@ -58,6 +59,12 @@ export function retryDelayMs(attempts: number, baseMs: number, maxMs: number, ra
   return Math.round(exponential / 2 + (random() * exponential) / 2);
 }
 
+/**
+ * While attempts are in flight, claims (and the successes recorded with them) are at least this far
+ * apart, so completions arriving together are answered by one claim rather than one each.
+ */
+const CLAIM_GATHER_MS = 10;
+
 /** At most this many finished deliveries are deleted per statement. */
 const PRUNE_BATCH = 10_000;
 
@@ -67,7 +74,10 @@ export class WebhookWorker {
   private wakeUp: (() => void) | null = null;
   private woken = false;
   private inFlight = new Set<Promise<void>>();
+  /** Successes not yet recorded: written in one statement before the next claim. */
+  private successes: { id: string; statusCode: number }[] = [];
   private nextPruneAt = 0;
+  private lastClaimAt = 0;
   /** Attempts made, for tests and benchmarks. */
   attempts = 0;
 
@@ -87,10 +97,8 @@ export class WebhookWorker {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.leaseMs = options.leaseMs ?? Math.max(30_000, this.timeoutMs * 3);
     this.concurrency = Math.max(1, options.concurrency ?? 50);
-    this.fairness = {
-      perEndpoint: Math.max(1, options.endpointConcurrency ?? 4),
-      perKey: Math.max(1, options.keyConcurrency ?? Math.ceil(this.concurrency / 4)),
-    };
+    const perKey = Math.max(1, options.keyConcurrency ?? Math.ceil(this.concurrency / 4));
+    this.fairness = { perEndpoint: Math.max(1, options.endpointConcurrency ?? perKey), perKey };
     this.pollMs = options.pollMs ?? 1_000;
     this.backoffBaseMs = options.backoffBaseMs ?? 5_000;
     this.backoffMaxMs = options.backoffMaxMs ?? 3_600_000;
@@ -115,6 +123,7 @@ export class WebhookWorker {
     await this.loop;
     this.loop = null;
     await Promise.all(this.inFlight);
+    await this.recordSuccesses();
   }
 
   /** New deliveries were queued (or a slot freed): look now instead of at the next poll. */
@@ -135,6 +144,11 @@ export class WebhookWorker {
       let claimed = 0;
       try {
         await this.pruneWhenDue();
+        const wait = this.lastClaimAt + CLAIM_GATHER_MS - Date.now();
+        if (this.inFlight.size > 0 && wait > 0) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+        this.lastClaimAt = Date.now();
         claimed = this.claimAndStart(await this.claim());
       } catch (error) {
         this.options.onError?.(error);
@@ -164,9 +178,24 @@ export class WebhookWorker {
     });
   }
 
-  private claim(): Promise<ClaimedDelivery[]> {
+  private async claim(): Promise<ClaimedDelivery[]> {
     this.woken = false;
+    await this.recordSuccesses();
     return this.options.store.claimDue(this.concurrency - this.inFlight.size, this.leaseMs, this.fairness);
+  }
+
+  /** Records the successes gathered since the last claim (their rows stay leased until then). */
+  private async recordSuccesses(): Promise<void> {
+    const successes = this.successes;
+    this.successes = [];
+    if (successes.length > 0) {
+      try {
+        await this.options.store.markSucceeded(successes);
+      } catch (error) {
+        // Their leases run out and they are delivered again, under the same webhook-id.
+        this.options.onError?.(error);
+      }
+    }
   }
 
   /** Starts each claimed delivery in a slot of its own; the number started. */
@@ -185,6 +214,7 @@ export class WebhookWorker {
   async runOnce(): Promise<number> {
     const batch = await this.claim();
     await Promise.all(batch.map((delivery) => this.attemptAndRecord(delivery)));
+    await this.recordSuccesses();
     return batch.length;
   }
 
@@ -192,7 +222,7 @@ export class WebhookWorker {
     try {
       const result = await this.attempt(delivery);
       if (result.ok && result.statusCode !== null) {
-        await this.options.store.markSucceeded([{ id: delivery.id, statusCode: result.statusCode }]);
+        this.successes.push({ id: delivery.id, statusCode: result.statusCode });
       } else {
         await this.recordFailure(delivery, result);
       }
