@@ -42,6 +42,10 @@ const BAD: Record<string, string> = {
   INDEXER_WS_URL: "https://rpc.example.com",
   WEBHOOKS: "yes",
   WEBHOOK_CAPACITY_LOW_BPS: "10001",
+  WEBHOOK_MAX_ENDPOINTS_PER_KEY: "0",
+  WEBHOOK_CONCURRENCY: "1001",
+  WEBHOOK_TIMEOUT_MS: "999",
+  WEBHOOK_RETENTION_DAYS: "0",
 };
 const FREE_FORM = [
   "LOCALNET_ADDRESSES_FILE",

@@ -140,6 +140,10 @@ export const ENV_SCHEMA = z.object({
   WEBHOOKS: onOff,
   WEBHOOK_ALLOWED_NETWORKS: z.string().optional(),
   WEBHOOK_CAPACITY_LOW_BPS: envInteger(0, 10_000).default(1_000),
+  WEBHOOK_MAX_ENDPOINTS_PER_KEY: envInteger(1, 1_000).default(20),
+  WEBHOOK_CONCURRENCY: envInteger(1, 1_000).default(50),
+  WEBHOOK_TIMEOUT_MS: envInteger(1_000, 60_000).default(10_000),
+  WEBHOOK_RETENTION_DAYS: envInteger(1, 3_650).default(7),
   // Checked by the webhook settings (lib/webhooks/settings.ts): 32-byte keys, base64 or hex.
   WEBHOOK_SECRET_KEY: z.string().optional(),
   WEBHOOK_SECRET_KEY_PREVIOUS: z.string().optional(),

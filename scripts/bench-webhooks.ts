@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   const unverified = receiver.received.filter((entry) => !entry.verified).length;
   console.log("");
   console.log(
-    `store: ${harness.context.store.kind}; indexer every ${INDEXER_MS} ms, ${WATCH ? "woken by the program's logs (WebSocket)" : "no WebSocket"}; worker batch 200`,
+    `store: ${harness.context.store.kind}; indexer every ${INDEXER_MS} ms, ${WATCH ? "woken by the program's logs (WebSocket)" : "no WebSocket"}; worker ${webhooks.settings.concurrency} slots, a quarter per key`,
   );
   indexed.sort((a, b) => a - b);
   console.log(

@@ -71,7 +71,12 @@ function webhookParts(
       log.log("warn", "webhook worker pass failed", {
         error: error instanceof Error ? error.message : String(error),
       }),
-    tuning,
+    {
+      // The reason is the partner's to read (GET /api/webhooks/{id}) and the operator's to send on.
+      onEndpointDisabled: ({ endpointId, keyId, reason }) =>
+        log.log("warn", "webhook endpoint disabled", { endpointId, keyId, reason }),
+      ...tuning,
+    },
   );
 }
 
@@ -103,6 +108,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     onWait: (message) => log.log("info", `store: ${message}`),
   });
   const redis = config.redisUrl === null ? null : createRedis(config.redisUrl);
+  processMetrics().rateLimitsShared.set(redis === null ? 0 : 1);
   const deps: VaultDeps = {
     chain,
     protocol: config.protocolId,
@@ -145,7 +151,21 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     deps,
     store,
     redis,
-    limiter: createRateLimiter({ redis, keyPrefix: overrides.rateLimitPrefix ?? "vault-gateway:rl" }),
+    limiter: createRateLimiter({
+      redis,
+      keyPrefix: overrides.rateLimitPrefix ?? "vault-gateway:rl",
+      onSharedChange: (shared) => {
+        processMetrics().rateLimitsShared.set(shared ? 1 : 0);
+        if (shared) {
+          log.log("info", "Redis is back: rate limits are shared by every instance again");
+        } else {
+          log.log(
+            "warn",
+            "Redis is unreachable: rate limits are counted by each process alone until it is back",
+          );
+        }
+      },
+    }),
     keys,
     log,
     credentialSources: [bearerKeySource, firstPartySessionSource],

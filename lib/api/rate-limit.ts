@@ -1,6 +1,8 @@
 // Fixed-window rate limits through rate-limiter-flexible: in Redis when REDIS_URL is set (an atomic
 // Lua increment, so counts are exact across instances and under concurrency), in process otherwise.
-// If Redis fails, an in-process limiter stands in until it is back.
+// If Redis fails, an in-process limiter stands in until it is back, on every route alike (neither
+// open nor closed: each process then allows the limit by itself); onSharedChange says when the counts
+// stop or start being shared, for the log and the rate_limits_shared metric.
 import type { Redis } from "ioredis";
 import {
   RateLimiterMemory,
@@ -65,6 +67,8 @@ export interface RateLimiterOptions {
   redis: Redis | null;
   /** Prefix of every counter key, so deployments (and test runs) sharing a Redis stay apart. */
   keyPrefix: string;
+  /** Called when counting moves to this process alone (false) or back to Redis (true). */
+  onSharedChange?: (shared: boolean) => void;
 }
 
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
@@ -93,8 +97,22 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     return limiter;
   }
 
+  let shared: boolean | null = null;
+  /** Whether this count goes to Redis: the in-process stand-in is used while the client is not ready. */
+  function noteMode(): void {
+    const now = options.redis !== null && options.redis.status === "ready";
+    if (now !== shared) {
+      const first = shared === null;
+      shared = now;
+      if (!first || (options.redis !== null && !now)) {
+        options.onSharedChange?.(now);
+      }
+    }
+  }
+
   return {
     async consume(rule, key) {
+      noteMode();
       const limiter = limiterFor(rule);
       try {
         const result = await limiter.consume(key);
@@ -107,6 +125,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       }
     },
     async peek(rule, key) {
+      noteMode();
       const now = Date.now();
       const result = await limiterFor(rule).get(key);
       if (result === null) {

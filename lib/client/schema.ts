@@ -768,7 +768,8 @@ export interface components {
         | components["schemas"]["CapacityExceededContext"]
         | components["schemas"]["WebhookNotFoundContext"]
         | components["schemas"]["DeliveryNotFoundContext"]
-        | components["schemas"]["DeliveryInFlightContext"];
+        | components["schemas"]["DeliveryInFlightContext"]
+        | components["schemas"]["WebhookLimitReachedContext"];
       requestId: string;
     };
     /** @description context of INVALID_AMOUNT */
@@ -847,6 +848,10 @@ export interface components {
     /** @description context of DELIVERY_IN_FLIGHT */
     DeliveryInFlightContext: {
       deliveryId: string;
+    };
+    /** @description context of WEBHOOK_LIMIT_REACHED: how many endpoints one key may have */
+    WebhookLimitReachedContext: {
+      limit: number;
     };
     WithdrawStatusQuery: {
       /**
@@ -4244,6 +4249,21 @@ export interface operations {
       };
       /** @description Content-Type is not application/json */
       415: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
         headers: {
           /** @description Requests allowed in the window */
           "X-RateLimit-Limit"?: number;

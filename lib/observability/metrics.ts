@@ -24,6 +24,7 @@ export interface ProcessMetrics {
   keeperLastStrike: Gauge<"vault">;
   keeperLastStaging: Gauge<"vault">;
   keeperActions: Counter<"vault" | "action" | "outcome">;
+  rateLimitsShared: Gauge;
   /** Blockhash caches to report the age of (the oldest is reported). */
   blockhashAges: Set<() => number | null>;
 }
@@ -113,6 +114,11 @@ function createMetrics(): ProcessMetrics {
       name: "keeper_actions_total",
       help: "Keeper actions by vault, action (strike, stage) and outcome (sent, skipped, failed)",
       labelNames: ["vault", "action", "outcome"],
+      registers,
+    }),
+    rateLimitsShared: new Gauge({
+      name: "rate_limits_shared",
+      help: "1 while rate limits are counted in Redis, shared by every instance; 0 while each process counts alone (Redis unreachable, or no REDIS_URL)",
       registers,
     }),
   };

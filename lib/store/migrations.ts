@@ -214,6 +214,25 @@ export const MIGRATIONS: readonly Migration[] = [
       AND disabled_reason !~ '; the last: (HTTP [0-9]+.*|connection refused|timeout|TLS error|DNS error)$';
 `,
   },
+  {
+    // Per-endpoint back-off: a failing endpoint is left alone until retry_at (its consecutive
+    // failures double the wait), so a dead or slow one costs the worker one attempt per wait. The
+    // claim ranks due deliveries per endpoint and per key, and the pruning reads finished rows by age.
+    id: "0010_webhook_fairness",
+    sql: `
+      ALTER TABLE webhook_endpoints ADD COLUMN failures integer NOT NULL DEFAULT 0;
+      ALTER TABLE webhook_endpoints ADD COLUMN retry_at timestamptz;
+      CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (created_at) WHERE status IN ('succeeded', 'failed');
+    `,
+  },
+  {
+    // The claim reads each endpoint's oldest open deliveries through this index, never its log.
+    id: "0011_webhook_open_deliveries",
+    sql: `
+      CREATE INDEX webhook_deliveries_open ON webhook_deliveries (endpoint_id, event_seq)
+        WHERE status IN ('pending', 'delivering');
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

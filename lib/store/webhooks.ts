@@ -39,6 +39,9 @@ export interface WebhookDelivery {
 export interface ClaimedDelivery {
   id: string;
   endpointId: string;
+  keyId: string;
+  /** The endpoint's consecutive failed attempts before this one (its back-off). */
+  endpointFailures: number;
   attempts: number;
   createdAt: Date;
   url: string;
@@ -142,17 +145,26 @@ export class WebhookStore {
     private readonly secrets: SecretCodec,
   ) {}
 
-  async createEndpoint(endpoint: {
-    id: string;
-    keyId: string;
-    url: string;
-    events: readonly string[];
-    description: string | null;
-    secret: string;
-  }): Promise<WebhookEndpoint> {
+  /**
+   * Creates the endpoint unless its key already has `limit` of them (null then). The count and the
+   * insert are one statement; creations racing for the last place may both pass.
+   */
+  async createEndpoint(
+    endpoint: {
+      id: string;
+      keyId: string;
+      url: string;
+      events: readonly string[];
+      description: string | null;
+      secret: string;
+    },
+    limit: number = Number.MAX_SAFE_INTEGER,
+  ): Promise<WebhookEndpoint | null> {
     const [row] = await this.db.query<EndpointRow>(
       `INSERT INTO webhook_endpoints (id, key_id, url, events, description, secret)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
+       SELECT $1, $2, $3, $4, $5, $6
+       WHERE (SELECT count(*) FROM webhook_endpoints WHERE key_id = $2) < $7
+       RETURNING ${ENDPOINT_COLUMNS}`,
       [
         endpoint.id,
         endpoint.keyId,
@@ -160,12 +172,10 @@ export class WebhookStore {
         [...endpoint.events],
         endpoint.description,
         this.secrets.seal(endpoint.secret),
+        limit,
       ],
     );
-    if (row === undefined) {
-      throw new Error("INSERT … RETURNING returned no row");
-    }
-    return endpointFromRow(row);
+    return row === undefined ? null : endpointFromRow(row);
   }
 
   async endpoints(keyId: string): Promise<WebhookEndpoint[]> {
@@ -194,6 +204,8 @@ export class WebhookStore {
          disabled_reason = CASE WHEN $7::boolean IS NULL THEN disabled_reason WHEN $7 THEN NULL
            ELSE COALESCE(disabled_reason, 'Disabled by its owner') END,
          failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END,
+         failures = CASE WHEN $7 THEN 0 ELSE failures END,
+         retry_at = CASE WHEN $7 THEN NULL ELSE retry_at END,
          updated_at = now()
        WHERE key_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
       [
@@ -243,6 +255,32 @@ export class WebhookStore {
       throw new Error("INSERT … RETURNING returned no row");
     }
     return row.id;
+  }
+
+  /**
+   * Tells the key of a disabled endpoint: one `webhook.disabled` event (never listed by
+   * GET /api/events, like a test event) queued to each of the key's other enabled endpoints. The
+   * number of deliveries queued (0 when the key has no other).
+   */
+  async queueDisabledNotice(
+    endpointId: string,
+    notice: { id: string; timestamp: string; payload: string },
+  ): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(
+      `WITH event AS (
+         INSERT INTO partner_events (id, type, vault, occurred_at, payload, test_endpoint)
+         VALUES ($2, 'webhook.disabled', '', $3, $4, $1)
+         ON CONFLICT (id) DO NOTHING RETURNING seq
+       )
+       INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, status, next_attempt_at)
+       SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), recipient.id, event.seq, 'pending', now()
+       FROM event, webhook_endpoints AS recipient
+       JOIN webhook_endpoints AS disabled ON disabled.key_id = recipient.key_id
+       WHERE disabled.id = $1 AND recipient.id <> $1 AND recipient.disabled_at IS NULL
+       RETURNING id`,
+      [endpointId, notice.id, notice.timestamp, notice.payload],
+    );
+    return rows.length;
   }
 
   /** The endpoint's deliveries, newest first, before the delivery `before` (a page cursor) when given. */
@@ -323,12 +361,29 @@ export class WebhookStore {
   /**
    * Claims up to `limit` due deliveries of enabled endpoints of unrevoked keys — pending ones whose
    * time has come, and those whose worker's lease ran out (it died mid-attempt) — counting the attempt
-   * and leasing them for `leaseMs`.
+   * and leasing them for `leaseMs`. Fairly: an endpoint in back-off (retry_at) is skipped, an endpoint
+   * has at most `perEndpoint` and a key at most `perKey` deliveries in flight (leased, across every
+   * worker), and the claim goes round the keys (each key's first due delivery, then each key's
+   * second, …) and, inside a key, round its endpoints, oldest event first. One key's many slow
+   * endpoints therefore hold at most `perKey` attempts, and another key's due delivery is among the
+   * first claimed.
    */
-  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    limit: number,
+    leaseMs: number,
+    fairness: { perEndpoint: number; perKey: number } = {
+      perEndpoint: Number.MAX_SAFE_INTEGER,
+      perKey: Number.MAX_SAFE_INTEGER,
+    },
+  ): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) {
+      return [];
+    }
     const rows = await this.db.query<{
       id: string;
       endpoint_id: string;
+      key_id: string;
+      failures: number;
       attempts: number;
       created_at: Date;
       url: string;
@@ -337,28 +392,61 @@ export class WebhookStore {
       event_id: string;
       payload: string;
     }>(
-      `UPDATE webhook_deliveries AS delivery
+      `WITH open_endpoint AS (
+         SELECT endpoint.id, endpoint.key_id,
+           (SELECT count(*) FROM webhook_deliveries AS leased
+            WHERE leased.endpoint_id = endpoint.id AND leased.status = 'delivering' AND leased.locked_until >= now()) AS busy
+         FROM webhook_endpoints AS endpoint JOIN api_keys AS key ON key.id = endpoint.key_id
+         WHERE endpoint.disabled_at IS NULL AND key.revoked_at IS NULL
+           AND (endpoint.retry_at IS NULL OR endpoint.retry_at <= now())
+       ), by_endpoint AS (
+         SELECT candidate.id, candidate.event_seq, open_endpoint.key_id,
+           row_number() OVER (PARTITION BY open_endpoint.id ORDER BY candidate.event_seq) + open_endpoint.busy
+             AS endpoint_rank
+         FROM open_endpoint CROSS JOIN LATERAL (
+           -- Each endpoint's oldest due deliveries, read from the index of open rows (never the log).
+           SELECT due.id, due.event_seq FROM webhook_deliveries AS due
+           WHERE due.endpoint_id = open_endpoint.id AND due.status IN ('pending', 'delivering')
+             AND ((due.status = 'pending' AND due.next_attempt_at <= now())
+               OR (due.status = 'delivering' AND due.locked_until < now()))
+           ORDER BY due.event_seq LIMIT $3
+         ) AS candidate
+       ), key_busy AS (
+         SELECT endpoint.key_id, count(*) AS n FROM webhook_deliveries AS leased
+         JOIN webhook_endpoints AS endpoint ON endpoint.id = leased.endpoint_id
+         WHERE leased.status = 'delivering' AND leased.locked_until >= now() GROUP BY endpoint.key_id
+       ), by_key AS (
+         SELECT by_endpoint.id, by_endpoint.event_seq, by_endpoint.endpoint_rank,
+           row_number() OVER (PARTITION BY by_endpoint.key_id ORDER BY by_endpoint.endpoint_rank, by_endpoint.event_seq)
+             + COALESCE(key_busy.n, 0) AS key_rank
+         FROM by_endpoint LEFT JOIN key_busy ON key_busy.key_id = by_endpoint.key_id
+         WHERE by_endpoint.endpoint_rank <= $3
+       ), chosen AS (
+         SELECT by_key.id FROM by_key WHERE by_key.key_rank <= $4
+         ORDER BY by_key.key_rank, by_key.endpoint_rank, by_key.event_seq LIMIT $1
+       ), due AS (
+         SELECT locked.id FROM webhook_deliveries AS locked
+         WHERE locked.id IN (SELECT chosen.id FROM chosen)
+           AND ((locked.status = 'pending' AND locked.next_attempt_at <= now())
+             OR (locked.status = 'delivering' AND locked.locked_until < now()))
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhook_deliveries AS delivery
        SET status = 'delivering', attempts = delivery.attempts + 1, last_attempt_at = now(),
          locked_until = now() + $2 * interval '1 millisecond'
-       FROM (
-         SELECT candidate.id FROM webhook_deliveries AS candidate
-         JOIN webhook_endpoints AS endpoint ON endpoint.id = candidate.endpoint_id
-         JOIN api_keys AS key ON key.id = endpoint.key_id
-         WHERE endpoint.disabled_at IS NULL AND key.revoked_at IS NULL
-           AND ((candidate.status = 'pending' AND candidate.next_attempt_at <= now())
-             OR (candidate.status = 'delivering' AND candidate.locked_until < now()))
-         ORDER BY candidate.event_seq LIMIT $1
-         FOR UPDATE OF candidate SKIP LOCKED
-       ) AS due, webhook_endpoints AS endpoint, partner_events AS event
+       FROM due, webhook_endpoints AS endpoint, partner_events AS event
        WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND event.seq = delivery.event_seq
-       RETURNING delivery.id, delivery.endpoint_id, delivery.attempts, delivery.created_at, endpoint.url,
-         endpoint.secret, CASE WHEN endpoint.previous_secret_until > now() THEN endpoint.previous_secret END AS previous_secret,
+       RETURNING delivery.id, delivery.endpoint_id, endpoint.key_id, endpoint.failures, delivery.attempts,
+         delivery.created_at, endpoint.url, endpoint.secret,
+         CASE WHEN endpoint.previous_secret_until > now() THEN endpoint.previous_secret END AS previous_secret,
          event.id AS event_id, event.payload`,
-      [limit, leaseMs],
+      [limit, leaseMs, fairness.perEndpoint, fairness.perKey],
     );
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,
+      keyId: row.key_id,
+      endpointFailures: Number(row.failures),
       attempts: Number(row.attempts),
       createdAt: new Date(row.created_at),
       url: row.url,
@@ -382,8 +470,9 @@ export class WebhookStore {
          FROM unnest($1::text[], $2::int[]) AS result(id, code)
          WHERE delivery.id = result.id RETURNING delivery.endpoint_id
        )
-       UPDATE webhook_endpoints SET failing_since = NULL
-       WHERE webhook_endpoints.id IN (SELECT endpoint_id FROM done) AND webhook_endpoints.failing_since IS NOT NULL`,
+       UPDATE webhook_endpoints SET failing_since = NULL, failures = 0, retry_at = NULL
+       WHERE webhook_endpoints.id IN (SELECT endpoint_id FROM done)
+         AND (webhook_endpoints.failing_since IS NOT NULL OR webhook_endpoints.failures > 0)`,
       [successes.map((success) => success.id), successes.map((success) => success.statusCode)],
     );
   }
@@ -396,9 +485,28 @@ export class WebhookStore {
    */
   async markFailed(
     id: string,
-    failure: { statusCode: number | null; error: string; nextAttemptAt: Date | null },
-  ): Promise<{ disabled: boolean }> {
-    const rows = await this.db.query<{ disabled: boolean }>(
+    failure: {
+      statusCode: number | null;
+      error: string;
+      nextAttemptAt: Date | null;
+      /** Until when the endpoint is left alone (its back-off); null: not at all. */
+      endpointRetryAt?: Date | null;
+    },
+  ): Promise<{
+    disabled: boolean;
+    endpointId: string | null;
+    keyId: string | null;
+    reason: string | null;
+    disabledAt: Date | null;
+  }> {
+    const rows = await this.db.query<{
+      disabled: boolean;
+      disabled_now: boolean;
+      endpoint_id: string;
+      key_id: string;
+      disabled_reason: string | null;
+      disabled_at: Date | null;
+    }>(
       `WITH failed AS (
          UPDATE webhook_deliveries SET status = CASE WHEN $4::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
            last_status_code = $2, last_error = $3, next_attempt_at = $4, locked_until = NULL
@@ -412,15 +520,47 @@ export class WebhookStore {
        )
        UPDATE webhook_endpoints SET
          failing_since = COALESCE(failing_since, now()),
+         failures = failures + 1,
+         retry_at = $5,
          disabled_at = CASE WHEN verdict.disable THEN COALESCE(disabled_at, now()) ELSE disabled_at END,
          disabled_reason = CASE WHEN verdict.disable
            THEN COALESCE(disabled_reason, 'Every delivery failed since '
              || to_char(COALESCE(failing_since, now()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '; the last: ' || $3)
            ELSE disabled_reason END
        FROM verdict WHERE webhook_endpoints.id = verdict.endpoint_id
-       RETURNING webhook_endpoints.disabled_at IS NOT NULL AS disabled`,
-      [id, failure.statusCode, failure.error, failure.nextAttemptAt],
+       RETURNING webhook_endpoints.disabled_at IS NOT NULL AS disabled,
+         (verdict.disable AND webhook_endpoints.disabled_at = now()) AS disabled_now,
+         webhook_endpoints.id AS endpoint_id, webhook_endpoints.key_id, webhook_endpoints.disabled_reason,
+         webhook_endpoints.disabled_at`,
+      [id, failure.statusCode, failure.error, failure.nextAttemptAt, failure.endpointRetryAt ?? null],
     );
-    return { disabled: rows[0]?.disabled === true };
+    const row = rows[0];
+    return {
+      disabled: row?.disabled === true,
+      // Only the attempt that disabled it reports the endpoint (for the log and the partner event).
+      endpointId: row?.disabled_now === true ? row.endpoint_id : null,
+      keyId: row?.disabled_now === true ? row.key_id : null,
+      reason: row?.disabled_now === true ? row.disabled_reason : null,
+      disabledAt: row?.disabled_now === true ? dateOrNull(row.disabled_at) : null,
+    };
+  }
+
+  /**
+   * Deletes finished deliveries (succeeded or given up) created before `before`, at most `limit` in
+   * one statement, and test events left without a delivery; the number of deliveries deleted.
+   */
+  async pruneDeliveries(before: Date, limit: number): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND created_at < $1 LIMIT $2
+       ) RETURNING id`,
+      [before, limit],
+    );
+    await this.db.query(
+      `DELETE FROM partner_events AS event WHERE event.test_endpoint IS NOT NULL AND event.occurred_at < $1
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS delivery WHERE delivery.event_seq = event.seq)`,
+      [before],
+    );
+    return rows.length;
   }
 }

@@ -108,6 +108,11 @@ export const DOMAIN_ERROR_CONTEXTS = {
     "context of DELIVERY_IN_FLIGHT",
   ),
   TARGET_REFUSED: null,
+  WEBHOOK_LIMIT_REACHED: described(
+    z.object({ limit: z.number().int() }),
+    "WebhookLimitReachedContext",
+    "context of WEBHOOK_LIMIT_REACHED: how many endpoints one key may have",
+  ),
 } as const;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CONTEXTS;

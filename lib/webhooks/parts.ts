@@ -28,6 +28,14 @@ export function createWebhooks(
     settings,
     store,
     checker,
-    worker: new WebhookWorker({ store, checker, onError, ...tuning }),
+    worker: new WebhookWorker({
+      store,
+      checker,
+      onError,
+      concurrency: settings.concurrency,
+      timeoutMs: settings.timeoutMs,
+      retentionMs: settings.retentionMs,
+      ...tuning,
+    }),
   };
 }

@@ -16,6 +16,14 @@ export interface WebhookSettings {
   capacityLowBps: number;
   /** The key signing secrets are sealed with at rest. */
   secretKey: SecretKeySource;
+  /** Endpoints one API key may have (WEBHOOK_MAX_ENDPOINTS_PER_KEY). */
+  maxEndpointsPerKey: number;
+  /** Attempts a worker makes at once (WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** How long an attempt may take (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** How long finished deliveries are kept (WEBHOOK_RETENTION_DAYS). */
+  retentionMs: number;
 }
 
 /** The development key's file: beside the embedded database (`.data/webhook-secret.key` by default). */
@@ -101,5 +109,9 @@ export function webhookSettingsFrom(values: EnvValues): WebhookSettings {
     target: { allowHttp: !production, allowedNetworks: networks },
     capacityLowBps: values.WEBHOOK_CAPACITY_LOW_BPS,
     secretKey: secretKeySource(values),
+    maxEndpointsPerKey: values.WEBHOOK_MAX_ENDPOINTS_PER_KEY,
+    concurrency: values.WEBHOOK_CONCURRENCY,
+    timeoutMs: values.WEBHOOK_TIMEOUT_MS,
+    retentionMs: values.WEBHOOK_RETENTION_DAYS * 86_400_000,
   };
 }

@@ -102,14 +102,25 @@ export async function createWebhook(
 ): Promise<EndpointView & { secret: string }> {
   const url = await checkedUrl(webhooks, input.url);
   const secret = newWebhookSecret();
-  const endpoint = await webhooks.store.createEndpoint({
-    id: `wh_${randomBytes(16).toString("hex")}`,
-    keyId: owner.keyId,
-    url,
-    events: input.events,
-    description: input.description ?? null,
-    secret,
-  });
+  const limit = webhooks.settings.maxEndpointsPerKey;
+  const endpoint = await webhooks.store.createEndpoint(
+    {
+      id: `wh_${randomBytes(16).toString("hex")}`,
+      keyId: owner.keyId,
+      url,
+      events: input.events,
+      description: input.description ?? null,
+      secret,
+    },
+    limit,
+  );
+  if (endpoint === null) {
+    throw new DomainError(
+      "WEBHOOK_LIMIT_REACHED",
+      `This API key has ${limit} webhook endpoints, the most one key may have; delete one first`,
+      { context: { limit } },
+    );
+  }
   return { ...endpointView(endpoint), secret };
 }
 

@@ -19,6 +19,9 @@ const worker = new WebhookWorker({
   checker: new TargetChecker({ allowHttp: true, allowedNetworks: ["127.0.0.0/8"] }),
   leaseMs: Number(process.env.WORKER_LEASE_MS ?? "1000"),
   pollMs: 50,
+  // The test's one endpoint has every delivery in flight at once when the worker dies.
+  endpointConcurrency: 100,
+  keyConcurrency: 100,
   backoffBaseMs: 50,
   backoffMaxMs: 200,
   onError: (error) => console.error("worker pass failed", error),

@@ -22,6 +22,7 @@ import { startReceiver, type Receiver } from "./webhook-receiver";
 
 const FLOW = ["deposit.confirmed", "withdrawal.requested", "withdrawal.claimable", "withdrawal.claimed"];
 const RETRY_WINDOW_MS = 3_000;
+const ENDPOINT_LIMIT = 10;
 
 let harness: ApiHarness;
 let receiver: Receiver;
@@ -35,7 +36,11 @@ beforeAll(async () => {
   });
   webhooks = configureWebhooks(
     harness.context,
-    parseWebhookSettings({ NODE_ENV: "test", WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32" }),
+    parseWebhookSettings({
+      NODE_ENV: "test",
+      WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32",
+      WEBHOOK_MAX_ENDPOINTS_PER_KEY: String(ENDPOINT_LIMIT),
+    }),
     { pollMs: 100, backoffBaseMs: 100, backoffMaxMs: 400, retryWindowMs: RETRY_WINDOW_MS },
   );
   webhooks.worker.start();
@@ -261,7 +266,7 @@ describe("partner events and webhooks", () => {
     expect(receiver.received.filter((entry) => entry.path === "/rotate").at(-1)?.verified).toBe(false);
   }, 40_000);
 
-  it("disables an endpoint that fails throughout the retry window, and says why", async () => {
+  it("disables an endpoint that fails throughout the retry window, says why, and tells the key's other endpoints", async () => {
     const endpoint = await subscribe(writeKey, "/down");
     receiver.respond.set("/down", () => 503);
     await harness.request("POST", `/api/webhooks/${endpoint.id}/test`, { key: writeKey });
@@ -270,6 +275,18 @@ describe("partner events and webhooks", () => {
       return view.enabled === false ? view : undefined;
     }, RETRY_WINDOW_MS * 4);
     expect(String(disabled.disabledReason)).toMatch(/^Every delivery failed since .*; the last: HTTP 503$/);
+    // The key's other endpoints hear of it: a webhook.disabled event naming the endpoint and why.
+    const notice = await waitFor(
+      () =>
+        receiver.verifiedOn("/flow").find((entry) => entry.event?.type === ("webhook.disabled" as string)),
+      10_000,
+    );
+    expect(notice.event?.data).toEqual({
+      webhookId: endpoint.id,
+      url: `${receiver.url}/down`,
+      reason: disabled.disabledReason,
+      disabledAt: disabled.disabledAt,
+    });
     const deliveries = dataOf(
       await harness.request("GET", `/api/webhooks/${endpoint.id}/deliveries?status=failed`, {
         key: writeKey,
@@ -288,6 +305,27 @@ describe("partner events and webhooks", () => {
     );
     expect(enabled).toMatchObject({ enabled: true, disabledReason: null });
   }, 30_000);
+
+  it("refuses an endpoint past WEBHOOK_MAX_ENDPOINTS_PER_KEY with 422, and takes one again after a delete", async () => {
+    const key = (await harness.createKey({ scope: "write" })).secret;
+    const ids: string[] = [];
+    for (let index = 0; index < ENDPOINT_LIMIT; index += 1) {
+      ids.push((await subscribe(key, `/limit/${index}`)).id);
+    }
+    const over = await harness.request("POST", "/api/webhooks", {
+      key,
+      body: { url: `${receiver.url}/limit/over`, events: ["deposit.confirmed"] },
+    });
+    expect(over.status).toBe(422);
+    expect(over.body).toMatchObject({
+      success: false,
+      code: "WEBHOOK_LIMIT_REACHED",
+      error: `This API key has ${ENDPOINT_LIMIT} webhook endpoints, the most one key may have; delete one first`,
+      context: { limit: ENDPOINT_LIMIT },
+    });
+    await harness.request("DELETE", `/api/webhooks/${ids[0] ?? ""}`, { key });
+    expect((await subscribe(key, "/limit/again")).id).toMatch(/^wh_/);
+  });
 
   it("keeps endpoints to their key: another key gets 404, and lists only its own", async () => {
     const mine = await subscribe(writeKey, "/mine");

@@ -64,7 +64,7 @@ export const postWebhook = partnerEndpoint({
   scope: "write",
   input: { from: "body", schema: webhookCreateRequest },
   response: webhookCreatedResponse,
-  statuses: [413, 415],
+  statuses: [413, 415, 422],
   names: "nothing",
   target: noTarget,
   sample: () => ({
