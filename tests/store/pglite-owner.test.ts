@@ -150,7 +150,8 @@ afterEach(async () => {
 
 afterAll(async () => {
   for (const directory of directories) {
-    await rm(resolve(directory, ".."), { recursive: true, force: true });
+    // The mkdtemp directory itself (its "db" child is the store): never its parent, the machine's tmpdir.
+    await rm(directory, { recursive: true, force: true });
   }
 });
 
