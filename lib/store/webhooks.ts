@@ -1,7 +1,7 @@
 // Webhook endpoints and their deliveries. Endpoints belong to the API key that created them and are
 // only ever found through it. The worker's operations are single statements (a claim is one
 // UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)), so they hold on PostgreSQL with any number of
-// workers and on PGlite, also when reached through its bridge.
+// workers and on PGlite, whose owner serves every process over the Postgres protocol.
 import type { PartnerEvent } from "../vault/partner-event";
 import type { Queryable } from "./db";
 
