@@ -21,10 +21,11 @@ import { ChainClient, TransactionFailedError, customErrorCode } from "../operato
 import { decodeProtocol, decodeVault, type VaultAccount } from "../vault/accounts";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
 import { buildStageWithdrawalsInstruction, buildUpdateNavInstruction } from "../vault/instructions";
+import { vaultErrorCode } from "../vault/program-errors";
 import type { NavSource } from "./nav-source";
 
 const BPS = 10_000n;
-const INSUFFICIENT_LIQUIDITY = 6016;
+const INSUFFICIENT_LIQUIDITY = vaultErrorCode("InsufficientLiquidity");
 
 /** What the program lets one strike do: the protocol account's bounds. */
 export interface StrikeBounds {
