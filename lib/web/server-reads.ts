@@ -14,26 +14,6 @@ const READ_TIMEOUT_MS = 600;
 export type ServerVaultRead =
   { status: "found"; vault: VaultView } | { status: "missing" } | { status: "unknown" };
 
-function settleWithin(
-  promise: Promise<VaultView>,
-  ms: number,
-  isMissing: (error: unknown) => boolean,
-): Promise<ServerVaultRead> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ status: "unknown" }), ms);
-    promise.then(
-      (vault) => {
-        clearTimeout(timer);
-        resolve({ status: "found", vault });
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resolve({ status: isMissing(error) ? "missing" : "unknown" });
-      },
-    );
-  });
-}
-
 /** The value, or null when it fails or takes longer than `ms`. */
 function withinOrNull<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   return new Promise((resolve) => {
@@ -61,17 +41,18 @@ async function reader() {
 /** The vault for this render (one read per request however many components ask). */
 export const readVaultOnServer = cache(async (id: string): Promise<ServerVaultRead> => {
   const { module, connection, config } = await reader();
-  return settleWithin(
-    module.readVault(connection, config.client, id),
-    READ_TIMEOUT_MS,
-    (error) => error instanceof module.VaultNotFoundError,
+  const read = module.readVault(connection, config.client, id).then(
+    (vault): ServerVaultRead => ({ status: "found", vault }),
+    (error: unknown): ServerVaultRead => ({
+      status: error instanceof module.VaultNotFoundError ? "missing" : "unknown",
+    }),
   );
+  return (await withinOrNull(read, READ_TIMEOUT_MS)) ?? { status: "unknown" };
 });
 
 /** What a shared link's card says beyond the vault's account: its APY from the indexer, if known. */
 export interface VaultCardFacts {
   apy7d: number | null;
-  depositors: number | null;
 }
 
 /** The vault's indexed facts from this process's API (its directory cache), or null within the bound. */
@@ -82,7 +63,7 @@ export const readVaultFactsOnServer = cache(async (id: string): Promise<VaultCar
   ]);
   const read = indexedVaults(defaultApiContext()).then((entries) => {
     const entry = entries.find((candidate) => candidate.row.vault === id);
-    return entry === undefined ? null : { apy7d: entry.apy.apy7d, depositors: entry.row.holders };
+    return entry === undefined ? null : { apy7d: entry.apy.apy7d };
   });
   return withinOrNull(read, READ_TIMEOUT_MS);
 });
