@@ -84,6 +84,11 @@ export class Store implements Queryable {
     return (await this.ready()).query<Row>(sql, params);
   }
 
+  /** Runs `work` in one transaction on one connection. */
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return (await this.ready()).transaction(work);
+  }
+
   async close(): Promise<void> {
     const opened = this.opened;
     const ownership = this.ownership;

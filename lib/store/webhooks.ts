@@ -3,7 +3,7 @@
 // UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)), so they hold on PostgreSQL with any number of
 // workers and on PGlite, whose owner serves every process over the Postgres protocol.
 import type { PartnerEvent } from "../vault/partner-event";
-import type { Queryable } from "./db";
+import type { Database } from "./db";
 
 export interface WebhookEndpoint {
   id: string;
@@ -141,13 +141,14 @@ export interface SecretCodec {
 
 export class WebhookStore {
   constructor(
-    private readonly db: Queryable,
+    private readonly db: Pick<Database, "query" | "transaction">,
     private readonly secrets: SecretCodec,
   ) {}
 
   /**
-   * Creates the endpoint unless its key already has `limit` of them (null then). The count and the
-   * insert are one statement; creations racing for the last place may both pass.
+   * Creates the endpoint unless its key already has `limit` of them (null then). Creations for one key
+   * take a transaction lock on it first, so two racing for the last place cannot both pass: the second
+   * counts after the first commits.
    */
   async createEndpoint(
     endpoint: {
@@ -160,21 +161,26 @@ export class WebhookStore {
     },
     limit: number = Number.MAX_SAFE_INTEGER,
   ): Promise<WebhookEndpoint | null> {
-    const [row] = await this.db.query<EndpointRow>(
-      `INSERT INTO webhook_endpoints (id, key_id, url, events, description, secret)
+    const [row] = await this.db.transaction(async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints'), hashtext($1))", [
+        endpoint.keyId,
+      ]);
+      return tx.query<EndpointRow>(
+        `INSERT INTO webhook_endpoints (id, key_id, url, events, description, secret)
        SELECT $1, $2, $3, $4, $5, $6
        WHERE (SELECT count(*) FROM webhook_endpoints WHERE key_id = $2) < $7
        RETURNING ${ENDPOINT_COLUMNS}`,
-      [
-        endpoint.id,
-        endpoint.keyId,
-        endpoint.url,
-        [...endpoint.events],
-        endpoint.description,
-        this.secrets.seal(endpoint.secret),
-        limit,
-      ],
-    );
+        [
+          endpoint.id,
+          endpoint.keyId,
+          endpoint.url,
+          [...endpoint.events],
+          endpoint.description,
+          this.secrets.seal(endpoint.secret),
+          limit,
+        ],
+      );
+    });
     return row === undefined ? null : endpointFromRow(row);
   }
 

@@ -202,6 +202,31 @@ it("refuses an endpoint past the key's limit, and prunes finished deliveries pas
   expect(await create(1)).not.toBeNull();
   expect(await create(2)).toBeNull();
 
+  // Twenty creations racing for a key's last five places: five pass, never more (on PostgreSQL they
+  // run on separate connections at once).
+  const racing = await key("racing");
+  const created = await Promise.all(
+    Array.from({ length: 20 }, (_, index) =>
+      webhooks.createEndpoint(
+        {
+          id: `wh_racing_${index}`,
+          keyId: racing,
+          url: "https://hooks.example/x",
+          events: ["vault.paused"],
+          description: null,
+          secret: newWebhookSecret(),
+        },
+        5,
+      ),
+    ),
+  );
+  expect(created.filter((endpoint) => endpoint !== null)).toHaveLength(5);
+  const [{ count }] = await store.query<{ count: string }>(
+    "SELECT count(*) FROM webhook_endpoints WHERE key_id = $1",
+    [racing],
+  );
+  expect(Number(count)).toBe(5);
+
   const before = await store.query<{ status: string }>("SELECT status FROM webhook_deliveries");
   await store.query(
     "UPDATE webhook_deliveries SET created_at = now() - interval '8 days' WHERE status IN ('succeeded', 'failed')",
