@@ -11,6 +11,8 @@
 //    late the other partner's deliveries arrive (target: every one under 5 s). The per-key endpoint limit
 //    is raised to 600 here so one key can hold them, as in issue 24's measurement.
 // BENCH_ONLY=noisy runs only 3.
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
 import type { Keypair } from "@solana/web3.js";
 
 import type { PartnerEvent } from "../lib/vault/partner-event";
@@ -216,6 +218,8 @@ async function main(): Promise<void> {
   await noisyDatabase.transaction((tx) => recordPartnerEvents(tx, backlog));
   webhooks.worker.wake();
   await new Promise((resolve) => setTimeout(resolve, 2 * webhooks.settings.timeoutMs));
+  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  loopDelay.enable();
   const queuedAt = Date.now();
   await noisyDatabase.transaction((tx) => recordPartnerEvents(tx, navEvents("noisy", NOISY_EVENTS)));
   const queuedIn = Date.now() - queuedAt;
@@ -224,6 +228,7 @@ async function main(): Promise<void> {
     const received = receiver.verifiedOn("/honest");
     return received.length >= NOISY_EVENTS ? received : undefined;
   }, 600_000);
+  loopDelay.disable();
   const late = honestArrivals.map((entry) => entry.receivedAt - queuedAt).sort((a, b) => a - b);
   const [attemptRow] = await harness.context.store.query<{ first: number | string; last: number | string }>(
     `SELECT extract(epoch FROM min(delivery.last_attempt_at)) * 1000 AS first,
@@ -232,7 +237,7 @@ async function main(): Promise<void> {
      WHERE endpoint.url LIKE '%/honest'`,
   );
   console.log(
-    `honest deliveries first attempted ${Math.round(Number(attemptRow?.first) - queuedAt)} ms, last ${Math.round(Number(attemptRow?.last) - queuedAt)} ms after queuing began`,
+    `honest deliveries first attempted ${Math.round(Number(attemptRow?.first) - queuedAt)} ms, last ${Math.round(Number(attemptRow?.last) - queuedAt)} ms after queuing began; this process's event loop was held up to ${Math.round(loopDelay.max / 1e6)} ms (p99 ${Math.round(loopDelay.percentile(99) / 1e6)} ms) meanwhile (the receiver shares it)`,
   );
   const slowAttempts = receiver.received.filter((entry) => entry.path.startsWith("/slow/")).length;
   const lateMax = late.at(-1) ?? Number.NaN;
