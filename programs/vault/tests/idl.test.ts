@@ -102,7 +102,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6028);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6029);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
