@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 
 import { findQueueHoles } from "../../../lib/vault/addresses";
 import { decodeVaultEvents } from "../../../lib/vault/events";
-import { QUEUE_HOLES_ACCOUNT_SIZE } from "../../../lib/vault/idl";
 import { TestChain } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { TestVault, type Member } from "./vault-fixture";
@@ -24,19 +23,9 @@ function fundedMembers(vault: TestVault, count: number, assets: bigint = USDC_10
   });
 }
 
-function holesOf(chain: TestChain, vault: TestVault): { count: number; holes: [bigint, bigint][] } | null {
-  const account = chain.readAccount(findQueueHoles(vault.key));
-  if (account === null || account.data.length === 0) {
-    return null;
-  }
-  expect(account.data.length).toBe(QUEUE_HOLES_ACCOUNT_SIZE);
-  const data = Buffer.from(account.data);
-  const count = data.readUInt8(41);
-  const holes: [bigint, bigint][] = [];
-  for (let i = 0; i < count; i += 1) {
-    holes.push([data.readBigUInt64LE(42 + 16 * i), data.readBigUInt64LE(50 + 16 * i)]);
-  }
-  return { count, holes };
+function holesOf(vault: TestVault): { count: number; holes: [bigint, bigint][] } | null {
+  const holes = vault.queueHoles();
+  return holes === null ? null : { count: holes.length, holes };
 }
 
 describe("cancel_withdrawal", () => {
@@ -206,7 +195,7 @@ describe("a cancelled request inside the queue", () => {
   it("is a hole staging passes at no asset cost: C is funded with C's assets only, and nobody is paid more", () => {
     const { chain, vault, a, b, c } = queueOfThree();
     expectSuccess(vault.cancelWithdrawal(b));
-    expect(holesOf(chain, vault)).toEqual({ count: 1, holes: [[SHARES_1000, 2n * SHARES_1000]] });
+    expect(holesOf(vault)).toEqual({ count: 1, holes: [[SHARES_1000, 2n * SHARES_1000]] });
     expect(vault.state()).toMatchObject({
       queueTail: 3n * SHARES_1000,
       queueFunded: 0n,
@@ -232,7 +221,7 @@ describe("a cancelled request inside the queue", () => {
       },
     ]);
     expect(vault.state()).toMatchObject({ queueFunded: 3n * SHARES_1000, queueClaimed: SHARES_1000 });
-    expect(holesOf(chain, vault)).toEqual({ count: 0, holes: [] });
+    expect(holesOf(vault)).toEqual({ count: 0, holes: [] });
     // Liabilities ceil(2 × 10^12 × (3 × 10^9 + 1) / (3 × 10^12 + 10^3)) = 2 × 10^9: the reserve's
     // other 1,000 USDC is B's, and staging has nothing more to fund.
     expectSuccess(vault.stageWithdrawals(SHARES_1000));
@@ -284,7 +273,7 @@ describe("a cancelled request inside the queue", () => {
       queueClaimed: SHARES_1000,
       queueTail: 3n * SHARES_1000,
     });
-    expect(holesOf(chain, vault)).toBeNull();
+    expect(holesOf(vault)).toBeNull();
     expectRefused(chain, [vault.claimWithdrawalInstruction(c)], [c.keypair], "QueueNotFunded");
     // The idle 2,000 USDC less A's 1,000 fund C in full; nothing is left for more.
     expectSuccess(vault.stageWithdrawals(10n ** 18n));
@@ -313,9 +302,9 @@ describe("a cancelled request inside the queue", () => {
   });
 
   it("does not hide the holders' last exit: a re-request of the last unqueued shares is still flagged", () => {
-    const { chain, vault, b } = queueOfThree();
+    const { vault, b } = queueOfThree();
     expectSuccess(vault.cancelWithdrawal(b));
-    expect(holesOf(chain, vault)?.count).toBe(1);
+    expect(holesOf(vault)?.count).toBe(1);
     // queue_tail − queue_claimed still counts B's hole (3 × 10^12), the escrow holds 2 × 10^12: B's
     // 10^12 are the only shares no request holds, so its new request is the last holders' exit.
     expectSuccess(vault.requestWithdrawal(b, SHARES_1000));
@@ -323,11 +312,11 @@ describe("a cancelled request inside the queue", () => {
   });
 
   it("the last request cancelled shrinks the tail, past a hole just before it", () => {
-    const { chain, vault, b, c } = queueOfThree();
+    const { vault, b, c } = queueOfThree();
     expectSuccess(vault.cancelWithdrawal(b));
     expectSuccess(vault.cancelWithdrawal(c));
     expect(vault.state()).toMatchObject({ queueTail: SHARES_1000, queueFunded: 0n, queueClaimed: 0n });
-    expect(holesOf(chain, vault)).toEqual({ count: 0, holes: [] });
+    expect(holesOf(vault)).toEqual({ count: 0, holes: [] });
   });
 
   it("a full hole list refuses a cancel that needs a new hole, and clears as staging reaches the holes", () => {
@@ -342,7 +331,7 @@ describe("a cancelled request inside the queue", () => {
     for (let index = 1; index <= 31; index += 2) {
       expectSuccess(vault.cancelWithdrawal(member(index)));
     }
-    expect(holesOf(chain, vault)?.count).toBe(16);
+    expect(holesOf(vault)?.count).toBe(16);
     expectRefused(
       chain,
       [vault.cancelWithdrawalInstruction(member(33))],
@@ -351,18 +340,18 @@ describe("a cancelled request inside the queue", () => {
     );
     // A cancel between two holes merges them into [10^5, 4 × 10^5): one slot free.
     expectSuccess(vault.cancelWithdrawal(member(2)));
-    expect(holesOf(chain, vault)?.count).toBe(15);
+    expect(holesOf(vault)?.count).toBe(15);
     // Staging 3 × 10^5 shares funds members 0, 4 and 6 and passes the holes after each: 12 left.
     expectSuccess(vault.updateNav(0n, 0n));
     expectSuccess(vault.stageWithdrawals(300_000n));
     expect(vault.state()).toMatchObject({ queueFunded: 800_000n, queueClaimed: 500_000n });
-    expect(holesOf(chain, vault)?.count).toBe(12);
+    expect(holesOf(vault)?.count).toBe(12);
     expectSuccess(vault.cancelWithdrawal(member(33)));
     expect(chain.tokenBalance(member(33).shareAccount)).toBe(100_000n);
-    expect(holesOf(chain, vault)?.count).toBe(13);
+    expect(holesOf(vault)?.count).toBe(13);
     // The last request shrinks the tail past the hole member 33 left before it.
     expectSuccess(vault.cancelWithdrawal(member(34)));
     expect(vault.state().queueTail).toBe(3_300_000n);
-    expect(holesOf(chain, vault)?.count).toBe(12);
+    expect(holesOf(vault)?.count).toBe(12);
   });
 });
