@@ -5,6 +5,7 @@ import { z } from "zod";
 import { fixedNameValue, i64Value, publicKeyValue, smallIntegerValue, u64Value } from "./coder-values";
 import {
   PROTOCOL_ACCOUNT_SIZE,
+  QUEUE_HOLES_ACCOUNT_SIZE,
   VAULT_ACCOUNT_SIZE,
   WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
   camelCaseKeys,
@@ -85,7 +86,20 @@ const protocolSchema = z
   })
   .transform(camelCaseKeys);
 
+const queueRangeSchema = z.object({ start: u64Value, end: u64Value });
+
+/** The holes cancelled requests left in a vault's queue: only `holes[..count]` are in use, in no order. */
+const queueHolesSchema = z
+  .object({
+    vault: publicKeyValue,
+    bump: smallIntegerValue,
+    count: smallIntegerValue,
+    holes: z.array(queueRangeSchema),
+  })
+  .transform(({ vault, bump, count, holes }) => ({ vault, bump, holes: holes.slice(0, count) }));
+
 export type VaultAccount = z.output<typeof vaultSchema>;
+export type QueueHolesAccount = z.output<typeof queueHolesSchema>;
 export type WithdrawalReceiptAccount = z.output<typeof withdrawalReceiptSchema>;
 export type ProtocolAccount = z.output<typeof protocolSchema>;
 
@@ -104,6 +118,14 @@ export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
   return withdrawalReceiptSchema.parse(
     decodeProgramAccount("WithdrawalReceipt", WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, data),
   );
+}
+
+/**
+ * A vault's queue holes ([start, end) share ranges no receipt holds, which staging passes for free):
+ * shares between the funded frontier and a receipt's queue_start that lie in a hole are not ahead of it.
+ */
+export function decodeQueueHoles(data: Uint8Array): QueueHolesAccount {
+  return queueHolesSchema.parse(decodeProgramAccount("QueueHoles", QUEUE_HOLES_ACCOUNT_SIZE, data));
 }
 
 export function decodeProtocol(data: Uint8Array): ProtocolAccount {

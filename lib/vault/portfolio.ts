@@ -35,6 +35,14 @@ export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostB
   if (event.name === "WithdrawalRequested") {
     return { ...state, pendingShares: state.pendingShares + field(event, "shares") };
   }
+  if (event.name === "WithdrawalCancelled") {
+    // The shares come back to the wallet: they leave the pending ones, the basis stays with them.
+    const cancelled = field(event, "shares");
+    return {
+      ...state,
+      pendingShares: state.pendingShares > cancelled ? state.pendingShares - cancelled : 0n,
+    };
+  }
   if (event.name === "WithdrawalClaimed") {
     const { shares, basis, pendingShares } = state;
     const claimed = field(event, "shares");

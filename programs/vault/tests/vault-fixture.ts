@@ -3,9 +3,14 @@
 // can swap in impostors.
 import { Keypair, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
 
-import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/accounts";
+import {
+  decodeQueueHoles,
+  type VaultAccount,
+  type WithdrawalReceiptAccount,
+} from "../../../lib/vault/accounts";
 import {
   findEscrow,
+  findQueueHoles,
   findReceipt,
   findReserve,
   findShareMint,
@@ -13,11 +18,13 @@ import {
   type VaultAddresses,
 } from "../../../lib/vault/addresses";
 import {
+  buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
   buildRequestWithdrawalInstruction,
   buildStageWithdrawalsInstruction,
   buildUpdateConfigInstruction,
+  type CancelWithdrawalAccounts,
   type ClaimWithdrawalAccounts,
   type ConfigUpdate,
   type DepositAccounts,
@@ -363,6 +370,27 @@ export class TestVault {
     return this.chain.send([this.claimWithdrawalInstruction(member)], [member.keypair]);
   }
 
+  cancelWithdrawalInstruction(
+    member: Member,
+    overrides: Partial<CancelWithdrawalAccounts> = {},
+  ): TransactionInstruction {
+    const { vault, escrow, authority } = this.addresses;
+    return buildCancelWithdrawalInstruction({
+      owner: member.publicKey,
+      vault,
+      receipt: member.receipt,
+      ownerShares: member.shareAccount,
+      escrow,
+      authority,
+      queueHoles: findQueueHoles(vault),
+      ...overrides,
+    });
+  }
+
+  cancelWithdrawal(member: Member): TransactionOutcome {
+    return this.chain.send([this.cancelWithdrawalInstruction(member)], [member.keypair]);
+  }
+
   private managerAccounts(overrides: Partial<ManagerAccounts>): ManagerAccounts {
     return { manager: this.manager.publicKey, vault: this.addresses.vault, ...overrides };
   }
@@ -416,7 +444,7 @@ export class TestVault {
   ): TransactionInstruction {
     const { vault, reserve } = this.addresses;
     return buildStageWithdrawalsInstruction(
-      { manager: this.manager.publicKey, vault, reserve, ...overrides },
+      { manager: this.manager.publicKey, vault, reserve, queueHoles: findQueueHoles(vault), ...overrides },
       { maxShares },
     );
   }
@@ -476,6 +504,17 @@ export class TestVault {
 
   receiptOf(member: Member): WithdrawalReceiptAccount | null {
     return this.chain.readReceipt(member.receipt);
+  }
+
+  /** The queue's holes as [start, end) pairs, sorted; null while the hole list does not exist. */
+  queueHoles(): [bigint, bigint][] | null {
+    const account = this.chain.readAccount(findQueueHoles(this.addresses.vault));
+    if (account === null || account.data.length === 0) {
+      return null;
+    }
+    return decodeQueueHoles(account.data)
+      .holes.map(({ start, end }): [bigint, bigint] => [start, end])
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   reserveBalance(): bigint {
