@@ -279,4 +279,31 @@ describe("as processes: one line on stderr, exit code 1", () => {
       /^keeper: --nav-source must be simulated:<apy>, file:<path> or an http\(s\) URL/,
     );
   }, 60_000);
+
+  it.each([
+    [
+      ["--check-url", "ws://127.0.0.1:8900"],
+      /^keeper: --check-url must be an http\(s\) RPC URL; got "ws:\/\/127\.0\.0\.1:8900"$/,
+    ],
+    [["--deliver-max", "ten"], /^keeper: --deliver-max must be a whole number; got "ten"$/],
+    [["--check-max-slot-lag", "1.5"], /^keeper: --check-max-slot-lag must be a whole number; got "1\.5"$/],
+  ] as const)(
+    "keeper: %j",
+    async (flags, message) => {
+      const result = await runScript("scripts/keeper.ts", [
+        "--url",
+        localnet.rpcUrl,
+        "--keypair",
+        strangerFile,
+        "--nav-source",
+        "simulated:5",
+        "--vault",
+        "11111111111111111111111111111111",
+        ...flags,
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toMatch(message);
+    },
+    60_000,
+  );
 });
