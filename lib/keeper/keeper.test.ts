@@ -490,6 +490,9 @@ describe.skipIf(!hasProgramBinary)("the keeper on the local chain", () => {
     const reports = (
       await Promise.all([first.deliverWithdrawals(prime.vault), second.deliverWithdrawals(prime.vault)])
     ).flat();
+    console.log(
+      `keeper.test: two keepers at once: ${reports.map((report) => `${report.outcome}${report.net === null ? "" : ` ${report.net}`}`).join(", ")}`,
+    );
     const delivered = reports.filter((report) => report.outcome === "delivered");
     expect(delivered).toHaveLength(1);
     expect(

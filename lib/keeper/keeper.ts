@@ -641,16 +641,38 @@ export class Keeper {
       this.options.programId ?? VAULT_PROGRAM_ID,
       address,
     );
-    // The queue pays in request order; the reserve check is the program's, one claim at a time.
-    const claimable = receipts
-      .filter(({ receipt }) => claimBlockers(state, receipt, reserveBalance).length === 0)
-      .sort((a, b) => (a.receipt.queueStart < b.receipt.queueStart ? -1 : 1))
-      .slice(0, max);
+    // In request order, each claim leaving the reserve its net less for the next (the program refuses a
+    // claim the reserve cannot pay, 6016).
+    let reserveLeft = reserveBalance;
+    const claimable: VaultReceipt[] = [];
+    for (const entry of [...receipts].sort((a, b) =>
+      a.receipt.queueStart < b.receipt.queueStart ? -1 : 1,
+    )) {
+      if (claimable.length >= max) {
+        break;
+      }
+      if (claimBlockers(state, entry.receipt, reserveLeft).length === 0) {
+        claimable.push(entry);
+        reserveLeft -= claimAmounts(state, entry.receipt).net;
+      }
+    }
     const reports: DeliveryReport[] = [];
     for (const entry of claimable) {
       reports.push(await this.deliver(address, state, entry));
     }
     return reports;
+  }
+
+  /** Whether a receipt address now holds another request than `requestId` (the owner asked again). */
+  private isOtherRequest(account: { owner: PublicKey; data: Uint8Array }, requestId: bigint): boolean {
+    if (!account.owner.equals(this.options.programId ?? VAULT_PROGRAM_ID)) {
+      return false;
+    }
+    try {
+      return decodeReceipt(account.data).requestId !== requestId;
+    } catch {
+      return false;
+    }
   }
 
   /** Sends one receipt's claim into its owner's asset account, if the owner has one. */
@@ -714,11 +736,7 @@ export class Keeper {
       // Another keeper or the owner may have claimed it first: then the receipt is gone (or is a
       // newer request of the same owner), and there is nothing left to deliver.
       const now = await client.getAccount(receiptAddress).catch(() => undefined);
-      const gone =
-        now === null ||
-        (now !== undefined &&
-          now.owner.equals(this.options.programId ?? VAULT_PROGRAM_ID) &&
-          decodeReceipt(now.data).requestId !== receipt.requestId);
+      const gone = now === null || (now !== undefined && this.isOtherRequest(now, receipt.requestId));
       if (gone) {
         metrics.keeperActions.inc({ vault, action: "deliver", outcome: "already claimed" });
         this.log(
