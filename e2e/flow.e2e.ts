@@ -242,9 +242,9 @@ async function journey(page: Page, address: string): Promise<void> {
     const time = /\d{1,2}:\d\d( [AP]M)? \S+ \((just now|~\d+ (s|min) ago)\)/;
     const stepText = async (key: string) =>
       (await page.locator(`[data-step="${key}"]`).innerText()).replace(/\s+/g, " ");
-    expect(await stepText("nav")).toMatch(new RegExp(`^NAV struck \\(done\\) ?· ${time.source}$`));
-    expect(await stepText("funded")).toMatch(new RegExp(`^Funded \\(done\\) ?· ${time.source}$`));
-    expect(await stepText("ready")).toMatch(new RegExp(`^Claimable \\(done\\) ?· since ${time.source}$`));
+    expect(await stepText("nav")).toMatch(new RegExp(`NAV struck \\(done\\) ?· ${time.source}$`));
+    expect(await stepText("funded")).toMatch(new RegExp(`Funded \\(done\\) ?· ${time.source}$`));
+    expect(await stepText("ready")).toMatch(new RegExp(`Claimable \\(done\\) ?· since ${time.source}$`));
     await page.waitForFunction(
       () => document.querySelector('[data-testid="request-state"]')?.textContent === "Claimable",
       undefined,

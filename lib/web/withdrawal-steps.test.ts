@@ -109,6 +109,16 @@ describe("the pending withdrawal's steps", () => {
     expect(withdrawalSteps(ready, NOW, { timeZone: "UTC", locale: "en-US" })[1]?.detail).toBe(
       "1:57 PM UTC (~3 min ago)",
     );
+    // The chain's clock a little ahead of the reader's: a strike already made is not "in ~10 s".
+    const ahead: StepsInput = {
+      ...ready,
+      milestones: {
+        navStruckAt: new Date(NOW + 12_000).toISOString(),
+        fundedAt: null,
+        claimableAt: null,
+      },
+    };
+    expect(withdrawalSteps(ahead, NOW, utc)[1]?.detail).toBe("14:00 UTC (just now)");
     // Milestones not indexed yet: the page falls back to what the vault's state says.
     expect(withdrawalSteps({ ...ready, milestones: null }, NOW, utc)[3]?.detail).toBe("claimable now");
   });

@@ -74,8 +74,12 @@ export function roughlyFromNow(timeMs: number, nowMs: number): string {
   return seconds > 0 ? `in ${amount}` : `${amount} ago`;
 }
 
+/**
+ * A step's past time: the clock and how long ago. The chain stamps its events with its own clock, which
+ * may run a few seconds ahead of the reader's: a step already passed is never "in ~10 s".
+ */
 function at(timeMs: number, nowMs: number, clock: StepClock): string {
-  return `${clockWithZone(timeMs, clock)} (${roughlyFromNow(timeMs, nowMs)})`;
+  return `${clockWithZone(timeMs, clock)} (${roughlyFromNow(Math.min(timeMs, nowMs), nowMs)})`;
 }
 
 /** An ISO time as ms; null for null or what does not parse. */
