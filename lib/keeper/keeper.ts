@@ -15,7 +15,12 @@ import {
   type TransactionInstruction,
 } from "@solana/web3.js";
 
-import { buildMintToInstruction, decodeTokenAccount, findAssociatedTokenAddress } from "../chain/spl-token";
+import {
+  TOKEN_PROGRAM_ID,
+  buildMintToInstruction,
+  decodeTokenAccount,
+  findAssociatedTokenAddress,
+} from "../chain/spl-token";
 import type { LeaderLock } from "../indexer/leader-lock";
 import { readProgramVaults, readVaultReceipts, type VaultReceipt } from "../indexer/chain-reads";
 import { processMetrics } from "../observability/metrics";
@@ -692,7 +697,11 @@ export class Keeper {
     // every request of a wallet that closes it. The owner's own claim (the API's) opens it.
     const ownerAsset = findAssociatedTokenAddress(receipt.owner, state.assetMint);
     const assetAccount = await client.getAccount(ownerAsset);
-    const token = assetAccount === null ? null : decodeTokenAccount(assetAccount.owner, assetAccount.data);
+    // As the program's checks::token_account reads it: a classic SPL Token account, initialized.
+    const token =
+      assetAccount === null || !assetAccount.owner.equals(TOKEN_PROGRAM_ID)
+        ? null
+        : decodeTokenAccount(assetAccount.owner, assetAccount.data);
     if (
       token === null ||
       token.state !== "initialized" ||
