@@ -1,9 +1,16 @@
 // The whole journey in a real browser with a fresh wallet: connect, faucet, deposit, position,
-// request a withdrawal, watch its band and progress move as the keeper works, claim, see it all in
-// activity and the portfolio.
+// request a withdrawal, watch its band and progress move as the keeper works (the steps dated from the
+// indexed milestones), claim, see it all in activity and the portfolio; and a withdrawal the keeper
+// delivers, shown as arrived without the owner claiming.
+import { PublicKey } from "@solana/web3.js";
 import type { Page } from "playwright";
 import { describe, expect, inject, it } from "vitest";
 
+import { soleLeaderLock } from "../lib/indexer/leader-lock";
+import { Keeper } from "../lib/keeper/keeper";
+import { parseNavSource } from "../lib/keeper/nav-source";
+import { ChainClient } from "../lib/operator/chain-client";
+import { devRoles } from "../localnet/genesis";
 import { browserPerFile, connectWallet, openSession, screenshot, textOf } from "./support/browser";
 import "./support/environment";
 
@@ -17,6 +24,63 @@ describe("a fresh wallet from connecting to a claimed withdrawal", () => {
       await journey(page, wallet?.address ?? "");
     } catch (error) {
       await screenshot(page, "failure-flow");
+      throw error;
+    }
+    expect(problems.filter((problem) => problem.startsWith("pageerror"))).toEqual([]);
+  });
+});
+
+describe("a withdrawal the keeper delivers", () => {
+  it("shows as arrived, with its net amount and time, and the owner signs no claim", async () => {
+    const { page, problems } = await openSession(browser());
+    try {
+      await page.goto(`${env.appUrl}/vault/${env.primeVaultId}`);
+      await page.getByTestId("vault-name").waitFor();
+      await connectWallet(page);
+      await page.getByRole("button", { name: "Get test funds" }).click();
+      await page.getByText("Balance: 10,000.00 USDC").waitFor({ timeout: 30_000 });
+      await page.getByLabel("Amount to deposit").fill("200");
+      await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
+      await page.getByRole("tab", { name: "withdraw" }).click();
+      await page.getByLabel("Shares to withdraw").fill("100");
+      await page.getByRole("button", { name: "Request withdrawal" }).click();
+      await page.getByTestId("pending-withdrawal").waitFor({ timeout: 45_000 });
+      const promised = await textOf(page, "pending-net");
+      // The local chain's keeper strikes and stages; once the claim is possible, a keeper that
+      // delivers (the dev manager's key, as `npm run keeper` runs it) sends it for the owner.
+      await page
+        .getByTestId("claim-button")
+        .and(page.locator(":enabled"))
+        .waitFor({
+          timeout: (env.navIntervalSeconds * 3 + 30) * 1000,
+        });
+      const roles = devRoles();
+      const keeper = new Keeper({
+        client: new ChainClient(env.rpcUrl),
+        manager: roles.manager,
+        navSource: parseNavSource("simulated:0"),
+        lock: soleLeaderLock(),
+        vaults: [new PublicKey(env.primeVaultId)],
+        settings: { deliverMaxPerPass: 10 },
+        log: () => undefined,
+      });
+      const delivered = (await keeper.deliverWithdrawals(new PublicKey(env.primeVaultId))).filter(
+        (report) => report.outcome === "delivered",
+      );
+      expect(delivered.length).toBeGreaterThanOrEqual(1);
+      await page.getByTestId("pending-withdrawal").waitFor({ state: "detached", timeout: 20_000 });
+      await page.getByTestId("withdrawal-arrived").waitFor({ timeout: 30_000 });
+      const arrived = await textOf(page, "withdrawal-arrived");
+      expect(arrived).toMatch(
+        /Arrived: 99\.\d\d USDC in your wallet at \d{1,2}:\d\d( [AP]M)? \S+\. The vault's keeper sent the claim for you/,
+      );
+      // What arrived is what the pending panel promised, to the cent.
+      expect(arrived).toContain(`Arrived: ${promised} in your wallet`);
+      expect(await page.getByTestId("claim-success").count()).toBe(0);
+      await screenshot(page, "10-delivered");
+    } catch (error) {
+      await screenshot(page, "failure-delivered");
       throw error;
     }
     expect(problems.filter((problem) => problem.startsWith("pageerror"))).toEqual([]);
@@ -123,7 +187,8 @@ async function journey(page: Page, address: string): Promise<void> {
     expect(await steps.count()).toBe(5);
     expect(await steps.first().getAttribute("data-state")).toBe("done");
     expect((await steps.first().innerText()).replace(/\s+/g, " ")).toMatch(
-      /Requested \(done\) ?· \d\d:\d\d \S+ \((just now|~\d+ (s|min) ago)\)/,
+      // In the browser's locale (Chromium's en-US here: "2:05 PM UTC").
+      /Requested \(done\) ?· \d{1,2}:\d\d( [AP]M)? \S+ \((just now|~\d+ (s|min) ago)\)/,
     );
     // The panel shows what the preview promised: the amount after the receipt's 0.10% fee, not the gross.
     expect(await textOf(page, "pending-net")).toMatch(/^99\.\d\d USDC$/);
@@ -167,6 +232,19 @@ async function journey(page: Page, address: string): Promise<void> {
     expect(await textOf(page, "queue-position")).toBe("Next in line");
     expect(await page.locator('[data-step="ready"]').getAttribute("data-state")).toBe("done");
     expect(await page.locator('[data-step="claimed"]').getAttribute("data-state")).toBe("current");
+    // Dated from the indexed events: when the NAV was struck, the queue funded, and since when it is
+    // claimable (the later of the two), each in the browser's locale and zone.
+    await page.waitForFunction(
+      () => /since \d/.test(document.querySelector('[data-step="ready"]')?.textContent ?? ""),
+      undefined,
+      { timeout: 20_000 },
+    );
+    const time = /\d{1,2}:\d\d( [AP]M)? \S+ \((just now|~\d+ (s|min) ago)\)/;
+    const stepText = async (key: string) =>
+      (await page.locator(`[data-step="${key}"]`).innerText()).replace(/\s+/g, " ");
+    expect(await stepText("nav")).toMatch(new RegExp(`NAV struck \\(done\\) ?· ${time.source}$`));
+    expect(await stepText("funded")).toMatch(new RegExp(`Funded \\(done\\) ?· ${time.source}$`));
+    expect(await stepText("ready")).toMatch(new RegExp(`Claimable \\(done\\) ?· since ${time.source}$`));
     await page.waitForFunction(
       () => document.querySelector('[data-testid="request-state"]')?.textContent === "Claimable",
       undefined,

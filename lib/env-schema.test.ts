@@ -26,6 +26,8 @@ const BAD: Record<string, string> = {
   APY_MIN_SPAN_SECONDS: "1e3",
   STAGE_INTERVAL_SECONDS: "86401",
   SLOT_MS: "9",
+  KEEPER_CHECK_RPC_URL: "ws://127.0.0.1:8900",
+  KEEPER_CHECK_MAX_SLOT_LAG: "-1",
   PUBLIC_RPC_URL: "ws://rpc.example",
   PUBLIC_WS_URL: "https://rpc.example",
   FAUCET_URL: "not a url",

@@ -20,6 +20,11 @@ export interface KeeperConfig {
   stageIntervalSeconds: number;
   /** Most shares one stage_withdrawals call funds. */
   stageMaxShares: bigint;
+  /**
+   * Most claimable withdrawals the keeper delivers per vault and pass; 0 (the default here, unlike
+   * `npm run keeper`'s 10) leaves every claim to its owner, as the app's claim flow expects.
+   */
+  deliverMaxPerPass: number;
 }
 
 export interface FaucetConfig {
@@ -150,6 +155,12 @@ const OPTIONS = {
     amount,
     "shares funded per staging step, raw units (default 25000000000000: 25,000 shares of 9 decimals)",
   ),
+  deliverMaxPerPass: option(
+    "--keeper-deliver",
+    "LOCALNET_KEEPER_DELIVER",
+    integer(0, 100),
+    "claimable withdrawals the keeper delivers per vault and pass (default 0: owners claim)",
+  ),
   faucetUsdcAmount: option(
     "--faucet-usdc-amount",
     "LOCALNET_FAUCET_USDC_AMOUNT",
@@ -279,6 +290,7 @@ export function parseLocalnetConfig(
       apyBps: read("apyBps", 1000),
       stageIntervalSeconds: read("stageIntervalSeconds", 20),
       stageMaxShares: read("stageMaxShares", 25_000_000_000_000n),
+      deliverMaxPerPass: read("deliverMaxPerPass", 0),
     },
     faucet: {
       usdcAmount: read("faucetUsdcAmount", 10_000_000_000n),

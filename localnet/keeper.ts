@@ -46,6 +46,7 @@ export function localKeeper(options: LocalKeeperOptions): Keeper {
       navIntervalSeconds: config.navIntervalSeconds,
       stageIntervalSeconds: config.stageIntervalSeconds,
       stageMaxShares: config.stageMaxShares,
+      deliverMaxPerPass: config.deliverMaxPerPass,
       tickSeconds: localTickSeconds(config),
     },
     name: "localnet",

@@ -89,8 +89,10 @@ describe("configuration", () => {
       stateDir: null,
       slotMs: 400,
       finalizationDepth: 32,
-      keeper: { enabled: true, navIntervalSeconds: 60, stageIntervalSeconds: 20 },
+      // Owners claim on the local chain unless --keeper-deliver asks the keeper to deliver.
+      keeper: { enabled: true, navIntervalSeconds: 60, stageIntervalSeconds: 20, deliverMaxPerPass: 0 },
     });
+    expect(parseLocalnetConfig(["--keeper-deliver", "5"], {}).keeper.deliverMaxPerPass).toBe(5);
     expect(config.addressesFile).toMatch(/localnet\/\.state\/addresses\.json$/);
   });
 
@@ -115,6 +117,11 @@ describe("configuration", () => {
     ],
     [["--slot-ms", "0"], {}, "LOCALNET_SLOT_MS (--slot-ms) must be an integer from 10 to 10000"],
     [[], { LOCALNET_KEEPER: "maybe" }, "LOCALNET_KEEPER (--keeper) must be true or false"],
+    [
+      ["--keeper-deliver", "101"],
+      {},
+      "LOCALNET_KEEPER_DELIVER (--keeper-deliver) must be an integer from 0 to 100",
+    ],
     [[], { LOCALNET_FAUCET_USDC_AMOUNT: "-5" }, "LOCALNET_FAUCET_USDC_AMOUNT (--faucet-usdc-amount)"],
     [["--bogus"], {}, "Unknown option --bogus"],
     [["--state-dir"], {}, "Option --state-dir needs a value"],

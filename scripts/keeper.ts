@@ -1,9 +1,12 @@
 // npm run keeper -- --url <rpc> --keypair <manager.json> --nav-source <simulated:<apy>|file:<path>|http(s)://…>
 //   (--protocol <address> | --vault <address>…) [--mint-authority <file>] [--nav-interval <s>] [--stage-interval <s>]
-//   [--stage-max-shares <raw>] [--tick <s>] [--metrics-port <port>] [--metrics-host <host>] [--name <name>]
+//   [--stage-max-shares <raw>] [--deliver-max <n>] [--check-url <rpc>] [--check-max-slot-lag <slots>] [--tick <s>]
+//   [--metrics-port <port>] [--metrics-host <host>] [--name <name>]
 // The manager's service (lib/keeper/keeper.ts). With DATABASE_URL, keepers of the same manager share a
 // Postgres advisory lock: one leads, the others wait and take over when it goes. GET /metrics on
-// --metrics-port (KEEPER_METRICS_PORT; METRICS_TOKEN guards it when set).
+// --metrics-port (KEEPER_METRICS_PORT; METRICS_TOKEN guards it when set). It delivers up to --deliver-max
+// claimable withdrawals per vault and pass (default 10; 0 leaves claims to their owners), and with
+// --check-url (KEEPER_CHECK_RPC_URL) strikes only when a second RPC reads the same vault assets.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -26,6 +29,16 @@ function positiveInteger(flag: string, text: string | undefined, fallback: numbe
   }
   if (!/^\d+$/.test(text) || Number(text) < 1) {
     throw new OperatorError(`${flag} must be a positive integer; got "${text}"`);
+  }
+  return Number(text);
+}
+
+function count(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text === "") {
+    return fallback;
+  }
+  if (!/^\d+$/.test(text) || Number(text) > 1_000_000) {
+    throw new OperatorError(`${flag} must be a whole number; got "${text}"`);
   }
   return Number(text);
 }
@@ -69,6 +82,9 @@ async function main(): Promise<void> {
     "stage-interval": { type: "string" },
     "stage-max-shares": { type: "string" },
     tick: { type: "string" },
+    "deliver-max": { type: "string" },
+    "check-url": { type: "string" },
+    "check-max-slot-lag": { type: "string" },
     "metrics-port": { type: "string" },
     "metrics-host": { type: "string" },
     name: { type: "string" },
@@ -92,6 +108,8 @@ async function main(): Promise<void> {
     values.vault === undefined
       ? { protocol: parseAddress("--protocol", values.protocol) }
       : values.vault.map((text) => parseAddress("--vault", text));
+  // The deployment's variables the keeper shares with the API (the one schema: a bad value fails here).
+  const env = parseEnv(process.env);
   const stageMaxText = values["stage-max-shares"];
   if (stageMaxText !== undefined && !/^\d+$/.test(stageMaxText)) {
     throw new OperatorError(`--stage-max-shares must be raw share units; got "${stageMaxText}"`);
@@ -110,9 +128,17 @@ async function main(): Promise<void> {
     stageMaxShares:
       stageMaxText === undefined ? DEFAULT_KEEPER_SETTINGS.stageMaxShares : BigInt(stageMaxText),
     tickSeconds: positiveInteger("--tick", values.tick, DEFAULT_KEEPER_SETTINGS.tickSeconds),
+    deliverMaxPerPass: count(
+      "--deliver-max",
+      values["deliver-max"],
+      DEFAULT_KEEPER_SETTINGS.deliverMaxPerPass,
+    ),
+    checkMaxSlotLag: count(
+      "--check-max-slot-lag",
+      values["check-max-slot-lag"] ?? env.KEEPER_CHECK_MAX_SLOT_LAG?.toString(),
+      DEFAULT_KEEPER_SETTINGS.checkMaxSlotLag,
+    ),
   };
-  // The deployment's variables the keeper shares with the API (the one schema: a bad value fails here).
-  const env = parseEnv(process.env);
   const databaseUrl = env.DATABASE_URL;
   // One leader per program and manager: keepers of other managers do not wait on each other.
   const lock =
@@ -134,6 +160,12 @@ async function main(): Promise<void> {
           env.METRICS_TOKEN ?? null,
         );
   const client = new ChainClient(cluster.rpcUrl, { observe: observeRpcCall });
+  const checkUrl = values["check-url"] ?? env.KEEPER_CHECK_RPC_URL;
+  if (checkUrl !== undefined && !/^https?:\/\//.test(checkUrl)) {
+    throw new OperatorError(`--check-url must be an http(s) RPC URL; got "${checkUrl}"`);
+  }
+  const checkClient =
+    checkUrl === undefined ? undefined : new ChainClient(checkUrl, { observe: observeRpcCall });
   const name = values.name ?? `${manager.publicKey.toBase58().slice(0, 8)}:${process.pid}`;
   const keeper = new Keeper({
     client,
@@ -142,12 +174,23 @@ async function main(): Promise<void> {
     lock,
     vaults,
     mintAuthority,
+    checkClient,
     settings,
     name,
     log: (line) => console.log(`${new Date().toISOString()} ${line}`),
   });
   console.log(
     `keeper ${name}: manager ${manager.publicKey.toBase58()} on ${cluster.name} (${cluster.rpcUrl}); NAV from ${navSource.description} every ${settings.navIntervalSeconds} s, staging every ${settings.stageIntervalSeconds} s; ${databaseUrl === undefined ? "sole keeper (no DATABASE_URL)" : "leader by Postgres advisory lock"}${metricsUrl === null ? "" : `; metrics ${metricsUrl}`}`,
+  );
+  console.log(
+    checkClient === undefined
+      ? `keeper ${name}: the second-RPC check is off (no KEEPER_CHECK_RPC_URL or --check-url): strikes trust ${cluster.rpcUrl} alone`
+      : `keeper ${name}: strikes only when ${checkUrl} reads the same vault assets (at most ${settings.checkMaxSlotLag} slots apart)`,
+  );
+  console.log(
+    settings.deliverMaxPerPass === 0
+      ? `keeper ${name}: delivering no claims (--deliver-max 0): owners claim`
+      : `keeper ${name}: delivering up to ${settings.deliverMaxPerPass} claimable withdrawals per vault and pass`,
   );
   keeper.start();
   await new Promise<void>((resolve) => {

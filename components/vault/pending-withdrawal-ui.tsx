@@ -1,14 +1,21 @@
 "use client";
 // The pending withdrawal: its steps (requested → NAV struck → funded → ready → claimed, with times in
-// the reader's zone and "in ~2 min"), the net amount it should pay, which condition binds (a NAV strike
-// or the queue's funding), a live progress bar and the shares ahead in the queue, then the claim.
+// the reader's zone and locale and "in ~2 min", when each was passed from the status's milestones), the
+// net amount it should pay, which condition binds (a NAV strike or the queue's funding), a live progress
+// bar and the shares ahead in the queue, then the claim. A withdrawal the keeper delivered shows as
+// arrived (DeliveredWithdrawal) instead of asking the owner to claim.
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId } from "react";
 
 import type { WithdrawalStatusData } from "@/lib/web/api-client";
 import { formatAmount, formatPercent } from "@/lib/web/amounts";
 import { arrivalBandText } from "@/lib/web/time";
-import { withdrawalSteps, type WithdrawalStep } from "@/lib/web/withdrawal-steps";
+import {
+  arrivedText,
+  withdrawalSteps,
+  type StepClock,
+  type WithdrawalStep,
+} from "@/lib/web/withdrawal-steps";
 import type { VaultView } from "@/lib/vault/vault-view";
 import { withdrawalFeeRoundUp } from "@/lib/vault/share-math";
 import { claimNet } from "@/lib/web/vault-view";
@@ -33,6 +40,36 @@ function bindingText(status: WithdrawalStatusData): string {
 }
 
 export type ClaimHandle = ReturnType<typeof useClaimWithdrawal>;
+
+/** The reader's locale (and zone, by default) for the steps' times; the server renders no times. */
+function readerClock(): StepClock {
+  return typeof navigator === "undefined" ? {} : { locale: navigator.language };
+}
+
+/**
+ * "Arrived: 99.90 USDC in your wallet at 14:06": the wallet's latest withdrawal, claimed for it by the
+ * keeper (or anyone but the owner) within the last day. Nothing to claim: it is in the wallet.
+ */
+export function DeliveredWithdrawal({ vault, status }: { vault: VaultView; status: WithdrawalStatusData }) {
+  const hydrated = useHydrated();
+  const now = useNow(60_000);
+  const milestones = status.hasPendingWithdrawal ? null : (status.milestones ?? null);
+  const net = milestones?.claimedNet ?? null;
+  const text = hydrated
+    ? arrivedText(milestones, net === null ? null : assetText(BigInt(net.amount), vault), now, readerClock())
+    : null;
+  if (text === null) {
+    return null;
+  }
+  return (
+    <Alert tone="success" title="Withdrawal delivered" testId="withdrawal-arrived">
+      {text}.{" "}
+      {milestones?.claimedBy === "keeper"
+        ? "The vault's keeper sent the claim for you, paying its fee; there is nothing left to claim."
+        : "Someone else sent the claim for you; the program pays only into your wallet."}
+    </Alert>
+  );
+}
 
 const STEP_MARKS: Record<WithdrawalStep["state"], string> = { done: "✓", current: "●", upcoming: "○" };
 
@@ -114,8 +151,10 @@ export function PendingWithdrawal({
       estimate: status.estimate,
       fundedFraction: fraction,
       lastNavAt: vault.navUpdatedAt,
+      milestones: status.milestones ?? null,
     },
     now,
+    readerClock(),
   );
   // Funded in full while the NAV is still to come: the bar is full but the claim is not ready.
   const fundedAwaitingNav = fraction >= 1 && !status.canClaimNow;

@@ -11,7 +11,7 @@ import { ActionTabs } from "./action-tabs";
 import { DepositForm } from "./deposit-form";
 import { LinkOut, useNoWalletInFrame } from "./embed-link-out";
 import { FaucetButton } from "./faucet-button";
-import { ClaimResult, PendingWithdrawal } from "./pending-withdrawal-ui";
+import { ClaimResult, DeliveredWithdrawal, PendingWithdrawal } from "./pending-withdrawal-ui";
 import { ReadError } from "./read-error";
 import { SessionNoticeAlert } from "./session-notice";
 import { useVaultEvents } from "./vault-live-events";
@@ -79,6 +79,9 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
       ) : null}
       {pending === null ? null : <RequestResult vault={vault} request={request} />}
       <ClaimResult vault={vault} claim={claim} />
+      {status.data === undefined || wallet.publicKey === null ? null : (
+        <DeliveredWithdrawal vault={vault} status={status.data} />
+      )}
       {pending === null ? null : (
         <PendingWithdrawal
           vault={vault}

@@ -885,6 +885,7 @@ export interface components {
         sharesAhead: string;
         fraction: number;
       } | null;
+      milestones?: components["schemas"]["WithdrawalMilestones"] | null;
       /** @description The vault's net-withdrawal caps as the chain's vault account has them at this read (GET /api/vault/{vault_id} serves the indexer's copy, which can trail by its interval) */
       withdrawalLimits: {
         hourly: {
@@ -900,6 +901,27 @@ export interface components {
           resetsAt: string;
         };
       };
+    };
+    /** @description When the withdrawal passed each step, from the indexed program events (ISO times; null: not yet, or not indexed yet). With a withdrawal pending, its own; with none, the wallet's latest (claimed) one */
+    WithdrawalMilestones: {
+      /** @description The request these milestones date */
+      requestId: string;
+      /** @description When the request landed (its event's chain time) */
+      requestedAt: string | null;
+      /** @description The first NAV struck after the request (nav_sequence above the receipt's floor) */
+      navStruckAt: string | null;
+      /** @description The first staging that funded the queue up to the request's end */
+      fundedAt: string | null;
+      /** @description The later of navStruckAt and fundedAt */
+      claimableAt: string | null;
+      /** @description When its claim landed; null while unclaimed */
+      claimedAt: string | null;
+      /** @description Who sent the claim: the owner, the vault's manager key (the keeper delivering it), or another wallet; null while unclaimed or not known */
+      claimedBy: ("owner" | "keeper" | "other") | null;
+      /** @description The claim transaction's fee payer */
+      claimSigner: string | null;
+      /** @description What the claim paid into the owner's asset account, after the fee */
+      claimedNet: components["schemas"]["TokenAmount"] | null;
     };
     WithdrawRequest: {
       /**

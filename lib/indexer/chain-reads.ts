@@ -7,8 +7,13 @@ import { z } from "zod";
 import { getMultipleAccounts } from "../chain/accounts";
 import { ChainUnavailableError, type RpcClient } from "../chain/rpc";
 import { TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "../chain/spl-token";
-import { decodeVault, type VaultAccount } from "../vault/accounts";
-import { VAULT_ACCOUNT_SIZE } from "../vault/idl";
+import {
+  decodeReceipt,
+  decodeVault,
+  type VaultAccount,
+  type WithdrawalReceiptAccount,
+} from "../vault/accounts";
+import { VAULT_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../vault/idl";
 import type { IndexedVaultRow } from "../vault/indexed-records";
 
 const programAccountsSchema = z.object({
@@ -64,6 +69,55 @@ export async function readProgramVaults(
       data: Buffer.from(entry.account.data[0], "base64"),
     })),
   };
+}
+
+/** The receipt account's `vault` field: right after the 8-byte discriminator. */
+const RECEIPT_VAULT_OFFSET = 8;
+
+export interface VaultReceipt {
+  address: PublicKey;
+  receipt: WithdrawalReceiptAccount;
+}
+
+/** Every open withdrawal receipt of `vault` (what the keeper delivers from), decoded. */
+export async function readVaultReceipts(
+  rpc: RpcClient,
+  programId: PublicKey,
+  vault: PublicKey,
+): Promise<VaultReceipt[]> {
+  const raw = await rpc.call<unknown>(
+    "getProgramAccounts",
+    [
+      programId.toBase58(),
+      {
+        encoding: "base64",
+        commitment: "confirmed",
+        withContext: true,
+        filters: [
+          { dataSize: WITHDRAWAL_RECEIPT_ACCOUNT_SIZE },
+          { memcmp: { offset: RECEIPT_VAULT_OFFSET, bytes: vault.toBase58() } },
+        ],
+      },
+    ],
+    { background: true },
+  );
+  const parsed = programAccountsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ChainUnavailableError("getProgramAccounts returned an unexpected shape");
+  }
+  const receipts: VaultReceipt[] = [];
+  for (const entry of parsed.data.value) {
+    try {
+      const receipt = decodeReceipt(Buffer.from(entry.account.data[0], "base64"));
+      // A node that ignores filters must not hand the keeper another vault's receipts.
+      if (receipt.vault.equals(vault)) {
+        receipts.push({ address: new PublicKey(entry.pubkey), receipt });
+      }
+    } catch {
+      // Another account of the receipt's size: not a receipt.
+    }
+  }
+  return receipts;
 }
 
 export interface ProtocolVault extends ProgramVaultAccount {

@@ -1,15 +1,55 @@
 // The keeper's decisions with numbers: one strike per period from chain state, the bounds' clamp and
-// minimum interval, and each NAV source (simulated yield, a file, an HTTP endpoint) with its refusals.
+// minimum interval, each NAV source (simulated yield, a file, an HTTP endpoint) with its refusals, the
+// second RPC's agreement rule, and (on the local chain) deliveries and strikes refused by a lying RPC.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { describe, expect, it } from "vitest";
+import {
+  LAMPORTS_PER_SOL,
+  Transaction,
+  TransactionInstruction,
+  type Connection,
+  type Keypair,
+  type PublicKey,
+} from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import type { LocalnetVault } from "../../localnet/genesis";
+import { devRoles } from "../../localnet/genesis";
+import type { LocalnetHandle } from "../../localnet/localnet";
+import {
+  closeConnection,
+  connect,
+  fundedWallet,
+  hasProgramBinary,
+  postRaw,
+  startTestLocalnet,
+  waitFor,
+} from "../../localnet/testing";
+import {
+  TOKEN_PROGRAM_ID,
+  buildCreateAssociatedTokenAccountIdempotentInstruction,
+  findAssociatedTokenAddress,
+} from "../chain/spl-token";
+import { soleLeaderLock } from "../indexer/leader-lock";
+import { processMetrics } from "../observability/metrics";
+import { ChainClient } from "../operator/chain-client";
 import { OperatorError } from "../operator/errors";
-import { decideStrike, periodOf, strikeBoundsOf, type StrikeBounds } from "./keeper";
+import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
+import { findReceipt } from "../vault/addresses";
+import { decodeVaultEvents } from "../vault/events";
+import { buildDepositInstruction, buildRequestWithdrawalInstruction } from "../vault/instructions";
+import {
+  Keeper,
+  assetsDisagreement,
+  decideStrike,
+  periodOf,
+  strikeBoundsOf,
+  type StrikeBounds,
+} from "./keeper";
 import { accruedYield, parseNavSource } from "./nav-source";
 
 /** Rates over time far above any per-strike bound, for the tests of those bounds alone. */
@@ -184,6 +224,34 @@ describe("decideStrike on demand (anyPeriod)", () => {
   });
 });
 
+describe("assetsDisagreement", () => {
+  const state = { totalAssets: 1_000_000_000n, navSequence: 7n };
+
+  it("agrees only on the same assets and NAV sequence at slots at most the lag apart", () => {
+    expect(assetsDisagreement({ slot: 100n, state }, { slot: 75n, state }, 25)).toBeNull();
+    expect(assetsDisagreement({ slot: 100n, state }, { slot: 125n, state }, 25)).toBeNull();
+    expect(assetsDisagreement({ slot: 100n, state }, { slot: 74n, state }, 25)).toBe(
+      "the check RPC answered at slot 74, the RPC at slot 100: 26 slots apart, more than 25",
+    );
+    // One raw unit is a disagreement: the strike's gain is computed from these assets.
+    expect(
+      assetsDisagreement(
+        { slot: 100n, state },
+        { slot: 100n, state: { ...state, totalAssets: 1_000_000_001n } },
+        25,
+      ),
+    ).toBe(
+      "the check RPC answers total assets 1000000001 at NAV #7 (slot 100), the RPC 1000000000 at NAV #7 (slot 100)",
+    );
+    expect(
+      assetsDisagreement({ slot: 100n, state }, { slot: 100n, state: { ...state, navSequence: 6n } }, 25),
+    ).toMatch(/at NAV #6/);
+    expect(assetsDisagreement({ slot: 100n, state }, { slot: 100n, state: null }, 25)).toBe(
+      "the check RPC has no such vault (slot 100)",
+    );
+  });
+});
+
 describe("NAV sources", () => {
   const reading = {
     vault: VAULT,
@@ -248,3 +316,354 @@ describe("NAV sources", () => {
     expect(() => parseNavSource(text)).toThrow(OperatorError);
   });
 });
+
+// On the local chain (the program built from programs/vault): the keeper delivers a claimable
+// withdrawal without its owner signing, two keepers deliver it once, an owner with no USDC account is
+// skipped, and a check RPC that answers other assets (a proxy rewriting the vault account) stops strikes.
+const USDC = 1_000_000n;
+let localnet: LocalnetHandle;
+let connection: Connection;
+let prime: LocalnetVault;
+
+interface Member {
+  wallet: Keypair;
+  usdc: PublicKey;
+  shares: PublicKey;
+}
+
+async function send(instructions: TransactionInstruction[], signer: Keypair): Promise<string> {
+  const latest = await connection.getLatestBlockhash();
+  const transaction = new Transaction({ feePayer: signer.publicKey, recentBlockhash: latest.blockhash }).add(
+    ...instructions,
+  );
+  transaction.sign(signer);
+  const signature = await connection.sendRawTransaction(transaction.serialize());
+  const { value } = await connection.confirmTransaction({ signature, ...latest }, "confirmed");
+  expect(value.err).toBeNull();
+  return signature;
+}
+
+async function tokenBalance(account: PublicKey): Promise<bigint> {
+  return BigInt((await connection.getTokenAccountBalance(account)).value.amount);
+}
+
+async function vaultState(): Promise<VaultAccount> {
+  const account = await connection.getAccountInfo(prime.vault);
+  return decodeVault(account?.data ?? new Uint8Array());
+}
+
+/** A wallet that deposited `usdc` and requested `shares` back, the request not yet claimable. */
+async function memberWithRequest(usdc: bigint, shares: bigint): Promise<Member> {
+  const wallet = await fundedWallet(connection, 2 * LAMPORTS_PER_SOL);
+  const response = await postRaw(
+    localnet.faucetUrl,
+    JSON.stringify({ wallet: wallet.publicKey.toBase58(), amount: usdc.toString() }),
+  );
+  expect(response.status).toBe(200);
+  const member = {
+    wallet,
+    usdc: findAssociatedTokenAddress(wallet.publicKey, localnet.addresses.usdcMint),
+    shares: findAssociatedTokenAddress(wallet.publicKey, prime.shareMint),
+  };
+  await waitFor(async () => ((await connection.getAccountInfo(member.usdc)) === null ? undefined : true));
+  await send(
+    [
+      buildCreateAssociatedTokenAccountIdempotentInstruction(
+        wallet.publicKey,
+        wallet.publicKey,
+        prime.shareMint,
+      ),
+      buildDepositInstruction(
+        {
+          depositor: wallet.publicKey,
+          vault: prime.vault,
+          authority: prime.authority,
+          shareMint: prime.shareMint,
+          reserve: prime.reserve,
+          depositorAsset: member.usdc,
+          depositorShares: member.shares,
+        },
+        { amount: usdc, minSharesOut: 0n },
+      ),
+      buildRequestWithdrawalInstruction(
+        {
+          owner: wallet.publicKey,
+          vault: prime.vault,
+          receipt: findReceipt(prime.vault, wallet.publicKey),
+          ownerShares: member.shares,
+          escrow: prime.escrow,
+        },
+        { shares, maxFeeBps: 10_000 },
+      ),
+    ],
+    wallet,
+  );
+  return member;
+}
+
+/** The keeper of the dev manager over `rpcUrl`, driven by the test (no schedule), delivering. */
+function testKeeper(name: string, lines: string[], checkClient?: ChainClient): Keeper {
+  const roles = devRoles();
+  return new Keeper({
+    client: new ChainClient(localnet.rpcUrl),
+    checkClient,
+    manager: roles.manager,
+    mintAuthority: roles.mintAuthority,
+    navSource: parseNavSource("simulated:10"),
+    lock: soleLeaderLock(),
+    vaults: [prime.vault],
+    settings: { deliverMaxPerPass: 10, attempts: 1 },
+    name,
+    log: (line) => lines.push(line),
+  });
+}
+
+/** The claim by the program's own formula: gross floored, fee rounded up, at the vault's totals now. */
+function expectedNet(state: VaultAccount, shares: bigint, feeBps: bigint): bigint {
+  const gross = (shares * (state.totalAssets + 1n)) / (state.totalShares + 1_000n);
+  const fee = (gross * feeBps + 9_999n) / 10_000n;
+  return gross - fee;
+}
+
+async function makeClaimable(): Promise<void> {
+  const keeper = localnet.keeper;
+  if (keeper === null) {
+    throw new Error("the localnet started without its keeper");
+  }
+  expect(await keeper.strikeNav(prime.vault)).not.toBeNull();
+  expect(await keeper.stageWithdrawals(prime.vault)).not.toBeNull();
+}
+
+async function actionCount(action: string, outcome: string): Promise<number> {
+  const { values } = await processMetrics().keeperActions.get();
+  return values
+    .filter(
+      (sample) =>
+        sample.labels.vault === prime.vault.toBase58() &&
+        sample.labels.action === action &&
+        sample.labels.outcome === outcome,
+    )
+    .reduce((sum, sample) => sum + sample.value, 0);
+}
+
+describe.skipIf(!hasProgramBinary)("the keeper on the local chain", () => {
+  beforeAll(async () => {
+    localnet = await startTestLocalnet({
+      keeper: { enabled: true, scheduled: false },
+      faucet: { requestsPerMinute: 1_000 },
+    });
+    connection = connect(localnet);
+    const vault = localnet.addresses.vaults.find((candidate) => candidate.spec.name === "USDC Prime");
+    if (vault === undefined) {
+      throw new Error("Genesis did not create USDC Prime");
+    }
+    prime = vault;
+  });
+
+  afterAll(async () => {
+    closeConnection(connection);
+    await localnet.stop();
+  });
+
+  it("delivers a claimable withdrawal, once, without its owner signing again, with the exact net", async () => {
+    const member = await memberWithRequest(100n * USDC, 40_000n * USDC);
+    const receiptAddress = findReceipt(prime.vault, member.wallet.publicKey);
+    const lines: string[] = [];
+    const first = testKeeper("keeper-a", lines);
+    const second = testKeeper("keeper-b", lines);
+    // Not claimable yet (no NAV struck past its floor, queue unfunded): nothing to deliver.
+    expect(await first.deliverWithdrawals(prime.vault)).toEqual([]);
+    await makeClaimable();
+
+    const state = await vaultState();
+    const receipt = decodeReceipt(
+      (await connection.getAccountInfo(receiptAddress))?.data ?? new Uint8Array(),
+    );
+    const net = expectedNet(state, receipt.shares, BigInt(receipt.feeBps));
+    // 40 shares at a share price just above 1 less the 0.1 % fee: 39.96 USDC and the yield's dust.
+    expect(net).toBeGreaterThanOrEqual(39_960_000n);
+    expect(net).toBeLessThan(39_970_000n);
+    const before = await tokenBalance(member.usdc);
+    const sentBefore = await actionCount("deliver", "sent");
+
+    // Two keepers at once: one delivers, the other finds it delivered (or already gone); none fails.
+    const reports = (
+      await Promise.all([first.deliverWithdrawals(prime.vault), second.deliverWithdrawals(prime.vault)])
+    ).flat();
+    console.log(
+      `keeper.test: two keepers at once: ${reports.map((report) => `${report.outcome}${report.net === null ? "" : ` ${report.net}`}`).join(", ")}`,
+    );
+    const delivered = reports.filter((report) => report.outcome === "delivered");
+    expect(delivered).toHaveLength(1);
+    expect(
+      reports.filter((report) => report.outcome !== "delivered" && report.outcome !== "already claimed"),
+    ).toEqual([]);
+    expect(delivered[0]).toMatchObject({
+      owner: member.wallet.publicKey.toBase58(),
+      requestId: receipt.requestId,
+      net,
+    });
+    expect(await tokenBalance(member.usdc)).toBe(before + net);
+    expect(await connection.getAccountInfo(receiptAddress)).toBeNull();
+    expect(await actionCount("deliver", "sent")).toBe(sentBefore + 1);
+
+    // The claim's transaction: signed by the manager alone, the owner's USDC account paid `net`.
+    const transaction = await connection.getTransaction(delivered[0]?.signature ?? "", {
+      commitment: "confirmed",
+      maxSupportedTransactionVersion: 0,
+    });
+    const message = transaction?.transaction.message;
+    expect(message?.header.numRequiredSignatures).toBe(1);
+    expect(message?.staticAccountKeys[0]?.toBase58()).toBe(localnet.addresses.manager.toBase58());
+    const claimed = decodeVaultEvents(transaction?.meta?.logMessages ?? []).find(
+      (event) => event.name === "WithdrawalClaimed",
+    );
+    expect(claimed?.name === "WithdrawalClaimed" ? claimed.data.net : null).toBe(net);
+    expect(lines.some((line) => line.includes(`delivered request #${receipt.requestId}: ${net} to`))).toBe(
+      true,
+    );
+
+    // A later pass finds nothing: a delivered withdrawal is not sent again.
+    expect(await second.deliverWithdrawals(prime.vault)).toEqual([]);
+    expect(await tokenBalance(member.usdc)).toBe(before + net);
+  });
+
+  it("skips, and says why, a claimable withdrawal whose owner has no USDC account", async () => {
+    const member = await memberWithRequest(50n * USDC, 20_000n * USDC);
+    // The owner empties and closes its USDC account (SPL Token CloseAccount: tag 9).
+    expect(await tokenBalance(member.usdc)).toBe(0n);
+    await send(
+      [
+        new TransactionInstruction({
+          programId: TOKEN_PROGRAM_ID,
+          keys: [
+            { pubkey: member.usdc, isSigner: false, isWritable: true },
+            { pubkey: member.wallet.publicKey, isSigner: false, isWritable: true },
+            { pubkey: member.wallet.publicKey, isSigner: true, isWritable: false },
+          ],
+          data: Buffer.from([9]),
+        }),
+      ],
+      member.wallet,
+    );
+    await makeClaimable();
+    const lines: string[] = [];
+    const keeper = testKeeper("keeper-a", lines);
+    const reports = await keeper.deliverWithdrawals(prime.vault);
+    expect(reports).toEqual([
+      expect.objectContaining({ owner: member.wallet.publicKey.toBase58(), outcome: "no asset account" }),
+    ]);
+    expect(await connection.getAccountInfo(findReceipt(prime.vault, member.wallet.publicKey))).not.toBeNull();
+    expect(lines.filter((line) => line.includes("claimable but not delivered"))).toEqual([
+      expect.stringContaining(
+        `the owner has no ${localnet.addresses.usdcMint.toBase58()} account at ${member.usdc.toBase58()}`,
+      ),
+    ]);
+    // Logged once, not on every pass.
+    await keeper.deliverWithdrawals(prime.vault);
+    expect(lines.filter((line) => line.includes("claimable but not delivered"))).toHaveLength(1);
+  });
+
+  it("refuses to strike when the check RPC answers other assets, or answers from too far behind", async () => {
+    const lie: { assets: bigint; slots: number } = { assets: 0n, slots: 0 };
+    const proxy = await rewritingProxy(localnet.rpcUrl, prime.vault.toBase58(), lie);
+    try {
+      const lines: string[] = [];
+      const honest = await vaultState();
+      // One USDC unit more than the chain holds: a node on another fork, or lying.
+      lie.assets = 1n;
+      const refusedBefore = await actionCount("strike", "rpcs disagree");
+      const keeper = testKeeper("keeper-a", lines, new ChainClient(proxy.url));
+      expect(await keeper.strikeNav(prime.vault)).toBeNull();
+      expect((await vaultState()).navSequence).toBe(honest.navSequence);
+      expect(lines).toEqual([
+        expect.stringContaining(
+          `strike skipped: the check RPC answers total assets ${honest.totalAssets + 1n} at NAV #${honest.navSequence}`,
+        ),
+      ]);
+      expect(await actionCount("strike", "rpcs disagree")).toBe(refusedBefore + 1);
+
+      // The same assets, said to be 1,000 slots apart: not the same moment of the chain.
+      lie.assets = 0n;
+      lie.slots = 1_000;
+      expect(await keeper.strikeNav(prime.vault)).toBeNull();
+      expect(lines.at(-1)).toMatch(
+        /strike skipped: the check RPC answered at slot \d+, the RPC at slot \d+: \d+ slots apart, more than 25$/,
+      );
+      // 1,000 apart, give or take the slots the chain made between the two reads.
+      const apart = Number(/(\d+) slots apart/.exec(lines.at(-1) ?? "")?.[1]);
+      expect(Math.abs(apart - 1_000)).toBeLessThanOrEqual(5);
+      expect(await actionCount("strike", "rpcs disagree")).toBe(refusedBefore + 2);
+
+      // The proxy passing answers through unchanged: the two agree and the strike lands.
+      lie.slots = 0;
+      const struck = await keeper.strikeNav(prime.vault);
+      expect(struck?.navSequence).toBe(honest.navSequence + 1n);
+      expect((await vaultState()).navSequence).toBe(honest.navSequence + 1n);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+/**
+ * An HTTP JSON-RPC proxy to `target` that, for getAccountInfo of `vault`, adds `lie.assets` to the
+ * vault's total_assets in the account data and `lie.slots` to the answer's context slot.
+ */
+async function rewritingProxy(
+  target: string,
+  vault: string,
+  lie: { assets: bigint; slots: number },
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks).toString();
+      void fetch(target, { method: "POST", headers: { "Content-Type": "application/json" }, body })
+        .then((answer) => answer.json() as Promise<unknown>)
+        .then((answer) => {
+          const call = JSON.parse(body) as { method?: string; params?: unknown[] };
+          const rewritten =
+            call.method === "getAccountInfo" && call.params?.[0] === vault
+              ? rewriteVault(answer, lie)
+              : answer;
+          response.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(rewritten));
+        })
+        .catch(() => response.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function rewriteVault(answer: unknown, lie: { assets: bigint; slots: number }): unknown {
+  const parsed = answer as {
+    result: { context: { slot: number }; value: { data: [string, string] } | null };
+  };
+  const value = parsed.result.value;
+  if (value === null) {
+    return answer;
+  }
+  const data = Buffer.from(value.data[0], "base64");
+  if (lie.assets !== 0n) {
+    const total = decodeVault(data).totalAssets;
+    const needle = Buffer.alloc(8);
+    needle.writeBigUInt64LE(total);
+    const offset = data.indexOf(needle);
+    if (offset < 0 || data.indexOf(needle, offset + 1) >= 0) {
+      throw new Error("total_assets is not found exactly once in the vault account");
+    }
+    data.writeBigUInt64LE(total + lie.assets, offset);
+  }
+  return {
+    ...parsed,
+    result: {
+      context: { ...parsed.result.context, slot: parsed.result.context.slot + lie.slots },
+      value: { ...value, data: [data.toString("base64"), value.data[1]] },
+    },
+  };
+}

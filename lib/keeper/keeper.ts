@@ -1,7 +1,9 @@
 // The manager's service: for each vault it manages, a NAV strike once per period (the first tick of
 // each NAV_INTERVAL-aligned period) from a NAV source, clamped to the bounds its protocol account keeps
-// on chain (the program refuses a strike beyond them), and the
-// withdrawal queue funded when the reserve allows. It decides from chain state alone (the vault's
+// on chain (the program refuses a strike beyond them) and refused when a second RPC disagrees on the
+// vault's assets, the withdrawal queue funded when the reserve allows, and claimable withdrawals
+// delivered to their owners (the program's claim is permissionless and pays only the receipt's owner;
+// the keeper pays the fee). It decides from chain state alone (the vault's
 // nav_updated_at against the period), so a keeper restarted after a crash, or one taking over from
 // a leader that died mid-cycle, never strikes a period twice. Several may run: the one holding the
 // leader lock acts, the others wait. The local chain runs this same keeper in its process (see
@@ -13,16 +15,26 @@ import {
   type TransactionInstruction,
 } from "@solana/web3.js";
 
-import { buildMintToInstruction } from "../chain/spl-token";
+import {
+  TOKEN_PROGRAM_ID,
+  buildMintToInstruction,
+  decodeTokenAccount,
+  findAssociatedTokenAddress,
+} from "../chain/spl-token";
 import type { LeaderLock } from "../indexer/leader-lock";
-import { readProgramVaults } from "../indexer/chain-reads";
+import { readProgramVaults, readVaultReceipts, type VaultReceipt } from "../indexer/chain-reads";
 import { processMetrics } from "../observability/metrics";
 import { ChainClient, TransactionFailedError, customErrorCode } from "../operator/chain-client";
-import { decodeProtocol, decodeVault, type VaultAccount } from "../vault/accounts";
+import { decodeProtocol, decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
 import { findQueueHoles } from "../vault/addresses";
-import { buildStageWithdrawalsInstruction, buildUpdateNavInstruction } from "../vault/instructions";
+import {
+  buildClaimWithdrawalInstruction,
+  buildStageWithdrawalsInstruction,
+  buildUpdateNavInstruction,
+} from "../vault/instructions";
 import { vaultErrorCode } from "../vault/program-errors";
+import { claimAmounts, claimBlockers } from "../vault/withdrawal-rules";
 import type { NavSource } from "./nav-source";
 
 const BPS = 10_000n;
@@ -55,6 +67,13 @@ export interface KeeperSettings {
   attempts: number;
   /** First retry delay; doubled for each further one. */
   backoffMs: number;
+  /** Most claimable withdrawals delivered per vault in one pass (oldest request first); 0: none. */
+  deliverMaxPerPass: number;
+  /**
+   * How many slots apart the two RPCs' reads of a vault may be (with a check RPC): further apart, the
+   * reads are not of the same chain moment and the strike waits.
+   */
+  checkMaxSlotLag: number;
 }
 
 export const DEFAULT_KEEPER_SETTINGS: KeeperSettings = {
@@ -64,6 +83,8 @@ export const DEFAULT_KEEPER_SETTINGS: KeeperSettings = {
   tickSeconds: 2,
   attempts: 4,
   backoffMs: 500,
+  deliverMaxPerPass: 10,
+  checkMaxSlotLag: 25,
 };
 
 export interface KeeperOptions {
@@ -73,6 +94,11 @@ export interface KeeperOptions {
   lock: LeaderLock;
   /** The vaults to keep, or every vault of a protocol this manager manages. */
   vaults: PublicKey[] | { protocol: PublicKey };
+  /**
+   * A second RPC (another provider) that must agree, exactly, on the vault's assets and NAV sequence
+   * the keeper strikes from; absent: the keeper trusts `client` alone (and says so at start).
+   */
+  checkClient?: ChainClient;
   /** Mints simulated yield into the reserve (a test mint's authority); absent: the yield is only reported. */
   mintAuthority?: Keypair;
   settings?: Partial<KeeperSettings>;
@@ -206,10 +232,45 @@ export interface StagingReport {
   tail: bigint;
 }
 
+export type DeliveryOutcome = "delivered" | "already claimed" | "no asset account" | "failed";
+
+export interface DeliveryReport {
+  vault: string;
+  owner: string;
+  requestId: bigint;
+  outcome: DeliveryOutcome;
+  /** The net amount paid to the owner (delivered only), from the vault as read just before the claim. */
+  net: bigint | null;
+  signature: string | null;
+}
+
 export interface CycleReport {
   leader: boolean;
   strikes: StrikeReport[];
   stagings: StagingReport[];
+  deliveries: DeliveryReport[];
+}
+
+/** The reads of one vault by the keeper's RPC and its check RPC disagree: why, for the log. */
+export function assetsDisagreement(
+  primary: { slot: bigint; state: Pick<VaultAccount, "totalAssets" | "navSequence"> },
+  check: { slot: bigint; state: Pick<VaultAccount, "totalAssets" | "navSequence"> | null },
+  maxSlotLag: number,
+): string | null {
+  const apart = primary.slot > check.slot ? primary.slot - check.slot : check.slot - primary.slot;
+  if (apart > BigInt(maxSlotLag)) {
+    return `the check RPC answered at slot ${check.slot}, the RPC at slot ${primary.slot}: ${apart} slots apart, more than ${maxSlotLag}`;
+  }
+  if (check.state === null) {
+    return `the check RPC has no such vault (slot ${check.slot})`;
+  }
+  if (
+    check.state.totalAssets !== primary.state.totalAssets ||
+    check.state.navSequence !== primary.state.navSequence
+  ) {
+    return `the check RPC answers total assets ${check.state.totalAssets} at NAV #${check.state.navSequence} (slot ${check.slot}), the RPC ${primary.state.totalAssets} at NAV #${primary.state.navSequence} (slot ${primary.slot})`;
+  }
+  return null;
 }
 
 /** How often an on-demand strike looks at the clock while it waits out the bounds' interval. */
@@ -225,6 +286,8 @@ export class Keeper {
   private stopped = false;
   private wasLeader: boolean | null = null;
   private warnedUnbacked = false;
+  /** Receipts (address:request id) whose skip was logged, so a waiting one is not logged every tick. */
+  private readonly loggedSkips = new Set<string>();
 
   constructor(private readonly options: KeeperOptions) {
     this.settings = { ...DEFAULT_KEEPER_SETTINGS, ...options.settings };
@@ -286,7 +349,7 @@ export class Keeper {
   }
 
   private async cycle(): Promise<CycleReport> {
-    const report: CycleReport = { leader: false, strikes: [], stagings: [] };
+    const report: CycleReport = { leader: false, strikes: [], stagings: [], deliveries: [] };
     let leader: boolean;
     try {
       leader = await this.options.lock.tryAcquire();
@@ -318,6 +381,10 @@ export class Keeper {
       if (staging !== null) {
         report.stagings.push(staging);
       }
+      const deliveries = await this.withRetries(`deliveries for ${vault.address.toBase58()}`, () =>
+        this.deliverClaimable(vault.address),
+      );
+      report.deliveries.push(...(deliveries ?? []));
     }
     return report;
   }
@@ -334,6 +401,15 @@ export class Keeper {
   /** Funds one vault's queue now, whatever the stage interval; null when nothing is queued or the reserve is short. */
   stageWithdrawals(address: PublicKey): Promise<StagingReport | null> {
     return this.stageIfDue(address, true);
+  }
+
+  /**
+   * Sends the claims of up to deliverMaxPerPass of the vault's claimable withdrawals (oldest request
+   * first), paying the fees; now, for callers that drive the keeper themselves. A claim another keeper
+   * or the owner landed first is "already claimed", not a failure.
+   */
+  deliverWithdrawals(address: PublicKey): Promise<DeliveryReport[]> {
+    return this.deliverClaimable(address);
   }
 
   private async keptVaults(): Promise<KeptVault[]> {
@@ -421,14 +497,21 @@ export class Keeper {
         }
       }
     }
-    const state = await this.readVault(address);
-    if (state === null) {
+    const { slot, account } = await client.getAccountAtSlot(address);
+    if (account === null) {
       return null;
     }
+    const state = decodeVault(account.data);
     const now = await this.nowSeconds();
     const bounds = await this.readBounds(state.protocol);
     const due = decideStrike(state, null, now, this.settings.navIntervalSeconds, bounds, anyPeriod);
     if (!due.strike) {
+      return null;
+    }
+    const disagreement = await this.crossCheck(address, slot, state);
+    if (disagreement !== null) {
+      metrics.keeperActions.inc({ vault, action: "strike", outcome: "rpcs disagree" });
+      this.log(`keeper: ${this.label(address, state)} strike skipped: ${disagreement}`);
       return null;
     }
     const target = await navSource.currentTotalAssets({
@@ -472,6 +555,35 @@ export class Keeper {
       `keeper: ${this.label(address, state)} NAV #${sequence}: ${change} on ${state.totalAssets} -> ${decision.target}${decision.clamped ? " (clamped to the bounds)" : ""} (${signature})`,
     );
     return { vault, signature, gain: decision.gain, loss: decision.loss, navSequence: sequence };
+  }
+
+  /**
+   * With a check RPC: why its read of the vault does not confirm the one the strike is computed from
+   * (the same total assets and NAV sequence, at slots at most checkMaxSlotLag apart); null when it
+   * does, or when there is no check RPC.
+   */
+  private async crossCheck(address: PublicKey, slot: bigint, state: VaultAccount): Promise<string | null> {
+    const { checkClient } = this.options;
+    if (checkClient === undefined) {
+      return null;
+    }
+    let check: { slot: bigint; account: { data: Uint8Array } | null };
+    try {
+      check = await checkClient.getAccountAtSlot(address);
+    } catch (error) {
+      return `the check RPC did not answer (${describe(error)})`;
+    }
+    let checked: VaultAccount | null;
+    try {
+      checked = check.account === null ? null : decodeVault(check.account.data);
+    } catch (error) {
+      return `the check RPC's vault account does not decode (${describe(error)})`;
+    }
+    return assetsDisagreement(
+      { slot, state },
+      { slot: check.slot, state: checked },
+      this.settings.checkMaxSlotLag,
+    );
   }
 
   /**
@@ -520,5 +632,144 @@ export class Keeper {
       `keeper: ${this.label(address, state)} staged the queue ${state.queueFunded} -> ${after.queueFunded} of ${after.queueTail} (${signature})`,
     );
     return { vault, signature, funded: after.queueFunded, tail: after.queueTail };
+  }
+
+  private async deliverClaimable(address: PublicKey): Promise<DeliveryReport[]> {
+    const max = this.settings.deliverMaxPerPass;
+    if (max <= 0) {
+      return [];
+    }
+    const state = await this.readVault(address);
+    if (state === null || state.queueFunded <= state.queueClaimed || state.navSequence === 0n) {
+      // Nothing funded and unclaimed, or no NAV ever struck: no receipt can be claimable.
+      return [];
+    }
+    const reserve = await this.options.client.getAccount(state.reserve);
+    const reserveBalance =
+      reserve === null ? 0n : (decodeTokenAccount(reserve.owner, reserve.data)?.amount ?? 0n);
+    const receipts = await readVaultReceipts(
+      this.options.client.rpc,
+      this.options.programId ?? VAULT_PROGRAM_ID,
+      address,
+    );
+    // In request order, each claim leaving the reserve its net less for the next (the program refuses a
+    // claim the reserve cannot pay, 6016).
+    let reserveLeft = reserveBalance;
+    const claimable: VaultReceipt[] = [];
+    for (const entry of [...receipts].sort((a, b) =>
+      a.receipt.queueStart < b.receipt.queueStart ? -1 : 1,
+    )) {
+      if (claimable.length >= max) {
+        break;
+      }
+      if (claimBlockers(state, entry.receipt, reserveLeft).length === 0) {
+        claimable.push(entry);
+        reserveLeft -= claimAmounts(state, entry.receipt).net;
+      }
+    }
+    const reports: DeliveryReport[] = [];
+    for (const entry of claimable) {
+      reports.push(await this.deliver(address, state, entry));
+    }
+    return reports;
+  }
+
+  /** Whether a receipt address now holds another request than `requestId` (the owner asked again). */
+  private isOtherRequest(account: { owner: PublicKey; data: Uint8Array }, requestId: bigint): boolean {
+    if (!account.owner.equals(this.options.programId ?? VAULT_PROGRAM_ID)) {
+      return false;
+    }
+    try {
+      return decodeReceipt(account.data).requestId !== requestId;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Sends one receipt's claim into its owner's asset account, if the owner has one. */
+  private async deliver(
+    address: PublicKey,
+    state: VaultAccount,
+    { address: receiptAddress, receipt }: VaultReceipt,
+  ): Promise<DeliveryReport> {
+    const { client, manager } = this.options;
+    const metrics = processMetrics();
+    const vault = address.toBase58();
+    const owner = receipt.owner.toBase58();
+    const base = { vault, owner, requestId: receipt.requestId };
+    const skipKey = `${receiptAddress.toBase58()}:${receipt.requestId}`;
+    // The program pays only into a token account of the asset that the owner holds (6005 otherwise).
+    // The keeper does not open one for the owner: its rent would be the keeper's to pay, again for
+    // every request of a wallet that closes it. The owner's own claim (the API's) opens it.
+    const ownerAsset = findAssociatedTokenAddress(receipt.owner, state.assetMint);
+    const assetAccount = await client.getAccount(ownerAsset);
+    // As the program's checks::token_account reads it: a classic SPL Token account, initialized.
+    const token =
+      assetAccount === null || !assetAccount.owner.equals(TOKEN_PROGRAM_ID)
+        ? null
+        : decodeTokenAccount(assetAccount.owner, assetAccount.data);
+    if (
+      token === null ||
+      token.state !== "initialized" ||
+      !token.mint.equals(state.assetMint) ||
+      !token.owner.equals(receipt.owner)
+    ) {
+      metrics.keeperActions.inc({ vault, action: "deliver", outcome: "skipped" });
+      if (!this.loggedSkips.has(skipKey)) {
+        this.loggedSkips.add(skipKey);
+        this.log(
+          `keeper: ${this.label(address, state)} request #${receipt.requestId} of ${owner} is claimable but not delivered: ${
+            token === null
+              ? `the owner has no ${state.assetMint.toBase58()} account at ${ownerAsset.toBase58()}`
+              : `the owner's asset account ${ownerAsset.toBase58()} is ${token.state === "frozen" ? "frozen" : "not the owner's account of the asset"}`
+          }, and the program pays only into one (the keeper does not pay its rent); left for the owner's own claim`,
+        );
+      }
+      return { ...base, outcome: "no asset account", net: null, signature: null };
+    }
+    // The vault as the claim will find it (an earlier delivery of this pass moved its totals).
+    const fresh = (await this.readVault(address)) ?? state;
+    const net = claimAmounts(fresh, receipt).net;
+    const instruction = buildClaimWithdrawalInstruction({
+      owner: receipt.owner,
+      vault: address,
+      authority: state.authority,
+      receipt: receiptAddress,
+      shareMint: state.shareMint,
+      escrow: state.escrow,
+      reserve: state.reserve,
+      ownerAsset,
+    });
+    let signature: string;
+    try {
+      signature = await client.sendAndConfirm(
+        `delivery of request #${receipt.requestId} to ${owner}`,
+        [instruction],
+        manager,
+      );
+    } catch (error) {
+      // Another keeper or the owner may have claimed it first: then the receipt is gone (or is a
+      // newer request of the same owner), and there is nothing left to deliver.
+      const now = await client.getAccount(receiptAddress).catch(() => undefined);
+      const gone = now === null || (now !== undefined && this.isOtherRequest(now, receipt.requestId));
+      if (gone) {
+        metrics.keeperActions.inc({ vault, action: "deliver", outcome: "already claimed" });
+        this.log(
+          `keeper: ${this.label(address, state)} request #${receipt.requestId} of ${owner} was already claimed`,
+        );
+        return { ...base, outcome: "already claimed", net: null, signature: null };
+      }
+      metrics.keeperActions.inc({ vault, action: "deliver", outcome: "failed" });
+      this.log(
+        `keeper: ${this.label(address, state)} delivery of request #${receipt.requestId} to ${owner} failed: ${describe(error)}`,
+      );
+      return { ...base, outcome: "failed", net: null, signature: null };
+    }
+    this.loggedSkips.delete(skipKey);
+    metrics.keeperActions.inc({ vault, action: "deliver", outcome: "sent" });
+    this.log(
+      `keeper: ${this.label(address, state)} delivered request #${receipt.requestId}: ${net} to ${owner} (${signature})`,
+    );
+    return { ...base, outcome: "delivered", net, signature };
   }
 }

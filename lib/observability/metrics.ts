@@ -112,7 +112,7 @@ function createMetrics(): ProcessMetrics {
     }),
     keeperActions: new Counter({
       name: "keeper_actions_total",
-      help: "Keeper actions by vault, action (strike, stage) and outcome (sent, skipped, failed)",
+      help: "Keeper actions by vault, action (strike, stage, deliver) and outcome (sent, skipped, failed, rpcs disagree, already claimed)",
       labelNames: ["vault", "action", "outcome"],
       registers,
     }),

@@ -135,6 +135,31 @@ export class ChainClient {
     };
   }
 
+  /** An account as the node holds it, with the slot the node answered at (its context). */
+  async getAccountAtSlot(address: PublicKey): Promise<{ slot: bigint; account: OnChainAccount | null }> {
+    const result = accountInfoSchema
+      .extend({ context: z.object({ slot: z.number() }) })
+      .parse(
+        await this.rpc.call("getAccountInfo", [
+          address.toBase58(),
+          { encoding: "base64", commitment: "confirmed" },
+        ]),
+      );
+    const slot = BigInt(result.context.slot);
+    if (result.value === null) {
+      return { slot, account: null };
+    }
+    return {
+      slot,
+      account: {
+        lamports: BigInt(result.value.lamports),
+        data: Buffer.from(result.value.data[0], "base64"),
+        owner: new PublicKey(result.value.owner),
+        executable: result.value.executable,
+      },
+    };
+  }
+
   async getBalance(address: PublicKey): Promise<bigint> {
     const result = z
       .object({ value: z.number() })

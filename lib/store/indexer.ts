@@ -3,6 +3,7 @@
 // transaction's events are stored together with the cursor that passes it, so a restart at any point
 // neither duplicates nor skips.
 import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "../vault/indexed-records";
+import type { WithdrawalMilestoneEvents } from "../vault/withdrawal-milestones";
 import type { Database, Queryable } from "./db";
 
 export type { IndexedVaultRow, StoredEvent, VaultSnapshot };
@@ -394,6 +395,51 @@ export class SqlIndexerStore {
       [vault, sinceSeconds],
     );
     return row?.average === null || row?.average === undefined ? null : Number(row.average);
+  }
+
+  /**
+   * The indexed events that date one withdrawal of `owner` (request `requestId`, or the owner's latest
+   * request when null): the request, the first NAV struck past its floor, the first staging that funded
+   * the queue past its end (averageSecondsToClaimable's rule) and its claim; null when no request is
+   * indexed.
+   */
+  async withdrawalMilestoneEvents(
+    vault: string,
+    owner: string,
+    requestId: bigint | null,
+  ): Promise<WithdrawalMilestoneEvents | null> {
+    const [requestRow] = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM vault_events
+       WHERE vault = $1 AND owner = $2 AND name = 'WithdrawalRequested'
+         AND ($3::numeric IS NULL OR request_id = $3::numeric)
+       ORDER BY slot DESC, signature DESC, event_index DESC LIMIT 1`,
+      [vault, owner, requestId?.toString() ?? null],
+    );
+    if (requestRow === undefined) {
+      return null;
+    }
+    const request = eventFromRow(requestRow);
+    const first = async (name: string, field: string, operator: ">" | ">=", bound: string) => {
+      const [row] = await this.db.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM vault_events
+         WHERE vault = $1 AND name = $2 AND slot >= $3 AND (data->>'${field}')::numeric ${operator} $4::numeric
+         ORDER BY slot, signature, event_index LIMIT 1`,
+        [vault, name, request.slot, bound],
+      );
+      return row === undefined ? null : eventFromRow(row);
+    };
+    const [nav, staged, claimedRows] = await Promise.all([
+      first("NavUpdated", "navSequence", ">", String(request.data.navFloor ?? "0")),
+      first("WithdrawalsStaged", "queueFunded", ">=", String(request.data.queueEnd ?? "0")),
+      this.db.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM vault_events
+         WHERE vault = $1 AND owner = $2 AND name = 'WithdrawalClaimed' AND request_id = $3::numeric
+         ORDER BY slot LIMIT 1`,
+        [vault, owner, request.requestId?.toString() ?? "-1"],
+      ),
+    ]);
+    const claimedRow = claimedRows[0];
+    return { request, nav, staged, claimed: claimedRow === undefined ? null : eventFromRow(claimedRow) };
   }
 
   async countEvents(vault: string): Promise<number> {

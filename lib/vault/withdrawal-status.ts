@@ -1,15 +1,22 @@
 // A wallet's withdrawal on a vault: pending shares and their value, whether the receipt is claimable,
 // which condition it waits on with an arrival band, the queue progress, and when it was requested.
 // One fresh read of vault, receipt and reserve; the request time comes from recorded history, else
-// from the receipt's transactions on chain (remembered, as it never changes).
+// from the receipt's transactions on chain (remembered, as it never changes). The milestones (struck,
+// funded, claimable, claimed and by whom) come from the indexer's events: for the pending request, or,
+// with none pending, for the wallet's latest one (so a withdrawal the keeper delivered shows as arrived).
 import type { PublicKey } from "@solana/web3.js";
 
 import type { WithdrawalReceiptAccount, VaultAccount } from "./accounts";
 import { decodeVaultEvents } from "./events";
 import type { StagingPace } from "./staging-pace";
+import {
+  withdrawalMilestones,
+  type MilestoneSource,
+  type WithdrawalMilestones,
+} from "./withdrawal-milestones";
 import { assetsForSharesRoundDown } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
-import type { VaultDeps } from "./vault-state";
+import type { LoadedVault, VaultDeps } from "./vault-state";
 import { readStatusAccounts } from "./withdrawal-accounts";
 import {
   claimBlockers,
@@ -40,11 +47,17 @@ export interface WithdrawalStatus {
   createdAt: string | null;
   estimate: ArrivalEstimate | null;
   progress: WithdrawalProgress | null;
+  /** When the withdrawal passed each step, from the indexed events; null when none is indexed. */
+  milestones: StatusMilestones | null;
   /**
    * The vault's net-withdrawal caps as this fresh read of its account has them: what a request may
    * take now (GET /api/vault/{id} serves the indexer's copy, which trails by its interval).
    */
   withdrawalLimits: WithdrawalLimits;
+}
+
+export interface StatusMilestones extends Omit<WithdrawalMilestones, "claimedNet"> {
+  claimedNet: TokenAmount | null;
 }
 
 /** Where verified request times come from: recorded history (the store), by request id. */
@@ -133,6 +146,54 @@ export function estimateArrival(
 }
 
 const MAX_REMEMBERED_TIMES = 10_000;
+/** Claim signature → its fee payer (a transaction's signer never changes). */
+const rememberedClaimSigners = new Map<string, string>();
+
+async function claimSigner(deps: VaultDeps, signature: string): Promise<string | null> {
+  const remembered = rememberedClaimSigners.get(signature);
+  if (remembered !== undefined) {
+    return remembered;
+  }
+  const transaction = await deps.chain.getTransaction(signature).catch(() => null);
+  const payer = transaction?.accountKeys[0];
+  if (payer === undefined) {
+    return null;
+  }
+  if (rememberedClaimSigners.size >= MAX_REMEMBERED_TIMES) {
+    rememberedClaimSigners.clear();
+  }
+  rememberedClaimSigners.set(signature, payer);
+  return payer;
+}
+
+/** The milestones of the wallet's request `requestId` (its latest when null); null when none is indexed or the store is unreachable. */
+async function statusMilestones(
+  deps: VaultDeps,
+  indexed: MilestoneSource | null,
+  vault: LoadedVault,
+  wallet: PublicKey,
+  requestId: bigint | null,
+): Promise<StatusMilestones | null> {
+  if (indexed === null) {
+    return null;
+  }
+  const events = await indexed
+    .withdrawalMilestoneEvents(vault.address.toBase58(), wallet.toBase58(), requestId)
+    .catch(() => null);
+  if (events === null) {
+    return null;
+  }
+  const signer = events.claimed === null ? null : await claimSigner(deps, events.claimed.signature);
+  const milestones = withdrawalMilestones(events, {
+    owner: wallet.toBase58(),
+    manager: vault.state.manager.toBase58(),
+    claimSigner: signer,
+  });
+  return {
+    ...milestones,
+    claimedNet: milestones.claimedNet === null ? null : tokenAmount(vault.asset, milestones.claimedNet),
+  };
+}
 const SIGNATURES_SEARCHED = 10;
 const rememberedRequestTimes = new Map<string, Date>();
 
@@ -211,6 +272,7 @@ export async function getWithdrawalStatus(
   history: RequestTimeSource,
   settings: StatusSettings,
   request: { vault: PublicKey; wallet: PublicKey },
+  indexed: MilestoneSource | null = null,
 ): Promise<WithdrawalStatus> {
   const { vault, receipt, receiptAddress, reserveBalance } = await readStatusAccounts(
     deps,
@@ -229,6 +291,8 @@ export async function getWithdrawalStatus(
       createdAt: null,
       estimate: null,
       progress: null,
+      // The wallet's latest withdrawal, claimed or not: the pages show a delivered one as arrived.
+      milestones: await statusMilestones(deps, indexed, vault, request.wallet, null),
       withdrawalLimits: withdrawalLimits(vault, nowMs),
     };
   }
@@ -258,6 +322,7 @@ export async function getWithdrawalStatus(
       settings.stagingPace.sharesPerSecond(vault.address.toBase58()),
     ),
     progress: withdrawalProgress(state, receipt),
+    milestones: await statusMilestones(deps, indexed, vault, request.wallet, receipt.requestId),
     withdrawalLimits: withdrawalLimits(vault, nowMs),
   };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { clockWithZone, roughlyFromNow, withdrawalSteps, type StepsInput } from "./withdrawal-steps";
+import {
+  arrivedText,
+  clockWithZone,
+  roughlyFromNow,
+  withdrawalSteps,
+  type StepsInput,
+} from "./withdrawal-steps";
 
 const NOW = Date.UTC(2026, 10, 26, 14, 0);
 const utc = { timeZone: "UTC" };
@@ -78,5 +84,56 @@ describe("the pending withdrawal's steps", () => {
     );
     expect(steps[0]?.detail).toBe("");
     expect(steps[1]?.detail).toBe("");
+  });
+
+  it("with the milestones: when the NAV was struck, the queue funded, and since when it is claimable", () => {
+    const ready: StepsInput = {
+      ...waitingForNav,
+      canClaimNow: true,
+      estimate: { kind: "ready", band: null },
+      milestones: {
+        navStruckAt: new Date(NOW - 150_000).toISOString(),
+        fundedAt: new Date(NOW - 120_000).toISOString(),
+        claimableAt: new Date(NOW - 120_000).toISOString(),
+      },
+    };
+    const steps = withdrawalSteps(ready, NOW, utc);
+    expect(steps.map((step) => [step.label, step.detail])).toEqual([
+      ["Requested", "13:57 UTC (~3 min ago)"],
+      ["NAV struck", "13:57 UTC (~3 min ago)"],
+      ["Funded", "13:58 UTC (~2 min ago)"],
+      ["Claimable", "since 13:58 UTC (~2 min ago)"],
+      ["Claimed", "claim it below"],
+    ]);
+    // In the reader's locale: a US reader sees a 12-hour clock.
+    expect(withdrawalSteps(ready, NOW, { timeZone: "UTC", locale: "en-US" })[1]?.detail).toBe(
+      "1:57 PM UTC (~3 min ago)",
+    );
+    // The chain's clock a little ahead of the reader's: a strike already made is not "in ~10 s".
+    const ahead: StepsInput = {
+      ...ready,
+      milestones: {
+        navStruckAt: new Date(NOW + 12_000).toISOString(),
+        fundedAt: null,
+        claimableAt: null,
+      },
+    };
+    expect(withdrawalSteps(ahead, NOW, utc)[1]?.detail).toBe("14:00 UTC (just now)");
+    // Milestones not indexed yet: the page falls back to what the vault's state says.
+    expect(withdrawalSteps({ ...ready, milestones: null }, NOW, utc)[3]?.detail).toBe("claimable now");
+  });
+
+  it("says a delivered withdrawal arrived, with its amount and time; not the owner's own claim, not days later", () => {
+    const delivered = { claimedAt: new Date(NOW - 2 * 60_000).toISOString(), claimedBy: "keeper" };
+    expect(arrivedText(delivered, "99.90 USDC", NOW, utc)).toBe(
+      "Arrived: 99.90 USDC in your wallet at 13:58 UTC",
+    );
+    expect(arrivedText(delivered, "99.90 USDC", NOW, berlin)).toBe(
+      "Arrived: 99.90 USDC in your wallet at 14:58 CET",
+    );
+    expect(arrivedText({ ...delivered, claimedBy: "owner" }, "99.90 USDC", NOW, utc)).toBeNull();
+    expect(arrivedText({ ...delivered, claimedAt: null }, "99.90 USDC", NOW, utc)).toBeNull();
+    expect(arrivedText(delivered, "99.90 USDC", NOW + 25 * 3_600_000, utc)).toBeNull();
+    expect(arrivedText(null, "99.90 USDC", NOW, utc)).toBeNull();
   });
 });

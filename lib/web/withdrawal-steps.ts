@@ -1,7 +1,8 @@
 // The pending withdrawal as steps a person can follow: requested → NAV struck → funded → claimable
 // (ready) → claimed, each done, current or still to come, with the times the page knows (in the reader's zone,
-// and relative: "in ~2 min"). Built from GET /api/vault/{id}/withdraw's status and the vault's live
-// state; pure, so the panel only lays it out.
+// and relative: "in ~2 min"). Built from GET /api/vault/{id}/withdraw's status (its milestones say when
+// each step was passed) and the vault's live state; pure, so the panel only lays it out. A withdrawal
+// the keeper delivered is not a step to take: arrivedText says it arrived.
 import { formatClock, type ClockOptions } from "./time";
 
 export type StepKey = "requested" | "nav" | "funded" | "ready" | "claimed";
@@ -27,10 +28,29 @@ export interface StepsInput {
   fundedFraction: number;
   /** The vault's last NAV strike, unix seconds (0: none). */
   lastNavAt: bigint;
+  /** When the request passed each step, from the indexed events (ISO); absent or null: not known. */
+  milestones?: {
+    navStruckAt: string | null;
+    fundedAt: string | null;
+    claimableAt: string | null;
+  } | null;
 }
 
-/** "14:05 GMT+1": a time of day with the reader's zone. */
-export function clockWithZone(timeMs: number, options: ClockOptions = {}): string {
+/** The clock's zone (tests) and locale: the reader's own when absent, "en-GB" in tests. */
+export interface StepClock extends ClockOptions {
+  locale?: string;
+}
+
+/** "14:05 GMT+1": a time of day with the reader's zone (in the reader's locale when one is given). */
+export function clockWithZone(timeMs: number, options: StepClock = {}): string {
+  if (options.locale !== undefined) {
+    return new Intl.DateTimeFormat(options.locale, {
+      hour: "numeric",
+      minute: "2-digit",
+      timeZoneName: "short",
+      timeZone: options.timeZone,
+    }).format(new Date(timeMs));
+  }
   const zone =
     new Intl.DateTimeFormat("en-GB", { timeZoneName: "short", timeZone: options.timeZone })
       .formatToParts(new Date(timeMs))
@@ -54,16 +74,53 @@ export function roughlyFromNow(timeMs: number, nowMs: number): string {
   return seconds > 0 ? `in ${amount}` : `${amount} ago`;
 }
 
-function at(timeMs: number, nowMs: number, clock: ClockOptions): string {
-  return `${clockWithZone(timeMs, clock)} (${roughlyFromNow(timeMs, nowMs)})`;
+/**
+ * A step's past time: the clock and how long ago. The chain stamps its events with its own clock, which
+ * may run a few seconds ahead of the reader's: a step already passed is never "in ~10 s".
+ */
+function at(timeMs: number, nowMs: number, clock: StepClock): string {
+  return `${clockWithZone(timeMs, clock)} (${roughlyFromNow(Math.min(timeMs, nowMs), nowMs)})`;
 }
 
-/** The steps of a pending withdrawal at `nowMs`. */
-export function withdrawalSteps(
-  input: StepsInput,
+/** An ISO time as ms; null for null or what does not parse. */
+function timeOf(text: string | null | undefined): number | null {
+  if (text === null || text === undefined) {
+    return null;
+  }
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * "Arrived: 99.90 USDC in your wallet at 14:06 UTC": a withdrawal someone else (the keeper) claimed for
+ * this wallet, within the last day; null otherwise (the owner's own claim has its own message).
+ */
+export function arrivedText(
+  milestones: { claimedAt: string | null; claimedBy: string | null } | null | undefined,
+  amountText: string | null,
   nowMs: number,
-  clock: ClockOptions = {},
-): WithdrawalStep[] {
+  clock: StepClock = {},
+): string | null {
+  const claimedMs = timeOf(milestones?.claimedAt);
+  if (
+    claimedMs === null ||
+    amountText === null ||
+    milestones?.claimedBy === "owner" ||
+    nowMs - claimedMs > ARRIVED_SHOWN_MS
+  ) {
+    return null;
+  }
+  return `Arrived: ${amountText} in your wallet at ${clockWithZone(claimedMs, clock)}`;
+}
+
+/** How long a delivered withdrawal is announced on the page. */
+const ARRIVED_SHOWN_MS = 24 * 3_600_000;
+
+/** The steps of a pending withdrawal at `nowMs`. */
+export function withdrawalSteps(input: StepsInput, nowMs: number, clock: StepClock = {}): WithdrawalStep[] {
+  const struckMs = timeOf(input.milestones?.navStruckAt);
+  const fundedMs = timeOf(input.milestones?.fundedAt);
+  const claimableMs = timeOf(input.milestones?.claimableAt);
   const kind = input.canClaimNow ? "ready" : (input.estimate?.kind ?? null);
   const requestedMs = input.createdAt === null ? null : Date.parse(input.createdAt);
   const navMs = Number(input.lastNavAt) * 1000;
@@ -89,9 +146,11 @@ export function withdrawalSteps(
       label: "NAV struck",
       state: navDone ? "done" : "current",
       detail: navDone
-        ? navMs > 0
-          ? `last strike ${at(navMs, nowMs, clock)}`
-          : ""
+        ? struckMs !== null
+          ? at(struckMs, nowMs, clock)
+          : navMs > 0
+            ? `last strike ${at(navMs, nowMs, clock)}`
+            : ""
         : "waiting for the vault's next NAV strike after your request",
     },
     {
@@ -99,13 +158,22 @@ export function withdrawalSteps(
       label: "Funded",
       state: fundedDone ? "done" : navDone ? "current" : "upcoming",
       // The queue may fund a request before the NAV that frees it: say so rather than a full bar.
-      detail: fundedDone ? "the queue is funded up to your request" : percent,
+      detail: fundedDone
+        ? fundedMs !== null
+          ? at(fundedMs, nowMs, clock)
+          : "the queue is funded up to your request"
+        : percent,
     },
     {
       key: "ready",
       label: "Claimable",
       state: kind === "ready" ? "done" : fundedDone ? "current" : "upcoming",
-      detail: kind === "ready" ? "claimable now" : expected,
+      detail:
+        kind === "ready"
+          ? claimableMs !== null
+            ? `since ${at(claimableMs, nowMs, clock)}`
+            : "claimable now"
+          : expected,
     },
     {
       key: "claimed",

@@ -16,7 +16,7 @@ import { runVaultCli } from "../../lib/operator/vault-cli";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import { devKeypair } from "../../localnet/keys";
 import { startTestLocalnet } from "../../localnet/testing";
-import { runScript } from "./processes";
+import { runScript, startScript } from "./processes";
 
 let localnet: LocalnetHandle;
 let directory: string;
@@ -279,4 +279,59 @@ describe("as processes: one line on stderr, exit code 1", () => {
       /^keeper: --nav-source must be simulated:<apy>, file:<path> or an http\(s\) URL/,
     );
   }, 60_000);
+
+  it.each([
+    [
+      ["--check-url", "ws://127.0.0.1:8900"],
+      /^keeper: --check-url must be an http\(s\) RPC URL; got "ws:\/\/127\.0\.0\.1:8900"$/,
+    ],
+    [["--deliver-max", "ten"], /^keeper: --deliver-max must be a whole number; got "ten"$/],
+    [["--check-max-slot-lag", "1.5"], /^keeper: --check-max-slot-lag must be a whole number; got "1\.5"$/],
+  ] as const)(
+    "keeper: %j",
+    async (flags, message) => {
+      const result = await runScript("scripts/keeper.ts", [
+        "--url",
+        localnet.rpcUrl,
+        "--keypair",
+        strangerFile,
+        "--nav-source",
+        "simulated:5",
+        "--vault",
+        "11111111111111111111111111111111",
+        ...flags,
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toMatch(message);
+    },
+    60_000,
+  );
+
+  it("keeper: says at start whether a second RPC checks its strikes and whether it delivers", async () => {
+    const args = ["--url", localnet.rpcUrl, "--keypair", managerFile, "--nav-source", "simulated:5"];
+    const vault = ["--vault", localnet.addresses.vaults[0]?.vault.toBase58() ?? ""];
+    const alone = startScript("scripts/keeper.ts", [...args, ...vault], { KEEPER_CHECK_RPC_URL: "" });
+    try {
+      expect(await alone.waitForLine(/second-RPC check/, 30_000)).toMatch(
+        /the second-RPC check is off \(no KEEPER_CHECK_RPC_URL or --check-url\): strikes trust http:\/\/127\.0\.0\.1:\d+ alone$/,
+      );
+      expect(await alone.waitForLine(/delivering/)).toMatch(
+        /delivering up to 10 claimable withdrawals per vault and pass$/,
+      );
+    } finally {
+      await alone.stop();
+    }
+    const checked = startScript("scripts/keeper.ts", [...args, ...vault, "--deliver-max", "0"], {
+      KEEPER_CHECK_RPC_URL: localnet.rpcUrl,
+      KEEPER_CHECK_MAX_SLOT_LAG: "10",
+    });
+    try {
+      expect(await checked.waitForLine(/strikes only when/, 30_000)).toMatch(
+        /strikes only when http:\/\/127\.0\.0\.1:\d+ reads the same vault assets \(at most 10 slots apart\)$/,
+      );
+      expect(await checked.waitForLine(/delivering/)).toMatch(/delivering no claims \(--deliver-max 0\)/);
+    } finally {
+      await checked.stop();
+    }
+  }, 90_000);
 });

@@ -27,5 +27,6 @@ export const getWithdraw = partnerEndpoint({
         stagingPace: context.stagingPace,
       },
       { vault: params.vault_id, wallet: input.wallet },
+      context.store.indexer,
     ),
 });

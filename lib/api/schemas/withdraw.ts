@@ -29,6 +29,35 @@ const capWindow = z.object({
 
 const limits = z.object({ hourly: capWindow, daily: capWindow });
 
+const isoTime = z.string().nullable();
+
+const milestones = z
+  .object({
+    requestId: z.string().meta({ description: "The request these milestones date" }),
+    requestedAt: isoTime.meta({ description: "When the request landed (its event's chain time)" }),
+    navStruckAt: isoTime.meta({
+      description: "The first NAV struck after the request (nav_sequence above the receipt's floor)",
+    }),
+    fundedAt: isoTime.meta({
+      description: "The first staging that funded the queue up to the request's end",
+    }),
+    claimableAt: isoTime.meta({ description: "The later of navStruckAt and fundedAt" }),
+    claimedAt: isoTime.meta({ description: "When its claim landed; null while unclaimed" }),
+    claimedBy: z.enum(["owner", "keeper", "other"]).nullable().meta({
+      description:
+        "Who sent the claim: the owner, the vault's manager key (the keeper delivering it), or another wallet; null while unclaimed or not known",
+    }),
+    claimSigner: z.string().nullable().meta({ description: "The claim transaction's fee payer" }),
+    claimedNet: tokenAmountSchema
+      .nullable()
+      .meta({ description: "What the claim paid into the owner's asset account, after the fee" }),
+  })
+  .meta({
+    id: "WithdrawalMilestones",
+    description:
+      "When the withdrawal passed each step, from the indexed program events (ISO times; null: not yet, or not indexed yet). With a withdrawal pending, its own; with none, the wallet's latest (claimed) one",
+  });
+
 export const withdrawalStatusData = z
   .object({
     hasPendingWithdrawal: z.boolean(),
@@ -45,6 +74,7 @@ export const withdrawalStatusData = z
         fraction: z.number(),
       })
       .nullable(),
+    milestones: milestones.nullable().optional(),
     withdrawalLimits: limits.meta({
       description:
         "The vault's net-withdrawal caps as the chain's vault account has them at this read (GET /api/vault/{vault_id} serves the indexer's copy, which can trail by its interval)",

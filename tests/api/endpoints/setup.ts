@@ -37,7 +37,8 @@ export class EndpointSuite {
 
   async start(): Promise<void> {
     this.#harness = await startApiHarness({
-      localnet: { keeper: { enabled: true, scheduled: false } },
+      // Deliveries too happen only when a test asks (keeper.deliverWithdrawals).
+      localnet: { keeper: { enabled: true, scheduled: false, deliverMaxPerPass: 10 } },
       env: { TRUSTED_PROXY_COUNT: "1" },
     });
     this.#writeKey = (await this.#harness.createKey({ scope: "write" })).secret;

@@ -2,12 +2,16 @@
 // refusals, initiate, pending, claim), against the local chain; the keeper runs only when a test calls
 // it, so the states are set up deliberately.
 import { Keypair } from "@solana/web3.js";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import type { Indexer } from "../../../lib/indexer/indexer";
+import { createIndexer } from "../../../lib/server/indexer";
+import { decodeVault } from "../../../lib/vault/accounts";
 import { historyRecordResponse } from "../../../lib/api/schemas/history";
 import { withdrawResponse, withdrawalStatusResponse } from "../../../lib/api/schemas/withdraw";
 import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/idl";
 import { rentExemptMinimum } from "../../../lib/vault/vault-state";
+import { findAssociatedTokenAddress } from "../../../lib/chain/spl-token";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
 
@@ -17,12 +21,26 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
   let wallet: Keypair;
   let address: string;
   let initiateSignature: string;
+  let indexer: Indexer;
 
   beforeAll(async () => {
     wallet = await api.harness.fundedWallet(1_000n * USDC);
     address = wallet.publicKey.toBase58();
     await api.deposit(wallet, 500n * USDC);
+    // Run by hand (runOnce) before the status reads whose milestones come from indexed events.
+    indexer = createIndexer(api.harness.context, { intervalMs: 60_000, schema: api.harness.schema });
   });
+
+  afterAll(async () => {
+    await indexer.stop();
+  });
+
+  /** The vault's nav_updated_at now, as an ISO time: the strike the test just made. */
+  async function lastStrikeIso(): Promise<string> {
+    const account = await api.harness.connection.getAccountInfo(api.primeVault().vault);
+    const state = decodeVault(account?.data ?? new Uint8Array());
+    return new Date(Number(state.navUpdatedAt) * 1000).toISOString();
+  }
 
   it("reports no pending withdrawal with zeros and nulls", async () => {
     const result = await api.harness.request("GET", `${api.withdrawPath()}?wallet=${address}`, {
@@ -163,14 +181,31 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
   it("claims, auto-detected through PUT, once a NAV is struck and the queue funded; the message states the amount", async () => {
     await api.keeper().strikeNav(api.primeVault().vault);
     await api.keeper().stageWithdrawals(api.primeVault().vault);
-    const status = dataOf(
-      await api.harness.request("GET", `${api.withdrawPath()}?wallet=${address}`, { key: api.readKey }),
-    );
+    const struckAt = await lastStrikeIso();
+    await indexer.runOnce();
+    const status = withdrawalStatusResponse.parse(
+      (await api.harness.request("GET", `${api.withdrawPath()}?wallet=${address}`, { key: api.readKey }))
+        .body,
+    ).data;
     expect(status).toMatchObject({
       canClaimNow: true,
       estimate: { kind: "ready", band: null },
       progress: { fraction: 1 },
     });
+    // The milestones from the indexed events: requested, then the strike past its floor, then the
+    // staging that funded it; claimable at the later of the two; not claimed yet.
+    const milestones = status.milestones;
+    expect(milestones).toMatchObject({
+      requestedAt: status.createdAt,
+      navStruckAt: struckAt,
+      claimedAt: null,
+      claimedBy: null,
+      claimedNet: null,
+    });
+    expect(milestones?.fundedAt).not.toBeNull();
+    const times = [milestones?.navStruckAt, milestones?.fundedAt].map((time) => Date.parse(time ?? ""));
+    expect(milestones?.claimableAt).toBe(new Date(Math.max(...times)).toISOString());
+    expect(Date.parse(milestones?.fundedAt ?? "")).toBeGreaterThanOrEqual(Date.parse(status.createdAt ?? ""));
     const claim = await api.harness.request("PUT", api.withdrawPath(), {
       key: api.writeKey,
       body: { wallet: address },
@@ -210,5 +245,82 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
       duplicate: false,
       activity: { kind: "claim", fee: { symbol: "USDC" } },
     });
+    // Nothing pending now; the milestones are the claimed withdrawal's, claimed by its owner.
+    await indexer.runOnce();
+    const after = withdrawalStatusResponse.parse(
+      (await api.harness.request("GET", `${api.withdrawPath()}?wallet=${address}`, { key: api.readKey }))
+        .body,
+    ).data;
+    const claimedAt = (
+      await api.harness.connection.getTransaction(signature, {
+        commitment: "confirmed",
+        maxSupportedTransactionVersion: 0,
+      })
+    )?.blockTime;
+    expect(after).toMatchObject({
+      hasPendingWithdrawal: false,
+      milestones: {
+        navStruckAt: status.milestones?.navStruckAt,
+        claimedBy: "owner",
+        claimSigner: address,
+        claimedNet: { amount: data.details.claimAmount.net.amount, symbol: "USDC" },
+      },
+    });
+    expect(
+      Math.abs(Date.parse(after.milestones?.claimedAt ?? "") / 1000 - (claimedAt ?? 0)),
+    ).toBeLessThanOrEqual(1);
+  });
+
+  it("says a withdrawal the keeper delivered arrived: when, how much, and that the keeper sent it", async () => {
+    const other = await api.harness.fundedWallet(200n * USDC);
+    const otherAddress = other.publicKey.toBase58();
+    await api.deposit(other, 100n * USDC);
+    const initiate = withdrawResponse.parse(
+      (
+        await api.harness.request("POST", api.withdrawPath(), {
+          key: api.writeKey,
+          body: { wallet: otherAddress, sharesAmount: "50000000000" },
+        })
+      ).body,
+    ).data;
+    await api.harness.signAndSend(initiate.transaction, other);
+    await api.keeper().strikeNav(api.primeVault().vault);
+    await api.keeper().stageWithdrawals(api.primeVault().vault);
+    const usdc = async () =>
+      BigInt(
+        (
+          await api.harness.connection.getTokenAccountBalance(
+            findAssociatedTokenAddress(other.publicKey, api.harness.localnet.addresses.usdcMint),
+          )
+        ).value.amount,
+      );
+    const before = await usdc();
+    // The keeper claims for the owner, who signs nothing.
+    const [delivery] = await api.keeper().deliverWithdrawals(api.primeVault().vault);
+    expect(delivery).toMatchObject({ owner: otherAddress, outcome: "delivered" });
+    const net = delivery?.net ?? 0n;
+    // 50 shares at a share price just above 1, less the 0.1 % fee.
+    expect(net).toBeGreaterThanOrEqual(49_950_000n);
+    expect(await usdc()).toBe(before + net);
+
+    await indexer.runOnce();
+    const status = withdrawalStatusResponse.parse(
+      (await api.harness.request("GET", `${api.withdrawPath()}?wallet=${otherAddress}`, { key: api.readKey }))
+        .body,
+    ).data;
+    expect(status).toMatchObject({
+      hasPendingWithdrawal: false,
+      canClaimNow: false,
+      milestones: {
+        claimedBy: "keeper",
+        claimSigner: api.harness.localnet.addresses.manager.toBase58(),
+        claimedNet: { amount: net.toString(), symbol: "USDC", decimals: 6 },
+      },
+    });
+    const milestones = status.milestones;
+    expect(Date.parse(milestones?.claimedAt ?? "")).toBeGreaterThanOrEqual(
+      Date.parse(milestones?.claimableAt ?? ""),
+    );
+    expect(milestones?.requestedAt).not.toBeNull();
   });
 });
