@@ -37,7 +37,7 @@ import {
   isWalletRejection,
 } from "./transaction-errors";
 
-export type FlowStage = "preparing" | "signing" | "sending" | "confirming" | "recording";
+export type FlowStage = "preparing" | "reviewing" | "signing" | "sending" | "confirming" | "recording";
 
 export interface FlowEvents {
   stage(stage: FlowStage): void;
@@ -72,6 +72,12 @@ export interface FlowDeps {
    * not match (lib/vault/verify-transaction.ts's vaultTransactionVerifier).
    */
   verify(transaction: VersionedTransaction): Promise<VerifiedTransaction>;
+  /**
+   * The person's go-ahead after the preview and before the wallet is asked (the pages' confirm step):
+   * resolves to have the wallet sign, rejects to stop with nothing signed. Without it (the typed
+   * client, whose caller checks `preview` in its result or through events) the wallet is asked at once.
+   */
+  confirm?(preview: TransactionPreview): Promise<void>;
   signTransaction(transaction: VersionedTransaction): Promise<VersionedTransaction>;
   events: FlowEvents;
   /** Attempts of POST /api/history before giving up (the chain's answer may lag a moment). */
@@ -441,6 +447,10 @@ export async function runVaultTransaction<P extends BuiltTransaction, R>(
         throw networkFailure(error) ?? error;
       }
       deps.events.previewed?.(preview);
+      if (deps.confirm !== undefined) {
+        deps.events.stage("reviewing");
+        await deps.confirm(preview);
+      }
       deps.events.stage("signing");
       let signed: VersionedTransaction;
       try {
