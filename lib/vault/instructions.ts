@@ -176,16 +176,16 @@ export interface ConfigUpdate {
  * base58 is an address by construction, so kit's address() check (a base58 decode per key, on every
  * deposit build) is not run again.
  */
-function addressOf(key: PublicKey): Address {
+export function addressOf(key: PublicKey): Address {
   return base58Of(key) as Address;
 }
 
-function optionalAddress(key: PublicKey | undefined): Address | undefined {
+export function optionalAddress(key: PublicKey | undefined): Address | undefined {
   return key === undefined ? undefined : addressOf(key);
 }
 
 /** An account that signs: the generated builders take a signer; the wallet or keypair signs later. */
-function signerOf(key: PublicKey): TransactionSigner {
+export function signerOf(key: PublicKey): TransactionSigner {
   return createNoopSigner(addressOf(key));
 }
 
@@ -202,8 +202,12 @@ function publicKeyOf(address: string, given: ReadonlyMap<string, PublicKey>): Pu
   return created;
 }
 
-/** The generated instruction as web3.js's, reusing the caller's PublicKey objects for its accounts. */
-function toTransactionInstruction(
+/**
+ * The generated instruction as web3.js's, reusing the caller's PublicKey objects for its accounts.
+ * Exported with addressOf, optionalAddress and signerOf so an instruction just generated can be sent
+ * before its wrapper below is written: toTransactionInstruction(getXInstruction({...}), accounts).
+ */
+export function toTransactionInstruction(
   instruction: Instruction & {
     readonly accounts: readonly { address: Address; role: AccountRole }[];
     readonly data: ReadonlyUint8Array;
