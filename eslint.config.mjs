@@ -12,6 +12,8 @@ export default tseslint.config(
       "programs/toolchain/.cache/",
       "coverage/",
       "packages/client/dist/",
+      // Written by Codama from programs/vault/idl.json (npm run program:generate; checked by typecheck).
+      "lib/vault/generated/",
     ],
   },
   js.configs.recommended,

@@ -4,7 +4,14 @@
 import type { Page } from "playwright";
 import { describe, expect, inject, it } from "vitest";
 
-import { connectWallet, browserPerFile, openSession, screenshot, textOf } from "./support/browser";
+import {
+  confirmInWallet,
+  connectWallet,
+  browserPerFile,
+  openSession,
+  screenshot,
+  textOf,
+} from "./support/browser";
 import { USDC, fundFromFaucet } from "./support/chain";
 import "./support/environment";
 
@@ -42,7 +49,18 @@ describe.each(["de-DE", "en-US"])("a browser in %s", (locale) => {
       await screenshot(page, `amounts-${locale}-preview`);
 
       await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      // The confirm step: the checked transaction's simulated balance changes, before the wallet is asked.
+      const confirm = page.getByTestId("deposit-status-confirm");
+      await confirm.waitFor({ timeout: 45_000 });
+      const changes = await textOf(page, "deposit-status-preview");
+      expect(changes).toMatch(/You pay 1\.50* USDC/);
+      expect(changes).toMatch(/You receive 1\.\d+ vUSDC/);
+      expect(changes).toMatch(/Network fee and account rent: 0\.\d+ SOL/);
+      expect(session.wallet?.signatures).toBe(0);
+      await screenshot(page, `amounts-${locale}-confirm`);
+      await confirmInWallet(page, "deposit-status");
       await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
+      expect(session.wallet?.signatures).toBe(1);
       expect(await textOf(page, "deposit-success")).toMatch(
         /Deposited 1\.50 USDC and received [\d,.]+ vUSDC/,
       );

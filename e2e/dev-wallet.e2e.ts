@@ -2,7 +2,7 @@
 // browser's own dev wallet, which connects, gets test funds, deposits, and is the same after a reload.
 import { expect, inject, it } from "vitest";
 
-import { browserPerFile, openSession, screenshot, textOf } from "./support/browser";
+import { browserPerFile, confirmInWallet, openSession, screenshot, textOf } from "./support/browser";
 import "./support/environment";
 
 const env = inject("e2e");
@@ -26,6 +26,7 @@ it("connects the dev wallet without an extension, deposits, and keeps it across 
     await page.getByText("Balance: 10,000.00 USDC").waitFor({ timeout: 30_000 });
     await page.getByLabel("Amount to deposit").fill("5");
     await page.getByRole("button", { name: "Deposit", exact: true }).click();
+    await confirmInWallet(page, "deposit-status");
     await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
     expect(await textOf(page, "deposit-success")).toMatch(/Deposited 5\.00 USDC/);
 

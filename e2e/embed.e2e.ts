@@ -5,7 +5,7 @@
 import type { Browser, Frame, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { launchChromium, openSession, screenshot } from "./support/browser";
+import { confirmInWallet, launchChromium, openSession, screenshot } from "./support/browser";
 import "./support/environment";
 import { THEME_BACKGROUNDS, contrast } from "../lib/web/embed-theme";
 
@@ -63,6 +63,7 @@ describe("the embed in a partner's iframe", () => {
       await frame.getByText("Balance: 10,000.00 USDC").waitFor({ timeout: 30_000 });
       await frame.getByLabel("Amount to deposit").fill("5");
       await frame.getByRole("button", { name: "Deposit", exact: true }).click();
+      await confirmInWallet(frame, "deposit-status");
       await frame.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
       // The host page heard the frame: its height (the iframe fits its content) and the deposit.
       await page.waitForFunction(() =>

@@ -5,6 +5,7 @@ import type { Browser, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import {
+  confirmInWallet,
   connectWallet,
   launchChromium,
   openSession,
@@ -43,6 +44,7 @@ async function deposit(page: Page, amount: string): Promise<void> {
   await page.getByRole("tab", { name: "deposit" }).click();
   await page.getByLabel("Amount to deposit").fill(amount);
   await page.getByRole("button", { name: "Deposit", exact: true }).click();
+  await confirmInWallet(page, "deposit-status");
 }
 
 async function withScreenshotOnFailure(session: WalletSession, name: string, body: () => Promise<void>) {
@@ -113,6 +115,7 @@ describe("errors in words", () => {
 
       wallet.mode = "approve";
       await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      await confirmInWallet(page, "deposit-status");
       await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
       expect(await page.getByTestId("deposit-status-error").count()).toBe(0);
     });
@@ -153,6 +156,8 @@ describe("errors in words", () => {
       wallet.delayNextMs = 150 * env.slotMs + 2_000;
       await deposit(page, "5");
       await page.getByText("Blockhash expired — rebuilt").waitFor({ timeout: 60_000 });
+      // The rebuilt transaction is another one: its changes are shown and confirmed again.
+      await confirmInWallet(page, "deposit-status");
       await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
       expect(wallet.signatures).toBe(2);
       await screenshot(page, "13-blockhash-rebuilt");

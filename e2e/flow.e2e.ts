@@ -11,7 +11,14 @@ import { Keeper } from "../lib/keeper/keeper";
 import { parseNavSource } from "../lib/keeper/nav-source";
 import { ChainClient } from "../lib/operator/chain-client";
 import { devRoles } from "../localnet/genesis";
-import { browserPerFile, connectWallet, openSession, screenshot, textOf } from "./support/browser";
+import {
+  browserPerFile,
+  confirmInWallet,
+  connectWallet,
+  openSession,
+  screenshot,
+  textOf,
+} from "./support/browser";
 import "./support/environment";
 
 const env = inject("e2e");
@@ -157,6 +164,7 @@ async function journey(page: Page, address: string): Promise<void> {
     await page.getByLabel("Amount to deposit").fill("1000");
     expect(await textOf(page, "deposit-preview")).toMatch(/You receive about [\d,.]+ vUSDC/);
     await page.getByRole("button", { name: "Deposit", exact: true }).click();
+    await confirmInWallet(page, "deposit-status");
     await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
     expect(await textOf(page, "deposit-success")).toMatch(
       /Deposited 1,000\.00 USDC and received [\d,.]+ vUSDC/,
@@ -179,6 +187,7 @@ async function journey(page: Page, address: string): Promise<void> {
     );
     await screenshot(page, "04-withdraw-preview");
     await page.getByRole("button", { name: "Request withdrawal" }).click();
+    await confirmInWallet(page, "withdraw-status");
     await page.getByTestId("withdraw-success").waitFor({ timeout: 45_000 });
     await page.getByTestId("pending-withdrawal").waitFor({ timeout: 15_000 });
     await page.getByText(/^Withdrawal queue: [\d,.]+ vUSDC requested/).waitFor({ timeout: 15_000 });
@@ -253,6 +262,7 @@ async function journey(page: Page, address: string): Promise<void> {
     await screenshot(page, "06-claimable");
 
     await claim.click();
+    await confirmInWallet(page, "claim-status");
     await page.getByTestId("claim-success").waitFor({ timeout: 45_000 });
     expect(await textOf(page, "claim-success")).toMatch(
       /99\.\d\d USDC arrived in your wallet \(after a 0\.1\d USDC fee\)/,

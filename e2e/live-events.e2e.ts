@@ -6,7 +6,7 @@
 import type { Browser, Page, Route } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { connectWallet, launchChromium, openSession, screenshot } from "./support/browser";
+import { confirmInWallet, connectWallet, launchChromium, openSession, screenshot } from "./support/browser";
 import "./support/environment";
 
 const env = inject("e2e");
@@ -103,6 +103,7 @@ describe("the vault page's event stream", () => {
 
       await page.getByLabel("Amount to deposit").fill("100");
       await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      await confirmInWallet(page, "deposit-status");
       await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
       await page.getByRole("tab", { name: "withdraw" }).click();
       await page.getByLabel("Shares to withdraw").fill("10");
@@ -118,6 +119,7 @@ describe("the vault page's event stream", () => {
         { timeout: (env.navIntervalSeconds * 2 + 30) * 1000 },
       );
       await page.getByRole("button", { name: "Request withdrawal" }).click();
+      await confirmInWallet(page, "withdraw-status");
       await page.getByTestId("withdraw-success").waitFor({ timeout: 45_000 });
       await screenshot(page, "11-requested-live");
       const panel = page.getByTestId("pending-withdrawal");

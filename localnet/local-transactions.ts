@@ -7,29 +7,24 @@ import type { TransactionRecord } from "./ledger";
 import { signLegacyTransaction } from "./keys";
 import { decodeTransaction } from "./transaction";
 import { describeTransactionError, type TransactionErrorJson } from "./transaction-error";
+import { decodeTransactionFailure, type TransactionFailure } from "../lib/vault/transaction-failure";
 
 export class LocalTransactionError extends Error {
   readonly err: TransactionErrorJson;
   readonly logs: string[];
+  /** `err` decoded by the decoder every sender shares (the vault's errors by their IDL name). */
+  readonly failure: TransactionFailure;
 
-  constructor(label: string, err: TransactionErrorJson, logs: string[]) {
+  constructor(label: string, err: TransactionErrorJson, logs: string[], programs: readonly string[]) {
+    const failure = decodeTransactionFailure(err, { logs, programs });
+    const named = failure.vaultError === null ? "" : ` (${failure.vaultError.name})`;
     super(
-      `${label} failed: ${describeTransactionError(err)}${logs.length > 0 ? `\n  ${logs.join("\n  ")}` : ""}`,
+      `${label} failed: ${describeTransactionError(err)}${named}${logs.length > 0 ? `\n  ${logs.join("\n  ")}` : ""}`,
     );
     this.err = err;
     this.logs = logs;
+    this.failure = failure;
   }
-}
-
-/** The custom program error code of a failed transaction, if that is what failed it. */
-export function customErrorCode(err: TransactionErrorJson): number | null {
-  if (typeof err === "object" && "InstructionError" in err) {
-    const inner = err.InstructionError[1];
-    if (typeof inner === "object" && "Custom" in inner) {
-      return inner.Custom;
-    }
-  }
-  return null;
 }
 
 export function buildLocalTransaction(
@@ -54,16 +49,17 @@ export function submitLocalTransaction(
 ): TransactionRecord {
   const wire = buildLocalTransaction(chain, instructions, feePayer, signers);
   const transaction = decodeTransaction(wire);
+  const programs = instructions.map((instruction) => instruction.programId.toBase58());
   const simulation = chain.simulate(transaction, { sigVerify: false, balances: false });
   if (simulation.err !== null) {
-    throw new LocalTransactionError(label, simulation.err, simulation.logs);
+    throw new LocalTransactionError(label, simulation.err, simulation.logs, programs);
   }
   const result = chain.submit(transaction);
   if (result.status === "dropped") {
-    throw new LocalTransactionError(label, result.err, []);
+    throw new LocalTransactionError(label, result.err, [], programs);
   }
   if (result.record.err !== null) {
-    throw new LocalTransactionError(label, result.record.err, result.record.logs);
+    throw new LocalTransactionError(label, result.record.err, result.record.logs, programs);
   }
   return result.record;
 }

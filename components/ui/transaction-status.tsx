@@ -1,6 +1,7 @@
 "use client";
 // What a form's transaction is doing, in words: the current step while it runs (announced politely),
-// the balance changes its simulation showed once it passed the check (before the wallet opens),
+// the balance changes its simulation showed once it passed the check, with the confirm step that alone
+// opens the wallet ("Confirm in wallet", focused when it appears, or Cancel),
 // the rebuilt-blockhash notice, the error in words, or the confirmed result. Nothing reads as done
 // until the chain has confirmed it. A step the network is slow about says so after SLOW_STEP_MS, with
 // a way to stop waiting.
@@ -9,12 +10,13 @@ import type { ReactNode } from "react";
 import { describeError, slowStepWords, type ErrorContext } from "@/lib/web/error-words";
 import type { FlowStage } from "@/lib/web/transaction-flow";
 import { useClientConfig } from "../providers/config-context";
-import type { TransactionProgress } from "../vault/vault-transactions";
+import type { ReviewAnswers, TransactionProgress } from "../vault/vault-transactions";
 import { Alert, Button } from "./primitives";
 import { useNow } from "./use-now";
 
 const STAGE_WORDS: Record<FlowStage, string> = {
   preparing: "Preparing the transaction…",
+  reviewing: "Checked and simulated. Review what it does, then confirm in your wallet.",
   signing: "Approve the transaction in your wallet…",
   sending: "Sending it to the network…",
   confirming: "Waiting for the network to confirm it…",
@@ -28,8 +30,11 @@ export function TransactionStatus({
   success,
   testId,
   onStop,
+  review,
 }: {
   progress: TransactionProgress;
+  /** The confirm step's answers (vault-transactions.tsx useReview), shown while the flow is reviewing. */
+  review?: ReviewAnswers;
   /** Stops waiting for the transaction (vault-transactions.tsx useStoppable). */
   onStop?: () => void;
   error: unknown;
@@ -56,11 +61,21 @@ export function TransactionStatus({
       </p>
       {progress.preview !== null && progress.stage !== null ? (
         <Alert tone="info" title="What this transaction does (simulated)" testId={`${testId}-preview`}>
-          <ul>
+          <ul aria-label="Balance changes of this transaction">
             {progress.preview.map((line) => (
               <li key={line}>{line}</li>
             ))}
           </ul>
+          {progress.stage === "reviewing" && review !== undefined ? (
+            <div className="mt-3 flex gap-2" role="group" aria-label="Confirm this transaction">
+              <Button autoFocus onClick={review.confirm} data-testid={`${testId}-confirm`}>
+                Confirm in wallet
+              </Button>
+              <Button variant="secondary" onClick={review.decline}>
+                Cancel
+              </Button>
+            </div>
+          ) : null}
         </Alert>
       ) : null}
       {slow === null ? null : (

@@ -22,7 +22,7 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
   const inputId = useId();
   const previewId = useId();
   const [text, setText] = useState("");
-  const { mutation, progress, stop } = useDeposit(vault);
+  const { mutation, progress, stop, review } = useDeposit(vault);
   const parsed = parseAmountInput(text, vault.asset.decimals);
   const balance = position?.assetBalance;
   const preview = parsed.ok ? previewDeposit(vault, parsed.raw) : null;
@@ -124,6 +124,7 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
         testId="deposit-status"
         progress={progress}
         onStop={stop}
+        review={review}
         error={mutation.error}
         errorContext={{ vault }}
         success={

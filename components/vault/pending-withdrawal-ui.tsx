@@ -235,6 +235,7 @@ export function PendingWithdrawal({
           testId="claim-status"
           progress={progress}
           onStop={claim.stop}
+          review={claim.review}
           error={mutation.error}
           errorContext={{ vault }}
           success={null}

@@ -1,6 +1,7 @@
 "use client";
-// The vault's writes: deposit, withdrawal request and claim. Each builds via /api → the wallet signs →
-// submit → confirm → POST /api/history → invalidate, reporting the flow's stage to its form.
+// The vault's writes: deposit, withdrawal request and claim. Each builds via /api → checks and simulates
+// → shows the balance changes and waits for "Confirm in wallet" → the wallet signs → submit → confirm →
+// POST /api/history → invalidate, reporting the flow's stage to its form.
 import type { Connection } from "@solana/web3.js";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
@@ -52,15 +53,53 @@ function checkedFlowDeps(
   connection: Connection,
   wallet: ConnectedWallet,
   events: FlowEvents,
+  confirm: FlowDeps["confirm"],
   vault: VaultView,
   request: OperationRequest,
 ): FlowDeps {
   return {
     connection,
     signTransaction: wallet.signTransaction,
+    confirm,
     events,
     verify: flow.transactionCheck(connection, { vault: vault.id, wallet: wallet.publicKey }, request),
   };
+}
+
+/** The confirm step's two answers: have the wallet sign what the preview shows, or stop before it does. */
+export interface ReviewAnswers {
+  confirm(): void;
+  decline(): void;
+}
+
+/**
+ * The confirm step between the preview and the wallet: the flow's deps.confirm waits here until the
+ * person presses "Confirm in wallet" (resolves) or Cancel (rejects: nothing is signed).
+ */
+function useReview() {
+  const waiting = useRef<{ resolve(): void; reject(error: unknown): void } | null>(null);
+  const ask = useCallback(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        waiting.current?.reject(new TransactionStoppedError(false));
+        waiting.current = { resolve, reject };
+      }),
+    [],
+  );
+  const answer = useCallback((go: boolean) => {
+    const current = waiting.current;
+    waiting.current = null;
+    if (go) {
+      current?.resolve();
+    } else {
+      current?.reject(new TransactionStoppedError(false));
+    }
+  }, []);
+  const answers: ReviewAnswers = {
+    confirm: useCallback(() => answer(true), [answer]),
+    decline: useCallback(() => answer(false), [answer]),
+  };
+  return { ask, answers };
 }
 
 /** The flow's stage and rebuild notice for one form, plus the callbacks the flow reports through. */
@@ -185,6 +224,7 @@ function useVaultWrite<A, P extends BuiltTransaction>(vault: VaultView, write: V
   const { progress, events, reset, finish } = useTransactionProgress(vault);
   const invalidate = useInvalidateVault(vault.id);
   const stoppable = useStoppable();
+  const review = useReview();
   const mutation = useMutation({
     mutationKey: transactionMutationKey(write.kind, vault.id),
     mutationFn: async (args: A) => {
@@ -197,6 +237,7 @@ function useVaultWrite<A, P extends BuiltTransaction>(vault: VaultView, write: V
             reader.connectionFor(config),
             { ...connected, signTransaction },
             events,
+            review.ask,
             vault,
             write.request(args),
           ),
@@ -208,11 +249,12 @@ function useVaultWrite<A, P extends BuiltTransaction>(vault: VaultView, write: V
     },
     onMutate: reset,
     onSettled: async () => {
+      review.answers.decline();
       finish();
       await invalidate();
     },
   });
-  return { mutation, progress, stop: stoppable.stop };
+  return { mutation, progress, stop: stoppable.stop, review: review.answers };
 }
 
 /** The API's auto-detected action must be the one asked for. */

@@ -60,7 +60,7 @@ export function WithdrawForm({
   const previewId = useId();
   const [mode, setMode] = useState<"shares" | "value">("shares");
   const [text, setText] = useState("");
-  const { mutation, progress, stop } = request;
+  const { mutation, progress, stop, review } = request;
   const parsed = parseAmountInput(text, mode === "shares" ? vault.shares.decimals : vault.asset.decimals);
   const walletShares = position?.shareBalance ?? 0n;
   const shares = parsed.ok
@@ -207,6 +207,7 @@ export function WithdrawForm({
         testId="withdraw-status"
         progress={progress}
         onStop={stop}
+        review={review}
         error={mutation.error}
         errorContext={{ vault, nowMs }}
         success={null}

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from "playwright";
 import { afterAll, beforeAll } from "vitest";
 
 import { TestWallet } from "./test-wallet";
@@ -106,6 +106,14 @@ export async function screenshot(
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
+}
+
+/**
+ * The confirm step of a form's transaction (its TransactionStatus test id): after the check and the
+ * simulation the page shows the balance changes and "Confirm in wallet", which alone opens the wallet.
+ */
+export async function confirmInWallet(scope: Page | Frame, statusTestId: string): Promise<void> {
+  await scope.getByTestId(`${statusTestId}-confirm`).click({ timeout: 45_000 });
 }
 
 /** Opens the wallet dialog (the first "Connect wallet" button on the page) and picks the test wallet. */

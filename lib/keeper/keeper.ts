@@ -24,7 +24,7 @@ import {
 import type { LeaderLock } from "../indexer/leader-lock";
 import { readProgramVaults, readVaultReceipts, type VaultReceipt } from "../indexer/chain-reads";
 import { processMetrics } from "../observability/metrics";
-import { ChainClient, TransactionFailedError, customErrorCode } from "../operator/chain-client";
+import { ChainClient, TransactionFailedError, programsOf } from "../operator/chain-client";
 import { decodeProtocol, decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
 import { findQueueHoles } from "../vault/addresses";
@@ -615,13 +615,18 @@ export class Keeper {
     // Simulated first: a reserve too short for the next shares is a wait, not a failed transaction.
     const simulation = await client.simulate([instruction], manager.publicKey);
     if (simulation.err !== null) {
-      if (customErrorCode(simulation.err) === INSUFFICIENT_LIQUIDITY) {
+      if (simulation.failure?.vaultError?.code === INSUFFICIENT_LIQUIDITY) {
         this.lastStaging.set(vault, nowMs);
         metrics.keeperActions.inc({ vault, action: "stage", outcome: "skipped" });
         this.log(`keeper: ${this.label(address, state)} queue waits for liquidity`);
         return null;
       }
-      throw new TransactionFailedError(`staging for ${vault}`, simulation.err, simulation.logs);
+      throw new TransactionFailedError(
+        `staging for ${vault}`,
+        simulation.err,
+        simulation.logs,
+        programsOf([instruction]),
+      );
     }
     const signature = await client.sendAndConfirm(`staging for ${vault}`, [instruction], manager);
     this.lastStaging.set(vault, nowMs);

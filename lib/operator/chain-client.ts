@@ -6,6 +6,7 @@ import { PublicKey, Transaction, type Keypair, type TransactionInstruction } fro
 import { z } from "zod";
 
 import { RpcError, createRpcClient, type RpcClient, type RpcObserver } from "../chain/rpc";
+import { decodeTransactionFailure, type TransactionFailure } from "../vault/transaction-failure";
 
 export interface OnChainAccount {
   lamports: bigint;
@@ -14,39 +15,30 @@ export interface OnChainAccount {
   executable: boolean;
 }
 
-/** A transaction the chain refused or executed with an error; `err` is the RPC's error value. */
+/**
+ * A transaction the chain refused or executed with an error; `err` is the RPC's error value, decoded
+ * (the vault program's errors by their IDL name) by lib/vault/transaction-failure.ts.
+ */
 export class TransactionFailedError extends Error {
+  readonly failure: TransactionFailure;
+
   constructor(
     readonly label: string,
     readonly err: unknown,
     readonly logs: readonly string[],
+    /** The transaction's top-level programs in order: they name the program of an InstructionError. */
+    programs: readonly string[] = [],
   ) {
+    const failure = decodeTransactionFailure(err, { logs, programs });
     // The runtime's own explanation, when it logged one, says more than the error value.
     const reason = logs.find((line) => !line.startsWith("Program "));
-    super(
-      `${label} failed: ${JSON.stringify(err)}${programErrorSuffix(err)}${reason === undefined ? "" : `: ${reason}`}`,
-    );
+    super(`${label} failed: ${failure.description}${reason === undefined ? "" : `: ${reason}`}`);
+    this.failure = failure;
   }
 }
 
-function programErrorSuffix(err: unknown): string {
-  const code = customErrorCode(err);
-  return code === null ? "" : ` (program error ${code})`;
-}
-
-/** The custom program error number of `{ InstructionError: [i, { Custom: n }] }`, else null. */
-export function customErrorCode(err: unknown): number | null {
-  if (typeof err === "object" && err !== null && "InstructionError" in err) {
-    const detail: unknown = (err as { InstructionError: unknown }).InstructionError;
-    if (Array.isArray(detail)) {
-      const inner: unknown = detail[1];
-      if (typeof inner === "object" && inner !== null && "Custom" in inner) {
-        const custom: unknown = (inner as { Custom: unknown }).Custom;
-        return typeof custom === "number" ? custom : null;
-      }
-    }
-  }
-  return null;
+export function programsOf(instructions: readonly TransactionInstruction[]): string[] {
+  return instructions.map((instruction) => instruction.programId.toBase58());
 }
 
 const accountInfoSchema = z.object({
@@ -95,6 +87,8 @@ export interface SignedTransaction {
 
 export interface Simulation {
   err: unknown;
+  /** `err` decoded (lib/vault/transaction-failure.ts); null when the simulation succeeded. */
+  failure: TransactionFailure | null;
   logs: string[];
   unitsConsumed: number;
 }
@@ -220,9 +214,13 @@ export class ChainClient {
         { encoding: "base64", sigVerify: false, replaceRecentBlockhash: true, commitment: "confirmed" },
       ]),
     );
+    const err = result.value.err ?? null;
+    const logs = result.value.logs ?? [];
     return {
-      err: result.value.err ?? null,
-      logs: result.value.logs ?? [],
+      err,
+      failure:
+        err === null ? null : decodeTransactionFailure(err, { logs, programs: programsOf(instructions) }),
+      logs,
       unitsConsumed: result.value.unitsConsumed ?? 0,
     };
   }
@@ -231,7 +229,7 @@ export class ChainClient {
   async send(
     label: string,
     transaction: SignedTransaction,
-    options: { skipPreflight?: boolean } = {},
+    options: { skipPreflight?: boolean; programs?: readonly string[] } = {},
   ): Promise<void> {
     this.sent += 1;
     try {
@@ -254,7 +252,7 @@ export class ChainClient {
         const logs = Array.isArray(data.logs)
           ? data.logs.filter((line): line is string => typeof line === "string")
           : [];
-        throw new TransactionFailedError(label, data.err, logs);
+        throw new TransactionFailedError(label, data.err, logs, options.programs);
       }
       throw error;
     }
@@ -303,13 +301,13 @@ export class ChainClient {
     for (let attempt = 1; ; attempt += 1) {
       const { blockhash, lastValidBlockHeight } = await this.latestBlockhash();
       const transaction = this.sign(instructions, feePayer, signers, blockhash);
-      await this.send(label, transaction);
+      await this.send(label, transaction, { programs: programsOf(instructions) });
       const outcome = (await this.confirmAll([transaction.signature], lastValidBlockHeight)).get(
         transaction.signature,
       );
       if (outcome?.status === "confirmed") {
         if (outcome.err !== null) {
-          throw new TransactionFailedError(label, outcome.err, []);
+          throw new TransactionFailedError(label, outcome.err, [], programsOf(instructions));
         }
         return transaction.signature;
       }

@@ -3,7 +3,7 @@
 import type { Keypair, TransactionInstruction } from "@solana/web3.js";
 
 import type { ChainClient } from "./chain-client";
-import { TransactionFailedError } from "./chain-client";
+import { TransactionFailedError, programsOf } from "./chain-client";
 import type { Cluster } from "./cli";
 
 export interface CommandContext {
@@ -41,7 +41,12 @@ export async function runPlan(
   }
   const simulation = await client.simulate(instructions, signer.publicKey);
   if (simulation.err !== null) {
-    throw new TransactionFailedError(`${label} (simulated)`, simulation.err, simulation.logs);
+    throw new TransactionFailedError(
+      `${label} (simulated)`,
+      simulation.err,
+      simulation.logs,
+      programsOf(instructions),
+    );
   }
   out(`  simulated: ok (${simulation.unitsConsumed} compute units)`);
   if (!send) {

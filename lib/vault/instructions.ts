@@ -1,16 +1,36 @@
-// Builders for the vault program's instructions. Account order and writable/signer flags come
-// from the IDL's instruction definitions; callers name the accounts, the IDL places them.
-import { PublicKey, TransactionInstruction, type AccountMeta } from "@solana/web3.js";
-import BN from "bn.js";
-
+// Builders for the vault program's instructions as web3.js TransactionInstructions: a thin, typed
+// layer over the code Codama generates from programs/vault/idl.json (./generated, npm run
+// program:generate), which places the accounts in the IDL's order with its signer and writable flags
+// and encodes the arguments. Callers name the accounts with PublicKeys; a builder here only turns
+// them into the generated builder's addresses and its instruction back into web3.js's form.
 import {
-  VAULT_PROGRAM_ID,
-  camelCaseToIdlName,
-  findIdlInstruction,
-  vaultCoder,
-  type IdlAccountMeta,
-  type VaultInstructionName,
-} from "./idl";
+  AccountRole,
+  createNoopSigner,
+  type Address,
+  type Instruction,
+  type ReadonlyUint8Array,
+  type TransactionSigner,
+} from "@solana/kit";
+import { PublicKey, TransactionInstruction } from "@solana/web3.js";
+
+import { base58Of } from "../chain/base58";
+import {
+  getAcceptAdminInstruction,
+  getAcceptManagerInstruction,
+  getCancelWithdrawalInstruction,
+  getClaimWithdrawalInstruction,
+  getDepositInstruction,
+  getInitializeProtocolInstruction,
+  getInitializeVaultInstruction,
+  getProposeAdminInstruction,
+  getProposeManagerInstruction,
+  getRequestWithdrawalInstruction,
+  getSetNavBoundsInstruction,
+  getStageWithdrawalsInstruction,
+  getUpdateConfigInstruction,
+  getUpdateNavInstruction,
+} from "./generated";
+import { VAULT_PROGRAM_ID } from "./idl";
 
 /** Accounts with a fixed address in the IDL; overridable only so tests can pass impostors. */
 interface ProgramAccounts {
@@ -168,236 +188,253 @@ export interface ConfigUpdate {
   name?: string;
 }
 
-// Each instruction's account list, read from the IDL once: where each account name goes, and the
-// keys of the program accounts with a fixed address. Building an instruction then only places keys.
-interface AccountLayout {
-  definitions: readonly IdlAccountMeta[];
-  positions: ReadonlyMap<string, number>;
-  fixed: readonly (PublicKey | undefined)[];
+/**
+ * A PublicKey as the generated code's address: its base58, remembered per key object. A PublicKey's
+ * base58 is an address by construction, so kit's address() check (a base58 decode per key, on every
+ * deposit build) is not run again.
+ */
+export function addressOf(key: PublicKey): Address {
+  return base58Of(key) as Address;
 }
 
-const layouts = new Map<VaultInstructionName, AccountLayout>();
+export function optionalAddress(key: PublicKey | undefined): Address | undefined {
+  return key === undefined ? undefined : addressOf(key);
+}
 
-function accountLayout(instructionName: VaultInstructionName): AccountLayout {
-  let layout = layouts.get(instructionName);
-  if (layout === undefined) {
-    const definitions = findIdlInstruction(instructionName).accounts;
-    layout = {
-      definitions,
-      positions: new Map(definitions.map((definition, position) => [definition.name, position])),
-      fixed: definitions.map((definition) =>
-        definition.address === undefined ? undefined : new PublicKey(definition.address),
-      ),
-    };
-    layouts.set(instructionName, layout);
+/** An account that signs: the generated builders take a signer; the wallet or keypair signs later. */
+export function signerOf(key: PublicKey): TransactionSigner {
+  return createNoopSigner(addressOf(key));
+}
+
+// Fixed program addresses the generated code fills in (Token, System), as PublicKeys once.
+const knownKeys = new Map<string, PublicKey>();
+
+function publicKeyOf(address: string, given: ReadonlyMap<string, PublicKey>): PublicKey {
+  const key = given.get(address) ?? knownKeys.get(address);
+  if (key !== undefined) {
+    return key;
   }
-  return layout;
-}
-
-// Account names are converted on every build; there are a dozen of them, so remember each.
-const idlNames = new Map<string, string>();
-
-function idlNameOf(name: string): string {
-  let idlName = idlNames.get(name);
-  if (idlName === undefined) {
-    idlName = camelCaseToIdlName(name);
-    idlNames.set(name, idlName);
-  }
-  return idlName;
-}
-
-/** The IDL's accounts in order, from the caller's camelCase names (an unknown or missing name throws). */
-function accountMetasFromIdl(instructionName: VaultInstructionName, accounts: object): AccountMeta[] {
-  const { definitions, positions, fixed } = accountLayout(instructionName);
-  const keys = [...fixed];
-  for (const [name, value] of Object.entries(accounts)) {
-    const idlName = idlNameOf(name);
-    const position = positions.get(idlName);
-    if (position === undefined) {
-      throw new Error(`${instructionName} has no account named ${idlName}`);
-    }
-    if (value instanceof PublicKey) {
-      keys[position] = value;
-    }
-  }
-  return definitions.map((definition, position) => {
-    const pubkey = keys[position];
-    if (pubkey === undefined) {
-      throw new Error(`${instructionName} needs the account ${definition.name}`);
-    }
-    return { pubkey, isSigner: definition.signer === true, isWritable: definition.writable === true };
-  });
-}
-
-function buildVaultInstruction(
-  instructionName: VaultInstructionName,
-  accounts: object,
-  args: Record<string, unknown>,
-): TransactionInstruction {
-  return new TransactionInstruction({
-    programId: VAULT_PROGRAM_ID,
-    keys: accountMetasFromIdl(instructionName, accounts),
-    data: vaultCoder.instruction.encode(instructionName, args),
-  });
+  const created = new PublicKey(address);
+  knownKeys.set(address, created);
+  return created;
 }
 
 /**
- * The data of an instruction whose arguments are all u64, as the Borsh coder lays it out (the IDL's
- * discriminator, then each argument little-endian in the IDL's order) without its per-call BN
- * conversions and layout walk: the deposit and withdrawal builds run this on every request.
+ * The generated instruction as web3.js's, reusing the caller's PublicKey objects for its accounts.
+ * Exported with addressOf, optionalAddress and signerOf so an instruction just generated can be sent
+ * before its wrapper below is written: toTransactionInstruction(getXInstruction({...}), accounts).
  */
-const u64Layouts = new Map<VaultInstructionName, { discriminator: Buffer; argCount: number }>();
-
-function encodeU64Instruction(instructionName: VaultInstructionName, values: readonly bigint[]): Buffer {
-  let layout = u64Layouts.get(instructionName);
-  if (layout === undefined) {
-    const definition = findIdlInstruction(instructionName);
-    if (definition.args.some((arg) => arg.type !== "u64")) {
-      throw new Error(`${instructionName} has arguments other than u64`);
-    }
-    layout = { discriminator: Buffer.from(definition.discriminator), argCount: definition.args.length };
-    u64Layouts.set(instructionName, layout);
-  }
-  const { discriminator, argCount } = layout;
-  if (values.length !== argCount) {
-    throw new Error(`${instructionName} takes ${argCount} arguments, got ${values.length}`);
-  }
-  const data = Buffer.alloc(discriminator.length + 8 * argCount);
-  discriminator.copy(data, 0);
-  values.forEach((value, index) => data.writeBigUInt64LE(value, discriminator.length + 8 * index));
-  return data;
-}
-
-const requestWithdrawalDiscriminator = Buffer.from(findIdlInstruction("request_withdrawal").discriminator);
-
-/** request_withdrawal's data: the discriminator, shares (u64 LE), max_fee_bps (u16 LE), as the IDL lays it out. */
-function encodeRequestWithdrawalData(args: RequestWithdrawalArgs): Buffer {
-  const { maxFeeBps } = args;
-  if (!Number.isInteger(maxFeeBps) || maxFeeBps < 0 || maxFeeBps > 0xffff) {
-    throw new RangeError(`maxFeeBps must be an integer from 0 to 65535, got ${maxFeeBps}`);
-  }
-  const offset = requestWithdrawalDiscriminator.length;
-  const data = Buffer.alloc(offset + 8 + 2);
-  requestWithdrawalDiscriminator.copy(data, 0);
-  data.writeBigUInt64LE(args.shares, offset);
-  data.writeUInt16LE(maxFeeBps, offset + 8);
-  return data;
-}
-
-function buildU64Instruction(
-  instructionName: VaultInstructionName,
+export function toTransactionInstruction(
+  instruction: Instruction & {
+    readonly accounts: readonly { address: Address; role: AccountRole }[];
+    readonly data: ReadonlyUint8Array;
+  },
   accounts: object,
-  values: readonly bigint[],
 ): TransactionInstruction {
+  const given = new Map<string, PublicKey>();
+  for (const value of Object.values(accounts)) {
+    if (value instanceof PublicKey) {
+      given.set(base58Of(value), value);
+    }
+  }
   return new TransactionInstruction({
     programId: VAULT_PROGRAM_ID,
-    keys: accountMetasFromIdl(instructionName, accounts),
-    data: encodeU64Instruction(instructionName, values),
+    keys: instruction.accounts.map(({ address, role }) => ({
+      pubkey: publicKeyOf(address, given),
+      isSigner: role === AccountRole.READONLY_SIGNER || role === AccountRole.WRITABLE_SIGNER,
+      isWritable: role === AccountRole.WRITABLE || role === AccountRole.WRITABLE_SIGNER,
+    })),
+    data: Buffer.from(instruction.data),
   });
-}
-
-function toBN(value: bigint): BN {
-  return new BN(value.toString());
-}
-
-function optionalBN(value: bigint | undefined): BN | null {
-  return value === undefined ? null : toBN(value);
 }
 
 export function buildInitializeVaultInstruction(
   accounts: InitializeVaultAccounts,
   args: InitializeVaultArgs,
 ): TransactionInstruction {
-  return buildVaultInstruction("initialize_vault", accounts, {
-    index: toBN(args.index),
-    manager: args.manager,
-    name: args.name,
-    fee_bps: args.feeBps,
-    min_withdrawal_shares: toBN(args.minWithdrawalShares),
-    hourly_cap: toBN(args.hourlyCap),
-    daily_cap: toBN(args.dailyCap),
-  });
+  return toTransactionInstruction(
+    getInitializeVaultInstruction({
+      payer: signerOf(accounts.payer),
+      admin: signerOf(accounts.admin),
+      protocol: addressOf(accounts.protocol),
+      vault: addressOf(accounts.vault),
+      authority: addressOf(accounts.authority),
+      shareMint: addressOf(accounts.shareMint),
+      reserve: addressOf(accounts.reserve),
+      escrow: addressOf(accounts.escrow),
+      assetMint: addressOf(accounts.assetMint),
+      tokenProgram: optionalAddress(accounts.tokenProgram),
+      systemProgram: optionalAddress(accounts.systemProgram),
+      index: args.index,
+      manager: addressOf(args.manager),
+      name: args.name,
+      feeBps: args.feeBps,
+      minWithdrawalShares: args.minWithdrawalShares,
+      hourlyCap: args.hourlyCap,
+      dailyCap: args.dailyCap,
+    }),
+    accounts,
+  );
 }
 
 export function buildDepositInstruction(
   accounts: DepositAccounts,
   args: DepositArgs,
 ): TransactionInstruction {
-  return buildU64Instruction("deposit", accounts, [args.amount, args.minSharesOut]);
+  return toTransactionInstruction(
+    getDepositInstruction({
+      depositor: signerOf(accounts.depositor),
+      vault: addressOf(accounts.vault),
+      authority: addressOf(accounts.authority),
+      shareMint: addressOf(accounts.shareMint),
+      reserve: addressOf(accounts.reserve),
+      depositorAsset: addressOf(accounts.depositorAsset),
+      depositorShares: addressOf(accounts.depositorShares),
+      tokenProgram: optionalAddress(accounts.tokenProgram),
+      amount: args.amount,
+      minSharesOut: args.minSharesOut,
+    }),
+    accounts,
+  );
 }
 
 export function buildRequestWithdrawalInstruction(
   accounts: RequestWithdrawalAccounts,
   args: RequestWithdrawalArgs,
 ): TransactionInstruction {
-  return new TransactionInstruction({
-    programId: VAULT_PROGRAM_ID,
-    keys: accountMetasFromIdl("request_withdrawal", accounts),
-    data: encodeRequestWithdrawalData(args),
-  });
+  const { maxFeeBps } = args;
+  if (!Number.isInteger(maxFeeBps) || maxFeeBps < 0 || maxFeeBps > 0xffff) {
+    throw new RangeError(`maxFeeBps must be an integer from 0 to 65535, got ${maxFeeBps}`);
+  }
+  return toTransactionInstruction(
+    getRequestWithdrawalInstruction({
+      owner: signerOf(accounts.owner),
+      vault: addressOf(accounts.vault),
+      receipt: addressOf(accounts.receipt),
+      ownerShares: addressOf(accounts.ownerShares),
+      escrow: addressOf(accounts.escrow),
+      tokenProgram: optionalAddress(accounts.tokenProgram),
+      systemProgram: optionalAddress(accounts.systemProgram),
+      shares: args.shares,
+      maxFeeBps,
+    }),
+    accounts,
+  );
 }
 
 export function buildClaimWithdrawalInstruction(accounts: ClaimWithdrawalAccounts): TransactionInstruction {
-  return buildVaultInstruction("claim_withdrawal", accounts, {});
+  return toTransactionInstruction(
+    getClaimWithdrawalInstruction({
+      owner: addressOf(accounts.owner),
+      vault: addressOf(accounts.vault),
+      authority: addressOf(accounts.authority),
+      receipt: addressOf(accounts.receipt),
+      shareMint: addressOf(accounts.shareMint),
+      escrow: addressOf(accounts.escrow),
+      reserve: addressOf(accounts.reserve),
+      ownerAsset: addressOf(accounts.ownerAsset),
+      tokenProgram: optionalAddress(accounts.tokenProgram),
+    }),
+    accounts,
+  );
 }
 
 /** The owner takes its pending request back (until it is claimed, also while paused). */
 export function buildCancelWithdrawalInstruction(accounts: CancelWithdrawalAccounts): TransactionInstruction {
-  return buildVaultInstruction("cancel_withdrawal", accounts, {});
+  return toTransactionInstruction(
+    getCancelWithdrawalInstruction({
+      owner: signerOf(accounts.owner),
+      vault: addressOf(accounts.vault),
+      receipt: addressOf(accounts.receipt),
+      ownerShares: addressOf(accounts.ownerShares),
+      escrow: addressOf(accounts.escrow),
+      authority: addressOf(accounts.authority),
+      tokenProgram: optionalAddress(accounts.tokenProgram),
+      queueHoles: addressOf(accounts.queueHoles),
+      systemProgram: optionalAddress(accounts.systemProgram),
+    }),
+    accounts,
+  );
 }
 
 export function buildUpdateNavInstruction(
   accounts: UpdateNavAccounts,
   args: UpdateNavArgs,
 ): TransactionInstruction {
-  return buildVaultInstruction("update_nav", accounts, { gain: toBN(args.gain), loss: toBN(args.loss) });
+  return toTransactionInstruction(
+    getUpdateNavInstruction({
+      manager: signerOf(accounts.manager),
+      vault: addressOf(accounts.vault),
+      protocol: addressOf(accounts.protocol),
+      gain: args.gain,
+      loss: args.loss,
+    }),
+    accounts,
+  );
 }
 
 export function buildStageWithdrawalsInstruction(
   accounts: StageWithdrawalsAccounts,
   args: StageWithdrawalsArgs,
 ): TransactionInstruction {
-  return buildVaultInstruction("stage_withdrawals", accounts, { max_shares: toBN(args.maxShares) });
+  return toTransactionInstruction(
+    getStageWithdrawalsInstruction({
+      manager: signerOf(accounts.manager),
+      vault: addressOf(accounts.vault),
+      reserve: addressOf(accounts.reserve),
+      queueHoles: addressOf(accounts.queueHoles),
+      maxShares: args.maxShares,
+    }),
+    accounts,
+  );
 }
 
 export function buildUpdateConfigInstruction(
   accounts: ManagerAccounts,
   update: ConfigUpdate,
 ): TransactionInstruction {
-  return buildVaultInstruction("update_config", accounts, {
-    update: {
-      fee_bps: update.feeBps ?? null,
-      min_withdrawal_shares: optionalBN(update.minWithdrawalShares),
-      hourly_cap: optionalBN(update.hourlyCap),
-      daily_cap: optionalBN(update.dailyCap),
+  return toTransactionInstruction(
+    getUpdateConfigInstruction({
+      manager: signerOf(accounts.manager),
+      vault: addressOf(accounts.vault),
+      feeBps: update.feeBps ?? null,
+      minWithdrawalShares: update.minWithdrawalShares ?? null,
+      hourlyCap: update.hourlyCap ?? null,
+      dailyCap: update.dailyCap ?? null,
       paused: update.paused ?? null,
       name: update.name ?? null,
-    },
-  });
-}
-
-function boundsArgs(bounds: NavBounds): Record<string, unknown> {
-  return {
-    max_gain_bps: bounds.maxGainBps,
-    max_loss_bps: bounds.maxLossBps,
-    min_nav_interval_seconds: bounds.minNavIntervalSeconds,
-    max_annual_gain_bps: bounds.maxAnnualGainBps,
-    max_daily_loss_bps: bounds.maxDailyLossBps,
-  };
+    }),
+    accounts,
+  );
 }
 
 export function buildInitializeProtocolInstruction(
   accounts: InitializeProtocolAccounts,
   bounds: NavBounds,
 ): TransactionInstruction {
-  return buildVaultInstruction("initialize_protocol", accounts, boundsArgs(bounds));
+  return toTransactionInstruction(
+    getInitializeProtocolInstruction({
+      creator: signerOf(accounts.creator),
+      protocol: addressOf(accounts.protocol),
+      systemProgram: optionalAddress(accounts.systemProgram),
+      ...bounds,
+    }),
+    accounts,
+  );
 }
 
 export function buildSetNavBoundsInstruction(
   accounts: ProtocolAdminAccounts,
   bounds: NavBounds,
 ): TransactionInstruction {
-  return buildVaultInstruction("set_nav_bounds", accounts, boundsArgs(bounds));
+  return toTransactionInstruction(
+    getSetNavBoundsInstruction({
+      admin: signerOf(accounts.admin),
+      protocol: addressOf(accounts.protocol),
+      ...bounds,
+    }),
+    accounts,
+  );
 }
 
 /** The admin names its successor (PublicKey.default withdraws the proposal). */
@@ -405,14 +442,27 @@ export function buildProposeAdminInstruction(
   accounts: ProtocolAdminAccounts,
   newAdmin: PublicKey,
 ): TransactionInstruction {
-  return buildVaultInstruction("propose_admin", accounts, { new_admin: newAdmin });
+  return toTransactionInstruction(
+    getProposeAdminInstruction({
+      admin: signerOf(accounts.admin),
+      protocol: addressOf(accounts.protocol),
+      newAdmin: addressOf(newAdmin),
+    }),
+    accounts,
+  );
 }
 
 export function buildAcceptAdminInstruction(accounts: {
   newAdmin: PublicKey;
   protocol: PublicKey;
 }): TransactionInstruction {
-  return buildVaultInstruction("accept_admin", accounts, {});
+  return toTransactionInstruction(
+    getAcceptAdminInstruction({
+      newAdmin: signerOf(accounts.newAdmin),
+      protocol: addressOf(accounts.protocol),
+    }),
+    accounts,
+  );
 }
 
 /** The manager or the protocol admin names the next manager (PublicKey.default withdraws it). */
@@ -420,12 +470,26 @@ export function buildProposeManagerInstruction(
   accounts: { proposer: PublicKey; vault: PublicKey; protocol: PublicKey },
   newManager: PublicKey,
 ): TransactionInstruction {
-  return buildVaultInstruction("propose_manager", accounts, { new_manager: newManager });
+  return toTransactionInstruction(
+    getProposeManagerInstruction({
+      proposer: signerOf(accounts.proposer),
+      vault: addressOf(accounts.vault),
+      protocol: addressOf(accounts.protocol),
+      newManager: addressOf(newManager),
+    }),
+    accounts,
+  );
 }
 
 export function buildAcceptManagerInstruction(accounts: {
   newManager: PublicKey;
   vault: PublicKey;
 }): TransactionInstruction {
-  return buildVaultInstruction("accept_manager", accounts, {});
+  return toTransactionInstruction(
+    getAcceptManagerInstruction({
+      newManager: signerOf(accounts.newManager),
+      vault: addressOf(accounts.vault),
+    }),
+    accounts,
+  );
 }

@@ -5,11 +5,11 @@
 // the transaction is rebuilt and the wallet asked again, once. Failures are thrown as they are (or
 // translated into the typed errors of ./transaction-errors.ts and ChainUnavailableError); nothing is
 // reported done before it is confirmed. The chain's refusals are read from the TransactionError the
-// RPC returns (simulation, confirmation, signature status), by one function, chainRefusal.
+// RPC returns (simulation, confirmation, signature status) by ./transaction-failure.ts, the decoder
+// every sender shares, and turned into the typed error here, by one function, chainRefusal.
 import {
   PublicKey,
   SendTransactionError,
-  SystemProgram,
   TransactionExpiredBlockheightExceededError,
   VersionedTransaction,
   type Connection,
@@ -18,8 +18,7 @@ import {
 
 import { ChainUnavailableError } from "../chain/rpc";
 import { RpcTransportError } from "../chain/rpc-transport";
-import { VAULT_PROGRAM_ID } from "./idl";
-import { vaultErrorFromCode } from "./program-errors";
+import { decodeTransactionFailure, transactionErrorInText } from "./transaction-failure";
 import {
   balanceChanges,
   checkBalanceChanges,
@@ -37,7 +36,7 @@ import {
   isWalletRejection,
 } from "./transaction-errors";
 
-export type FlowStage = "preparing" | "signing" | "sending" | "confirming" | "recording";
+export type FlowStage = "preparing" | "reviewing" | "signing" | "sending" | "confirming" | "recording";
 
 export interface FlowEvents {
   stage(stage: FlowStage): void;
@@ -72,6 +71,12 @@ export interface FlowDeps {
    * not match (lib/vault/verify-transaction.ts's vaultTransactionVerifier).
    */
   verify(transaction: VersionedTransaction): Promise<VerifiedTransaction>;
+  /**
+   * The person's go-ahead after the preview and before the wallet is asked (the pages' confirm step):
+   * resolves to have the wallet sign, rejects to stop with nothing signed. Without it (the typed
+   * client, whose caller checks `preview` in its result or through events) the wallet is asked at once.
+   */
+  confirm?(preview: TransactionPreview): Promise<void>;
   signTransaction(transaction: VersionedTransaction): Promise<VersionedTransaction>;
   events: FlowEvents;
   /** Attempts of POST /api/history before giving up (the chain's answer may lag a moment). */
@@ -117,67 +122,12 @@ function decode(base64: string): VersionedTransaction {
   return VersionedTransaction.deserialize(bytes);
 }
 
-function describeTransactionError(error: TransactionError): string {
-  return typeof error === "string" ? error : JSON.stringify(error);
-}
-
-/** The fee payer cannot pay: the fee, the rent an account it funds must keep, or it was never funded. */
-const INSUFFICIENT_SOL: ReadonlySet<string> = new Set([
-  "InsufficientFundsForFee",
-  "InsufficientFundsForRent",
-  "AccountNotFound",
-]);
-
-/** The System program's SystemError::ResultWithNegativeLamports: a transfer or account creation its payer cannot afford. */
-const SYSTEM_INSUFFICIENT_LAMPORTS = 1;
-
-/** The variant of an enum TransactionError as JSON: a unit variant is a string, any other a one-key object. */
-function variantOf(error: TransactionError): { name: string; value: unknown } {
-  if (typeof error === "string") {
-    return { name: error, value: null };
-  }
-  const [entry] = Object.entries(error);
-  return entry === undefined ? { name: "", value: null } : { name: entry[0], value: entry[1] };
-}
-
-/** `InstructionError: [index, { Custom: code }]`'s index and code; null for any other error. */
-function customError(error: TransactionError): { index: number; code: number } | null {
-  const { name, value } = variantOf(error);
-  if (name !== "InstructionError" || !Array.isArray(value)) {
-    return null;
-  }
-  const [index, inner]: unknown[] = value;
-  if (typeof index !== "number" || typeof inner !== "object" || inner === null || !("Custom" in inner)) {
-    return null;
-  }
-  return typeof inner.Custom === "number" ? { index, code: inner.Custom } : null;
-}
-
-/** The program the transaction's top-level instruction `index` invokes (a program id is always a static key). */
-function programAt(transaction: VersionedTransaction, index: number): string | null {
-  const instruction = transaction.message.compiledInstructions[index];
-  const program =
-    instruction === undefined ? undefined : transaction.message.staticAccountKeys[instruction.programIdIndex];
-  return program?.toBase58() ?? null;
-}
-
-const FAILED_PROGRAM = /^Program ([1-9A-HJ-NP-Za-km-z]{32,44}) failed: /;
-
-/**
- * The innermost program that failed, when the simulation's logs show one: a program the top-level
- * instruction invoked (the vault or the associated token program creating an account through the
- * System program) fails with its own code under the top-level instruction's index, and no typed value
- * names it. The runtime writes this line itself; a program's own log lines all start "Program log:"
- * or "Program data:", so none can pass for it.
- */
-function innermostFailedProgram(logs: readonly string[] | null): string | null {
-  for (const line of logs ?? []) {
-    const failed = FAILED_PROGRAM.exec(line);
-    if (failed?.[1] !== undefined) {
-      return failed[1];
-    }
-  }
-  return null;
+/** The transaction's top-level programs, in instruction order (a program id is always a static key). */
+function programsOf(transaction: VersionedTransaction): string[] {
+  const { compiledInstructions, staticAccountKeys } = transaction.message;
+  return compiledInstructions.map(
+    (instruction) => staticAccountKeys[instruction.programIdIndex]?.toBase58() ?? "",
+  );
 }
 
 interface Refused {
@@ -189,60 +139,26 @@ interface Refused {
 }
 
 /**
- * What the chain's typed refusal means for the person: no SOL to pay, an expired blockhash (the
- * ExpiredSignal to rebuild), the vault program's error (named by its IDL), or any other failure.
- * A custom code is the vault's only when the vault program returned it: the System program's 1 (not
- * enough lamports) and the vault's own codes are told apart by the program that failed.
+ * What the chain's refusal means for the person (decoded by ./transaction-failure.ts): no SOL to pay,
+ * an expired blockhash (the ExpiredSignal to rebuild), the vault program's error (named by its IDL),
+ * or any other failure.
  */
 function chainRefusal(error: TransactionError, refused: Refused): TransactionRefusedError | ExpiredSignal {
-  const message = describeTransactionError(error);
-  const { name } = variantOf(error);
-  if (name === "BlockhashNotFound") {
+  const failure = decodeTransactionFailure(error, {
+    logs: refused.logs,
+    programs: programsOf(refused.transaction),
+  });
+  const message = typeof error === "string" ? error : JSON.stringify(error);
+  if (failure.kind === "blockhash") {
     return new ExpiredSignal(message);
-  }
-  if (INSUFFICIENT_SOL.has(name)) {
-    return new TransactionRefusedError(message, null, "insufficient-sol", refused.signature);
-  }
-  const custom = customError(error);
-  if (custom === null) {
-    return new TransactionRefusedError(message, null, "other", refused.signature);
-  }
-  const program = innermostFailedProgram(refused.logs) ?? programAt(refused.transaction, custom.index);
-  if (program === SystemProgram.programId.toBase58() && custom.code === SYSTEM_INSUFFICIENT_LAMPORTS) {
-    return new TransactionRefusedError(message, null, "insufficient-sol", refused.signature);
-  }
-  if (program !== VAULT_PROGRAM_ID.toBase58()) {
-    return new TransactionRefusedError(message, null, "other", refused.signature);
   }
   return new TransactionRefusedError(
     message,
-    custom.code,
-    "custom",
+    failure.kind === "custom" ? failure.customCode : null,
+    failure.kind,
     refused.signature,
-    vaultErrorFromCode(custom.code)?.name ?? null,
+    failure.vaultError?.name ?? null,
   );
-}
-
-/**
- * The TransactionError a message states in the node's words (agave's Display of the enum), for the
- * variants chainRefusal tells apart; null for any other text. Only for the two places that get no
- * typed value: a preflight refusal (web3.js's sendEncodedTransaction keeps the JSON-RPC error's
- * message and logs in SendTransactionError but drops its `data.err`) and a wallet that simulated
- * before signing (wallets report that only as text). A custom program error counts only with its
- * instruction's index, which names the program that refused.
- */
-function transactionErrorInText(text: string): TransactionError | null {
-  const custom = /Error processing Instruction (\d+): custom program error: 0x([0-9a-f]+)/i.exec(text);
-  if (custom?.[1] !== undefined && custom[2] !== undefined) {
-    return { InstructionError: [Number(custom[1]), { Custom: Number.parseInt(custom[2], 16) }] };
-  }
-  const variants: readonly [RegExp, TransactionError][] = [
-    [/Blockhash not found/i, "BlockhashNotFound"],
-    [/Attempt to debit an account but found no record of a prior credit/i, "AccountNotFound"],
-    [/Insufficient funds for fee/i, "InsufficientFundsForFee"],
-    [/with insufficient funds for rent/i, "InsufficientFundsForRent"],
-  ];
-  return variants.find(([words]) => words.test(text))?.[1] ?? null;
 }
 
 /**
@@ -441,6 +357,10 @@ export async function runVaultTransaction<P extends BuiltTransaction, R>(
         throw networkFailure(error) ?? error;
       }
       deps.events.previewed?.(preview);
+      if (deps.confirm !== undefined) {
+        deps.events.stage("reviewing");
+        await deps.confirm(preview);
+      }
       deps.events.stage("signing");
       let signed: VersionedTransaction;
       try {

@@ -256,6 +256,7 @@ describe("a transaction the network is slow about", () => {
       expect(slowStepWords(stage, 60_000)?.message).toMatch(/^The network isn't answering; still trying\./);
     }
     expect(slowStepWords("signing", 60_000)).toBeNull();
+    expect(slowStepWords("reviewing", 60_000)).toBeNull();
     expect(slowStepWords("recording", 60_000)).toBeNull();
   });
 

@@ -412,10 +412,11 @@ export const SLOW_STEP_MS = 10_000;
  * while the wallet is asking: the wallet's own Reject is the way out there).
  */
 export function slowStepWords(
-  stage: "preparing" | "signing" | "sending" | "confirming" | "recording",
+  stage: "preparing" | "reviewing" | "signing" | "sending" | "confirming" | "recording",
   waitedMs: number,
 ): { message: string; cancellable: boolean } | null {
-  if (waitedMs < SLOW_STEP_MS || stage === "signing" || stage === "recording") {
+  // Reviewing and signing wait for the person, not the network.
+  if (waitedMs < SLOW_STEP_MS || stage === "reviewing" || stage === "signing" || stage === "recording") {
     return null;
   }
   return stage === "preparing"

@@ -440,6 +440,45 @@ describe("runVaultTransaction", () => {
     expect(honest.signTransaction).toHaveBeenCalledTimes(1);
   });
 
+  it("asks the wallet only after the confirm step says go; a declined one signs and sends nothing", async () => {
+    const declined = harness();
+    const seen: FlowStage[][] = [];
+    const refusal = new Error("declined on the confirm step");
+    const error = await failureOf({
+      ...declined.deps,
+      confirm: async () => {
+        seen.push([...declined.stages]);
+        throw refusal;
+      },
+    });
+    expect(error).toBe(refusal);
+    expect(seen).toEqual([["preparing", "reviewing"]]);
+    expect(declined.signTransaction).not.toHaveBeenCalled();
+    expect(declined.connection.sendRawTransaction).not.toHaveBeenCalled();
+
+    const confirmed = harness();
+    let go: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (go = resolve));
+    const run = runVaultTransaction(
+      { ...confirmed.deps, confirm: () => answered },
+      async () => built(),
+      async () => null,
+    );
+    await vi.waitFor(() => expect(confirmed.stages).toContain("reviewing"));
+    expect(confirmed.signTransaction).not.toHaveBeenCalled();
+    go();
+    await run;
+    expect(confirmed.signTransaction).toHaveBeenCalledTimes(1);
+    expect(confirmed.stages).toEqual([
+      "preparing",
+      "reviewing",
+      "signing",
+      "sending",
+      "confirming",
+      "recording",
+    ]);
+  });
+
   it("turns an unreachable RPC into ChainUnavailableError", async () => {
     const simulateTransaction = vi.fn(async () => {
       throw new TypeError("Failed to fetch");

@@ -37,6 +37,7 @@ export function expectRefused(
   const before = snapshotAccounts(chain, touched);
   const outcome = chain.send([...instructions], signers);
   const detail = `${outcome.err?.description ?? "succeeded"}\n${outcome.logs.join("\n")}`;
+  expect(outcome.err?.programErrorName, detail).toBe(errorName);
   expect(outcome.err?.custom, detail).toBe(vaultErrorCode(errorName));
   expect(outcome.err?.instructionIndex, detail).toBe(instructions.length - 1);
   expect(snapshotAccounts(chain, touched)).toEqual(before);

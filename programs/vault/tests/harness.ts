@@ -15,6 +15,8 @@ import {
   type WithdrawalReceiptAccount,
 } from "../../../lib/vault/accounts";
 import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
+import { decodeTransactionFailure } from "../../../lib/vault/transaction-failure";
+import { transactionErrorFromLiteSvm } from "../../../localnet/transaction-error";
 import {
   MINT_SIZE,
   TOKEN_ACCOUNT_SIZE,
@@ -63,8 +65,10 @@ export interface TestChainOptions {
 export interface TransactionError {
   /** The failing instruction, or null when the transaction failed before any instruction ran. */
   instructionIndex: number | null;
-  /** The custom program error code, when the failure is one. */
+  /** The custom program error code, when the failure is one (of any program). */
   custom?: number;
+  /** The vault program's error by its IDL name, when the vault program is the one that failed. */
+  programErrorName: string | null;
   description: string;
 }
 
@@ -87,27 +91,34 @@ function toKitAddress(key: PublicKey) {
   return address(key.toBase58());
 }
 
-function describeFailure(failure: FailedTransactionMetadata): TransactionError {
-  const err = failure.err();
-  const description = String(err);
-  if (typeof err === "object" && "err" in err) {
-    const instructionError = err.err();
-    if (typeof instructionError === "object" && "code" in instructionError) {
-      return { instructionIndex: err.index, custom: instructionError.code, description };
-    }
-    return { instructionIndex: err.index, description };
-  }
-  return { instructionIndex: null, description };
+/**
+ * LiteSVM's failure as a validator encodes it (localnet/transaction-error.ts), decoded by the decoder
+ * every sender shares (lib/vault/transaction-failure.ts): the vault's errors by their IDL name.
+ */
+function describeFailure(failure: FailedTransactionMetadata, programs: readonly string[]): TransactionError {
+  const decoded = decodeTransactionFailure(transactionErrorFromLiteSvm(failure.err()), {
+    logs: failure.meta().logs(),
+    programs,
+  });
+  return {
+    instructionIndex: decoded.instructionIndex,
+    ...(decoded.customCode === null ? {} : { custom: decoded.customCode }),
+    programErrorName: decoded.vaultError?.name ?? null,
+    description: decoded.description,
+  };
 }
 
-function outcomeOf(result: TransactionMetadata | FailedTransactionMetadata): TransactionOutcome {
+function outcomeOf(
+  result: TransactionMetadata | FailedTransactionMetadata,
+  programs: readonly string[],
+): TransactionOutcome {
   if (result instanceof FailedTransactionMetadata) {
     const meta = result.meta();
     return {
       ok: false,
       logs: meta.logs(),
       computeUnits: meta.computeUnitsConsumed(),
-      err: describeFailure(result),
+      err: describeFailure(result, programs),
     };
   }
   return { ok: true, logs: result.logs(), computeUnits: result.computeUnitsConsumed(), err: null };
@@ -158,7 +169,10 @@ export class TestChain {
     );
     transaction.sign(this.payer, ...signers.filter((signer) => signing.has(signer.publicKey.toBase58())));
     const kitTransaction = getTransactionDecoder().decode(transaction.serialize());
-    return outcomeOf(this.svm.sendTransaction(kitTransaction));
+    return outcomeOf(
+      this.svm.sendTransaction(kitTransaction),
+      instructions.map((instruction) => instruction.programId.toBase58()),
+    );
   }
 
   /** For setup steps that must succeed; a failure throws with the program logs. */

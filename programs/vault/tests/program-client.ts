@@ -1,90 +1,12 @@
-// The program's test client for what lib/vault does not build yet: instructions placed straight from
-// the IDL by account name (every instruction, the protocol's included), the protocol and vault
-// addresses, the protocol account and the vault fields lib/vault's decoder leaves out, and every
-// event the IDL declares. It reads only programs/vault/idl.json, through lib/vault/idl's coder.
-import { PublicKey, TransactionInstruction } from "@solana/web3.js";
+// The program's test client for what lib/vault does not decode yet: the protocol account, the vault
+// fields lib/vault's decoder leaves out, and every event the IDL declares, through lib/vault/idl's
+// coder. Instructions and addresses come from lib/vault (instructions.ts over the Codama-generated
+// layer, addresses.ts), the same code the app sends with.
 import BN from "bn.js";
 import { z } from "zod";
 
 import { publicKeyValue, smallIntegerValue, u64Value } from "../../../lib/vault/coder-values";
-import {
-  VAULT_PROGRAM_ID,
-  camelCaseKeys,
-  camelCaseToIdlName,
-  vaultCoder,
-  vaultIdl,
-} from "../../../lib/vault/idl";
-
-const encoder = new TextEncoder();
-
-function u64LittleEndian(value: bigint): Uint8Array {
-  const bytes = new Uint8Array(8);
-  new DataView(bytes.buffer).setBigUint64(0, value, true);
-  return bytes;
-}
-
-function findAddress(seeds: Uint8Array[]): PublicKey {
-  return PublicKey.findProgramAddressSync(seeds, VAULT_PROGRAM_ID)[0];
-}
-
-export function findProtocolAddress(creator: PublicKey): PublicKey {
-  return findAddress([encoder.encode("protocol"), creator.toBytes()]);
-}
-
-export function findRegisteredVaultAddress(protocol: PublicKey, index: bigint): PublicKey {
-  return findAddress([encoder.encode("vault"), protocol.toBytes(), u64LittleEndian(index)]);
-}
-
-/** Numbers the coder writes as u64/i64 go in as BN; everything else as it is. */
-function coderValue(value: unknown): unknown {
-  if (typeof value === "bigint") {
-    return new BN(value.toString());
-  }
-  return value;
-}
-
-/**
- * One instruction of the IDL: accounts by camelCase name (fixed-address programs filled in), args by
- * camelCase name in the IDL's order. A missing or unknown account name throws.
- */
-export function programInstruction(
-  name: string,
-  accounts: Record<string, PublicKey>,
-  args: Record<string, unknown> = {},
-): TransactionInstruction {
-  const definition = vaultIdl.instructions.find((candidate) => candidate.name === name);
-  if (definition === undefined) {
-    throw new Error(`The vault IDL has no instruction named ${name}`);
-  }
-  const given = new Map(Object.entries(accounts).map(([key, value]) => [camelCaseToIdlName(key), value]));
-  for (const key of given.keys()) {
-    if (!definition.accounts.some((account) => account.name === key)) {
-      throw new Error(`${name} has no account named ${key}`);
-    }
-  }
-  const keys = definition.accounts.map((account) => {
-    const pubkey =
-      given.get(account.name) ?? (account.address === undefined ? undefined : new PublicKey(account.address));
-    if (pubkey === undefined) {
-      throw new Error(`${name} needs the account ${account.name}`);
-    }
-    return { pubkey, isSigner: account.signer === true, isWritable: account.writable === true };
-  });
-  const data = Object.fromEntries(
-    definition.args.map((arg) => {
-      const key = Object.keys(args).find((candidate) => camelCaseToIdlName(candidate) === arg.name);
-      if (key === undefined) {
-        throw new Error(`${name} needs the argument ${arg.name}`);
-      }
-      return [arg.name, coderValue(args[key])];
-    }),
-  );
-  return new TransactionInstruction({
-    programId: VAULT_PROGRAM_ID,
-    keys,
-    data: vaultCoder.instruction.encode(name, data),
-  });
-}
+import { VAULT_PROGRAM_ID, camelCaseKeys, vaultCoder } from "../../../lib/vault/idl";
 
 export type { NavBounds } from "../../../lib/vault/instructions";
 

@@ -11,16 +11,26 @@ import {
 import {
   findEscrow,
   findQueueHoles,
+  findProtocolAddress,
   findReceipt,
   findReserve,
   findShareMint,
+  findVaultAddress,
   findVaultAuthority,
   type VaultAddresses,
 } from "../../../lib/vault/addresses";
 import {
   buildCancelWithdrawalInstruction,
+  buildAcceptAdminInstruction,
+  buildAcceptManagerInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
+  buildInitializeProtocolInstruction,
+  buildInitializeVaultInstruction,
+  buildProposeAdminInstruction,
+  buildProposeManagerInstruction,
+  buildSetNavBoundsInstruction,
+  buildUpdateNavInstruction,
   buildRequestWithdrawalInstruction,
   buildStageWithdrawalsInstruction,
   buildUpdateConfigInstruction,
@@ -28,8 +38,12 @@ import {
   type ClaimWithdrawalAccounts,
   type ConfigUpdate,
   type DepositAccounts,
+  type InitializeProtocolAccounts,
+  type InitializeVaultAccounts,
   type InitializeVaultArgs,
   type ManagerAccounts,
+  type ProtocolAdminAccounts,
+  type UpdateNavAccounts,
   type RequestWithdrawalAccounts,
   type StageWithdrawalsAccounts,
 } from "../../../lib/vault/instructions";
@@ -39,9 +53,6 @@ import {
   decodeProtocol,
   decodeReceiptFee,
   decodeVaultRegistration,
-  findProtocolAddress,
-  findRegisteredVaultAddress,
-  programInstruction,
   type NavBounds,
   type ProtocolAccount,
   type VaultRegistration,
@@ -77,16 +88,9 @@ export const OPEN_NAV_BOUNDS: NavBounds = {
   maxDailyLossBps: 1_000,
 };
 
-export interface ProtocolAccounts {
-  creator: PublicKey;
-  protocol: PublicKey;
-  systemProgram: PublicKey;
-}
+export type ProtocolAccounts = InitializeProtocolAccounts;
 
-export interface AdminAccounts {
-  admin: PublicKey;
-  protocol: PublicKey;
-}
+export type AdminAccounts = ProtocolAdminAccounts;
 
 const defaultProtocols = new WeakMap<TestChain, TestProtocol>();
 
@@ -137,10 +141,9 @@ export class TestProtocol {
     bounds: NavBounds,
     overrides: Partial<ProtocolAccounts> = {},
   ): TransactionInstruction {
-    return programInstruction(
-      "initialize_protocol",
+    return buildInitializeProtocolInstruction(
       { creator: this.creator.publicKey, protocol: this.key, ...overrides },
-      { ...bounds },
+      bounds,
     );
   }
 
@@ -148,10 +151,9 @@ export class TestProtocol {
     newAdmin: PublicKey,
     overrides: Partial<AdminAccounts> = {},
   ): TransactionInstruction {
-    return programInstruction(
-      "propose_admin",
+    return buildProposeAdminInstruction(
       { admin: this.creator.publicKey, protocol: this.key, ...overrides },
-      { newAdmin },
+      newAdmin,
     );
   }
 
@@ -159,14 +161,13 @@ export class TestProtocol {
     newAdmin: PublicKey,
     overrides: { protocol?: PublicKey } = {},
   ): TransactionInstruction {
-    return programInstruction("accept_admin", { newAdmin, protocol: this.key, ...overrides });
+    return buildAcceptAdminInstruction({ newAdmin, protocol: this.key, ...overrides });
   }
 
   setNavBoundsInstruction(bounds: NavBounds, overrides: Partial<AdminAccounts> = {}): TransactionInstruction {
-    return programInstruction(
-      "set_nav_bounds",
+    return buildSetNavBoundsInstruction(
       { admin: this.creator.publicKey, protocol: this.key, ...overrides },
-      { ...bounds },
+      bounds,
     );
   }
 
@@ -185,7 +186,7 @@ export class TestProtocol {
 
 /** Every address a vault owns, derived from its protocol and index. */
 export function deriveRegisteredVaultAddresses(protocol: PublicKey, index: bigint): VaultAddresses {
-  const vault = findRegisteredVaultAddress(protocol, index);
+  const vault = findVaultAddress(protocol, index);
   return {
     vault,
     authority: findVaultAuthority(vault),
@@ -195,23 +196,7 @@ export function deriveRegisteredVaultAddresses(protocol: PublicKey, index: bigin
   };
 }
 
-export interface InitializeVaultAccounts {
-  payer: PublicKey;
-  admin: PublicKey;
-  protocol: PublicKey;
-  vault: PublicKey;
-  authority: PublicKey;
-  shareMint: PublicKey;
-  reserve: PublicKey;
-  escrow: PublicKey;
-  assetMint: PublicKey;
-  tokenProgram: PublicKey;
-  systemProgram: PublicKey;
-}
-
-export interface UpdateNavAccounts extends ManagerAccounts {
-  protocol: PublicKey;
-}
+export type { InitializeVaultAccounts, UpdateNavAccounts };
 
 export class TestVault {
   readonly chain: TestChain;
@@ -260,8 +245,7 @@ export class TestVault {
     index: bigint = this.index,
   ): TransactionInstruction {
     const { vault, authority, shareMint, reserve, escrow } = this.addresses;
-    return programInstruction(
-      "initialize_vault",
+    return buildInitializeVaultInstruction(
       {
         payer: this.protocol.admin.publicKey,
         admin: this.protocol.admin.publicKey,
@@ -400,8 +384,7 @@ export class TestVault {
     loss: bigint,
     overrides: Partial<UpdateNavAccounts> = {},
   ): TransactionInstruction {
-    return programInstruction(
-      "update_nav",
+    return buildUpdateNavInstruction(
       {
         manager: this.manager.publicKey,
         vault: this.addresses.vault,
@@ -469,10 +452,9 @@ export class TestVault {
     newManager: PublicKey,
     overrides: { vault?: PublicKey; protocol?: PublicKey } = {},
   ): TransactionInstruction {
-    return programInstruction(
-      "propose_manager",
+    return buildProposeManagerInstruction(
       { proposer, vault: this.addresses.vault, protocol: this.protocol.key, ...overrides },
-      { newManager },
+      newManager,
     );
   }
 
@@ -480,7 +462,7 @@ export class TestVault {
     newManager: PublicKey,
     overrides: { vault?: PublicKey } = {},
   ): TransactionInstruction {
-    return programInstruction("accept_manager", { newManager, vault: this.addresses.vault, ...overrides });
+    return buildAcceptManagerInstruction({ newManager, vault: this.addresses.vault, ...overrides });
   }
 
   state(): VaultAccount {
