@@ -12,7 +12,9 @@ import {
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
   buildProposeAdminInstruction,
+  buildApplyConfigInstruction,
   buildProposeManagerInstruction,
+  buildSetVaultPeriodsInstruction,
   buildRequestWithdrawalInstruction,
   buildSetNavBoundsInstruction,
   buildStageWithdrawalsInstruction,
@@ -73,6 +75,11 @@ describe("instruction builders", () => {
     set_nav_bounds: buildSetNavBoundsInstruction({ admin, protocol }, bounds),
     propose_manager: buildProposeManagerInstruction({ proposer: admin, vault, protocol }, key()),
     accept_manager: buildAcceptManagerInstruction({ newManager: key(), vault }),
+    apply_config: buildApplyConfigInstruction({ vault }),
+    set_vault_periods: buildSetVaultPeriodsInstruction(
+      { admin, protocol, vault },
+      { configNoticeSeconds: 259_200, silenceSeconds: 604_800 },
+    ),
   };
 
   it.each(vaultIdl.instructions.map((definition) => [definition.name, definition] as const))(

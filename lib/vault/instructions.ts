@@ -355,6 +355,22 @@ export function buildUpdateConfigInstruction(
   });
 }
 
+/** Anyone applies a vault's pending config once its effective time has come. */
+export function buildApplyConfigInstruction(accounts: { vault: PublicKey }): TransactionInstruction {
+  return buildVaultInstruction("apply_config", accounts, {});
+}
+
+/** The vault's protocol admin sets its config notice and its manager-silence period (seconds). */
+export function buildSetVaultPeriodsInstruction(
+  accounts: { admin: PublicKey; protocol: PublicKey; vault: PublicKey },
+  periods: { configNoticeSeconds: number; silenceSeconds: number },
+): TransactionInstruction {
+  return buildVaultInstruction("set_vault_periods", accounts, {
+    config_notice_seconds: periods.configNoticeSeconds,
+    silence_seconds: periods.silenceSeconds,
+  });
+}
+
 function boundsArgs(bounds: NavBounds): Record<string, unknown> {
   return {
     max_gain_bps: bounds.maxGainBps,

@@ -30,6 +30,7 @@ const TARGETS: Record<string, bigint> = {
   "deposit (first)": 8_000n,
   "deposit (subsequent)": 8_000n,
   request_withdrawal: 8_000n,
+  "request_withdrawal (applying a due config)": 8_000n,
   claim_withdrawal: 8_000n,
   "claim_withdrawal (last, to surplus)": 8_000n,
 };
@@ -86,6 +87,17 @@ function measureAll(): Measurement[] {
   measured("stage (exit)", vault.stageWithdrawals(10n ** 18n));
   measured("claim (exit)", vault.claimWithdrawal(alice));
   measurements.push(measured("claim_withdrawal (last, to surplus)", vault.claimWithdrawal(bob)));
+  // update_config above raised the fee and lowered the hourly cap: scheduled for 3 days. The first
+  // request after that applies it before reading the config.
+  const carol = memberWithFirstTryReceipt(vault, 10_000_000n);
+  measured("deposit (carol)", vault.deposit(carol, 5_000_000n));
+  chain.warpBy(259_200n);
+  measurements.push(
+    measured(
+      "request_withdrawal (applying a due config)",
+      vault.requestWithdrawal(carol, 2_000_000_000n, 30),
+    ),
+  );
   const next = chain.createFundedKeypair();
   measurements.push(
     measured(
