@@ -1175,6 +1175,18 @@ export interface components {
           resetsAt: string;
         };
       };
+      pendingConfig: components["schemas"]["PendingVaultConfig"] | null;
+    };
+    /** @description A holder-hurting config change (a higher fee or minimum, a lower, new or removed cap) waiting out the vault's on-chain notice period; requests made before effectiveAt meet the current config */
+    PendingVaultConfig: {
+      feeBps: number;
+      minWithdrawalShares: components["schemas"]["TokenAmount"];
+      /** @description null: no cap */
+      hourlyCap: components["schemas"]["TokenAmount"] | null;
+      /** @description null: no cap */
+      dailyCap: components["schemas"]["TokenAmount"] | null;
+      /** @description ISO 8601: when the pending config replaces the current one */
+      effectiveAt: string;
     };
     VaultNav: {
       sharePrice: number;

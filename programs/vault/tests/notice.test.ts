@@ -54,7 +54,6 @@ describe("a fee raised by 1,000 bps", () => {
     ]);
     expect(vault.receiptFeeOf(bob)).toBe(1_000);
     expect(vault.state()).toMatchObject({ feeBps: 1_000, pendingEffectiveAt: 0n });
-    console.log(`request_withdrawal applying the pending config: ${requested.computeUnits} CU`);
     chain.warpBy(60n);
     expectSuccess(vault.updateNav(0n, 0n));
     expectSuccess(vault.stageWithdrawals(1_000_000_000_000n));
