@@ -1357,7 +1357,7 @@ export interface components {
     WebhookCreateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
       url: string;
-      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low */
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
       events: (
         | "deposit.confirmed"
         | "withdrawal.requested"
@@ -1367,6 +1367,7 @@ export interface components {
         | "vault.paused"
         | "vault.resumed"
         | "vault.capacity_low"
+        | "vault.config_scheduled"
       )[];
       description?: string;
     };
@@ -1386,7 +1387,7 @@ export interface components {
     WebhookUpdateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
       url?: string;
-      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low */
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
       events?: (
         | "deposit.confirmed"
         | "withdrawal.requested"
@@ -1396,6 +1397,7 @@ export interface components {
         | "vault.paused"
         | "vault.resumed"
         | "vault.capacity_low"
+        | "vault.config_scheduled"
       )[];
       description?: string | null;
       /** @description true re-enables a disabled endpoint; false disables it */
