@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { vaultAccount } from "../../tests/fixtures/vault-account";
 import { vaultDetail } from "./directory";
-import { configInForce, pendingConfig } from "./pending-config";
+import { configInForce, hurtingFields, pendingConfig } from "./pending-config";
 import { vaultView } from "./vault-view";
 
 // A fee raise from 10 to 1,000 bps and an hourly cap cut to 100 USDC, effective at 1,767,225,600.
@@ -99,5 +99,21 @@ describe("GET /api/vault/{id}'s view of the config (vaultDetail)", () => {
     expect(detail.caps.hourly?.amount).toBe("100000000");
     expect(detail.withdrawalLimits.hourly.cap?.amount).toBe("100000000");
     expect(detail.pendingConfig).toBeNull();
+  });
+});
+
+describe("hurtingFields (update_config's rule)", () => {
+  const current = { feeBps: 10, minWithdrawalShares: 1_000n, hourlyCap: 5_000n, dailyCap: 0n };
+  it("names the fields the program schedules: a higher fee or minimum, a lower, new or removed cap", () => {
+    expect(
+      hurtingFields(current, { feeBps: 5, minWithdrawalShares: 0n, hourlyCap: 6_000n, dailyCap: 0n }),
+    ).toEqual([]);
+    expect(hurtingFields(current, { feeBps: 1_010, minWithdrawalShares: 1_001n })).toEqual([
+      "feeBps",
+      "minWithdrawalShares",
+    ]);
+    expect(hurtingFields(current, { hourlyCap: 4_999n })).toEqual(["hourlyCap"]);
+    expect(hurtingFields(current, { hourlyCap: 0n })).toEqual(["hourlyCap"]);
+    expect(hurtingFields(current, { dailyCap: 1_000_000n })).toEqual(["dailyCap"]);
   });
 });

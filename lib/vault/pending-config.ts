@@ -59,3 +59,36 @@ export function configInForce<State extends ConfigFields>(state: State, nowMs: n
     pendingEffectiveAt: 0n,
   };
 }
+
+/** The program's default notice when the vault stores 0 (a vault created before the field existed). */
+export const DEFAULT_CONFIG_NOTICE_SECONDS = 259_200;
+
+export function noticeSeconds(state: Pick<VaultAccount, "configNoticeSeconds">): number {
+  return state.configNoticeSeconds === 0 ? DEFAULT_CONFIG_NOTICE_SECONDS : state.configNoticeSeconds;
+}
+
+export type ConfigField = "feeBps" | "minWithdrawalShares" | "hourlyCap" | "dailyCap";
+
+/** Keeping a cap or raising a finite one eases exits; lowering one, adding one or removing one (0) hurts. */
+function capEases(current: bigint, next: bigint): boolean {
+  return next === current || (current !== 0n && next > current);
+}
+
+/**
+ * The fields of an update the program schedules rather than applies (update_config's rule): a higher
+ * fee or minimum, a lower, new or removed cap. Any of them schedules the update's whole target.
+ */
+export function hurtingFields(
+  current: Pick<VaultAccount, ConfigField>,
+  update: Partial<Pick<VaultAccount, ConfigField>>,
+): ConfigField[] {
+  const hurting: ConfigField[] = [];
+  if (update.feeBps !== undefined && update.feeBps > current.feeBps) hurting.push("feeBps");
+  if (update.minWithdrawalShares !== undefined && update.minWithdrawalShares > current.minWithdrawalShares) {
+    hurting.push("minWithdrawalShares");
+  }
+  if (update.hourlyCap !== undefined && !capEases(current.hourlyCap, update.hourlyCap))
+    hurting.push("hourlyCap");
+  if (update.dailyCap !== undefined && !capEases(current.dailyCap, update.dailyCap)) hurting.push("dailyCap");
+  return hurting;
+}
