@@ -1,5 +1,6 @@
-//! stage_withdrawals(max_shares) (manager, or anyone after its silence): funds the withdrawal queue in FIFO order with the
-//! reserve's idle assets — what is left after the already funded, unclaimed shares at the current NAV.
+//! stage_withdrawals(max_shares) (manager, or anyone after its silence): funds the withdrawal queue in
+//! FIFO order with the reserve's idle assets — what is left after the already funded, unclaimed shares
+//! at the current NAV.
 //! Once the manager has not staged for the vault's silence period, anyone may send it (at the last
 //! struck NAV, as the manager would), so an absent manager cannot hold the queue.
 
