@@ -18,6 +18,7 @@ const EVENT_REFRESHES = {
   "vault.nav_updated": ["withdrawalStatus", "position", "vault", "stats"],
   "vault.paused": ["vault"],
   "vault.resumed": ["vault"],
+  "vault.config_scheduled": ["vault"],
 } as const;
 
 /**

@@ -1197,6 +1197,18 @@ export interface components {
           resetsAt: string;
         };
       };
+      pendingConfig: components["schemas"]["PendingVaultConfig"] | null;
+    };
+    /** @description A holder-hurting config change (a higher fee or minimum, a lower, new or removed cap) waiting out the vault's on-chain notice period; requests made before effectiveAt meet the current config */
+    PendingVaultConfig: {
+      feeBps: number;
+      minWithdrawalShares: components["schemas"]["TokenAmount"];
+      /** @description null: no cap */
+      hourlyCap: components["schemas"]["TokenAmount"] | null;
+      /** @description null: no cap */
+      dailyCap: components["schemas"]["TokenAmount"] | null;
+      /** @description ISO 8601: when the pending config replaces the current one */
+      effectiveAt: string;
     };
     VaultNav: {
       sharePrice: number;
@@ -1367,7 +1379,7 @@ export interface components {
     WebhookCreateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
       url: string;
-      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low */
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
       events: (
         | "deposit.confirmed"
         | "withdrawal.requested"
@@ -1377,6 +1389,7 @@ export interface components {
         | "vault.paused"
         | "vault.resumed"
         | "vault.capacity_low"
+        | "vault.config_scheduled"
       )[];
       description?: string;
     };
@@ -1396,7 +1409,7 @@ export interface components {
     WebhookUpdateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
       url?: string;
-      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low */
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
       events?: (
         | "deposit.confirmed"
         | "withdrawal.requested"
@@ -1406,6 +1419,7 @@ export interface components {
         | "vault.paused"
         | "vault.resumed"
         | "vault.capacity_low"
+        | "vault.config_scheduled"
       )[];
       description?: string | null;
       /** @description true re-enables a disabled endpoint; false disables it */

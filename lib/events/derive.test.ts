@@ -101,6 +101,54 @@ describe("partnerEventsOf", () => {
     expect(partnerEventsOf([config(true, 0)], { ...context, pausedBefore: true })).toEqual([]);
   });
 
+  it("announces a scheduled config as vault.config_scheduled, and its withdrawal with effectiveAt null", () => {
+    // A fee raise to 1,000 bps and the hourly cap removed, effective 72 h after 1,700,000,000.
+    const scheduled = stored("ConfigScheduled", {
+      feeBps: 1_000,
+      minWithdrawalShares: "5000000",
+      hourlyCap: "0",
+      dailyCap: "2000000000",
+      effectiveAt: "1700259200",
+    });
+    const [event] = partnerEventsOf(
+      [stored("ConfigUpdated", { paused: false }, 0), { ...scheduled, eventIndex: 1 }],
+      context,
+    );
+    expect(event).toEqual({
+      id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      type: "vault.config_scheduled",
+      timestamp: "2023-11-14T22:13:20.000Z",
+      vault: VAULT,
+      wallet: null,
+      signature: "sig1",
+      slot: 42,
+      data: {
+        feeBps: 1_000,
+        minWithdrawalShares: {
+          mint: context.shares.mint,
+          symbol: "vUSDC",
+          amount: "5000000",
+          decimals: 6,
+          uiAmount: 5,
+        },
+        hourlyCap: null,
+        dailyCap: {
+          mint: context.asset.mint,
+          symbol: "USDC",
+          amount: "2000000000",
+          decimals: 6,
+          uiAmount: 2_000,
+        },
+        effectiveAt: "2023-11-17T22:13:20.000Z",
+      },
+    });
+    const [withdrawn] = partnerEventsOf(
+      [{ ...scheduled, data: { ...scheduled.data, effectiveAt: "0" } }],
+      context,
+    );
+    expect(withdrawn?.data.effectiveAt).toBeNull();
+  });
+
   it("names the request and the trigger in withdrawal.claimable, with one id per request", () => {
     const nav = stored("NavUpdated", { navSequence: "4", totalAssets: "2", totalShares: "2" });
     const event = claimableEvent(request(1n, 1n), { ...nav, signature: "sig2" }, context);

@@ -83,6 +83,26 @@ function capacityLow(event: StoredEvent, context: VaultEventContext): PartnerEve
   return low;
 }
 
+/**
+ * vault.config_scheduled: the fee, minimum and caps a holder-hurting update_config scheduled and when
+ * they apply (until then requests meet the current ones); caps of 0 (none) as null. effectiveAt null:
+ * a later update withdrew the pending config without scheduling another.
+ */
+function configScheduledData(event: StoredEvent, context: VaultEventContext): Record<string, unknown> {
+  const cap = (name: string) => {
+    const value = field(event, name);
+    return value === 0n ? null : tokenAmount(context.asset, value);
+  };
+  const effectiveAt = field(event, "effectiveAt");
+  return {
+    feeBps: Number(field(event, "feeBps")),
+    minWithdrawalShares: tokenAmount(context.shares, field(event, "minWithdrawalShares")),
+    hourlyCap: cap("hourlyCap"),
+    dailyCap: cap("dailyCap"),
+    effectiveAt: effectiveAt === 0n ? null : new Date(Number(effectiveAt) * 1000).toISOString(),
+  };
+}
+
 /** The partner events of one transaction's stored events, in the order the program emitted them. */
 export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEventContext): PartnerEvent[] {
   const derived: PartnerEvent[] = [];
@@ -149,6 +169,13 @@ export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEv
         paused = nowPaused;
         break;
       }
+      case "ConfigScheduled":
+        derived.push({
+          ...base(event, "vault.config_scheduled", id("vault.config_scheduled")),
+          wallet: null,
+          data: configScheduledData(event, context),
+        });
+        break;
       default:
         break;
     }

@@ -9,6 +9,7 @@ import { decodeVault, type VaultAccount } from "../vault/accounts";
 import { deriveVaultAddresses, findProtocolAddress } from "../vault/addresses";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
 import { U64_MAX } from "../vault/token-amount";
+import { hurtingFields, noticeSeconds, type ConfigField } from "../vault/pending-config";
 import {
   buildAcceptManagerInstruction,
   buildInitializeVaultInstruction,
@@ -146,8 +147,29 @@ export function describeVault(address: PublicKey, vault: VaultAccount): string[]
     `  min withdrawal       ${vault.minWithdrawalShares} shares`,
     `  caps                 hourly ${vault.hourlyCap}, daily ${vault.dailyCap} (0: none)`,
     `  queue                tail ${vault.queueTail}, funded ${vault.queueFunded}, claimed ${vault.queueClaimed}`,
+    `  notice               ${noticeSeconds(vault)} s for changes that hurt holders`,
+    ...(vault.pendingEffectiveAt === 0n ? [] : [`  pending config       ${describePending(vault)}`]),
   ];
 }
+
+function isoOf(seconds: bigint): string {
+  return new Date(Number(seconds) * 1000).toISOString();
+}
+
+/** The scheduled config as stored: its values and when it applies (or that it already may). */
+function describePending(vault: VaultAccount): string {
+  return (
+    `fee ${vault.pendingFeeBps} bps, min withdrawal ${vault.pendingMinWithdrawalShares} shares, ` +
+    `caps hourly ${vault.pendingHourlyCap}, daily ${vault.pendingDailyCap}; applies at ${isoOf(vault.pendingEffectiveAt)}`
+  );
+}
+
+const FIELD_NAMES: Record<ConfigField, string> = {
+  feeBps: "fee_bps",
+  minWithdrawalShares: "min_withdrawal_shares",
+  hourlyCap: "hourly_cap",
+  dailyCap: "daily_cap",
+};
 
 function configChanges(vault: VaultAccount, update: ConfigUpdate): Change[] {
   const changes: Change[] = [];
@@ -156,11 +178,19 @@ function configChanges(vault: VaultAccount, update: ConfigUpdate): Change[] {
       changes.push({ field, from, to });
     }
   };
+  // A change that hurts holders waits the vault's notice: the program schedules it (ConfigScheduled).
+  const hurting = new Set(hurtingFields(vault, update));
+  const when = (field: ConfigField, to: string | undefined): string | undefined =>
+    to === undefined ? undefined : hurting.has(field) ? `${to} (scheduled, after the notice)` : to;
   add("name", vault.name, update.name);
-  add("fee_bps", String(vault.feeBps), update.feeBps?.toString());
-  add("min_withdrawal_shares", vault.minWithdrawalShares.toString(), update.minWithdrawalShares?.toString());
-  add("hourly_cap", vault.hourlyCap.toString(), update.hourlyCap?.toString());
-  add("daily_cap", vault.dailyCap.toString(), update.dailyCap?.toString());
+  add("fee_bps", String(vault.feeBps), when("feeBps", update.feeBps?.toString()));
+  add(
+    "min_withdrawal_shares",
+    vault.minWithdrawalShares.toString(),
+    when("minWithdrawalShares", update.minWithdrawalShares?.toString()),
+  );
+  add("hourly_cap", vault.hourlyCap.toString(), when("hourlyCap", update.hourlyCap?.toString()));
+  add("daily_cap", vault.dailyCap.toString(), when("dailyCap", update.dailyCap?.toString()));
   add("paused", String(vault.paused), update.paused?.toString());
   return changes;
 }
@@ -272,12 +302,27 @@ async function updateConfig(
   if (changes.length === 0) {
     throw new OperatorError(`nothing to change on ${address.toBase58()}: it already has those settings`);
   }
-  await runPlan(
+  const result = await runPlan(
     context,
     `vault ${fixed === null ? "config" : fixed.paused === true ? "pause" : "resume"} ${address.toBase58()}`,
     changes,
     [buildUpdateConfigInstruction({ manager: context.signer.publicKey, vault: address }, update)],
   );
+  const hurting = hurtingFields(vault, update);
+  if (hurting.length === 0) {
+    return;
+  }
+  const names = hurting.map((field) => FIELD_NAMES[field]).join(", ");
+  if (result.signature === null) {
+    const about = BigInt(Math.floor(Date.now() / 1000) + noticeSeconds(vault));
+    out(
+      `  would schedule ${names}: applying ${noticeSeconds(vault)} s after it lands, about ${isoOf(about)}`,
+    );
+    return;
+  }
+  // What the program stored: the whole target and its effective time, by the chain's clock.
+  const after = await readVaultAccount(context, address);
+  out(`  scheduled ${names}: ${describePending(after)}`);
 }
 
 async function setManager(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {

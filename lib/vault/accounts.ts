@@ -50,6 +50,17 @@ const vaultSchema = z
     next_request_id: u64Value,
     pending_requests: u64Value,
     surplus_assets: u64Value,
+    /** The config a holder-hurting update scheduled; meaningful only while pending_effective_at ≠ 0. */
+    pending_fee_bps: smallIntegerValue,
+    pending_min_withdrawal_shares: u64Value,
+    pending_hourly_cap: u64Value,
+    pending_daily_cap: u64Value,
+    /** When the pending config applies (unix seconds); 0 when nothing is pending. */
+    pending_effective_at: i64Value,
+    /** 0 means the program's defaults (3 days of notice, 7 days of silence). */
+    config_notice_seconds: z.number().int().nonnegative(),
+    silence_seconds: z.number().int().nonnegative(),
+    staged_at: i64Value,
   })
   .transform(camelCaseKeys);
 

@@ -19,6 +19,8 @@ import { formatAbout, formatHuman, tokenAmount, type TokenAmount } from "./token
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { rentExemptMinimum, withdrawalWindows, type LoadedVault, type VaultDeps } from "./vault-state";
 import { readWithdrawalAccounts, type WithdrawalAccounts } from "./withdrawal-accounts";
+import { navSilent } from "./manager-silence";
+import { configInForce } from "./pending-config";
 import {
   claimAmounts,
   claimBlockerText,
@@ -101,8 +103,10 @@ function requireSol(accounts: WithdrawalAccounts, units: number, price: number, 
   }
 }
 
-function refuseIfPaused(vault: LoadedVault): void {
-  if (vault.state.paused) {
+function refuseIfPaused(vault: LoadedVault, nowMs: number): void {
+  // After the manager's silence (no strike for the vault's silence period) the program takes requests
+  // even from a paused vault, so holders can leave a vault its manager abandoned.
+  if (vault.state.paused && !navSilent(vault.state, nowMs)) {
     throw new DomainError(
       "VAULT_PAUSED",
       `The vault ${vault.state.name} is paused; withdrawals are not accepted`,
@@ -150,7 +154,11 @@ async function prepareInitiate(
   request: WithdrawRequest,
   options: WithdrawOptions,
 ): Promise<PreparedWithdrawal> {
-  const { vault } = accounts;
+  const nowMs = deps.now();
+  // The config this request meets on chain: a pending config past its time is applied before the
+  // program reads the fee, minimum and caps, so this build shows and checks the same ones; a config
+  // still in its notice does not apply to this request at all.
+  const vault = { ...accounts.vault, state: configInForce(accounts.vault.state, nowMs) };
   const { state } = vault;
   const shares = request.sharesAmount;
   if (shares === undefined) {
@@ -158,7 +166,7 @@ async function prepareInitiate(
       context: { field: "sharesAmount" },
     });
   }
-  refuseIfPaused(vault);
+  refuseIfPaused(vault, nowMs);
   // The program lets a holder ask for all of its shares whatever the minimum; so does the API.
   if (shares < state.minWithdrawalShares && shares !== accounts.walletShares) {
     throw new DomainError(
@@ -185,7 +193,6 @@ async function prepareInitiate(
       },
     );
   }
-  const nowMs = deps.now();
   checkCapacity(vault, assetsForSharesRoundDown(shares, state.totalAssets, state.totalShares), nowMs);
   const [blockhash, price] = await Promise.all([
     deps.chain.recentBlockhash(),
@@ -212,7 +219,7 @@ async function prepareInitiate(
     rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE),
   );
   const built = buildUnsignedTransaction(request.wallet, "initiate", instructions, blockhash, price);
-  const estimate = estimateView(vault, shares, vault.state.feeBps);
+  const estimate = estimateView(vault, shares, state.feeBps);
   const expectedBalanceChanges =
     options.simulateBalanceChanges === true
       ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)

@@ -8,6 +8,7 @@ import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "./indexed-reco
 import type { NavPoint } from "./apy";
 import { VAULT_PROGRAM_ID } from "./idl";
 import { assetsForSharesRoundDown, sharePrice } from "./share-math";
+import { configInForce, pendingConfig } from "./pending-config";
 import { tokenAmount, type TokenAmount } from "./token-amount";
 import { vaultFromAccount, type LoadedVault, type VaultDeps } from "./vault-state";
 import type { VaultToken, VaultView } from "./vault-view";
@@ -72,6 +73,30 @@ export interface VaultDetail extends VaultSummary {
   navUpdatedAt: string | null;
   withdrawalPolicy: WithdrawalPolicy;
   withdrawalLimits: WithdrawalLimits;
+  pendingConfig: PendingConfigView | null;
+}
+
+/** A scheduled config as the API shows it (amounts labelled, no cap as null, the time in ISO 8601). */
+export interface PendingConfigView {
+  feeBps: number;
+  minWithdrawalShares: TokenAmount;
+  hourlyCap: TokenAmount | null;
+  dailyCap: TokenAmount | null;
+  effectiveAt: string;
+}
+
+function pendingConfigView(vault: LoadedVault, nowMs: number): PendingConfigView | null {
+  const pending = pendingConfig(vault.state, nowMs);
+  if (pending === null) {
+    return null;
+  }
+  return {
+    feeBps: pending.feeBps,
+    minWithdrawalShares: tokenAmount(vault.shares, pending.minWithdrawalShares),
+    hourlyCap: pending.hourlyCap === 0n ? null : tokenAmount(vault.asset, pending.hourlyCap),
+    dailyCap: pending.dailyCap === 0n ? null : tokenAmount(vault.asset, pending.dailyCap),
+    effectiveAt: isoFromSeconds(pending.effectiveAt),
+  };
 }
 
 export function vaultSummary({ view, row, apy }: Omit<DirectoryVault, "vault">): VaultSummary {
@@ -94,14 +119,23 @@ export function vaultSummary({ view, row, apy }: Omit<DirectoryVault, "vault">):
 }
 
 export function vaultDetail(entry: DirectoryVault, schedule: ScheduleSettings, nowMs: number): VaultDetail {
-  const { view, vault } = entry;
+  const { view } = entry;
+  // The fee, minimum and caps a request sent now meets: a pending config past its time is in force
+  // (the program applies it before reading), even before anyone has sent the transaction that stores it.
+  const vault = { ...entry.vault, state: configInForce(entry.vault.state, nowMs) };
+  const { state } = vault;
   return {
     ...vaultSummary(entry),
+    caps: {
+      hourly: state.hourlyCap === 0n ? null : tokenAmount(view.asset, state.hourlyCap),
+      daily: state.dailyCap === 0n ? null : tokenAmount(view.asset, state.dailyCap),
+    },
     totalShares: tokenAmount(view.shares, view.totalShares),
     navSequence: view.navSequence.toString(),
     navUpdatedAt: view.navUpdatedAt > 0n ? isoFromSeconds(view.navUpdatedAt) : null,
     withdrawalPolicy: withdrawalPolicy(vault, schedule),
     withdrawalLimits: withdrawalLimits(vault, nowMs),
+    pendingConfig: pendingConfigView(entry.vault, nowMs),
   };
 }
 

@@ -160,6 +160,26 @@ const vaultEventSchemas = {
       timestamp: i64Value,
     })
     .transform(camelCaseKeys),
+  ConfigScheduled: z
+    .object({
+      vault: publicKeyValue,
+      fee_bps: smallIntegerValue,
+      min_withdrawal_shares: u64Value,
+      hourly_cap: u64Value,
+      daily_cap: u64Value,
+      /** When the scheduled config applies; 0: the pending config was withdrawn. */
+      effective_at: i64Value,
+      timestamp: i64Value,
+    })
+    .transform(camelCaseKeys),
+  VaultPeriodsUpdated: z
+    .object({
+      vault: publicKeyValue,
+      config_notice_seconds: z.number().int().nonnegative(),
+      silence_seconds: z.number().int().nonnegative(),
+      timestamp: i64Value,
+    })
+    .transform(camelCaseKeys),
   SurplusRetained: z
     .object({
       vault: publicKeyValue,

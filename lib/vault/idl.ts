@@ -60,6 +60,8 @@ export const VAULT_INSTRUCTION_NAMES = [
   "set_nav_bounds",
   "propose_manager",
   "accept_manager",
+  "apply_config",
+  "set_vault_periods",
 ] as const;
 
 export type VaultInstructionName = (typeof VAULT_INSTRUCTION_NAMES)[number];

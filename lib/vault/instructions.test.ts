@@ -13,7 +13,9 @@ import {
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
   buildProposeAdminInstruction,
+  buildApplyConfigInstruction,
   buildProposeManagerInstruction,
+  buildSetVaultPeriodsInstruction,
   buildRequestWithdrawalInstruction,
   buildSetNavBoundsInstruction,
   buildStageWithdrawalsInstruction,
@@ -82,6 +84,11 @@ describe("instruction builders", () => {
     set_nav_bounds: buildSetNavBoundsInstruction({ admin, protocol }, bounds),
     propose_manager: buildProposeManagerInstruction({ proposer: admin, vault, protocol }, key()),
     accept_manager: buildAcceptManagerInstruction({ newManager: key(), vault }),
+    apply_config: buildApplyConfigInstruction({ vault }),
+    set_vault_periods: buildSetVaultPeriodsInstruction(
+      { admin, protocol, vault },
+      { configNoticeSeconds: 259_200, silenceSeconds: 604_800 },
+    ),
   };
 
   it.each(vaultIdl.instructions.map((definition) => [definition.name, definition] as const))(

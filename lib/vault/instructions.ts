@@ -17,6 +17,7 @@ import { base58Of } from "../chain/base58";
 import {
   getAcceptAdminInstruction,
   getAcceptManagerInstruction,
+  getApplyConfigInstruction,
   getCancelWithdrawalInstruction,
   getClaimWithdrawalInstruction,
   getDepositInstruction,
@@ -26,6 +27,7 @@ import {
   getProposeManagerInstruction,
   getRequestWithdrawalInstruction,
   getSetNavBoundsInstruction,
+  getSetVaultPeriodsInstruction,
   getStageWithdrawalsInstruction,
   getUpdateConfigInstruction,
   getUpdateNavInstruction,
@@ -403,6 +405,28 @@ export function buildUpdateConfigInstruction(
       dailyCap: update.dailyCap ?? null,
       paused: update.paused ?? null,
       name: update.name ?? null,
+    }),
+    accounts,
+  );
+}
+
+/** Anyone applies a vault's pending config once its effective time has come. */
+export function buildApplyConfigInstruction(accounts: { vault: PublicKey }): TransactionInstruction {
+  return toTransactionInstruction(getApplyConfigInstruction({ vault: addressOf(accounts.vault) }), accounts);
+}
+
+/** The vault's protocol admin sets its config notice and its manager-silence period (seconds). */
+export function buildSetVaultPeriodsInstruction(
+  accounts: { admin: PublicKey; protocol: PublicKey; vault: PublicKey },
+  periods: { configNoticeSeconds: number; silenceSeconds: number },
+): TransactionInstruction {
+  return toTransactionInstruction(
+    getSetVaultPeriodsInstruction({
+      admin: signerOf(accounts.admin),
+      protocol: addressOf(accounts.protocol),
+      vault: addressOf(accounts.vault),
+      configNoticeSeconds: periods.configNoticeSeconds,
+      silenceSeconds: periods.silenceSeconds,
     }),
     accounts,
   );

@@ -12,6 +12,7 @@ export const PARTNER_EVENT_TYPES = [
   "vault.paused",
   "vault.resumed",
   "vault.capacity_low",
+  "vault.config_scheduled",
 ] as const;
 
 export type PartnerEventType = (typeof PARTNER_EVENT_TYPES)[number];

@@ -30,6 +30,7 @@ const TARGETS: Record<string, bigint> = {
   "deposit (first)": 8_000n,
   "deposit (subsequent)": 8_000n,
   request_withdrawal: 8_000n,
+  "request_withdrawal (applying a due config)": 8_000n,
   claim_withdrawal: 8_000n,
   "claim_withdrawal (last, to surplus)": 8_000n,
 };
@@ -98,6 +99,17 @@ function measureAll(): Measurement[] {
   measurements.push(measured("stage_withdrawals (passes a hole)", vault.stageWithdrawals(10n ** 18n)));
   measurements.push(measured("cancel_withdrawal (funded, settled)", vault.cancelWithdrawal(front)));
   measurements.push(measured("cancel_withdrawal (funded, last)", vault.cancelWithdrawal(back)));
+  // update_config above raised the fee and lowered the hourly cap: scheduled for 3 days. The first
+  // request after that applies it before reading the config.
+  const carol = memberWithFirstTryReceipt(vault, 10_000_000n);
+  measured("deposit (carol)", vault.deposit(carol, 5_000_000n));
+  chain.warpBy(259_200n);
+  measurements.push(
+    measured(
+      "request_withdrawal (applying a due config)",
+      vault.requestWithdrawal(carol, 2_000_000_000n, 30),
+    ),
+  );
   const next = chain.createFundedKeypair();
   measurements.push(
     measured(

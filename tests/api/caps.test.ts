@@ -5,11 +5,11 @@ import { VersionedTransaction, type Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { decodeVault } from "../../lib/vault/accounts";
-import { buildUpdateConfigInstruction, type ConfigUpdate } from "../../lib/vault/instructions";
+import type { ConfigUpdate } from "../../lib/vault/instructions";
 import { vaultErrorCode } from "../../lib/vault/program-errors";
 import { devRoles } from "../../localnet/genesis";
-import { submitLocalTransaction } from "../../localnet/local-transactions";
 import { waitFor } from "../../localnet/testing";
+import { updateConfigPastNotice } from "./config-notice";
 import { USDC, dataOf, startApiHarness, type ApiHarness } from "./harness";
 
 let harness: ApiHarness;
@@ -32,15 +32,9 @@ function flexVault() {
   return vault;
 }
 
-/** The manager sets the flex vault's caps, as update_config through the program. */
-function setCaps(update: ConfigUpdate): void {
-  const { manager } = devRoles();
-  submitLocalTransaction(
-    harness.localnet.chain,
-    "test: set caps",
-    [buildUpdateConfigInstruction({ manager: manager.publicKey, vault: flexVault().vault }, update)],
-    manager,
-  );
+/** The manager sets the flex vault's caps through the program, as they stand once the notice has run out. */
+async function setCaps(update: ConfigUpdate): Promise<void> {
+  await updateConfigPastNotice(harness.localnet.chain, devRoles().manager, flexVault().vault, update);
 }
 
 function dailyUsed(): bigint {
@@ -96,7 +90,7 @@ describe("cap capacity consumed between preparation and execution", () => {
     if (first === undefined || second === undefined) {
       throw new Error("wallets");
     }
-    setCaps({ hourlyCap: 1_000n * USDC, dailyCap: 0n });
+    await setCaps({ hourlyCap: 1_000n * USDC, dailyCap: 0n });
     const preparedFirst = dataOf(await prepareInitiate(first, 600n * SHARE));
     const preparedSecond = dataOf(await prepareInitiate(second, 600n * SHARE));
     expect(await execute(String(preparedFirst.transaction), first)).toBeNull();
@@ -137,7 +131,7 @@ describe("cap capacity consumed between preparation and execution", () => {
       throw new Error("wallets");
     }
     // Deposits give capacity back to the windows, so the cap is set from what the day has used now.
-    setCaps({ hourlyCap: 0n, dailyCap: dailyUsed() + 700n * USDC });
+    await setCaps({ hourlyCap: 0n, dailyCap: dailyUsed() + 700n * USDC });
     const preparedFirst = dataOf(await prepareInitiate(first, 400n * SHARE));
     const preparedSecond = dataOf(await prepareInitiate(second, 400n * SHARE));
     expect(await execute(String(preparedFirst.transaction), first)).toBeNull();

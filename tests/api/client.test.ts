@@ -20,11 +20,10 @@ import { SCHEMA_FILE, generateSchemaSource } from "../../lib/client/generate";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
 import { decodeVault } from "../../lib/vault/accounts";
-import { buildUpdateConfigInstruction } from "../../lib/vault/instructions";
 import { withdrawalWindows } from "../../lib/vault/vault-state";
 import { devRoles } from "../../localnet/genesis";
-import { submitLocalTransaction } from "../../localnet/local-transactions";
 import { sleep, waitFor } from "../../localnet/testing";
+import { updateConfigPastNotice } from "./config-notice";
 import { API_HOST, USDC, startApiHarness, type ApiHarness } from "./harness";
 
 let harness: ApiHarness;
@@ -160,17 +159,11 @@ describe("the partner flow through the client", () => {
       await client.deposit({ wallet: wallet.publicKey.toBase58(), uiAmount: 700 }, signerOf(wallet));
     }
     const { manager } = devRoles();
-    submitLocalTransaction(
-      harness.localnet.chain,
-      "test: set caps",
-      [
-        buildUpdateConfigInstruction(
-          { manager: manager.publicKey, vault: flex.vault },
-          { hourlyCap: 1_000n * USDC, dailyCap: 0n },
-        ),
-      ],
-      manager,
-    );
+    // A cap set where there was none waits the vault's notice; here it has run out.
+    await updateConfigPastNotice(harness.localnet.chain, manager, flex.vault, {
+      hourlyCap: 1_000n * USDC,
+      dailyCap: 0n,
+    });
     // Shares have 9 decimals: 600 whole shares are worth about 600 USDC each, 1,200 against a 1,000 cap.
     const WHOLE_SHARE = 1_000_000_000n;
     // Both are prepared (and simulated) against the same capacity before either is signed.

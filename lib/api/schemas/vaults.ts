@@ -39,6 +39,22 @@ const capWindowSchema = z.object({
   resetsAt: z.string(),
 });
 
+const pendingConfigSchema = z
+  .object({
+    feeBps: z.number().int(),
+    minWithdrawalShares: tokenAmountSchema,
+    hourlyCap: tokenAmountSchema.nullable().meta({ description: "null: no cap" }),
+    dailyCap: tokenAmountSchema.nullable().meta({ description: "null: no cap" }),
+    effectiveAt: z
+      .string()
+      .meta({ description: "ISO 8601: when the pending config replaces the current one" }),
+  })
+  .meta({
+    id: "PendingVaultConfig",
+    description:
+      "A holder-hurting config change (a higher fee or minimum, a lower, new or removed cap) waiting out the vault's on-chain notice period; requests made before effectiveAt meet the current config",
+  });
+
 export const vaultDetailSchema = vaultSummarySchema
   .extend({
     totalShares: tokenAmountSchema,
@@ -56,6 +72,7 @@ export const vaultDetailSchema = vaultSummarySchema
       }),
     }),
     withdrawalLimits: z.object({ hourly: capWindowSchema, daily: capWindowSchema }),
+    pendingConfig: pendingConfigSchema.nullable(),
   })
   .meta({ id: "VaultDetail" });
 

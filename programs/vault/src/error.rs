@@ -35,6 +35,8 @@ pub enum VaultError {
     NavGainAboveRate = 6027,
     NavLossAboveRate = 6028,
     QueueHolesFull = 6029,
+    CapBelowFloor = 6030,
+    NoConfigDue = 6031,
 }
 
 /// An instruction's failure as the runtime reads the program's return value: a custom code in the low

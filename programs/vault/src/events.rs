@@ -18,6 +18,8 @@ const ADMIN_ACCEPTED: [u8; 8] = [0xae, 0x0c, 0x4c, 0x8b, 0x9e, 0x63, 0x6e, 0xfe]
 const NAV_BOUNDS_UPDATED: [u8; 8] = [0xbf, 0xc3, 0x21, 0x1a, 0x33, 0x36, 0x02, 0xa1];
 const MANAGER_PROPOSED: [u8; 8] = [0x85, 0xf5, 0xea, 0x11, 0x53, 0xb0, 0xfc, 0xf7];
 const MANAGER_ACCEPTED: [u8; 8] = [0x94, 0xcb, 0x91, 0xce, 0x13, 0xb1, 0xa5, 0x9f];
+const CONFIG_SCHEDULED: [u8; 8] = [0x3d, 0x39, 0x39, 0xed, 0x50, 0xb0, 0xe3, 0x97];
+const VAULT_PERIODS_UPDATED: [u8; 8] = [0x13, 0x6a, 0x15, 0x34, 0xa1, 0x9c, 0x17, 0x4f];
 const SURPLUS_RETAINED: [u8; 8] = [0x30, 0xc7, 0xc5, 0x7d, 0x18, 0x36, 0x97, 0x23];
 const WITHDRAWAL_CANCELLED: [u8; 8] = [0x77, 0xaf, 0xcf, 0x50, 0xba, 0xed, 0xe5, 0x09];
 
@@ -132,6 +134,29 @@ pub fn config_updated(vault_key: &Pubkey, vault: &Vault, now: i64) {
     w.u64(vault.daily_cap);
     w.u8(vault.paused);
     w.pubkey(&vault.name);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+/// The config update_config scheduled: the fee, minimum and caps that apply at `effective_at` (0: the
+/// pending config was withdrawn by an update that scheduled nothing).
+pub fn config_scheduled(vault_key: &Pubkey, vault: &Vault, now: i64) {
+    let mut w = Writer::<96>::new(&CONFIG_SCHEDULED);
+    w.pubkey(vault_key);
+    w.u16(vault.pending_fee_bps);
+    w.u64(vault.pending_min_withdrawal_shares);
+    w.u64(vault.pending_hourly_cap);
+    w.u64(vault.pending_daily_cap);
+    w.i64(vault.pending_effective_at);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn vault_periods_updated(vault_key: &Pubkey, vault: &Vault, now: i64) {
+    let mut w = Writer::<64>::new(&VAULT_PERIODS_UPDATED);
+    w.pubkey(vault_key);
+    w.u32(vault.config_notice_seconds);
+    w.u32(vault.silence_seconds);
     w.i64(now);
     emit(w.bytes());
 }

@@ -7,6 +7,7 @@
 pub mod account;
 pub mod borsh;
 pub mod checks;
+pub mod config;
 pub mod error;
 pub mod events;
 pub mod instructions;

@@ -96,7 +96,22 @@ pub struct Vault {
     /// Assets the last claim of an emptied vault left behind: taken out of NAV (total_assets) so no
     /// later depositor is priced against them, and kept in the reserve where no share can claim them.
     pub surplus_assets: u64,
-    pub reserved: [u8; 64],
+    /// The config a holder-hurting update_config scheduled (see `config`): the fee, minimum and caps
+    /// that replace the current ones at `pending_effective_at`; meaningless while that is 0 (none).
+    pub pending_fee_bps: u16,
+    pub pending_min_withdrawal_shares: u64,
+    pub pending_hourly_cap: u64,
+    pub pending_daily_cap: u64,
+    pub pending_effective_at: i64,
+    /// The notice a holder-hurting config change waits, in seconds (0 = DEFAULT_CONFIG_NOTICE_SECONDS;
+    /// set by the protocol's admin, at least MIN_CONFIG_NOTICE_SECONDS).
+    pub config_notice_seconds: u32,
+    /// How long the manager may stay silent (no strike, or no staging) before holders can leave without
+    /// it (0 = DEFAULT_SILENCE_SECONDS; set by the protocol's admin within the program's bounds).
+    pub silence_seconds: u32,
+    /// The manager's last stage_withdrawals (0 = never: the vault's creation, nav_updated_at, counts).
+    pub staged_at: i64,
+    pub reserved: [u8; 14],
 }
 
 #[repr(C, packed)]
@@ -251,7 +266,12 @@ mod tests {
         assert_eq!(offset(&v, core::ptr::addr_of!(v.fee_bps) as *const u8), 344);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.queue_tail) as *const u8), 402);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.surplus_assets) as *const u8), 442);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 450);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.pending_fee_bps) as *const u8), 450);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.pending_effective_at) as *const u8), 476);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.config_notice_seconds) as *const u8), 484);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.silence_seconds) as *const u8), 488);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.staged_at) as *const u8), 492);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 500);
     }
 
     #[test]

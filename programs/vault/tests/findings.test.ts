@@ -241,8 +241,9 @@ describe("the fee a holder signed for", () => {
     expectSuccess(vault.claimWithdrawal(alice));
     // gross = floor(10^9 × 2_000_001 / 2_000_001_000) = 1_000_000; fee at 10 bps = 1_000, not 100_000.
     expect(chain.tokenBalance(alice.assetAccount)).toBe(999_000n);
-    // A request made after the change pays the new fee.
-    expectSuccess(vault.requestWithdrawal(bob, 1_000_000_000n));
+    // A request made once the change's notice has run out pays the new fee.
+    chain.warpBy(259_200n);
+    expectSuccess(vault.requestWithdrawal(bob, 1_000_000_000n, 1_000));
     expect(vault.receiptFeeOf(bob)).toBe(1_000);
   });
 });

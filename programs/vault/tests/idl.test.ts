@@ -103,7 +103,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6029);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6031);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
@@ -125,7 +125,9 @@ describe("the vault IDL", () => {
     expect(vaultErrorFromCode(6027)?.name).toBe("NavGainAboveRate");
     expect(vaultErrorFromCode(6028)?.name).toBe("NavLossAboveRate");
     expect(vaultErrorFromCode(6029)?.name).toBe("QueueHolesFull");
-    expect(vaultErrorFromCode(6030)).toBeUndefined();
+    expect(vaultErrorFromCode(6030)?.name).toBe("CapBelowFloor");
+    expect(vaultErrorFromCode(6031)?.name).toBe("NoConfigDue");
+    expect(vaultErrorFromCode(6032)).toBeUndefined();
   });
 
   it("lays out the accounts at the README's sizes", () => {
@@ -186,7 +188,19 @@ describe("the IDL against the built program", () => {
       ["update_nav", () => vault.updateNav(0n, 0n)],
       ["stage_withdrawals", () => vault.stageWithdrawals(1_000_000_000n)],
       ["claim_withdrawal", () => vault.claimWithdrawal(member)],
-      ["update_config", () => vault.updateConfig({ feeBps: 10, paused: false })],
+      // 25 → 30 bps hurts holders: scheduled (ConfigScheduled), applied by anyone 3 days later.
+      ["update_config", () => vault.updateConfig({ feeBps: 30, paused: false })],
+      [
+        "apply_config",
+        () => {
+          chain.warpBy(259_200n);
+          return vault.applyConfig();
+        },
+      ],
+      [
+        "set_vault_periods",
+        () => vault.setVaultPeriods({ configNoticeSeconds: 86_400, silenceSeconds: 86_400 }),
+      ],
       [
         "set_nav_bounds",
         () =>

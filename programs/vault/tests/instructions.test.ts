@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { VAULT_ERRORS } from "../../../lib/vault/program-errors";
 import { decodeVaultEvents, type VaultEvent } from "../../../lib/vault/events";
 import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
+import { buildApplyConfigInstruction } from "../../../lib/vault/instructions";
 import { ASSET_DECIMALS, DEFAULT_START_TIME, TestChain, type TransactionOutcome } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { decodeMint, decodeTokenAccount, TOKEN_PROGRAM_ID } from "../../../lib/chain/spl-token";
@@ -100,6 +101,14 @@ describe("initialize_vault", () => {
       nextRequestId: 0n,
       pendingRequests: 0n,
       surplusAssets: 0n,
+      pendingFeeBps: 0,
+      pendingMinWithdrawalShares: 0n,
+      pendingHourlyCap: 0n,
+      pendingDailyCap: 0n,
+      pendingEffectiveAt: 0n,
+      configNoticeSeconds: 259_200,
+      silenceSeconds: 604_800,
+      stagedAt: 0n,
     });
     expect(vault.registration()).toEqual({
       protocol,
@@ -327,7 +336,7 @@ describe("stage_withdrawals", () => {
     const before = vault.state();
     const outcome = expectSuccess(vault.stageWithdrawals(120_000_000n));
 
-    expect(vault.state()).toEqual({ ...before, queueFunded: 120_000_000n });
+    expect(vault.state()).toEqual({ ...before, queueFunded: 120_000_000n, stagedAt: vault.chain.now() });
     expect(onlyEvent(outcome)).toMatchObject({
       name: "WithdrawalsStaged",
       data: {
@@ -450,36 +459,115 @@ describe("claim_withdrawal", () => {
 });
 
 describe("update_config", () => {
-  it("replaces the present fields and keeps the absent ones", () => {
+  it("applies easing fields, the pause and the name at once and schedules the fields that hurt holders", () => {
     const { vault } = setup({ feeBps: 5, minWithdrawalShares: 3n, hourlyCap: 100n, dailyCap: 200n });
+    const chain = vault.chain;
     const before = vault.state();
+    // Removing the hourly cap hurts holders (a big exit could drain the reserve first): it waits.
     const outcome = expectSuccess(vault.updateConfig({ hourlyCap: 0n, paused: true, name: "Renamed" }));
-    expect(vault.state()).toEqual({ ...before, hourlyCap: 0n, paused: true, name: "Renamed" });
-    expect(onlyEvent(outcome)).toEqual({
-      name: "ConfigUpdated",
-      data: {
-        vault: vault.key,
-        feeBps: 5,
-        minWithdrawalShares: 3n,
-        hourlyCap: 0n,
-        dailyCap: 200n,
-        paused: true,
-        name: "Renamed",
-        timestamp: vault.chain.now(),
-      },
-    });
-    expectSuccess(
-      vault.updateConfig({ feeBps: 1000, minWithdrawalShares: 0n, dailyCap: 1n, name: "x".repeat(32) }),
-    );
+    const effectiveAt = chain.now() + 259_200n;
     expect(vault.state()).toEqual({
       ...before,
-      feeBps: 1000,
-      minWithdrawalShares: 0n,
-      hourlyCap: 0n,
-      dailyCap: 1n,
       paused: true,
-      name: "x".repeat(32),
+      name: "Renamed",
+      pendingFeeBps: 5,
+      pendingMinWithdrawalShares: 3n,
+      pendingHourlyCap: 0n,
+      pendingDailyCap: 200n,
+      pendingEffectiveAt: effectiveAt,
     });
+    expect(decodeVaultEvents(outcome.logs)).toEqual([
+      {
+        name: "ConfigUpdated",
+        data: {
+          vault: vault.key,
+          feeBps: 5,
+          minWithdrawalShares: 3n,
+          hourlyCap: 100n,
+          dailyCap: 200n,
+          paused: true,
+          name: "Renamed",
+          timestamp: chain.now(),
+        },
+      },
+      {
+        name: "ConfigScheduled",
+        data: {
+          vault: vault.key,
+          feeBps: 5,
+          minWithdrawalShares: 3n,
+          hourlyCap: 0n,
+          dailyCap: 200n,
+          effectiveAt,
+          timestamp: chain.now(),
+        },
+      },
+    ]);
+    // Mixed: the lower minimum and the higher daily cap apply now, the 1,000 bps fee is scheduled and
+    // replaces the pending cap removal (which is no longer pending).
+    chain.warpBy(60n);
+    expectSuccess(
+      vault.updateConfig({ feeBps: 1000, minWithdrawalShares: 0n, dailyCap: 300n, name: "x".repeat(32) }),
+    );
+    expect(vault.state()).toMatchObject({
+      feeBps: 5,
+      minWithdrawalShares: 0n,
+      hourlyCap: 100n,
+      dailyCap: 300n,
+      name: "x".repeat(32),
+      pendingFeeBps: 1000,
+      pendingHourlyCap: 100n,
+      pendingEffectiveAt: chain.now() + 259_200n,
+    });
+    // One second before its time nothing applies; at its time anyone applies it.
+    chain.warpBy(259_199n);
+    expectRefused(chain, [buildApplyConfigInstruction({ vault: vault.key })], [], "NoConfigDue");
+    chain.warpBy(1n);
+    const applied = expectSuccess(vault.applyConfig());
+    expect(vault.state()).toMatchObject({
+      feeBps: 1000,
+      hourlyCap: 100n,
+      dailyCap: 300n,
+      pendingEffectiveAt: 0n,
+    });
+    expect(onlyEvent(applied)).toMatchObject({ name: "ConfigUpdated", data: { feeBps: 1000 } });
+  });
+
+  it("waits the notice the protocol's admin set for the vault, within 1 to 30 days", () => {
+    const { chain, vault } = setup({ feeBps: 5 });
+    for (const configNoticeSeconds of [86_399, 2_592_001]) {
+      expectRefused(
+        chain,
+        [vault.setVaultPeriodsInstruction({ configNoticeSeconds, silenceSeconds: 604_800 })],
+        [vault.protocol.admin],
+        "InvalidConfig",
+      );
+    }
+    expectRefused(
+      chain,
+      [
+        vault.setVaultPeriodsInstruction(
+          { configNoticeSeconds: 86_400, silenceSeconds: 604_800 },
+          vault.manager.publicKey,
+        ),
+      ],
+      [vault.manager],
+      "Unauthorized",
+    );
+    const outcome = expectSuccess(
+      vault.setVaultPeriods({ configNoticeSeconds: 86_400, silenceSeconds: 1_209_600 }),
+    );
+    expect(onlyEvent(outcome)).toEqual({
+      name: "VaultPeriodsUpdated",
+      data: {
+        vault: vault.key,
+        configNoticeSeconds: 86_400,
+        silenceSeconds: 1_209_600,
+        timestamp: chain.now(),
+      },
+    });
+    expectSuccess(vault.updateConfig({ feeBps: 6 }));
+    expect(vault.state().pendingEffectiveAt).toBe(chain.now() + 86_400n);
   });
 });
 
@@ -491,6 +579,21 @@ interface RefusalScenario {
 
 /** One scenario per IDL error: a transaction the program must refuse with exactly that error. */
 const refusalScenarios: Record<string, () => RefusalScenario> = {
+  CapBelowFloor: () => {
+    // NAV 1,000,000: a daily cap below 1% of it (10,000) would hold every exit for over 100 days.
+    const { chain, vault, members } = setup();
+    expectSuccess(vault.deposit(memberAt(members, 0), 1_000_000n));
+    return {
+      chain,
+      instructions: [vault.updateConfigInstruction({ dailyCap: 9_999n })],
+      signers: [vault.manager],
+    };
+  },
+  NoConfigDue: () => {
+    const { chain, vault } = setup({ feeBps: 5 });
+    expectSuccess(vault.updateConfig({ feeBps: 50 }));
+    return { chain, instructions: [buildApplyConfigInstruction({ vault: vault.key })], signers: [] };
+  },
   Unauthorized: () => {
     const { chain, vault, members } = setup();
     const mallory = memberAt(members, 1);

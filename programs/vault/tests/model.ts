@@ -83,6 +83,62 @@ export interface ModelVault {
   pendingRequests: bigint;
   /** What an emptying claim left in NAV, moved out of it (stays in the reserve). */
   surplusAssets: bigint;
+  /** The config a holder-hurting update scheduled, applied once `now ≥ pendingEffectiveAt` (0 = none). */
+  pendingFeeBps: number;
+  pendingMinWithdrawalShares: bigint;
+  pendingHourlyCap: bigint;
+  pendingDailyCap: bigint;
+  pendingEffectiveAt: bigint;
+  /** The manager's last staging (0 = never). */
+  stagedAt: bigint;
+}
+
+/** The program's defaults for a new vault: 3 days of notice, 7 days of silence. */
+export const CONFIG_NOTICE_SECONDS = 259_200n;
+export const SILENCE_SECONDS = 604_800n;
+/** A non-zero daily cap is at least 1% of NAV, an hourly one a 24th of that; both at least value(min). */
+export const MIN_DAILY_CAP_BPS = 100n;
+
+export interface ModelConfig {
+  feeBps: number;
+  minWithdrawalShares: bigint;
+  hourlyCap: bigint;
+  dailyCap: bigint;
+}
+
+export function currentConfig(vault: ModelVault): ModelConfig {
+  const { feeBps, minWithdrawalShares, hourlyCap, dailyCap } = vault;
+  return { feeBps, minWithdrawalShares, hourlyCap, dailyCap };
+}
+
+/** Keeping a cap or raising a finite one eases exits; lowering, adding or removing one hurts. */
+export function capEases(current: bigint, next: bigint): boolean {
+  return next === current || (current !== 0n && next > current);
+}
+
+/** Whether `next` is, field by field, no worse for a holder than `current`. */
+export function configEases(current: ModelConfig, next: ModelConfig): boolean {
+  return (
+    next.feeBps <= current.feeBps &&
+    next.minWithdrawalShares <= current.minWithdrawalShares &&
+    capEases(current.hourlyCap, next.hourlyCap) &&
+    capEases(current.dailyCap, next.dailyCap)
+  );
+}
+
+/** Applies the scheduled config when its time has come; true when it did. */
+export function applyDueConfig(vault: ModelVault, now: bigint): boolean {
+  if (vault.pendingEffectiveAt === 0n || now < vault.pendingEffectiveAt) return false;
+  vault.feeBps = vault.pendingFeeBps;
+  vault.minWithdrawalShares = vault.pendingMinWithdrawalShares;
+  vault.hourlyCap = vault.pendingHourlyCap;
+  vault.dailyCap = vault.pendingDailyCap;
+  vault.pendingEffectiveAt = 0n;
+  return true;
+}
+
+function navSilent(vault: ModelVault, now: bigint): boolean {
+  return now >= vault.navUpdatedAt + SILENCE_SECONDS;
 }
 
 export interface ModelReceipt {
@@ -301,6 +357,12 @@ export function initializeModel(
         nextRequestId: 0n,
         pendingRequests: 0n,
         surplusAssets: 0n,
+        pendingFeeBps: 0,
+        pendingMinWithdrawalShares: 0n,
+        pendingHourlyCap: 0n,
+        pendingDailyCap: 0n,
+        pendingEffectiveAt: 0n,
+        stagedAt: 0n,
       },
       holes: null,
       reserve: 0n,
@@ -354,7 +416,8 @@ function requestWithdrawal(
   const { vault } = state;
   const wallet = walletAt(state, walletIndex);
   if (wallet.receipt !== null) refuse("WithdrawalAlreadyPending");
-  if (vault.paused) refuse("VaultPaused");
+  if (vault.paused && !navSilent(vault, now)) refuse("VaultPaused");
+  applyDueConfig(vault, now);
   if (shares === 0n) refuse("InvalidAmount");
   if (vault.feeBps > maxFeeBps) refuse("FeeAboveMaximum");
   // A holder can always request every share it holds, whatever the minimum.
@@ -388,13 +451,14 @@ function requestWithdrawal(
   state.escrow += shares;
 }
 
-function claimWithdrawal(state: ModelState, walletIndex: number): void {
+function claimWithdrawal(state: ModelState, walletIndex: number, now: bigint): void {
   const { vault } = state;
   const wallet = walletAt(state, walletIndex);
   const receipt = wallet.receipt;
   if (receipt === null) refuse("NoPendingWithdrawal");
   // No pause check: a pause never stops the claim of a funded, claimable receipt.
-  if (vault.navSequence <= receipt.navFloor) refuse("NavFloorNotPassed");
+  // After the manager's silence (no strike), the last struck NAV pays.
+  if (vault.navSequence <= receipt.navFloor && !navSilent(vault, now)) refuse("NavFloorNotPassed");
   if (vault.queueFunded < receipt.queueEnd) refuse("QueueNotFunded");
   const gross = valueOfShares(vault, receipt.shares);
   const fee = withdrawalFee(gross, receipt.feeBps);
@@ -455,9 +519,9 @@ function passHoles(state: ModelState): void {
 /**
  * stage_withdrawals: liabilities = value of the funded, unclaimed shares rounded up; the idle rest of
  * the reserve buys at most `affordable` shares; those and at most `maxShares` fund live requests in
- * FIFO order from the frontier, holes passed for free. Returns the shares paid for.
+ * FIFO order from the frontier, holes passed for free; the manager's staging records its time.
  */
-function stageWithdrawals(state: ModelState, maxShares: bigint): void {
+function stageWithdrawals(state: ModelState, maxShares: bigint, now: bigint): void {
   const { vault } = state;
   if (maxShares === 0n) refuse("InvalidAmount");
   if (vault.queueTail === vault.queueFunded) {
@@ -482,6 +546,8 @@ function stageWithdrawals(state: ModelState, maxShares: bigint): void {
     staged += step;
   }
   if (staged === 0n) refuse("InsufficientLiquidity");
+  // The manager's staging ends its silence.
+  vault.stagedAt = now;
 }
 
 /**
@@ -542,17 +608,61 @@ function cancelWithdrawal(state: ModelState, walletIndex: number, now: bigint): 
   wallet.receipt = null;
 }
 
-function updateConfig(state: ModelState, update: ConfigUpdateInput): void {
+function updateConfig(state: ModelState, update: ConfigUpdateInput, now: bigint): void {
   const { vault } = state;
   if (update.feeBps !== undefined && update.feeBps > MAX_FEE_BPS) refuse("InvalidConfig");
   if (update.name !== undefined && !nameIsValid(update.name)) refuse("InvalidConfig");
   if (update.minWithdrawalShares !== undefined && update.minWithdrawalShares > MAX_MIN_WITHDRAWAL_SHARES) {
     refuse("InvalidConfig");
   }
-  if (update.feeBps !== undefined) vault.feeBps = update.feeBps;
-  if (update.minWithdrawalShares !== undefined) vault.minWithdrawalShares = update.minWithdrawalShares;
-  if (update.hourlyCap !== undefined) vault.hourlyCap = update.hourlyCap;
-  if (update.dailyCap !== undefined) vault.dailyCap = update.dailyCap;
+  applyDueConfig(vault, now);
+  const current = currentConfig(vault);
+  const target: ModelConfig = {
+    feeBps: update.feeBps ?? current.feeBps,
+    minWithdrawalShares: update.minWithdrawalShares ?? current.minWithdrawalShares,
+    hourlyCap: update.hourlyCap ?? current.hourlyCap,
+    dailyCap: update.dailyCap ?? current.dailyCap,
+  };
+  if (
+    update.minWithdrawalShares !== undefined ||
+    update.hourlyCap !== undefined ||
+    update.dailyCap !== undefined
+  ) {
+    const minimumValue = valueOfShares(vault, target.minWithdrawalShares);
+    const dailyShare = (vault.totalAssets * MIN_DAILY_CAP_BPS) / 10_000n;
+    const hourlyShare = dailyShare / 24n;
+    const dailyFloor = dailyShare > minimumValue ? dailyShare : minimumValue;
+    const hourlyFloor = hourlyShare > minimumValue ? hourlyShare : minimumValue;
+    if (
+      (target.hourlyCap !== 0n && target.hourlyCap < hourlyFloor) ||
+      (target.dailyCap !== 0n && target.dailyCap < dailyFloor)
+    ) {
+      refuse("CapBelowFloor");
+    }
+  }
+  const touchesExits =
+    update.feeBps !== undefined ||
+    update.minWithdrawalShares !== undefined ||
+    update.hourlyCap !== undefined ||
+    update.dailyCap !== undefined;
+  if (touchesExits) {
+    // Each easing field applies now; if any field hurts, the whole target waits out the notice.
+    if (target.feeBps <= current.feeBps) vault.feeBps = target.feeBps;
+    if (target.minWithdrawalShares <= current.minWithdrawalShares) {
+      vault.minWithdrawalShares = target.minWithdrawalShares;
+    }
+    if (capEases(current.hourlyCap, target.hourlyCap)) vault.hourlyCap = target.hourlyCap;
+    if (capEases(current.dailyCap, target.dailyCap)) vault.dailyCap = target.dailyCap;
+    if (configEases(current, target)) {
+      vault.pendingEffectiveAt = 0n;
+    } else {
+      vault.pendingFeeBps = target.feeBps;
+      vault.pendingMinWithdrawalShares = target.minWithdrawalShares;
+      vault.pendingHourlyCap = target.hourlyCap;
+      vault.pendingDailyCap = target.dailyCap;
+      vault.pendingEffectiveAt = now + CONFIG_NOTICE_SECONDS;
+    }
+  }
   if (update.paused !== undefined) vault.paused = update.paused;
   if (update.name !== undefined) vault.name = update.name;
 }
@@ -569,7 +679,7 @@ export function applyOperation(state: ModelState, operation: ModelOperation, now
         requestWithdrawal(next, operation.wallet, operation.shares, operation.maxFeeBps, now);
         break;
       case "claimWithdrawal":
-        claimWithdrawal(next, operation.wallet);
+        claimWithdrawal(next, operation.wallet, now);
         break;
       case "cancelWithdrawal":
         cancelWithdrawal(next, operation.wallet, now);
@@ -578,10 +688,10 @@ export function applyOperation(state: ModelState, operation: ModelOperation, now
         updateNav(next, operation.gain, operation.loss, now);
         break;
       case "stageWithdrawals":
-        stageWithdrawals(next, operation.maxShares);
+        stageWithdrawals(next, operation.maxShares, now);
         break;
       case "updateConfig":
-        updateConfig(next, operation.update);
+        updateConfig(next, operation.update, now);
         break;
       case "receiveYield":
         next.reserve += operation.amount;

@@ -25,20 +25,37 @@ describe("a fee raised just before a request", () => {
     // The holder is shown 10 bps and signs a request accepting at most that.
     const signed = vault.requestWithdrawalInstruction(holder, shares, {}, 10);
     // The stolen key raises the fee to 1,000 bps first: before, the receipt recorded 10% and the
-    // holder received 900 of 1,000 USDC.
+    // holder received 900 of 1,000 USDC. Now the raise waits its notice (3 days) and the request
+    // lands at 10 bps.
     expectSuccess(vault.updateConfig({ feeBps: 1_000 }));
-    expectRefused(chain, [signed], [holder.keypair], "FeeAboveMaximum");
-    expect(chain.tokenBalance(holder.shareAccount)).toBe(shares);
-    expect(vault.receiptOf(holder)).toBeNull();
-
-    // Back at 10 bps the same request goes through and pays 999 USDC (fee ceil(10^9 × 10 / 10^4) = 10^6).
-    expectSuccess(vault.updateConfig({ feeBps: 10 }));
-    expectSuccess(chain.send([vault.requestWithdrawalInstruction(holder, shares, {}, 10)], [holder.keypair]));
+    expect(vault.state()).toMatchObject({
+      feeBps: 10,
+      pendingFeeBps: 1_000,
+      pendingEffectiveAt: chain.now() + 259_200n,
+    });
+    expectSuccess(chain.send([signed], [holder.keypair]));
     expect(vault.receiptFeeOf(holder)).toBe(10);
     expectSuccess(vault.updateNav(0n, 0n));
     expectSuccess(vault.stageWithdrawals(shares));
     expectSuccess(vault.claimWithdrawal(holder));
+    // 999 USDC (fee ceil(10^9 × 10 / 10^4) = 10^6), not 900.
     expect(chain.tokenBalance(holder.assetAccount)).toBe(999_000_000n);
+
+    // After the notice the raise applies to the next request, and only to one that accepts it.
+    chain.warpBy(259_200n);
+    const otherShares = chain.tokenBalance(other.shareAccount);
+    expectRefused(
+      chain,
+      [vault.requestWithdrawalInstruction(other, otherShares, {}, 10)],
+      [other.keypair],
+      "FeeAboveMaximum",
+    );
+    expect(chain.tokenBalance(other.shareAccount)).toBe(otherShares);
+    expectSuccess(
+      chain.send([vault.requestWithdrawalInstruction(other, otherShares, {}, 1_000)], [other.keypair]),
+    );
+    expect(vault.receiptFeeOf(other)).toBe(1_000);
+    expect(vault.state().pendingEffectiveAt).toBe(0n);
   });
 
   it("a lower fee than the one accepted applies at once: the receipt records the vault's fee, not the maximum", () => {
@@ -92,7 +109,7 @@ describe("the minimum withdrawal", () => {
       "InvalidConfig",
     );
     expectSuccess(vault.updateConfig({ minWithdrawalShares: 1_000_000_000_000n }));
-    expect(vault.state().minWithdrawalShares).toBe(1_000_000_000_000n);
+    expect(vault.state().pendingMinWithdrawalShares).toBe(1_000_000_000_000n);
     const next = TestVault.at(chain, chain.createFundedKeypair(), 1n, vault.protocol);
     expectRefused(
       chain,

@@ -35,6 +35,8 @@ import {
   buildStageWithdrawalsInstruction,
   buildUpdateConfigInstruction,
   type CancelWithdrawalAccounts,
+  buildApplyConfigInstruction,
+  buildSetVaultPeriodsInstruction,
   type ClaimWithdrawalAccounts,
   type ConfigUpdate,
   type DepositAccounts,
@@ -445,6 +447,33 @@ export class TestVault {
 
   updateConfig(update: ConfigUpdate): TransactionOutcome {
     return this.chain.send([this.updateConfigInstruction(update)], [this.manager]);
+  }
+
+  /** Anyone (here a fresh funded wallet) applies the pending config once it is due. */
+  applyConfig(): TransactionOutcome {
+    return this.chain.send([buildApplyConfigInstruction({ vault: this.addresses.vault })], []);
+  }
+
+  setVaultPeriodsInstruction(
+    periods: { configNoticeSeconds: number; silenceSeconds: number },
+    admin: PublicKey = this.protocol.admin.publicKey,
+  ): TransactionInstruction {
+    return buildSetVaultPeriodsInstruction(
+      { admin, protocol: this.protocol.key, vault: this.addresses.vault },
+      periods,
+    );
+  }
+
+  setVaultPeriods(periods: { configNoticeSeconds: number; silenceSeconds: number }): TransactionOutcome {
+    return this.chain.send([this.setVaultPeriodsInstruction(periods)], [this.protocol.admin]);
+  }
+
+  /** stage_withdrawals sent by `caller` instead of the manager (allowed after the manager's silence). */
+  stageWithdrawalsBy(caller: Keypair, maxShares: bigint): TransactionOutcome {
+    return this.chain.send(
+      [this.stageWithdrawalsInstruction(maxShares, { manager: caller.publicKey })],
+      [caller],
+    );
   }
 
   proposeManagerInstruction(

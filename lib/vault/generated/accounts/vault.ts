@@ -27,6 +27,8 @@ import {
   getStructEncoder,
   getU16Decoder,
   getU16Encoder,
+  getU32Decoder,
+  getU32Encoder,
   getU64Decoder,
   getU64Encoder,
   getU8Decoder,
@@ -89,6 +91,14 @@ export type Vault = {
   nextRequestId: bigint;
   pendingRequests: bigint;
   surplusAssets: bigint;
+  pendingFeeBps: number;
+  pendingMinWithdrawalShares: bigint;
+  pendingHourlyCap: bigint;
+  pendingDailyCap: bigint;
+  pendingEffectiveAt: bigint;
+  configNoticeSeconds: number;
+  silenceSeconds: number;
+  stagedAt: bigint;
   reserved: ReadonlyUint8Array;
 };
 
@@ -129,6 +139,14 @@ export type VaultArgs = {
   nextRequestId: number | bigint;
   pendingRequests: number | bigint;
   surplusAssets: number | bigint;
+  pendingFeeBps: number;
+  pendingMinWithdrawalShares: number | bigint;
+  pendingHourlyCap: number | bigint;
+  pendingDailyCap: number | bigint;
+  pendingEffectiveAt: number | bigint;
+  configNoticeSeconds: number;
+  silenceSeconds: number;
+  stagedAt: number | bigint;
   reserved: ReadonlyUint8Array;
 };
 
@@ -173,7 +191,15 @@ export function getVaultEncoder(): FixedSizeEncoder<VaultArgs> {
       ["nextRequestId", getU64Encoder()],
       ["pendingRequests", getU64Encoder()],
       ["surplusAssets", getU64Encoder()],
-      ["reserved", fixEncoderSize(getBytesEncoder(), 64)],
+      ["pendingFeeBps", getU16Encoder()],
+      ["pendingMinWithdrawalShares", getU64Encoder()],
+      ["pendingHourlyCap", getU64Encoder()],
+      ["pendingDailyCap", getU64Encoder()],
+      ["pendingEffectiveAt", getI64Encoder()],
+      ["configNoticeSeconds", getU32Encoder()],
+      ["silenceSeconds", getU32Encoder()],
+      ["stagedAt", getI64Encoder()],
+      ["reserved", fixEncoderSize(getBytesEncoder(), 14)],
     ]),
     (value) => ({ ...value, discriminator: VAULT_DISCRIMINATOR }),
   );
@@ -219,7 +245,15 @@ export function getVaultDecoder(): FixedSizeDecoder<Vault> {
     ["nextRequestId", getU64Decoder()],
     ["pendingRequests", getU64Decoder()],
     ["surplusAssets", getU64Decoder()],
-    ["reserved", fixDecoderSize(getBytesDecoder(), 64)],
+    ["pendingFeeBps", getU16Decoder()],
+    ["pendingMinWithdrawalShares", getU64Decoder()],
+    ["pendingHourlyCap", getU64Decoder()],
+    ["pendingDailyCap", getU64Decoder()],
+    ["pendingEffectiveAt", getI64Decoder()],
+    ["configNoticeSeconds", getU32Decoder()],
+    ["silenceSeconds", getU32Decoder()],
+    ["stagedAt", getI64Decoder()],
+    ["reserved", fixDecoderSize(getBytesDecoder(), 14)],
   ]);
 }
 

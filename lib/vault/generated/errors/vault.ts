@@ -74,11 +74,16 @@ export const VAULT_ERROR__NAV_GAIN_ABOVE_RATE = 0x178b; // 6027
 export const VAULT_ERROR__NAV_LOSS_ABOVE_RATE = 0x178c; // 6028
 /** QueueHolesFull: The withdrawal queue already holds 16 holes of cancelled requests; it clears as stage_withdrawals funds the queue up to the earliest hole */
 export const VAULT_ERROR__QUEUE_HOLES_FULL = 0x178d; // 6029
+/** CapBelowFloor: A non-zero withdrawal cap is below its floor: the minimum withdrawal's value, and 1% of NAV a day (a 24th of that an hour) */
+export const VAULT_ERROR__CAP_BELOW_FLOOR = 0x178e; // 6030
+/** NoConfigDue: The vault has no pending config whose effective time has come */
+export const VAULT_ERROR__NO_CONFIG_DUE = 0x178f; // 6031
 
 export type VaultError =
   | typeof VAULT_ERROR__ACCOUNT_NOT_WRITABLE
   | typeof VAULT_ERROR__ALREADY_INITIALIZED
   | typeof VAULT_ERROR__BELOW_MINIMUM_WITHDRAWAL
+  | typeof VAULT_ERROR__CAP_BELOW_FLOOR
   | typeof VAULT_ERROR__DAILY_WITHDRAWAL_CAP_EXCEEDED
   | typeof VAULT_ERROR__FEE_ABOVE_MAXIMUM
   | typeof VAULT_ERROR__HOURLY_WITHDRAWAL_CAP_EXCEEDED
@@ -98,6 +103,7 @@ export type VaultError =
   | typeof VAULT_ERROR__NAV_LOSS_ABOVE_BOUND
   | typeof VAULT_ERROR__NAV_LOSS_ABOVE_RATE
   | typeof VAULT_ERROR__NAV_STRIKE_TOO_SOON
+  | typeof VAULT_ERROR__NO_CONFIG_DUE
   | typeof VAULT_ERROR__NO_PENDING_WITHDRAWAL
   | typeof VAULT_ERROR__QUEUE_HOLES_FULL
   | typeof VAULT_ERROR__QUEUE_NOT_FUNDED
@@ -113,6 +119,7 @@ if (process.env.NODE_ENV !== "production") {
     [VAULT_ERROR__ACCOUNT_NOT_WRITABLE]: `An account that must be writable is read-only`,
     [VAULT_ERROR__ALREADY_INITIALIZED]: `The account is already initialized`,
     [VAULT_ERROR__BELOW_MINIMUM_WITHDRAWAL]: `The withdrawal is below the minimum number of shares`,
+    [VAULT_ERROR__CAP_BELOW_FLOOR]: `A non-zero withdrawal cap is below its floor: the minimum withdrawal's value, and 1% of NAV a day (a 24th of that an hour)`,
     [VAULT_ERROR__DAILY_WITHDRAWAL_CAP_EXCEEDED]: `The daily net-withdrawal cap would be exceeded`,
     [VAULT_ERROR__FEE_ABOVE_MAXIMUM]: `The vault's withdrawal fee is above the highest fee the request accepts`,
     [VAULT_ERROR__HOURLY_WITHDRAWAL_CAP_EXCEEDED]: `The hourly net-withdrawal cap would be exceeded`,
@@ -132,6 +139,7 @@ if (process.env.NODE_ENV !== "production") {
     [VAULT_ERROR__NAV_LOSS_ABOVE_BOUND]: `The NAV loss exceeds the protocol's bound per strike`,
     [VAULT_ERROR__NAV_LOSS_ABOVE_RATE]: `The NAV loss is above the protocol's daily rate for the time since the previous strike`,
     [VAULT_ERROR__NAV_STRIKE_TOO_SOON]: `The previous NAV strike is more recent than the protocol's minimum interval`,
+    [VAULT_ERROR__NO_CONFIG_DUE]: `The vault has no pending config whose effective time has come`,
     [VAULT_ERROR__NO_PENDING_WITHDRAWAL]: `This wallet has no pending withdrawal in this vault`,
     [VAULT_ERROR__QUEUE_HOLES_FULL]: `The withdrawal queue already holds 16 holes of cancelled requests; it clears as stage_withdrawals funds the queue up to the earliest hole`,
     [VAULT_ERROR__QUEUE_NOT_FUNDED]: `The withdrawal queue has not been funded up to this request`,

@@ -8,6 +8,7 @@
 
 export * from "./acceptAdmin";
 export * from "./acceptManager";
+export * from "./applyConfig";
 export * from "./cancelWithdrawal";
 export * from "./claimWithdrawal";
 export * from "./deposit";
@@ -17,6 +18,7 @@ export * from "./proposeAdmin";
 export * from "./proposeManager";
 export * from "./requestWithdrawal";
 export * from "./setNavBounds";
+export * from "./setVaultPeriods";
 export * from "./stageWithdrawals";
 export * from "./updateConfig";
 export * from "./updateNav";

@@ -19,6 +19,7 @@ import {
 import {
   parseAcceptAdminInstruction,
   parseAcceptManagerInstruction,
+  parseApplyConfigInstruction,
   parseCancelWithdrawalInstruction,
   parseClaimWithdrawalInstruction,
   parseDepositInstruction,
@@ -28,11 +29,13 @@ import {
   parseProposeManagerInstruction,
   parseRequestWithdrawalInstruction,
   parseSetNavBoundsInstruction,
+  parseSetVaultPeriodsInstruction,
   parseStageWithdrawalsInstruction,
   parseUpdateConfigInstruction,
   parseUpdateNavInstruction,
   type ParsedAcceptAdminInstruction,
   type ParsedAcceptManagerInstruction,
+  type ParsedApplyConfigInstruction,
   type ParsedCancelWithdrawalInstruction,
   type ParsedClaimWithdrawalInstruction,
   type ParsedDepositInstruction,
@@ -42,6 +45,7 @@ import {
   type ParsedProposeManagerInstruction,
   type ParsedRequestWithdrawalInstruction,
   type ParsedSetNavBoundsInstruction,
+  type ParsedSetVaultPeriodsInstruction,
   type ParsedStageWithdrawalsInstruction,
   type ParsedUpdateConfigInstruction,
   type ParsedUpdateNavInstruction,
@@ -115,6 +119,8 @@ export enum VaultInstruction {
   SetNavBounds,
   ProposeManager,
   AcceptManager,
+  ApplyConfig,
+  SetVaultPeriods,
 }
 
 export function identifyVaultInstruction(
@@ -247,6 +253,24 @@ export function identifyVaultInstruction(
   ) {
     return VaultInstruction.AcceptManager;
   }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(new Uint8Array([121, 42, 53, 8, 51, 150, 105, 249])),
+      0,
+    )
+  ) {
+    return VaultInstruction.ApplyConfig;
+  }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(new Uint8Array([144, 96, 49, 101, 103, 187, 100, 193])),
+      0,
+    )
+  ) {
+    return VaultInstruction.SetVaultPeriods;
+  }
   throw new Error("The provided instruction could not be identified as a vault instruction.");
 }
 
@@ -264,7 +288,9 @@ export type ParsedVaultInstruction<TProgram extends string = "4eZ1RNBKAGZY9ptCQh
   | ({ instructionType: VaultInstruction.AcceptAdmin } & ParsedAcceptAdminInstruction<TProgram>)
   | ({ instructionType: VaultInstruction.SetNavBounds } & ParsedSetNavBoundsInstruction<TProgram>)
   | ({ instructionType: VaultInstruction.ProposeManager } & ParsedProposeManagerInstruction<TProgram>)
-  | ({ instructionType: VaultInstruction.AcceptManager } & ParsedAcceptManagerInstruction<TProgram>);
+  | ({ instructionType: VaultInstruction.AcceptManager } & ParsedAcceptManagerInstruction<TProgram>)
+  | ({ instructionType: VaultInstruction.ApplyConfig } & ParsedApplyConfigInstruction<TProgram>)
+  | ({ instructionType: VaultInstruction.SetVaultPeriods } & ParsedSetVaultPeriodsInstruction<TProgram>);
 
 export function parseVaultInstruction<TProgram extends string>(
   instruction: Instruction<TProgram> & InstructionWithData<ReadonlyUint8Array>,
@@ -349,6 +375,17 @@ export function parseVaultInstruction<TProgram extends string>(
       return {
         instructionType: VaultInstruction.AcceptManager,
         ...parseAcceptManagerInstruction(instruction),
+      };
+    }
+    case VaultInstruction.ApplyConfig: {
+      assertIsInstructionWithAccounts(instruction);
+      return { instructionType: VaultInstruction.ApplyConfig, ...parseApplyConfigInstruction(instruction) };
+    }
+    case VaultInstruction.SetVaultPeriods: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: VaultInstruction.SetVaultPeriods,
+        ...parseSetVaultPeriodsInstruction(instruction),
       };
     }
     default:

@@ -5,10 +5,13 @@
 //! into `surplus_assets`, so the next depositor into the empty vault is priced against nothing.
 //! A pause does not stop it: a funded, claimable receipt is the holder's money, not the manager's.
 //! Nor does the owner need to sign: anyone can deliver a claimable withdrawal to its owner.
+//! Once the manager has struck no NAV for the vault's silence period, a funded receipt no longer waits
+//! for a strike after its request: it is paid at the last struck NAV.
 
 use crate::account::{keys_equal, Input};
 use crate::borsh::Reader;
 use crate::checks;
+use crate::config;
 use crate::error::{Result, VaultError};
 use crate::events::{self, Claim};
 use crate::math::{assets_for_shares_floor, checked_add, checked_sub, withdrawal_fee};
@@ -45,7 +48,9 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     let reserve_balance = checks::token_account(&reserve, &vault.asset_mint, &vault.authority)?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
 
-    if vault.nav_sequence <= receipt.nav_floor {
+    let now = runtime::unix_timestamp()?;
+    // After a long silence of the manager (no strike), the last struck NAV pays.
+    if vault.nav_sequence <= receipt.nav_floor && !config::nav_silent(vault, now) {
         return Err(VaultError::NavFloorNotPassed.into());
     }
     if vault.queue_funded < receipt.queue_end {
@@ -96,7 +101,6 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     receipt_account.set_data_len(0);
     receipt_account.set_owner(&SYSTEM_PROGRAM_ID);
 
-    let now = runtime::unix_timestamp()?;
     events::withdrawal_claimed(vault_account.key(), owner.key(), &claim, vault, now);
     if retained > 0 {
         events::surplus_retained(vault_account.key(), retained, vault, now);

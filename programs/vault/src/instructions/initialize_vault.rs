@@ -3,6 +3,7 @@
 //! index = protocol.vault_count, and creates its share mint (asset decimals + 3), reserve and escrow;
 //! the payer pays every account's rent.
 
+use crate::config::{DEFAULT_CONFIG_NOTICE_SECONDS, DEFAULT_SILENCE_SECONDS};
 use crate::account::{copy_key, Account, Input, Pubkey};
 use crate::borsh::Reader;
 use crate::checks;
@@ -112,6 +113,8 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     vault.daily_cap = daily_cap;
     vault.hourly_window_start = window_start(now, HOUR);
     vault.daily_window_start = window_start(now, DAY);
+    vault.config_notice_seconds = DEFAULT_CONFIG_NOTICE_SECONDS;
+    vault.silence_seconds = DEFAULT_SILENCE_SECONDS;
 
     events::vault_initialized(vault_key, vault, now);
     Ok(())

@@ -2,6 +2,7 @@
 
 mod accept_admin;
 mod accept_manager;
+mod apply_config;
 mod cancel_withdrawal;
 mod claim_withdrawal;
 mod deposit;
@@ -11,6 +12,7 @@ mod propose_admin;
 mod propose_manager;
 mod request_withdrawal;
 mod set_nav_bounds;
+mod set_vault_periods;
 mod stage_withdrawals;
 mod update_config;
 mod update_nav;
@@ -37,6 +39,8 @@ const SET_NAV_BOUNDS: u64 = discriminator([0xb7, 0x15, 0x42, 0x16, 0x00, 0x99, 0
 const PROPOSE_MANAGER: u64 = discriminator([0xb6, 0xb2, 0xde, 0xe2, 0x06, 0x7a, 0xfb, 0x74]);
 const CANCEL_WITHDRAWAL: u64 = discriminator([0xb7, 0x68, 0xb5, 0xfa, 0x1c, 0x80, 0xd2, 0x46]);
 const ACCEPT_MANAGER: u64 = discriminator([0xd4, 0x17, 0xfe, 0x3a, 0x33, 0xee, 0xe8, 0x43]);
+const APPLY_CONFIG: u64 = discriminator([0x79, 0x2a, 0x35, 0x08, 0x33, 0x96, 0x69, 0xf9]);
+const SET_VAULT_PERIODS: u64 = discriminator([0x90, 0x60, 0x31, 0x65, 0x67, 0xbb, 0x64, 0xc1]);
 
 pub fn process(input: &Input) -> Result<()> {
     let mut args = Reader::new(input.data);
@@ -56,6 +60,8 @@ pub fn process(input: &Input) -> Result<()> {
         SET_NAV_BOUNDS => set_nav_bounds::process(input, args),
         PROPOSE_MANAGER => propose_manager::process(input, args),
         ACCEPT_MANAGER => accept_manager::process(input, args),
+        APPLY_CONFIG => apply_config::process(input, args),
+        SET_VAULT_PERIODS => set_vault_periods::process(input, args),
         _ => Err(Error::INVALID_INSTRUCTION_DATA),
     }
 }

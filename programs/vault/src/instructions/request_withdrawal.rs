@@ -1,11 +1,13 @@
 //! request_withdrawal(shares, max_fee_bps) — the spec's initiate: escrows the shares, opens the
 //! wallet's receipt at the tail of the queue and charges their value to the hourly and daily
 //! net-withdrawal caps. The holder names the highest fee it accepts (as a deposit names
-//! `min_shares_out`): a fee raised above it before the request lands refuses the request.
+//! `min_shares_out`): a fee raised above it before the request lands refuses the request. A config
+//! change whose notice has run out applies first; one still in its notice does not touch the request.
 
 use crate::account::{copy_key, keys_equal, Input};
 use crate::borsh::Reader;
 use crate::checks;
+use crate::config;
 use crate::error::{Result, VaultError};
 use crate::events;
 use crate::math::{assets_for_shares_floor, checked_add, checked_sub, Window, DAY, HOUR};
@@ -41,9 +43,14 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
     checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;
 
-    if vault.paused != 0 {
+    let now = runtime::unix_timestamp()?;
+    // A pause stops new requests, unless the manager has been silent so long that holders may leave
+    // without it.
+    if vault.paused != 0 && !config::nav_silent(vault, now) {
         return Err(VaultError::VaultPaused.into());
     }
+    // A config whose notice has run out applies before this request reads it.
+    let config_applied = config::apply_due(vault, now);
     if shares == 0 {
         return Err(VaultError::InvalidAmount.into());
     }
@@ -55,7 +62,6 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
         return Err(VaultError::BelowMinimumWithdrawal.into());
     }
     let assets = assets_for_shares_floor(shares, vault.total_assets, vault.total_shares)?;
-    let now = runtime::unix_timestamp()?;
     let hourly = Window { start: vault.hourly_window_start, used: vault.hourly_used }
         .rolled(now, HOUR)
         .charged(assets, vault.hourly_cap)
@@ -101,6 +107,9 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
 
     runtime::token_transfer(&owner_shares, &escrow, &owner, shares, None)?;
 
+    if config_applied {
+        events::config_updated(vault_account.key(), vault, now);
+    }
     events::withdrawal_requested(receipt, vault);
     Ok(())
 }

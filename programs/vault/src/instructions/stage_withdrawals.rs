@@ -1,10 +1,13 @@
-//! stage_withdrawals(max_shares) (manager): funds the withdrawal queue in FIFO order with the
-//! reserve's idle assets — what is left after the already funded, unclaimed shares at the current NAV —
-//! passing the holes cancelled requests left (queue_holes) at no asset cost.
+//! stage_withdrawals(max_shares) (manager, or anyone after its silence): funds the withdrawal queue in
+//! FIFO order with the reserve's idle assets — what is left after the already funded, unclaimed shares
+//! at the current NAV — passing the holes cancelled requests left (queue_holes) at no asset cost.
+//! Once the manager has not staged for the vault's silence period, anyone may send it (at the last
+//! struck NAV, as the manager would), so an absent manager cannot hold the queue.
 
 use crate::account::Input;
 use crate::borsh::Reader;
 use crate::checks::{self, HoleList};
+use crate::config;
 use crate::error::{Result, VaultError};
 use crate::events;
 use crate::math::{assets_for_shares_ceil, checked_sub, shares_affordable};
@@ -17,7 +20,15 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     args.finish()?;
 
     let vault = checks::vault(&vault_account, input.program_id, true)?;
-    checks::manager(&manager, vault)?;
+    let now = runtime::unix_timestamp()?;
+    let by_manager = checks::manager(&manager, vault).is_ok();
+    if !by_manager {
+        // Anyone may stage once the manager has not staged for the silence period.
+        checks::signer(&manager)?;
+        if !config::staging_silent(vault, now) {
+            return Err(VaultError::Unauthorized.into());
+        }
+    }
     checks::address(&reserve, &vault.reserve)?;
     let reserve_balance = checks::token_account(&reserve, &vault.asset_mint, &vault.authority)?;
     let holes = match checks::queue_holes(&holes_account, vault_account.key(), input.program_id)? {
@@ -43,8 +54,11 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     }
     vault.queue_funded = counters.funded;
     vault.queue_claimed = counters.claimed;
+    // Only the manager's staging ends its silence; a holder's does not.
+    if by_manager {
+        vault.staged_at = now;
+    }
 
-    let now = runtime::unix_timestamp()?;
     events::withdrawals_staged(vault_account.key(), staged, vault, now);
     Ok(())
 }

@@ -1,9 +1,13 @@
-//! update_config(update) (manager): replaces each field the update carries — fee, minimum
-//! withdrawal, hourly and daily caps, pause flag, name — and leaves the others as they are.
+//! update_config(update) (manager): the fee, minimum withdrawal and caps the update carries move toward
+//! it — at once where that eases exits (a lower fee or minimum, a higher cap), after the vault's notice
+//! period where it hurts holders (a higher fee or minimum, a lower, new or removed cap: the whole target
+//! is then scheduled as the pending config). An update carrying any of those four replaces whatever was
+//! pending. The pause flag and the name apply at once. A due pending config is applied first.
 
 use crate::account::Input;
 use crate::borsh::Reader;
 use crate::checks;
+use crate::config::{self, Config};
 use crate::error::{Result, VaultError};
 use crate::events;
 use crate::math::{max_min_withdrawal_shares, MAX_FEE_BPS};
@@ -36,17 +40,32 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
         None => None,
     };
 
-    if let Some(fee) = fee_bps {
-        vault.fee_bps = fee;
+    let now = runtime::unix_timestamp()?;
+    config::apply_due(vault, now);
+    let current = Config::current(vault);
+    let target = Config {
+        fee_bps: fee_bps.unwrap_or(current.fee_bps),
+        min_withdrawal_shares: min_withdrawal_shares.unwrap_or(current.min_withdrawal_shares),
+        hourly_cap: hourly_cap.unwrap_or(current.hourly_cap),
+        daily_cap: daily_cap.unwrap_or(current.daily_cap),
+    };
+    if min_withdrawal_shares.is_some() || hourly_cap.is_some() || daily_cap.is_some() {
+        config::check_cap_floor(&target, vault.total_assets, vault.total_shares)?;
     }
-    if let Some(min) = min_withdrawal_shares {
-        vault.min_withdrawal_shares = min;
-    }
-    if let Some(cap) = hourly_cap {
-        vault.hourly_cap = cap;
-    }
-    if let Some(cap) = daily_cap {
-        vault.daily_cap = cap;
+    let touches_exits =
+        fee_bps.is_some() || min_withdrawal_shares.is_some() || hourly_cap.is_some() || daily_cap.is_some();
+    let was_pending = vault.pending_effective_at != 0;
+    let mut scheduled = false;
+    if touches_exits {
+        let (at_once, hurts) = current.split(&target);
+        at_once.store_current(vault);
+        if hurts {
+            let effective_at = now.saturating_add(config::notice_seconds(vault) as i64);
+            target.store_pending(vault, effective_at);
+            scheduled = true;
+        } else {
+            vault.pending_effective_at = 0;
+        }
     }
     if let Some(paused) = paused {
         vault.paused = paused as u8;
@@ -55,7 +74,9 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
         vault.name = name;
     }
 
-    let now = runtime::unix_timestamp()?;
     events::config_updated(vault_account.key(), vault, now);
+    if scheduled || (touches_exits && was_pending) {
+        events::config_scheduled(vault_account.key(), vault, now);
+    }
     Ok(())
 }
