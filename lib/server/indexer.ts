@@ -62,6 +62,10 @@ export function createIndexer(
           current,
         },
       ),
+    onLeadership: (leader) => {
+      processMetrics().indexerLeader.set(leader ? 1 : 0);
+      context.log.log("info", leader ? "indexer: this instance leads" : "indexer: no longer the leader");
+    },
     onRun: (progress) => {
       recordIndexerRun(context.rpc, progress).catch(() => undefined);
     },
