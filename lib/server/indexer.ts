@@ -48,7 +48,7 @@ export function createIndexer(
       capacityLowBps: context.webhooks.settings.capacityLowBps,
     },
     onDeliveriesQueued: () => context.webhooks.worker.wake(),
-    onEventsRecorded: () => context.liveEvents.wake(),
+    onEventsRecorded: () => context.liveEvents.recorded(),
     onError: (error) =>
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),

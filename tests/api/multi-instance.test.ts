@@ -1,7 +1,8 @@
 // Two app instances over one PostgreSQL and one Redis answer as one: a key's limit is counted once
 // across both (the excess gets 429 with Retry-After), a page session issued by A is accepted by B
 // with no SESSION_SECRET set (the key is shared through the database), one indexer leads and the
-// other takes over when it stops, an event A's indexer records reaches a live stream open on B, and a
+// other takes over when it stops, an event A's indexer records reaches a live stream open on B (by
+// LISTEN/NOTIFY: B's feed is set not to poll meanwhile), history posted to both is one row, and a
 // webhook is delivered once although both instances run a delivery worker. Needs DATABASE_URL and
 // REDIS_URL; skipped with a note otherwise.
 import { randomBytes } from "node:crypto";
@@ -66,6 +67,8 @@ beforeAll(async () => {
     rateLimitPrefix,
     env,
     schema: first.schema,
+    // B's feed does not poll within the test: A's events reach it by NOTIFY alone.
+    eventPollMs: 600_000,
   });
   receiver = await startReceiver();
 }, 120_000);
