@@ -1781,7 +1781,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -1790,6 +1790,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1922,7 +1924,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -1931,6 +1933,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2125,7 +2129,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2134,6 +2138,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2328,7 +2334,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2337,6 +2343,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2470,7 +2478,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2479,6 +2487,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2671,7 +2681,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2680,6 +2690,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2799,7 +2811,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2808,6 +2820,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2944,7 +2958,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2953,6 +2967,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3087,7 +3103,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3096,6 +3112,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3230,7 +3248,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3239,6 +3257,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3373,7 +3393,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3382,6 +3402,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3505,7 +3527,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3514,6 +3536,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3663,7 +3687,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3672,6 +3696,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3821,7 +3847,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3830,6 +3856,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3977,7 +4005,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3986,6 +4014,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4105,7 +4135,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4114,6 +4144,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4294,7 +4326,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4303,6 +4335,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4437,7 +4471,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4446,6 +4480,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4584,7 +4620,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4593,6 +4629,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4761,7 +4799,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4770,6 +4808,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4909,7 +4949,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4918,6 +4958,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5055,7 +5097,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -5064,6 +5106,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5205,7 +5249,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -5214,6 +5258,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5364,7 +5410,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -5373,6 +5419,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5498,7 +5546,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -5507,6 +5555,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5581,9 +5631,11 @@ export interface operations {
           "application/json": components["schemas"]["BareError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5658,9 +5710,11 @@ export interface operations {
           "application/json": components["schemas"]["BareError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5919,7 +5973,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -5998,7 +6052,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6117,7 +6171,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6197,7 +6251,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6317,7 +6371,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6394,7 +6448,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6511,7 +6565,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6628,7 +6682,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
