@@ -269,9 +269,11 @@ async function recordHistory(chaos: Chaos, stats: PhaseStats | null, round: numb
     const answer = await call(chaos, stats, pick(instances, index), "POST", "/api/history", {
       body: { wallet, vault_id: vault, signature },
     });
-    if (answer?.status === 200) {
-      chaos.unrecorded.delete(signature);
+    if (answer?.status !== 200) {
+      // The partner backs off and tries the rest on its next round.
+      return;
     }
+    chaos.unrecorded.delete(signature);
   }
 }
 
@@ -292,6 +294,7 @@ async function partnerLoop(
       await sleep(100);
       continue;
     }
+    const failedBefore = stats.serverErrors + stats.noAnswer;
     const instance = pick(instances, round);
     await call(chaos, stats, instance, "GET", `/api/vault/${chaos.vault}/nav`);
     await call(chaos, stats, pick(instances, round + 1), "GET", "/api/vaults");
@@ -316,7 +319,8 @@ async function partnerLoop(
       }
     }
     await recordHistory(chaos, stats, round);
-    await sleep(50);
+    // A round that met a 5xx backs off (less than Retry-After, so the fault is still probed often).
+    await sleep(stats.serverErrors + stats.noAnswer > failedBefore ? 500 : 50);
   }
 }
 
