@@ -1,15 +1,16 @@
-// npm run chaos [-- --quick] [--json FILE]: two `npm run api` instances (the same router, context,
-// indexer and webhook worker as `npm start`, without the Next.js pages) over the machine's PostgreSQL
-// and Redis and a local chain, with partner traffic (reads, builds, deposits recorded through
-// POST /api/history, webhook deliveries to a local receiver that verifies and records each webhook-id),
-// through five faults in turn:
+// npm run chaos [-- --quick] [--server api|web] [--json FILE]: two instances over the machine's
+// PostgreSQL and Redis and a local chain: `npm run api`'s server by default (the same router, context,
+// indexer and webhook worker as `npm start`, without the Next.js pages), or with `--server web`
+// `npm start`'s own (after `npm run build`; a page session issued by one is then tried on the other).
+// Partner traffic (reads, builds, deposits recorded through POST /api/history, webhook deliveries to a
+// local receiver that verifies and records each webhook-id) runs through five faults in turn:
 //   - PostgreSQL restart: every connection cut and new ones refused for the fault's length, through a
 //     TCP proxy in front of the machine's PostgreSQL (restarting the server itself would cut every other
 //     user of this machine's database, and needs its service manager);
 //   - Redis down: the same, through a proxy in front of Redis;
 //   - the RPC paused: a proxy in front of the chain's RPC and WebSocket that accepts and never answers;
-//   - an instance killed with SIGKILL while webhook deliveries are in flight (the receiver answers
-//     slowly), then started again;
+//   - the instance that leads the indexer killed with SIGKILL while webhook deliveries are in flight
+//     (the receiver answers slowly), then started again;
 //   - one key used from both instances at twice its rate.
 // It prints one row per fault: requests served (an answer under 500), 5xx, of which 503 with
 // Retry-After, 429 with Retry-After, history rows lost/doubled, webhooks lost/doubled (a repeat under
@@ -21,7 +22,7 @@
 // .ci/run starts them only when they do not answer.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { createWriteStream, existsSync, type WriteStream } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -162,6 +163,8 @@ interface Instance {
 
 interface Chaos {
   quick: boolean;
+  /** api: `npm run api`'s server; web: `npm start`'s (the pages too; needs `npm run build`). */
+  server: "api" | "web";
   faultMs: number;
   localnet: LocalnetHandle;
   connection: Connection;
@@ -351,7 +354,8 @@ async function recovery(chaos: Chaos, since: number, limitMs = 90_000): Promise<
 
 async function startInstance(chaos: Chaos, instance: Instance): Promise<void> {
   // node itself (tsx as a loader), so a SIGKILL kills the server and not a wrapper.
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/api.ts"], {
+  const script = chaos.server === "web" ? "scripts/web.ts" : "scripts/api.ts";
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
     env: { ...process.env, ...chaos.env, PORT: String(instance.port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -383,6 +387,40 @@ async function startInstance(chaos: Chaos, instance: Instance): Promise<void> {
     await sleep(200);
   }
   instance.ready = true;
+}
+
+/**
+ * `npm start` only: the session cookie a page on A sets opens the pages' event stream on B (the
+ * browser is the same: its address and User-Agent).
+ */
+async function sessionAcrossInstances(chaos: Chaos): Promise<boolean> {
+  const [first, second] = chaos.instances;
+  if (first === undefined || second === undefined) {
+    return false;
+  }
+  const userAgent = "chaos-browser";
+  const page = await fetch(`${first.url}/`, {
+    headers: { "User-Agent": userAgent },
+    signal: AbortSignal.timeout(60_000),
+  });
+  await page.arrayBuffer();
+  const cookie = page.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0] ?? "")
+    .find((pair) => pair.startsWith("vg_session="));
+  if (cookie === undefined) {
+    return false;
+  }
+  const controller = new AbortController();
+  try {
+    const stream = await fetch(`${second.url}/api/events/stream?vault=${chaos.vault}`, {
+      headers: { "User-Agent": userAgent, "Sec-Fetch-Site": "same-origin", Cookie: cookie },
+      signal: controller.signal,
+    });
+    return stream.status === 200;
+  } finally {
+    controller.abort();
+  }
 }
 
 async function metricValue(chaos: Chaos, instance: Instance, name: string): Promise<number | null> {
@@ -559,9 +597,20 @@ function table(rows: readonly (PhaseStats & Outcome)[]): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { quick: { type: "boolean", default: false }, json: { type: "string" } },
+    options: {
+      quick: { type: "boolean", default: false },
+      json: { type: "string" },
+      server: { type: "string", default: "api" },
+    },
   });
   const quick = values.quick;
+  const server = values.server;
+  if (server !== "api" && server !== "web") {
+    throw new Error(`--server must be api or web, got ${server}`);
+  }
+  if (server === "web" && !existsSync(".next/BUILD_ID")) {
+    throw new Error("--server web runs npm start's server: build it first (npm run build)");
+  }
   const faultMs = quick ? 5_000 : 30_000;
   const baseDatabaseUrl = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test");
   const redisUrl = new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
@@ -657,6 +706,7 @@ async function main(): Promise<void> {
     }
     const chaos: Chaos = {
       quick,
+      server,
       faultMs,
       localnet,
       connection,
@@ -688,7 +738,13 @@ async function main(): Promise<void> {
       throw new Error("registering the webhook endpoint failed");
     }
     receiver.secrets.set(WEBHOOK_PATH, [String(registered.secret)]);
-    console.log(`chaos: two instances up (${instances.map((instance) => instance.url).join(", ")})`);
+    console.log(
+      `chaos: two ${server === "web" ? "npm start" : "npm run api"} instances up (${instances.map((instance) => instance.url).join(", ")})`,
+    );
+    const sessionAcross = server === "web" ? await sessionAcrossInstances(chaos) : null;
+    if (sessionAcross !== null) {
+      console.log(`chaos: a page session issued by A ${sessionAcross ? "is" : "is NOT"} accepted by B`);
+    }
 
     const phases: PhaseStats[] = [];
     phases.push(
@@ -802,6 +858,8 @@ async function main(): Promise<void> {
     );
     const result = {
       quick,
+      server,
+      sessionAcrossInstances: sessionAcross,
       crashes: chaos.crashes,
       faultSeconds: faultMs / 1000,
       phases: rows.map((row) => ({
