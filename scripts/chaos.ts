@@ -126,6 +126,8 @@ interface PhaseStats {
   deposits: string[];
   recoveryMs: number | null;
   note: string;
+  /** Redis phase: each instance's rate_limits_shared halfway through the outage. */
+  sharedDuring?: (number | null)[];
 }
 
 function newStats(fault: string): PhaseStats {
@@ -755,14 +757,30 @@ async function main(): Promise<void> {
         async () => pgProxy.setMode("forward"),
       ),
     );
+    // What each instance's /metrics says of its limits halfway through the outage, and after it.
+    const sharedFlags = (): Promise<(number | null)[]> =>
+      Promise.all(instances.map((instance) => metricValue(chaos, instance, "rate_limits_shared")));
+    let sharedDuring: Promise<(number | null)[]> = Promise.resolve([]);
     phases.push(
       await runPhase(
         chaos,
         "Redis down (proxy cut)",
-        async () => redisProxy.setMode("refuse"),
-        async () => redisProxy.setMode("forward"),
+        async () => {
+          redisProxy.setMode("refuse");
+          sharedDuring = sleep(faultMs / 2).then(sharedFlags);
+        },
+        async () => {
+          await sharedDuring;
+          redisProxy.setMode("forward");
+        },
       ),
     );
+    const redisPhase = phases.at(-1);
+    if (redisPhase !== undefined) {
+      const during = await sharedDuring;
+      redisPhase.sharedDuring = during;
+      redisPhase.note = `rate_limits_shared in /metrics during the outage: ${during.join(", ")}; after: ${(await sharedFlags()).join(", ")}`;
+    }
     phases.push(
       await runPhase(
         chaos,
@@ -879,6 +897,7 @@ async function main(): Promise<void> {
         webhookRetries: row.webhookRetries,
         recoveryMs: row.recoveryMs,
         note: row.note,
+        ...(row.sharedDuring === undefined ? {} : { sharedDuring: row.sharedDuring }),
       })),
     };
     console.log(`chaos-result ${JSON.stringify(result)}`);

@@ -25,6 +25,7 @@ interface PhaseResult {
   webhooksLost: number;
   webhooksDoubled: number;
   note: string;
+  sharedDuring?: (number | null)[];
 }
 
 function runChaos(): Promise<{ code: number | null; output: string }> {
@@ -70,6 +71,8 @@ it.skipIf(skip)(
     }
     // Deposits went through the faults (so the zeros above counted something).
     expect(result.phases.slice(0, 4).reduce((sum, phase) => sum + phase.deposits, 0)).toBeGreaterThan(0);
+    // While Redis was down each instance said in /metrics that it counted limits alone.
+    expect(result.phases[1]?.sharedDuring).toEqual([0, 0]);
     const rate = result.phases[4];
     expect(rate?.requests).toBe(40);
     expect(rate?.limitedWithRetry).toBe(20);
