@@ -1,10 +1,11 @@
 // The live partner-event feed behind the pages' event stream (GET /api/events/stream): one reader per
 // context follows the partner_events table with a cursor and hands each new row to the subscribers
 // whose vault (and wallet) it concerns. The indexer wakes it when it commits events in this process,
-// and over PostgreSQL announces them to the other instances' feeds (LISTEN/NOTIFY, lib/store/notify.ts),
-// so a page connected to any instance gets them at once; it also reads every `pollMs` while anyone
-// listens, which covers a notification lost while the listener reconnects. A subscriber may start after a seq it already has (Last-Event-ID): it is first sent
-// what it missed, in order, and then the live rows, with nothing lost or repeated in between.
+// and over PostgreSQL announces them to the other instances' feeds (LISTEN/NOTIFY,
+// lib/store/notify.ts), so a page connected to any instance gets them at once; it also reads every
+// `pollMs` while anyone listens, which covers a notification lost while the listener reconnects. A
+// subscriber may start after a seq it already has (Last-Event-ID): it is first sent what it missed,
+// in order, and then the live rows, with nothing lost or repeated in between.
 import type { Queryable } from "../store/db";
 import { listPartnerEvents, type StoredPartnerEvent } from "../store/partner-events";
 
