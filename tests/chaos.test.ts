@@ -2,7 +2,9 @@
 // local chain, through each fault for 5 s. Asserts the zeros (no history row lost or doubled, no
 // webhook lost, no event delivered under two webhook-ids, every 5xx a 503 with Retry-After) and the
 // shared limit (a key at twice its rate from both instances is served exactly its limit), never a
-// timing; and that no instance exited except the one killed. Needs DATABASE_URL and REDIS_URL; skipped with a note otherwise.
+// timing; that both instances said in /metrics that limits were per process while Redis was down;
+// and that no instance exited except the one killed. Needs DATABASE_URL and REDIS_URL; skipped with a
+// note otherwise.
 import { spawn } from "node:child_process";
 
 import { expect, it } from "vitest";
