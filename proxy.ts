@@ -9,13 +9,8 @@ import { processApi } from "./lib/api/default-context";
 import { processConfig } from "./lib/config";
 import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/csp";
 import { SESSION_NOTICE_HEADER, issueSession, sessionNoticeHeader } from "./lib/web/session-issue";
-import {
-  SESSION_COOKIE,
-  browserUrl,
-  canUseSecureCookie,
-  sessionCookieHeader,
-  sessionSecret,
-} from "./lib/api/session-token";
+import { SESSION_COOKIE, browserUrl, canUseSecureCookie, sessionCookieHeader } from "./lib/api/session-token";
+import { sharedSessionSecret } from "./lib/api/session-secret";
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { web: config, session, development } = processConfig();
@@ -47,7 +42,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     const issue = await issueSession({
       limiter: context.limiter,
       settings: session,
-      secret: sessionSecret(session.sessionSecret, session.firstPartyApiKey),
+      secret: await sharedSessionSecret(session, context.store),
       binding,
       existing: request.cookies.get(SESSION_COOKIE)?.value ?? null,
       nowMs,

@@ -9,6 +9,7 @@ import { GenesisWatch } from "../chain/genesis-watch";
 import { createRpcClient } from "../chain/rpc";
 import { RpcVaultChain } from "../chain/vault-chain";
 import { PartnerEventFeed } from "../events/feed";
+import { listen, notify, partnerEventsChannel } from "../store/notify";
 import { Store } from "../store/store";
 import { StagingPace } from "../vault/staging-pace";
 import type { VaultDeps } from "../vault/vault-state";
@@ -38,6 +39,8 @@ export interface ContextOverrides {
   publicLimit?: { limit: number; windowSeconds: number };
   /** How often the genesis hash is checked (default 5 s). */
   genesisCheckMs?: number;
+  /** How often the live event feed reads while anyone listens (default 1 s; tests lengthen it). */
+  eventPollMs?: number;
 }
 
 function shortMint(mint: string): string {
@@ -124,11 +127,28 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     supplies: new SingleFlightCache<number>(10_000),
   };
   const chainData = createChainDataCaches();
+  const feedError = (what: string) => (error: unknown) =>
+    log.log("warn", what, { error: error instanceof Error ? error.message : String(error) });
+  const databaseUrl = config.databaseUrl;
+  const eventsChannel = partnerEventsChannel(overrides.schema);
   const liveEvents = new PartnerEventFeed(store, {
-    onError: (error) =>
-      log.log("warn", "live event feed read failed", {
-        error: error instanceof Error ? error.message : String(error),
-      }),
+    pollMs: overrides.eventPollMs,
+    onError: feedError("live event feed read failed"),
+    // Over PostgreSQL the instances tell each other about new events; PGlite is one process's.
+    ...(databaseUrl === null
+      ? {}
+      : {
+          listen: (wake: () => void) =>
+            listen({
+              url: databaseUrl,
+              channel: eventsChannel,
+              onNotify: wake,
+              onError: feedError("live event listener lost its connection; reconnecting"),
+            }),
+          announce: () => {
+            notify(store, eventsChannel).catch(feedError("announcing new events failed"));
+          },
+        }),
   });
   let webhooks: Webhooks | null = null;
   genesis.onChange(({ previous, current }) => {
@@ -188,6 +208,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
       genesis.stop();
       chain.stop();
       redis?.disconnect();
+      liveEvents.close();
       await store.close();
     },
   };

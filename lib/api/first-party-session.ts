@@ -14,11 +14,11 @@ import {
   readCookie,
   sessionCookieHeader,
   sessionRenewalDue,
-  sessionSecret,
   verifySessionToken,
   type SessionCheck,
 } from "./session-token";
 import { clientNetwork } from "./client-address";
+import { sharedSessionSecret } from "./session-secret";
 import { ApiError } from "./errors";
 import type { ApiContext, ApiRequest, CredentialSource, Principal } from "./types";
 import { SingleFlightCache } from "./single-flight-cache";
@@ -116,7 +116,7 @@ export function createFirstPartySessionSource(options: FirstPartySourceOptions =
         return null;
       }
       const settings = current();
-      const secret = sessionSecret(settings.sessionSecret, settings.firstPartyApiKey);
+      const secret = await sharedSessionSecret(settings, context.store);
       const address = clientNetwork(request, context.config.trustedProxyCount);
       const binding = { address, userAgent: request.headers.get("user-agent") ?? "" };
       const check = verifySessionToken(secret, token, now(), binding, settings.sessionTtlSeconds);

@@ -65,7 +65,7 @@ const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   415: "Content-Type is not application/json",
   422: "A rule the request breaks: balance, minimum, capacity, unverifiable transaction",
   429: "Rate limited; retry after Retry-After seconds",
-  503: "The chain or the database is unreachable",
+  503: "The chain or the database is unreachable; retry after Retry-After seconds",
 };
 
 const rateLimitHeaders = {
@@ -76,11 +76,15 @@ const rateLimitHeaders = {
 const retryAfter = { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait" } };
 const allowHeader = { Allow: { schema: { type: "string" }, description: "The methods of this path" } };
 
-/** The headers a status carries: every partner answer has the rate-limit headers; 429 Retry-After too. */
+/**
+ * The headers a status carries: every partner answer has the rate-limit headers; 429 Retry-After too,
+ * and so does the error 503 (lib/api/responses.ts), unlike an endpoint's own 503 body (health's).
+ */
 function headersOf(endpoint: EndpointDefinition, status: number): JsonObject | undefined {
   const headers: JsonObject = {
     ...(endpoint.audience === "partner" ? rateLimitHeaders : {}),
     ...(status === 429 ? { ...rateLimitHeaders, ...retryAfter } : {}),
+    ...(status === 503 && endpoint.errorBodies[503] === undefined ? retryAfter : {}),
     ...(status === 405 ? allowHeader : {}),
     ...(status === 401
       ? { "WWW-Authenticate": { schema: { type: "string" }, description: 'Bearer realm="api"' } }

@@ -25,12 +25,28 @@ export function envelope(data: unknown, headers: Record<string, string> = {}): A
   };
 }
 
+/**
+ * Seconds a client is told to wait after a 503 (the chain or the database unreachable): the health
+ * check that notices their return runs every second, and an outage that lasts is better retried
+ * gently than hammered.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** An error's own headers, and Retry-After on every 503 that does not name its own. */
+function errorHeaders(error: ApiError, headers: Record<string, string>): Record<string, string> {
+  const merged = { ...error.headers, ...headers };
+  if (error.status === 503 && !Object.keys(merged).some((name) => name.toLowerCase() === "retry-after")) {
+    merged["Retry-After"] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
+  }
+  return merged;
+}
+
 export function envelopeError(
   error: ApiError,
   requestId: string,
   headers: Record<string, string> = {},
 ): ApiResponse {
-  return json(error.status, errorBody(error, requestId), { ...error.headers, ...headers });
+  return json(error.status, errorBody(error, requestId), errorHeaders(error, headers));
 }
 
 /** Keyless endpoints have no envelope, for errors either: `{ error, code, requestId }`. */
@@ -42,7 +58,7 @@ export function bareError(
   return json(
     error.status,
     { error: error.message, code: error.code, requestId },
-    { ...error.headers, ...headers },
+    errorHeaders(error, headers),
   );
 }
 

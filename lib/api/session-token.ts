@@ -151,8 +151,8 @@ interface SecretHolder {
 
 /**
  * The HMAC key: SESSION_SECRET, else derived from the first-party API key, else random for this
- * process (sessions then end with the process, and instances behind a load balancer need
- * SESSION_SECRET). Kept on globalThis so the proxy and the route handlers share it.
+ * process. The app asks session-secret.ts instead, which keeps that random key in the store so every
+ * instance over one database shares it; this process-only key is for callers without a store.
  */
 export function sessionSecret(configured: string | null, firstPartyApiKey: string | null): string {
   if (configured !== null) {

@@ -1817,7 +1817,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -1826,6 +1826,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1958,7 +1960,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -1967,6 +1969,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2161,7 +2165,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2170,6 +2174,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2364,7 +2370,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2373,6 +2379,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2506,7 +2514,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2515,6 +2523,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2707,7 +2717,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2716,6 +2726,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2835,7 +2847,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2844,6 +2856,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2980,7 +2994,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -2989,6 +3003,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3123,7 +3139,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3132,6 +3148,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3266,7 +3284,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3275,6 +3293,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3409,7 +3429,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3418,6 +3438,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3541,7 +3563,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3550,6 +3572,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3699,7 +3723,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3708,6 +3732,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3857,7 +3883,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -3866,6 +3892,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4013,7 +4041,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4022,6 +4050,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4141,7 +4171,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4150,6 +4180,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4330,7 +4362,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4339,6 +4371,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4473,7 +4507,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4482,6 +4516,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4620,7 +4656,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4629,6 +4665,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4797,7 +4835,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4806,6 +4844,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4945,7 +4985,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -4954,6 +4994,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5091,7 +5133,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -5100,6 +5142,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5241,7 +5285,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -5250,6 +5294,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5400,7 +5446,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -5409,6 +5455,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5534,7 +5582,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           /** @description Requests allowed in the window */
@@ -5543,6 +5591,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix time (s) when the window resets */
           "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5617,9 +5667,11 @@ export interface operations {
           "application/json": components["schemas"]["BareError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5694,9 +5746,11 @@ export interface operations {
           "application/json": components["schemas"]["BareError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5955,7 +6009,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6034,7 +6088,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6153,7 +6207,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6233,7 +6287,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6353,7 +6407,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6430,7 +6484,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6547,7 +6601,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;
@@ -6664,7 +6718,7 @@ export interface operations {
           "application/json": components["schemas"]["ActionError"];
         };
       };
-      /** @description The chain or the database is unreachable */
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
       503: {
         headers: {
           [name: string]: unknown;

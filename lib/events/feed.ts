@@ -1,9 +1,11 @@
 // The live partner-event feed behind the pages' event stream (GET /api/events/stream): one reader per
 // context follows the partner_events table with a cursor and hands each new row to the subscribers
-// whose vault (and wallet) it concerns. The indexer wakes it when it commits events in this process;
-// otherwise it reads every `pollMs` while anyone listens, so events another instance's indexer wrote
-// arrive too. A subscriber may start after a seq it already has (Last-Event-ID): it is first sent
-// what it missed, in order, and then the live rows, with nothing lost or repeated in between.
+// whose vault (and wallet) it concerns. The indexer wakes it when it commits events in this process,
+// and over PostgreSQL announces them to the other instances' feeds (LISTEN/NOTIFY,
+// lib/store/notify.ts), so a page connected to any instance gets them at once; it also reads every
+// `pollMs` while anyone listens, which covers a notification lost while the listener reconnects. A
+// subscriber may start after a seq it already has (Last-Event-ID): it is first sent what it missed,
+// in order, and then the live rows, with nothing lost or repeated in between.
 import type { Queryable } from "../store/db";
 import { listPartnerEvents, type StoredPartnerEvent } from "../store/partner-events";
 
@@ -25,6 +27,13 @@ export interface FeedOptions {
   /** Rows read per query. */
   pageSize?: number;
   onError?: (error: unknown) => void;
+  /**
+   * Hears other instances announce new events while anyone listens (PostgreSQL LISTEN): called with
+   * the feed's wake when the first subscriber comes, its result when the last one leaves.
+   */
+  listen?: (wake: () => void) => () => void;
+  /** Tells the other instances' feeds that this process committed events (PostgreSQL NOTIFY). */
+  announce?: () => void;
 }
 
 interface Subscriber {
@@ -41,6 +50,7 @@ export class PartnerEventFeed {
   private pass: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
+  private stopListening: (() => void) | null = null;
   private readonly pollMs: number;
   private readonly pageSize: number;
 
@@ -67,18 +77,26 @@ export class PartnerEventFeed {
   ): () => void {
     const subscriber: Subscriber = { filter, deliver, after, caughtUp: false };
     this.subscribers.add(subscriber);
+    this.stopListening ??= this.options.listen?.(() => this.wake()) ?? null;
     this.wake();
     return () => {
       this.subscribers.delete(subscriber);
       if (this.subscribers.size === 0) {
         this.stopTimer();
+        this.unlisten();
         // Nobody listens: the next subscriber starts from the table's newest row again.
         this.cursor = null;
       }
     };
   }
 
-  /** Reads now (the indexer committed events); a read under way is followed by one more. */
+  /** This process's indexer committed events: read now, and tell the other instances. */
+  recorded(): void {
+    this.wake();
+    this.options.announce?.();
+  }
+
+  /** Reads now (events were committed); a read under way is followed by one more. */
   wake(): void {
     if (this.subscribers.size === 0) {
       return;
@@ -115,7 +133,13 @@ export class PartnerEventFeed {
   close(): void {
     this.subscribers.clear();
     this.stopTimer();
+    this.unlisten();
     this.cursor = null;
+  }
+
+  private unlisten(): void {
+    this.stopListening?.();
+    this.stopListening = null;
   }
 
   private stopTimer(): void {

@@ -52,6 +52,8 @@ export interface IndexerOptions {
   onDeliveriesQueued?: (count: number) => void;
   /** Called after a transaction's program events committed (wakes the pages' live event feed). */
   onEventsRecorded?: () => void;
+  /** Told when this instance becomes the leader (true) or stops being it (false). */
+  onLeadership?: (leader: boolean) => void;
   /** Told after each run as leader: the slot it read and each vault's strike and queue state. */
   onRun?: (progress: IndexerProgress) => void;
 }
@@ -227,7 +229,10 @@ export class Indexer {
     await this.waking;
     await this.fullRun?.catch(() => null);
     await this.running?.catch(() => null);
-    this.leader = false;
+    if (this.leader) {
+      this.leader = false;
+      this.options.onLeadership?.(false);
+    }
     await this.options.lock.release();
   }
 
@@ -253,7 +258,19 @@ export class Indexer {
 
   /** full: accounts, snapshots, holders and new transactions; transactions: the new transactions only. */
   private async run(kind: "full" | "transactions"): Promise<IndexerRun | null> {
-    this.leader = await this.options.lock.tryAcquire();
+    const was = this.leader;
+    let failure: unknown = null;
+    // An unreachable database is no lock: a leader that cannot ask stops leading.
+    this.leader = await this.options.lock.tryAcquire().catch((error: unknown) => {
+      failure = error;
+      return false;
+    });
+    if (this.leader !== was) {
+      this.options.onLeadership?.(this.leader);
+    }
+    if (failure !== null) {
+      throw failure;
+    }
     if (!this.leader) {
       return null;
     }

@@ -32,7 +32,17 @@ export function postgresLeaderLock(
   return {
     async tryAcquire() {
       if (held && client !== null) {
-        return true;
+        // Still the holder only while the lock's connection answers: a connection that went silent
+        // (a partition, a proxy that stopped forwarding) fails this within timeoutMs and the lock is
+        // given up here, as the server gives it up when it notices the connection gone, so a
+        // follower that took over never runs beside a leader that has not noticed.
+        try {
+          await client.query("SELECT 1");
+          return true;
+        } catch {
+          drop();
+          return false;
+        }
       }
       if (client === null) {
         const fresh = new pg.Client({

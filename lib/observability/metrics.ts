@@ -16,6 +16,7 @@ export interface ProcessMetrics {
   rpcCalls: Counter<"method" | "outcome">;
   rpcDuration: Histogram<"method">;
   indexerLag: Gauge;
+  indexerLeader: Gauge;
   indexerIndexedSlot: Gauge;
   indexerLastRun: Gauge;
   vaultNavUpdatedAt: Gauge<"vault">;
@@ -68,6 +69,11 @@ function createMetrics(): ProcessMetrics {
     indexerLag: new Gauge({
       name: "indexer_lag_slots",
       help: "Slots between the chain's confirmed slot and the one the last indexer run read",
+      registers,
+    }),
+    indexerLeader: new Gauge({
+      name: "indexer_leader",
+      help: "1 while this process's indexer holds the leader lock (one instance over a database), else 0",
       registers,
     }),
     indexerIndexedSlot: new Gauge({

@@ -48,7 +48,7 @@ export function createIndexer(
       capacityLowBps: context.webhooks.settings.capacityLowBps,
     },
     onDeliveriesQueued: () => context.webhooks.worker.wake(),
-    onEventsRecorded: () => context.liveEvents.wake(),
+    onEventsRecorded: () => context.liveEvents.recorded(),
     onError: (error) =>
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),
@@ -62,6 +62,10 @@ export function createIndexer(
           current,
         },
       ),
+    onLeadership: (leader) => {
+      processMetrics().indexerLeader.set(leader ? 1 : 0);
+      context.log.log("info", leader ? "indexer: this instance leads" : "indexer: no longer the leader");
+    },
     onRun: (progress) => {
       recordIndexerRun(context.rpc, progress).catch(() => undefined);
     },

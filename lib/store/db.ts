@@ -108,16 +108,28 @@ export function openPostgres(options: PostgresOptions): Database {
     transaction: (work) =>
       unavailableOnConnectionError(async () => {
         const client = await pool.connect();
+        // The pool listens for a lost connection only on idle clients: one lost while checked out
+        // (PostgreSQL restarted during a transaction) emits 'error' on the client, which would crash
+        // the process unheard. The statement under way fails with it anyway; the client is dropped.
+        let broken = false;
+        const onError = (): void => {
+          broken = true;
+        };
+        client.on("error", onError);
         try {
           await client.query("BEGIN");
           const result = await work({ query: (sql, params) => query(client, sql, params) });
           await client.query("COMMIT");
           return result;
         } catch (error) {
-          await client.query("ROLLBACK").catch(() => undefined);
+          await client.query("ROLLBACK").catch(() => {
+            broken = true;
+          });
           throw error;
         } finally {
-          client.release();
+          client.removeListener("error", onError);
+          // A broken connection is closed rather than handed to the next caller.
+          client.release(broken);
         }
       }),
     close: () => pool.end(),

@@ -233,6 +233,19 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE status IN ('pending', 'delivering');
     `,
   },
+  {
+    // Secrets every instance over this database must agree on without an operator setting them: the
+    // page sessions' HMAC key when neither SESSION_SECRET nor FIRST_PARTY_API_KEY is set (the first
+    // instance to boot writes it, the others read it), so a session issued by one is accepted by all.
+    id: "0012_shared_secrets",
+    sql: `
+      CREATE TABLE shared_secrets (
+        name        text PRIMARY KEY,
+        value       text NOT NULL,
+        created_at  timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

@@ -122,6 +122,8 @@ export interface HarnessOptions {
   env?: Record<string, string> | ((localnet: LocalnetHandle) => Record<string, string>);
   schema?: string;
   rateLimitPrefix?: string;
+  /** The live event feed's poll interval (lib/api/context.ts eventPollMs). */
+  eventPollMs?: number;
 }
 
 export async function startApiHarness(options: HarnessOptions = {}): Promise<ApiHarness> {
@@ -145,6 +147,7 @@ export async function startApiHarness(options: HarnessOptions = {}): Promise<Api
     schema: config.databaseUrl === null ? undefined : schema,
     rateLimitPrefix,
     logger: createLogger("silent"),
+    eventPollMs: options.eventPollMs,
   });
   configureWebhooks(context, parseWebhookSettings(env));
   await context.store.ready();

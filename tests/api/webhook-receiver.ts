@@ -29,6 +29,10 @@ export interface Receiver {
   respond: Map<string, Responder>;
   /** Called when a delivery arrives, before it is answered. */
   onDelivery?: (received: Received) => void;
+  /** Milliseconds every answer waits (a slow partner; 0 by default). */
+  delayMs: number;
+  /** Deliveries received and not answered yet. */
+  pending: number;
   verifiedOn(path: string): Received[];
   close(): Promise<void>;
 }
@@ -49,6 +53,8 @@ export async function startReceiver(): Promise<Receiver> {
     received: [],
     secrets: new Map(),
     respond: new Map(),
+    delayMs: 0,
+    pending: 0,
     verifiedOn(path) {
       return this.received.filter((entry) => entry.path === path && entry.verified);
     },
@@ -91,7 +97,16 @@ export async function startReceiver(): Promise<Receiver> {
       receiver.received.push(entry);
       receiver.onDelivery?.(entry);
       if (decided !== "hang") {
-        response.writeHead(decided, { "content-type": "text/plain" }).end("ok");
+        receiver.pending += 1;
+        const answer = (): void => {
+          receiver.pending -= 1;
+          response.writeHead(decided, { "content-type": "text/plain" }).end("ok");
+        };
+        if (receiver.delayMs > 0) {
+          setTimeout(answer, receiver.delayMs);
+        } else {
+          answer();
+        }
       }
     });
   });
