@@ -61,6 +61,15 @@ const vaultEventSchemas = {
       timestamp: i64Value,
     })
     .transform(camelCaseKeys),
+  WithdrawalCancelled: z
+    .object({
+      vault: publicKeyValue,
+      owner: publicKeyValue,
+      request_id: u64Value,
+      shares: u64Value,
+      cancelled_at: i64Value,
+    })
+    .transform(camelCaseKeys),
   NavUpdated: z
     .object({
       vault: publicKeyValue,

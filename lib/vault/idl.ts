@@ -50,6 +50,7 @@ export const VAULT_INSTRUCTION_NAMES = [
   "deposit",
   "request_withdrawal",
   "claim_withdrawal",
+  "cancel_withdrawal",
   "update_nav",
   "stage_withdrawals",
   "update_config",

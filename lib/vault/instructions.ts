@@ -83,6 +83,15 @@ export interface ClaimWithdrawalAccounts extends ProgramAccounts {
   ownerAsset: PublicKey;
 }
 
+export interface CancelWithdrawalAccounts extends ProgramAccounts {
+  owner: PublicKey;
+  vault: PublicKey;
+  receipt: PublicKey;
+  ownerShares: PublicKey;
+  escrow: PublicKey;
+  authority: PublicKey;
+}
+
 export interface ManagerAccounts {
   manager: PublicKey;
   vault: PublicKey;
@@ -323,6 +332,10 @@ export function buildRequestWithdrawalInstruction(
 
 export function buildClaimWithdrawalInstruction(accounts: ClaimWithdrawalAccounts): TransactionInstruction {
   return buildVaultInstruction("claim_withdrawal", accounts, {});
+}
+
+export function buildCancelWithdrawalInstruction(accounts: CancelWithdrawalAccounts): TransactionInstruction {
+  return buildVaultInstruction("cancel_withdrawal", accounts, {});
 }
 
 export function buildUpdateNavInstruction(
