@@ -21,6 +21,7 @@ export const COMPUTE_UNIT_BUDGETS = {
   deposit: 40_000,
   initiate: 20_000,
   claim: 40_000,
+  cancel: 40_000,
 } as const;
 
 export type TransactionAction = keyof typeof COMPUTE_UNIT_BUDGETS;
