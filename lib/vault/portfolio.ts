@@ -35,6 +35,14 @@ export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostB
   if (event.name === "WithdrawalRequested") {
     return { ...state, pendingShares: state.pendingShares + field(event, "shares") };
   }
+  if (event.name === "WithdrawalCancelled") {
+    // The shares came back: they are held again, at the basis they kept while pending.
+    const cancelled = field(event, "shares");
+    return {
+      ...state,
+      pendingShares: state.pendingShares > cancelled ? state.pendingShares - cancelled : 0n,
+    };
+  }
   if (event.name === "WithdrawalClaimed") {
     const { shares, basis, pendingShares } = state;
     const claimed = field(event, "shares");

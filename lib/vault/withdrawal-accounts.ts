@@ -24,6 +24,8 @@ export interface WithdrawalAccounts {
   walletLamports: bigint;
   walletShares: bigint;
   assetAccountExists: boolean;
+  /** The wallet's share account is open (a cancel re-opens it when the wallet closed it). */
+  shareAccountExists: boolean;
 }
 
 function tokenBalance(account: ChainAccount | null | undefined): bigint {
@@ -69,6 +71,7 @@ export async function readWithdrawalAccounts(
     walletLamports: walletAccount?.lamports ?? 0n,
     walletShares: tokenBalance(shareAccount),
     assetAccountExists: assetAccount !== null && assetAccount !== undefined,
+    shareAccountExists: shareAccount !== null && shareAccount !== undefined,
   };
 }
 
