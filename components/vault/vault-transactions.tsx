@@ -1,5 +1,5 @@
 "use client";
-// The vault's writes: deposit, withdrawal request and claim. Each builds via /api → the wallet signs →
+// The vault's writes: deposit, withdrawal request, claim and cancel. Each builds via /api → the wallet signs →
 // submit → confirm → POST /api/history → invalidate, reporting the flow's stage to its form.
 import type { Connection } from "@solana/web3.js";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -216,7 +216,7 @@ function useVaultWrite<A, P extends BuiltTransaction>(vault: VaultView, write: V
 }
 
 /** The API's auto-detected action must be the one asked for. */
-function expectAction(expected: "initiate" | "claim") {
+function expectAction(expected: "initiate" | "claim" | "cancel") {
   return (prepared: { action: string }): void => {
     if (prepared.action !== expected) {
       throw new UnexpectedActionError(expected, prepared.action);
@@ -245,6 +245,13 @@ const CLAIM: VaultWrite<void, Awaited<ReturnType<Api["buildWithdraw"]>>> = {
   check: expectAction("claim"),
 };
 
+const CANCEL: VaultWrite<void, Awaited<ReturnType<Api["buildCancel"]>>> = {
+  kind: "cancel",
+  request: () => ({ operation: "cancel" }),
+  build: (api, vaultId, wallet) => api.buildCancel(vaultId, wallet),
+  check: expectAction("cancel"),
+};
+
 export function useDeposit(vault: VaultView) {
   return useVaultWrite(vault, DEPOSIT);
 }
@@ -255,4 +262,8 @@ export function useRequestWithdrawal(vault: VaultView) {
 
 export function useClaimWithdrawal(vault: VaultView) {
   return useVaultWrite(vault, CLAIM);
+}
+
+export function useCancelWithdrawal(vault: VaultView) {
+  return useVaultWrite(vault, CANCEL);
 }
