@@ -20,6 +20,7 @@ import { processMetrics } from "../observability/metrics";
 import { ChainClient, TransactionFailedError, customErrorCode } from "../operator/chain-client";
 import { decodeProtocol, decodeVault, type VaultAccount } from "../vault/accounts";
 import { VAULT_PROGRAM_ID } from "../vault/idl";
+import { findQueueHoles } from "../vault/addresses";
 import { buildStageWithdrawalsInstruction, buildUpdateNavInstruction } from "../vault/instructions";
 import { vaultErrorCode } from "../vault/program-errors";
 import type { NavSource } from "./nav-source";
@@ -490,7 +491,12 @@ export class Keeper {
       return null;
     }
     const instruction = buildStageWithdrawalsInstruction(
-      { manager: manager.publicKey, vault: address, reserve: state.reserve },
+      {
+        manager: manager.publicKey,
+        vault: address,
+        reserve: state.reserve,
+        queueHoles: findQueueHoles(address),
+      },
       { maxShares: this.settings.stageMaxShares },
     );
     const metrics = processMetrics();

@@ -44,6 +44,14 @@ export function findEscrow(vault: PublicKey): PublicKey {
   return findAddress([encoder.encode("escrow"), vault.toBytes()]);
 }
 
+/**
+ * The holes cancelled requests left inside the vault's withdrawal queue (created by the first
+ * cancel that leaves one); stage_withdrawals and cancel_withdrawal take it.
+ */
+export function findQueueHoles(vault: PublicKey): PublicKey {
+  return findAddress([encoder.encode("queue_holes"), vault.toBytes()]);
+}
+
 /** A program-derived address and its bump seed (which sets what a search for it on chain costs). */
 export interface ProgramAddress {
   address: PublicKey;

@@ -76,6 +76,7 @@ export function findIdlInstruction(name: VaultInstructionName): IdlInstruction {
 export const VAULT_ACCOUNT_SIZE = vaultCoder.accounts.size("Vault");
 export const WITHDRAWAL_RECEIPT_ACCOUNT_SIZE = vaultCoder.accounts.size("WithdrawalReceipt");
 export const PROTOCOL_ACCOUNT_SIZE = vaultCoder.accounts.size("Protocol");
+export const QUEUE_HOLES_ACCOUNT_SIZE = vaultCoder.accounts.size("QueueHoles");
 
 type SnakeToCamel<S extends string> = S extends `${infer Head}_${infer Tail}`
   ? `${Head}${Capitalize<SnakeToCamel<Tail>>}`

@@ -2,11 +2,12 @@ import { Keypair, PublicKey } from "@solana/web3.js";
 import BN from "bn.js";
 import { describe, expect, it } from "vitest";
 
-import { deriveVaultAddresses, findProtocolAddress, findReceipt } from "./addresses";
+import { deriveVaultAddresses, findProtocolAddress, findQueueHoles, findReceipt } from "./addresses";
 import { vaultCoder, vaultIdl } from "./idl";
 import {
   buildAcceptAdminInstruction,
   buildAcceptManagerInstruction,
+  buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
   buildInitializeProtocolInstruction,
@@ -64,8 +65,16 @@ describe("instruction builders", () => {
       reserve,
       ownerAsset: key(),
     }),
+    cancel_withdrawal: buildCancelWithdrawalInstruction({
+      ...withdrawalAccounts,
+      authority,
+      queueHoles: findQueueHoles(vault),
+    }),
     update_nav: buildUpdateNavInstruction({ manager, vault, protocol }, { gain: 1n, loss: 0n }),
-    stage_withdrawals: buildStageWithdrawalsInstruction({ manager, vault, reserve }, { maxShares: 1n }),
+    stage_withdrawals: buildStageWithdrawalsInstruction(
+      { manager, vault, reserve, queueHoles: findQueueHoles(vault) },
+      { maxShares: 1n },
+    ),
     update_config: buildUpdateConfigInstruction({ manager, vault }, { paused: true }),
     initialize_protocol: buildInitializeProtocolInstruction({ creator: admin, protocol }, bounds),
     propose_admin: buildProposeAdminInstruction({ admin, protocol }, key()),

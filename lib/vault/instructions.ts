@@ -83,6 +83,10 @@ export interface ClaimWithdrawalAccounts extends ProgramAccounts {
   ownerAsset: PublicKey;
 }
 
+/**
+ * cancel_withdrawal: the owner signs; `authority` signs the escrow's transfer back; `queueHoles` is
+ * the vault's hole list (findQueueHoles), created by the first cancel that needs it (the owner pays).
+ */
 export interface CancelWithdrawalAccounts extends ProgramAccounts {
   owner: PublicKey;
   vault: PublicKey;
@@ -90,6 +94,7 @@ export interface CancelWithdrawalAccounts extends ProgramAccounts {
   ownerShares: PublicKey;
   escrow: PublicKey;
   authority: PublicKey;
+  queueHoles: PublicKey;
 }
 
 export interface ManagerAccounts {
@@ -109,6 +114,8 @@ export interface UpdateNavArgs {
 
 export interface StageWithdrawalsAccounts extends ManagerAccounts {
   reserve: PublicKey;
+  /** The vault's hole list (findQueueHoles), passed at no asset cost; it need not exist yet. */
+  queueHoles: PublicKey;
 }
 
 export interface StageWithdrawalsArgs {
@@ -334,6 +341,7 @@ export function buildClaimWithdrawalInstruction(accounts: ClaimWithdrawalAccount
   return buildVaultInstruction("claim_withdrawal", accounts, {});
 }
 
+/** The owner takes its pending request back (until it is claimed, also while paused). */
 export function buildCancelWithdrawalInstruction(accounts: CancelWithdrawalAccounts): TransactionInstruction {
   return buildVaultInstruction("cancel_withdrawal", accounts, {});
 }

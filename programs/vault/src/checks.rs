@@ -3,8 +3,8 @@
 
 use crate::account::{keys_equal, Account, Pubkey};
 use crate::error::{Result, VaultError};
-use crate::runtime::{verify_program_address, Seeds, TOKEN_PROGRAM_ID};
-use crate::state::{mint, token_account, Protocol, Vault};
+use crate::runtime::{find_program_address, verify_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
+use crate::state::{mint, token_account, Protocol, QueueHoles, Vault};
 
 pub fn signer(account: &Account) -> Result<()> {
     if account.is_signer() {
@@ -90,6 +90,29 @@ pub fn uninitialized(account: &Account) -> Result<()> {
     } else {
         Err(VaultError::AlreadyInitialized.into())
     }
+}
+
+/// The vault's hole list as an instruction found it.
+pub enum HoleList<'a> {
+    Stored(&'a mut QueueHoles),
+    /// Not created yet (no hole was ever needed); the canonical bump, for creating it.
+    Missing(u8),
+}
+
+/// The writable account at ["queue_holes", vault]: loaded and re-derived from its stored bump, or
+/// found empty at the canonical address (a bump search, paid only until the first hole).
+pub fn queue_holes<'a>(account: &'a Account, vault_key: &Pubkey, program_id: &Pubkey) -> Result<HoleList<'a>> {
+    writable(account)?;
+    if keys_equal(account.owner(), &SYSTEM_PROGRAM_ID) && account.data_len() == 0 {
+        let (expected, bump) = find_program_address(&Seeds::new(&[b"queue_holes", vault_key]), program_id)?;
+        address(account, &expected)?;
+        return Ok(HoleList::Missing(bump));
+    }
+    let holes = QueueHoles::load(account, program_id)?;
+    let bump = [holes.bump];
+    let seeds = Seeds::new(&[b"queue_holes", vault_key]).with_bump(&bump);
+    verify_program_address(&seeds, program_id, account.key())?;
+    Ok(HoleList::Stored(holes))
 }
 
 /// An initialized SPL Token account of `mint` owned by `owner`; returns its balance.

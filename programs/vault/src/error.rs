@@ -34,6 +34,7 @@ pub enum VaultError {
     FeeAboveMaximum = 6026,
     NavGainAboveRate = 6027,
     NavLossAboveRate = 6028,
+    QueueHolesFull = 6029,
 }
 
 /// An instruction's failure as the runtime reads the program's return value: a custom code in the low

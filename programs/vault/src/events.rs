@@ -19,6 +19,7 @@ const NAV_BOUNDS_UPDATED: [u8; 8] = [0xbf, 0xc3, 0x21, 0x1a, 0x33, 0x36, 0x02, 0
 const MANAGER_PROPOSED: [u8; 8] = [0x85, 0xf5, 0xea, 0x11, 0x53, 0xb0, 0xfc, 0xf7];
 const MANAGER_ACCEPTED: [u8; 8] = [0x94, 0xcb, 0x91, 0xce, 0x13, 0xb1, 0xa5, 0x9f];
 const SURPLUS_RETAINED: [u8; 8] = [0x30, 0xc7, 0xc5, 0x7d, 0x18, 0x36, 0x97, 0x23];
+const WITHDRAWAL_CANCELLED: [u8; 8] = [0x77, 0xaf, 0xcf, 0x50, 0xba, 0xed, 0xe5, 0x09];
 
 pub fn vault_initialized(vault_key: &Pubkey, vault: &Vault, now: i64) {
     let mut w = Writer::<192>::new(&VAULT_INITIALIZED);
@@ -86,6 +87,16 @@ pub fn withdrawal_claimed(vault_key: &Pubkey, owner: &Pubkey, claim: &Claim, vau
     w.u64(vault.total_assets);
     w.u64(vault.total_shares);
     w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn withdrawal_cancelled(vault_key: &Pubkey, owner: &Pubkey, request_id: u64, shares: u64, cancelled_at: i64) {
+    let mut w = Writer::<96>::new(&WITHDRAWAL_CANCELLED);
+    w.pubkey(vault_key);
+    w.pubkey(owner);
+    w.u64(request_id);
+    w.u64(shares);
+    w.i64(cancelled_at);
     emit(w.bytes());
 }
 

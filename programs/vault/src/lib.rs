@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod instructions;
 pub mod math;
+pub mod queue;
 pub mod runtime;
 pub mod state;
 pub mod syscalls;

@@ -11,7 +11,13 @@ pub const RECEIPT_DISCRIMINATOR: [u8; 8] = [0xa7, 0xeb, 0x54, 0x07, 0xd2, 0x37, 
 /// sha256("account:Protocol")[..8]
 pub const PROTOCOL_DISCRIMINATOR: [u8; 8] = [0x2d, 0x27, 0x65, 0x2b, 0x73, 0x48, 0x83, 0x28];
 
+/// sha256("account:QueueHoles")[..8]
+pub const QUEUE_HOLES_DISCRIMINATOR: [u8; 8] = [0x25, 0x4e, 0x9a, 0xe1, 0x46, 0x1c, 0xd7, 0x16];
+
 pub const NAME_LEN: usize = 32;
+
+/// The most holes a vault's queue can hold at once (see `QueueHoles`).
+pub const MAX_QUEUE_HOLES: usize = 16;
 
 /// The authority above the vaults, at PDA ["protocol", creator]: its admin registers vaults and sets
 /// the bounds every NAV strike must keep.
@@ -114,9 +120,34 @@ pub struct WithdrawalReceipt {
     pub last_holder_exit: u8,
 }
 
+/// A range of the withdrawal queue, in cumulative shares: [start, end).
+#[repr(C, packed)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueRange {
+    pub start: u64,
+    pub end: u64,
+}
+
+/// The holes cancelled requests left inside a vault's withdrawal queue, at PDA ["queue_holes", vault]:
+/// ranges no receipt holds, wholly unfunded (each starts after `queue_funded`), before a live request
+/// (each ends before `queue_tail`), disjoint and never adjacent (neighbours are merged), in no
+/// particular order (removal swaps in the last one). `stage_withdrawals` passes them at no asset cost.
+/// Kept out of the Vault account, whose layout other changes own; created by the first cancel that
+/// leaves a hole.
+#[repr(C, packed)]
+pub struct QueueHoles {
+    pub discriminator: [u8; 8],
+    pub vault: Pubkey,
+    pub bump: u8,
+    /// Holes in use: `holes[..count]`.
+    pub count: u8,
+    pub holes: [QueueRange; MAX_QUEUE_HOLES],
+}
+
 pub const VAULT_SIZE: usize = core::mem::size_of::<Vault>();
 pub const RECEIPT_SIZE: usize = core::mem::size_of::<WithdrawalReceipt>();
 pub const PROTOCOL_SIZE: usize = core::mem::size_of::<Protocol>();
+pub const QUEUE_HOLES_SIZE: usize = core::mem::size_of::<QueueHoles>();
 
 /// Views `account` as a `T` after checking owner, size and discriminator.
 ///
@@ -169,6 +200,12 @@ impl Protocol {
 impl WithdrawalReceipt {
     pub fn load<'a>(account: &'a Account, program_id: &Pubkey) -> Result<&'a mut WithdrawalReceipt> {
         load(account, program_id, &RECEIPT_DISCRIMINATOR, RECEIPT_SIZE)
+    }
+}
+
+impl QueueHoles {
+    pub fn load<'a>(account: &'a Account, program_id: &Pubkey) -> Result<&'a mut QueueHoles> {
+        load(account, program_id, &QUEUE_HOLES_DISCRIMINATOR, QUEUE_HOLES_SIZE)
     }
 }
 
@@ -247,10 +284,22 @@ mod tests {
     }
 
     #[test]
+    fn queue_holes_layout_matches_the_idl() {
+        assert_eq!(QUEUE_HOLES_SIZE, 298);
+        // SAFETY: QueueHoles is plain integers and byte arrays; all-zero is a valid value.
+        let h: QueueHoles = unsafe { core::mem::zeroed() };
+        assert_eq!(offset(&h, core::ptr::addr_of!(h.vault) as *const u8), 8);
+        assert_eq!(offset(&h, core::ptr::addr_of!(h.bump) as *const u8), 40);
+        assert_eq!(offset(&h, core::ptr::addr_of!(h.count) as *const u8), 41);
+        assert_eq!(offset(&h, core::ptr::addr_of!(h.holes) as *const u8), 42);
+    }
+
+    #[test]
     fn discriminators_are_anchors() {
         // Spelled out so a renamed account type cannot silently keep an old discriminator.
         assert_eq!(VAULT_DISCRIMINATOR, [211, 8, 232, 43, 2, 152, 117, 119]);
         assert_eq!(RECEIPT_DISCRIMINATOR, [167, 235, 84, 7, 210, 55, 67, 114]);
         assert_eq!(PROTOCOL_DISCRIMINATOR, [45, 39, 101, 43, 115, 72, 131, 40]);
+        assert_eq!(QUEUE_HOLES_DISCRIMINATOR, [37, 78, 154, 225, 70, 28, 215, 22]);
     }
 }

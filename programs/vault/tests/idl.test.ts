@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { VAULT_EVENT_NAMES } from "../../../lib/vault/events";
 import {
   VAULT_ACCOUNT_SIZE,
+  QUEUE_HOLES_ACCOUNT_SIZE,
   VAULT_INSTRUCTION_NAMES,
   WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
   vaultCoder,
@@ -102,7 +103,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6028);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6029);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
@@ -123,13 +124,15 @@ describe("the vault IDL", () => {
     expect(vaultErrorFromCode(6026)?.name).toBe("FeeAboveMaximum");
     expect(vaultErrorFromCode(6027)?.name).toBe("NavGainAboveRate");
     expect(vaultErrorFromCode(6028)?.name).toBe("NavLossAboveRate");
-    expect(vaultErrorFromCode(6029)).toBeUndefined();
+    expect(vaultErrorFromCode(6029)?.name).toBe("QueueHolesFull");
+    expect(vaultErrorFromCode(6030)).toBeUndefined();
   });
 
   it("lays out the accounts at the README's sizes", () => {
     expect(VAULT_ACCOUNT_SIZE).toBe(514);
     expect(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE).toBe(132);
     expect(vaultCoder.accounts.size("Protocol")).toBe(185);
+    expect(QUEUE_HOLES_ACCOUNT_SIZE).toBe(298);
   });
 
   it("declares an event type for every event lib/vault decodes and the protocol's own", () => {
@@ -177,6 +180,8 @@ describe("the IDL against the built program", () => {
     const steps: [string, () => TransactionOutcome][] = [
       ["deposit", () => vault.deposit(member, 1_000_000n)],
       // Every share: the claim empties the vault and retains the fee as surplus.
+      ["request_withdrawal", () => vault.requestWithdrawal(member, 1_000_000_000n)],
+      ["cancel_withdrawal", () => vault.cancelWithdrawal(member)],
       ["request_withdrawal", () => vault.requestWithdrawal(member, 1_000_000_000n)],
       ["update_nav", () => vault.updateNav(0n, 0n)],
       ["stage_withdrawals", () => vault.stageWithdrawals(1_000_000_000n)],

@@ -726,6 +726,23 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     chain.warpBy(60n);
     return { chain, instructions: [vault.updateNavInstruction(0n, 70n)], signers: [vault.manager] };
   },
+  QueueHolesFull: () => {
+    // 35 requests of 10 shares, none funded; every other one from the second cancelled: 16 holes, the
+    // most the list holds. Cancelling the 34th (between two live requests) would need a 17th.
+    const { chain, vault, members } = setup(
+      {},
+      Array.from({ length: 35 }, () => 100n),
+    );
+    for (const member of members) {
+      expectSuccess(vault.deposit(member, 100n));
+      expectSuccess(vault.requestWithdrawal(member, 10n));
+    }
+    for (let index = 1; index <= 31; index += 2) {
+      expectSuccess(vault.cancelWithdrawal(memberAt(members, index)));
+    }
+    const last = memberAt(members, 33);
+    return { chain, instructions: [vault.cancelWithdrawalInstruction(last)], signers: [last.keypair] };
+  },
   VaultIndexMismatch: () => {
     const chain = TestChain.create();
     const protocol = TestProtocol.of(chain);

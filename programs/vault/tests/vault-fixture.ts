@@ -6,6 +6,7 @@ import { Keypair, type PublicKey, type TransactionInstruction } from "@solana/we
 import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/accounts";
 import {
   findEscrow,
+  findQueueHoles,
   findReceipt,
   findReserve,
   findShareMint,
@@ -13,11 +14,13 @@ import {
   type VaultAddresses,
 } from "../../../lib/vault/addresses";
 import {
+  buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
   buildRequestWithdrawalInstruction,
   buildStageWithdrawalsInstruction,
   buildUpdateConfigInstruction,
+  type CancelWithdrawalAccounts,
   type ClaimWithdrawalAccounts,
   type ConfigUpdate,
   type DepositAccounts,
@@ -363,6 +366,27 @@ export class TestVault {
     return this.chain.send([this.claimWithdrawalInstruction(member)], [member.keypair]);
   }
 
+  cancelWithdrawalInstruction(
+    member: Member,
+    overrides: Partial<CancelWithdrawalAccounts> = {},
+  ): TransactionInstruction {
+    const { vault, escrow, authority } = this.addresses;
+    return buildCancelWithdrawalInstruction({
+      owner: member.publicKey,
+      vault,
+      receipt: member.receipt,
+      ownerShares: member.shareAccount,
+      escrow,
+      authority,
+      queueHoles: findQueueHoles(vault),
+      ...overrides,
+    });
+  }
+
+  cancelWithdrawal(member: Member): TransactionOutcome {
+    return this.chain.send([this.cancelWithdrawalInstruction(member)], [member.keypair]);
+  }
+
   private managerAccounts(overrides: Partial<ManagerAccounts>): ManagerAccounts {
     return { manager: this.manager.publicKey, vault: this.addresses.vault, ...overrides };
   }
@@ -416,7 +440,7 @@ export class TestVault {
   ): TransactionInstruction {
     const { vault, reserve } = this.addresses;
     return buildStageWithdrawalsInstruction(
-      { manager: this.manager.publicKey, vault, reserve, ...overrides },
+      { manager: this.manager.publicKey, vault, reserve, queueHoles: findQueueHoles(vault), ...overrides },
       { maxShares },
     );
   }

@@ -2,6 +2,7 @@
 
 mod accept_admin;
 mod accept_manager;
+mod cancel_withdrawal;
 mod claim_withdrawal;
 mod deposit;
 mod initialize_protocol;
@@ -34,6 +35,7 @@ const PROPOSE_ADMIN: u64 = discriminator([0x79, 0xd6, 0xc7, 0xd4, 0x57, 0x27, 0x
 const ACCEPT_ADMIN: u64 = discriminator([0x70, 0x2a, 0x2d, 0x5a, 0x74, 0xb5, 0x0d, 0xaa]);
 const SET_NAV_BOUNDS: u64 = discriminator([0xb7, 0x15, 0x42, 0x16, 0x00, 0x99, 0x9a, 0xb1]);
 const PROPOSE_MANAGER: u64 = discriminator([0xb6, 0xb2, 0xde, 0xe2, 0x06, 0x7a, 0xfb, 0x74]);
+const CANCEL_WITHDRAWAL: u64 = discriminator([0xb7, 0x68, 0xb5, 0xfa, 0x1c, 0x80, 0xd2, 0x46]);
 const ACCEPT_MANAGER: u64 = discriminator([0xd4, 0x17, 0xfe, 0x3a, 0x33, 0xee, 0xe8, 0x43]);
 
 pub fn process(input: &Input) -> Result<()> {
@@ -43,6 +45,7 @@ pub fn process(input: &Input) -> Result<()> {
         DEPOSIT => deposit::process(input, args),
         REQUEST_WITHDRAWAL => request_withdrawal::process(input, args),
         CLAIM_WITHDRAWAL => claim_withdrawal::process(input, args),
+        CANCEL_WITHDRAWAL => cancel_withdrawal::process(input, args),
         UPDATE_NAV => update_nav::process(input, args),
         STAGE_WITHDRAWALS => stage_withdrawals::process(input, args),
         UPDATE_CONFIG => update_config::process(input, args),

@@ -37,6 +37,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let held = checks::token_account(&owner_shares, &vault.share_mint, owner.key())?;
     checks::address(&escrow, &vault.escrow)?;
     checks::writable(&escrow)?;
+    let escrowed = checks::token_account(&escrow, &vault.share_mint, &vault.authority)?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
     checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;
 
@@ -63,8 +64,9 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
         .rolled(now, DAY)
         .charged(assets, vault.daily_cap)
         .ok_or(VaultError::DailyWithdrawalCapExceeded)?;
-    // Shares no request holds yet: every share minted, less those escrowed and not yet claimed.
-    let unqueued = checked_sub(vault.total_shares, checked_sub(vault.queue_tail, vault.queue_claimed)?)?;
+    // Shares no request holds yet: every share minted, less those in the escrow (read from it: a hole
+    // of a cancelled request still counts in queue_tail − queue_claimed until staging passes it).
+    let unqueued = checked_sub(vault.total_shares, escrowed)?;
     let queue_start = vault.queue_tail;
     let queue_end = checked_add(queue_start, shares)?;
     let request_id = vault.next_request_id;

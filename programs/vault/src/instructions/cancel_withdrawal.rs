@@ -1,0 +1,113 @@
+//! cancel_withdrawal — the owner takes a pending request back until it is claimed, also while the
+//! vault is paused (the escrowed shares are the holder's): the shares return from the escrow, the cap
+//! usage the request took in the current hourly and daily windows is given back, the request leaves the
+//! queue (see queue.rs: settled if funded, the tail shrinks if last, a hole otherwise) and the receipt
+//! closes, so the owner can request again at once. Only the owner can: it signs, and the receipt is
+//! re-derived from its key.
+
+use crate::account::{keys_equal, Account, Input, Pubkey};
+use crate::borsh::Reader;
+use crate::checks::{self, HoleList};
+use crate::error::{Result, VaultError};
+use crate::events;
+use crate::math::{checked_add, checked_sub, window_start, Window, DAY, HOUR};
+use crate::queue::{self, Exit, Queue};
+use crate::runtime::{self, verify_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
+use crate::state::{self, QueueHoles, WithdrawalReceipt, QUEUE_HOLES_DISCRIMINATOR, QUEUE_HOLES_SIZE};
+
+pub fn process(input: &Input, args: Reader) -> Result<()> {
+    let [owner, vault_account, receipt_account, owner_shares, escrow, authority, token_program, holes_account, system_program] =
+        input.take::<9>()?;
+    args.finish()?;
+
+    let program_id = input.program_id;
+    checks::signer(&owner)?;
+    checks::writable(&owner)?;
+    let vault = checks::vault(&vault_account, program_id, true)?;
+    checks::writable(&receipt_account)?;
+    if keys_equal(receipt_account.owner(), &SYSTEM_PROGRAM_ID) && receipt_account.data_len() == 0 {
+        return Err(VaultError::NoPendingWithdrawal.into());
+    }
+    let receipt = WithdrawalReceipt::load(&receipt_account, program_id)?;
+    let bump = [receipt.bump];
+    let seeds = Seeds::new(&[b"receipt", vault_account.key(), owner.key()]).with_bump(&bump);
+    verify_program_address(&seeds, program_id, receipt_account.key())?;
+    checks::writable(&owner_shares)?;
+    checks::token_account(&owner_shares, &vault.share_mint, owner.key())?;
+    checks::address(&escrow, &vault.escrow)?;
+    checks::writable(&escrow)?;
+    checks::address(&authority, &vault.authority)?;
+    checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
+    let holes = checks::queue_holes(&holes_account, vault_account.key(), program_id)?;
+    checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;
+
+    let shares = receipt.shares;
+    let request_id = receipt.request_id;
+    let (start, end) = (receipt.queue_start, receipt.queue_end);
+    let mut counters = Queue { tail: vault.queue_tail, funded: vault.queue_funded, claimed: vault.queue_claimed };
+    let holes = match holes {
+        HoleList::Stored(holes) => Some(holes),
+        HoleList::Missing(bump) if queue::exit_of(&counters, start, end) == Exit::Hole => {
+            Some(create_hole_list(&owner, &holes_account, vault_account.key(), program_id, bump)?)
+        }
+        HoleList::Missing(_) => None,
+    };
+    queue::cancel(&mut counters, holes, start, end)?;
+
+    // The request's charge comes back only to the windows it was charged in.
+    let now = runtime::unix_timestamp()?;
+    let assets = receipt.assets_at_request;
+    let mut hourly = Window { start: vault.hourly_window_start, used: vault.hourly_used }.rolled(now, HOUR);
+    if window_start(receipt.requested_at, HOUR) == hourly.start {
+        hourly = hourly.credited(assets);
+    }
+    let mut daily = Window { start: vault.daily_window_start, used: vault.daily_used }.rolled(now, DAY);
+    if window_start(receipt.requested_at, DAY) == daily.start {
+        daily = daily.credited(assets);
+    }
+
+    vault.queue_tail = counters.tail;
+    vault.queue_funded = counters.funded;
+    vault.queue_claimed = counters.claimed;
+    vault.pending_requests = checked_sub(vault.pending_requests, 1)?;
+    vault.hourly_window_start = hourly.start;
+    vault.hourly_used = hourly.used;
+    vault.daily_window_start = daily.start;
+    vault.daily_used = daily.used;
+
+    let authority_bump = [vault.authority_bump];
+    let signer = Seeds::new(&[b"authority", vault_account.key()]).with_bump(&authority_bump);
+    runtime::token_transfer(&escrow, &owner_shares, &authority, shares, Some(&signer))?;
+
+    // Close the receipt: its rent to the wallet (read after any CPI that charged the wallet), no data,
+    // back to the system program.
+    owner.set_lamports(checked_add(owner.lamports(), receipt_account.lamports())?);
+    receipt_account.set_lamports(0);
+    receipt_account.set_data_len(0);
+    receipt_account.set_owner(&SYSTEM_PROGRAM_ID);
+
+    events::withdrawal_cancelled(vault_account.key(), owner.key(), request_id, shares, now);
+    Ok(())
+}
+
+/// Creates the vault's hole list (the owner whose cancel first needs it pays its rent). Inlined: with its
+/// result pointer it has more arguments than the five a BPF call can carry.
+#[inline(always)]
+fn create_hole_list<'a>(
+    payer: &Account,
+    account: &'a Account,
+    vault_key: &Pubkey,
+    program_id: &Pubkey,
+    bump: u8,
+) -> Result<&'a mut QueueHoles> {
+    let bump_seed = [bump];
+    let seeds = Seeds::new(&[b"queue_holes", vault_key]).with_bump(&bump_seed);
+    runtime::create_pda_account(payer, account, QUEUE_HOLES_SIZE, program_id, &seeds)?;
+    // SAFETY: the account was just created with QUEUE_HOLES_SIZE zeroed bytes, and `take` refused
+    // duplicates, so this is the only reference to its data.
+    let holes = unsafe { state::fresh::<QueueHoles>(account) };
+    holes.discriminator = QUEUE_HOLES_DISCRIMINATOR;
+    crate::account::copy_key(&mut holes.vault, vault_key);
+    holes.bump = bump;
+    Ok(holes)
+}
