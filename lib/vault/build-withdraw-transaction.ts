@@ -13,7 +13,8 @@ import {
 import { firstOverflow } from "./cap-window";
 import { DomainError } from "./domain-errors";
 import { simulateExpectedBalanceChanges, type ExpectedBalanceChanges } from "./expected-balance-changes";
-import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
+import { findQueueHoles } from "./addresses";
+import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import {
   buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
@@ -357,9 +358,11 @@ async function prepareCancel(
       "This wallet has no pending withdrawal in this vault to cancel",
     );
   }
-  const [blockhash, price] = await Promise.all([
+  const queueHoles = findQueueHoles(vault.address);
+  const [blockhash, price, [holeList]] = await Promise.all([
     deps.chain.recentBlockhash(),
     deps.chain.priorityFee([vault.address]),
+    deps.chain.getAccounts([queueHoles], "fresh"),
   ]);
   const { state } = vault;
   const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
@@ -377,13 +380,18 @@ async function prepareCancel(
       ownerShares: shareAccount,
       escrow: state.escrow,
       authority: state.authority,
+      queueHoles,
     }),
   ];
+  // The first cancel that leaves a hole in the queue creates the vault's hole list and pays its rent
+  // before the receipt's rent comes back: the wallet must hold it beforehand.
+  const holeListRent =
+    holeList === null || holeList === undefined ? rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE) : 0n;
   requireSol(
     accounts,
     computeUnitLimit("cancel", instructions),
     price,
-    accounts.shareAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE),
+    holeListRent + (accounts.shareAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE)),
   );
   const built = buildUnsignedTransaction(request.wallet, "cancel", instructions, blockhash, price);
   const value = assetsForSharesRoundDown(receipt.shares, state.totalAssets, state.totalShares);

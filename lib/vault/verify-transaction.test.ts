@@ -15,8 +15,15 @@ import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   findAssociatedTokenAddress,
 } from "../chain/spl-token";
-import { findEscrow, findReceipt, findReserve, findShareMint, findVaultAuthority } from "./addresses";
-import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
+import {
+  findEscrow,
+  findQueueHoles,
+  findReceipt,
+  findReserve,
+  findShareMint,
+  findVaultAuthority,
+} from "./addresses";
+import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import {
   buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
@@ -114,7 +121,12 @@ function claimInstructions(): TransactionInstruction[] {
 
 /** cancel_withdrawal as the API builds it; `sharesOwner` and `receiptOwner` let a test point them elsewhere. */
 function cancelInstruction(
-  options: { sharesOwner?: PublicKey; receiptOwner?: PublicKey; target?: PublicKey } = {},
+  options: {
+    sharesOwner?: PublicKey;
+    receiptOwner?: PublicKey;
+    target?: PublicKey;
+    queueHoles?: PublicKey;
+  } = {},
 ): TransactionInstruction {
   const target = options.target ?? vault;
   return buildCancelWithdrawalInstruction({
@@ -124,6 +136,7 @@ function cancelInstruction(
     ownerShares: findAssociatedTokenAddress(options.sharesOwner ?? wallet, tokens.shareMint),
     escrow: findEscrow(target),
     authority: findVaultAuthority(target),
+    queueHoles: options.queueHoles ?? findQueueHoles(target),
   });
 }
 
@@ -361,12 +374,14 @@ describe("verifyVaultTransaction of a cancel", () => {
   it("passes the builder's cancel, with or without re-opening the wallet's share account", () => {
     const withAccount = verifyVaultTransaction(transactionOf("cancel", cancelInstructions()), cancel, tokens);
     expect(withAccount).toMatchObject({ operation: "cancel", args: {} });
-    // The only SOL a cancel may cost beyond its fee is the share account it re-opens.
+    // The only SOL a cancel may cost beyond its fee: the share account it re-opens, and the vault's
+    // queue-hole list when it is the first cancel to leave a hole.
+    const holeList = rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE);
     expect(withAccount.maxLamportsSpent - withAccount.maxFeeLamports).toBe(
-      rentExemptMinimum(TOKEN_ACCOUNT_SIZE),
+      rentExemptMinimum(TOKEN_ACCOUNT_SIZE) + holeList,
     );
     const bare = verifyVaultTransaction(transactionOf("cancel", [cancelInstruction()]), cancel, tokens);
-    expect(bare.maxLamportsSpent).toBe(bare.maxFeeLamports);
+    expect(bare.maxLamportsSpent - bare.maxFeeLamports).toBe(holeList);
   });
 
   it("refuses a claim for a cancel and a cancel for a claim or a request", () => {
@@ -431,6 +446,19 @@ describe("verifyVaultTransaction of a cancel", () => {
         ),
       ),
     ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "vault", found: other.toBase58() } });
+    // Another vault's hole list: the wallet would pay to create an account that is not this vault's.
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("cancel", [cancelInstruction({ queueHoles: findQueueHoles(other) })]),
+          cancel,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({
+      code: "WRONG_ACCOUNT",
+      context: { account: "queue_holes", expected: findQueueHoles(vault).toBase58() },
+    });
   });
 
   it("refuses a cancel that opens an asset account or carries a second vault instruction", () => {

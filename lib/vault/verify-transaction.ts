@@ -32,8 +32,16 @@ import {
   tokenAccountAmount,
 } from "../chain/spl-token";
 import { decodeVault, type VaultAccount } from "./accounts";
-import { findEscrow, findReceipt, findReserve, findShareMint, findVaultAuthority } from "./addresses";
 import {
+  findEscrow,
+  findQueueHoles,
+  findReceipt,
+  findReserve,
+  findShareMint,
+  findVaultAuthority,
+} from "./addresses";
+import {
+  QUEUE_HOLES_ACCOUNT_SIZE,
   VAULT_PROGRAM_ID,
   WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
   findIdlInstruction,
@@ -234,6 +242,8 @@ function expectedAccount(
       return findReserve(vault);
     case "escrow":
       return findEscrow(vault);
+    case "queue_holes":
+      return findQueueHoles(vault);
     case "receipt":
       return findReceipt(vault, wallet);
     case "depositor_asset":
@@ -631,12 +641,12 @@ export function verifyVaultTransaction(
     );
   }
   const maxFeeLamports = LAMPORTS_PER_SIGNATURE + (BigInt(limit) * BigInt(price) + 999_999n) / 1_000_000n;
+  // A request pays its receipt's rent; a cancel may pay the vault's queue-hole list's (the first
+  // cancel that leaves a hole creates it), before its receipt's rent comes back.
   const rent =
-    expected.operation === "initiate"
-      ? rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE)
-      : createdAccounts > 0
-        ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE)
-        : 0n;
+    (expected.operation === "initiate" ? rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE) : 0n) +
+    (expected.operation === "cancel" ? rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE) : 0n) +
+    (createdAccounts > 0 ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE) : 0n);
   return {
     operation: expected.operation,
     tokens,
