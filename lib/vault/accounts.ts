@@ -5,6 +5,7 @@ import { z } from "zod";
 import { fixedNameValue, i64Value, publicKeyValue, smallIntegerValue, u64Value } from "./coder-values";
 import {
   PROTOCOL_ACCOUNT_SIZE,
+  QUEUE_HOLES_ACCOUNT_SIZE,
   VAULT_ACCOUNT_SIZE,
   WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
   camelCaseKeys,
@@ -51,6 +52,22 @@ const vaultSchema = z
     surplus_assets: u64Value,
   })
   .transform(camelCaseKeys);
+
+/** A share range [start, end) of the withdrawal queue. */
+const queueRangeSchema = z.object({ start: u64Value, end: u64Value });
+
+/** The holes cancelled requests left in the queue: the first `count` of the fixed slots are in use. */
+const queueHolesSchema = z
+  .object({
+    vault: publicKeyValue,
+    bump: smallIntegerValue,
+    count: smallIntegerValue,
+    holes: z.array(queueRangeSchema),
+  })
+  .transform(({ vault, count, holes }) => ({ vault, holes: holes.slice(0, count) }));
+
+export type QueueRange = z.output<typeof queueRangeSchema>;
+export type QueueHolesAccount = z.output<typeof queueHolesSchema>;
 
 const withdrawalReceiptSchema = z
   .object({
@@ -104,6 +121,10 @@ export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
   return withdrawalReceiptSchema.parse(
     decodeProgramAccount("WithdrawalReceipt", WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, data),
   );
+}
+
+export function decodeQueueHoles(data: Uint8Array): QueueHolesAccount {
+  return queueHolesSchema.parse(decodeProgramAccount("QueueHoles", QUEUE_HOLES_ACCOUNT_SIZE, data));
 }
 
 export function decodeProtocol(data: Uint8Array): ProtocolAccount {

@@ -4,7 +4,7 @@
 // from the receipt's transactions on chain (remembered, as it never changes).
 import type { PublicKey } from "@solana/web3.js";
 
-import type { WithdrawalReceiptAccount, VaultAccount } from "./accounts";
+import type { QueueRange, WithdrawalReceiptAccount, VaultAccount } from "./accounts";
 import { decodeVaultEvents } from "./events";
 import type { StagingPace } from "./staging-pace";
 import { assetsForSharesRoundDown } from "./share-math";
@@ -56,14 +56,37 @@ export interface StatusSettings extends ScheduleSettings {
   stagingPace: StagingPace;
 }
 
+/**
+ * The shares of the queue's holes inside [from, to): cancelled requests no one waits for, which
+ * staging passes at no cost.
+ */
+export function holeSharesBetween(holes: readonly QueueRange[], from: bigint, to: bigint): bigint {
+  let shares = 0n;
+  for (const hole of holes) {
+    const start = hole.start > from ? hole.start : from;
+    const end = hole.end < to ? hole.end : to;
+    if (end > start) {
+      shares += end - start;
+    }
+  }
+  return shares;
+}
+
 export function withdrawalProgress(
   state: VaultAccount,
   receipt: WithdrawalReceiptAccount,
+  holes: readonly QueueRange[] = [],
 ): WithdrawalProgress {
   const total = receipt.shares;
   const fundedPastStart = state.queueFunded - receipt.queueStart;
   const staged = fundedPastStart <= 0n ? 0n : fundedPastStart >= total ? total : fundedPastStart;
-  const ahead = receipt.queueStart > state.queueFunded ? receipt.queueStart - state.queueFunded : 0n;
+  // Cancelled requests between the funded frontier and this one are not ahead of it.
+  const ahead =
+    receipt.queueStart > state.queueFunded
+      ? receipt.queueStart -
+        state.queueFunded -
+        holeSharesBetween(holes, state.queueFunded, receipt.queueStart)
+      : 0n;
   return {
     stagedShares: staged.toString(),
     totalShares: total.toString(),
@@ -89,6 +112,7 @@ export function estimateArrival(
   nowMs: number,
   schedule: ScheduleSettings,
   sharesPerSecond: number | null,
+  holes: readonly QueueRange[] = [],
 ): ArrivalEstimate {
   if (claimable) {
     return { kind: "ready", band: null };
@@ -101,7 +125,9 @@ export function estimateArrival(
     candidates.push({ kind: "nav", window: { earliestMs, latestMs: earliestMs + intervalMs } });
   }
   if (state.queueFunded < receipt.queueEnd) {
-    const remaining = Number(receipt.queueEnd - state.queueFunded);
+    const remaining = Number(
+      receipt.queueEnd - state.queueFunded - holeSharesBetween(holes, state.queueFunded, receipt.queueEnd),
+    );
     const window =
       sharesPerSecond === null || sharesPerSecond <= 0
         ? null
@@ -212,7 +238,7 @@ export async function getWithdrawalStatus(
   settings: StatusSettings,
   request: { vault: PublicKey; wallet: PublicKey },
 ): Promise<WithdrawalStatus> {
-  const { vault, receipt, receiptAddress, reserveBalance } = await readStatusAccounts(
+  const { vault, receipt, receiptAddress, reserveBalance, queueHoles } = await readStatusAccounts(
     deps,
     request.vault,
     request.wallet,
@@ -256,8 +282,9 @@ export async function getWithdrawalStatus(
       nowMs,
       settings,
       settings.stagingPace.sharesPerSecond(vault.address.toBase58()),
+      queueHoles,
     ),
-    progress: withdrawalProgress(state, receipt),
+    progress: withdrawalProgress(state, receipt, queueHoles),
     withdrawalLimits: withdrawalLimits(vault, nowMs),
   };
 }

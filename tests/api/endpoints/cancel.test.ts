@@ -214,6 +214,11 @@ describe("cancelling a pending withdrawal: POST /api/vault/{vault_id}/withdraw w
       estimate: null,
       progress: null,
     });
+    // The wallet behind the hole waits only for the first request now (the hole list read from chain).
+    expect((await statusOf(last)).progress).toMatchObject({
+      sharesAhead: (REQUESTED / 2n).toString(),
+      stagedShares: "0",
+    });
     // The request's charge against the hourly window is given back.
     const gross = BigInt(pending.estimatedUsdcAmount.amount);
     expect(BigInt(after.withdrawalLimits.hourly.used.amount)).toBe(usedBefore - gross);
