@@ -2,9 +2,10 @@ import { Keypair } from "@solana/web3.js";
 import BN from "bn.js";
 import { describe, expect, it } from "vitest";
 
-import { decodeProtocol, decodeReceipt, decodeVault } from "./accounts";
+import { decodeProtocol, decodeQueueHoles, decodeReceipt, decodeVault } from "./accounts";
 import {
   PROTOCOL_ACCOUNT_SIZE,
+  QUEUE_HOLES_ACCOUNT_SIZE,
   VAULT_ACCOUNT_SIZE,
   WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
   vaultCoder,
@@ -55,6 +56,25 @@ describe("account decoders", () => {
     const receiptBytes = await encodedReceipt();
     const vaultSized = Buffer.concat([receiptBytes, Buffer.alloc(VAULT_ACCOUNT_SIZE - receiptBytes.length)]);
     expect(() => decodeVault(vaultSized)).toThrow();
+  });
+
+  it("decode a queue's holes: only the first `count` ranges, as bigints", async () => {
+    const vault = Keypair.generate().publicKey;
+    const holes = Array.from({ length: 16 }, (_unused, index) => ({
+      start: new BN(index === 0 ? "18446744073709551614" : index * 10),
+      end: new BN(index === 0 ? "18446744073709551615" : index * 10 + 5),
+    }));
+    const data = await vaultCoder.accounts.encode("QueueHoles", { vault, bump: 253, count: 2, holes });
+    expect(data.length).toBe(QUEUE_HOLES_ACCOUNT_SIZE);
+    expect(decodeQueueHoles(data)).toEqual({
+      vault,
+      bump: 253,
+      holes: [
+        { start: 18_446_744_073_709_551_614n, end: 18_446_744_073_709_551_615n },
+        { start: 10n, end: 15n },
+      ],
+    });
+    expect(() => decodeQueueHoles(data.subarray(0, QUEUE_HOLES_ACCOUNT_SIZE - 1))).toThrow();
   });
 
   it("decode the protocol: its admin, pending admin and NAV bounds", async () => {

@@ -53,22 +53,6 @@ const vaultSchema = z
   })
   .transform(camelCaseKeys);
 
-/** A share range [start, end) of the withdrawal queue. */
-const queueRangeSchema = z.object({ start: u64Value, end: u64Value });
-
-/** The holes cancelled requests left in the queue: the first `count` of the fixed slots are in use. */
-const queueHolesSchema = z
-  .object({
-    vault: publicKeyValue,
-    bump: smallIntegerValue,
-    count: smallIntegerValue,
-    holes: z.array(queueRangeSchema),
-  })
-  .transform(({ vault, count, holes }) => ({ vault, holes: holes.slice(0, count) }));
-
-export type QueueRange = z.output<typeof queueRangeSchema>;
-export type QueueHolesAccount = z.output<typeof queueHolesSchema>;
-
 const withdrawalReceiptSchema = z
   .object({
     vault: publicKeyValue,
@@ -102,7 +86,20 @@ const protocolSchema = z
   })
   .transform(camelCaseKeys);
 
+const queueRangeSchema = z.object({ start: u64Value, end: u64Value });
+
+/** The holes cancelled requests left in a vault's queue: only `holes[..count]` are in use, in no order. */
+const queueHolesSchema = z
+  .object({
+    vault: publicKeyValue,
+    bump: smallIntegerValue,
+    count: smallIntegerValue,
+    holes: z.array(queueRangeSchema),
+  })
+  .transform(({ vault, bump, count, holes }) => ({ vault, bump, holes: holes.slice(0, count) }));
+
 export type VaultAccount = z.output<typeof vaultSchema>;
+export type QueueHolesAccount = z.output<typeof queueHolesSchema>;
 export type WithdrawalReceiptAccount = z.output<typeof withdrawalReceiptSchema>;
 export type ProtocolAccount = z.output<typeof protocolSchema>;
 
@@ -123,6 +120,10 @@ export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
   );
 }
 
+/**
+ * A vault's queue holes ([start, end) share ranges no receipt holds, which staging passes for free):
+ * shares between the funded frontier and a receipt's queue_start that lie in a hole are not ahead of it.
+ */
 export function decodeQueueHoles(data: Uint8Array): QueueHolesAccount {
   return queueHolesSchema.parse(decodeProgramAccount("QueueHoles", QUEUE_HOLES_ACCOUNT_SIZE, data));
 }

@@ -2,8 +2,8 @@ import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
 import { vaultAccount } from "../../tests/fixtures/vault-account";
-import type { IndexedVaultRow } from "./indexed-records";
-import { splitByWeights, vaultAllocations } from "./portfolio";
+import type { IndexedVaultRow, StoredEvent } from "./indexed-records";
+import { costBasis, splitByWeights, vaultAllocations } from "./portfolio";
 import type { LoadedVault } from "./vault-state";
 
 const USDC = { mint: PublicKey.default, symbol: "USDC", decimals: 6 };
@@ -28,6 +28,37 @@ function row(reserveBalance: bigint): IndexedVaultRow {
     updatedAt: new Date(Date.UTC(2026, 10, 1)),
   };
 }
+
+function walletEvent(name: string, data: Record<string, string>, eventIndex: number): StoredEvent {
+  return {
+    signature: `sig${eventIndex}`,
+    eventIndex,
+    vault: PublicKey.default.toBase58(),
+    name,
+    owner: PublicKey.default.toBase58(),
+    requestId: null,
+    slot: eventIndex,
+    blockTime: null,
+    data,
+  };
+}
+
+describe("costBasis", () => {
+  it("a cancelled request's shares leave the pending ones and keep their basis", () => {
+    const events = [
+      walletEvent("Deposited", { assets: "1000000", shares: "1000000000" }, 0),
+      walletEvent("WithdrawalRequested", { shares: "600000000", assets: "600000" }, 1),
+      walletEvent("WithdrawalCancelled", { shares: "600000000", requestId: "0" }, 2),
+      walletEvent("WithdrawalRequested", { shares: "400000000", assets: "400000" }, 3),
+    ];
+    expect(costBasis(events)).toEqual({
+      shares: 1_000_000_000n,
+      basis: 1_000_000n,
+      pendingShares: 400_000_000n,
+      realizedPnl: 0n,
+    });
+  });
+});
 
 describe("splitByWeights", () => {
   it.each([

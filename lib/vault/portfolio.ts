@@ -36,7 +36,7 @@ export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostB
     return { ...state, pendingShares: state.pendingShares + field(event, "shares") };
   }
   if (event.name === "WithdrawalCancelled") {
-    // The shares came back: they are held again, at the basis they kept while pending.
+    // The shares come back to the wallet: they leave the pending ones, the basis stays with them.
     const cancelled = field(event, "shares");
     return {
       ...state,

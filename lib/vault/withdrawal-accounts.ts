@@ -5,7 +5,12 @@ import { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../chain/accounts";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
-import { decodeQueueHoles, decodeReceipt, type QueueRange, type WithdrawalReceiptAccount } from "./accounts";
+import {
+  decodeQueueHoles,
+  decodeReceipt,
+  type QueueHolesAccount,
+  type WithdrawalReceiptAccount,
+} from "./accounts";
 import { findQueueHoles, findReceipt } from "./addresses";
 import { VAULT_PROGRAM_ID } from "./idl";
 import {
@@ -74,6 +79,9 @@ export async function readWithdrawalAccounts(
     shareAccountExists: shareAccount !== null && shareAccount !== undefined,
   };
 }
+
+/** A share range [start, end) of the withdrawal queue. */
+export type QueueRange = QueueHolesAccount["holes"][number];
 
 /** The holes cancelled requests left in the queue; none while the vault has no hole list. */
 function holesFrom(account: ChainAccount | null | undefined): QueueRange[] {

@@ -4,13 +4,13 @@
 // from the receipt's transactions on chain (remembered, as it never changes).
 import type { PublicKey } from "@solana/web3.js";
 
-import type { QueueRange, WithdrawalReceiptAccount, VaultAccount } from "./accounts";
+import type { WithdrawalReceiptAccount, VaultAccount } from "./accounts";
 import { decodeVaultEvents } from "./events";
 import type { StagingPace } from "./staging-pace";
 import { assetsForSharesRoundDown } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
 import type { VaultDeps } from "./vault-state";
-import { readStatusAccounts } from "./withdrawal-accounts";
+import { readStatusAccounts, type QueueRange } from "./withdrawal-accounts";
 import {
   claimBlockers,
   withdrawalLimits,

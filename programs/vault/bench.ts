@@ -86,6 +86,18 @@ function measureAll(): Measurement[] {
   measured("stage (exit)", vault.stageWithdrawals(10n ** 18n));
   measured("claim (exit)", vault.claimWithdrawal(alice));
   measurements.push(measured("claim_withdrawal (last, to surplus)", vault.claimWithdrawal(bob)));
+  // Cancels: three requests queued; the middle one leaves a hole (its first cancel creates the hole
+  // list), staging passes it, then a funded request is cancelled (settled).
+  const queued = [vault.addMember(1_000_000n), vault.addMember(1_000_000n), vault.addMember(1_000_000n)];
+  for (const member of queued) {
+    measured("deposit (cancel setup)", vault.deposit(member, 1_000_000n));
+    measured("request (cancel setup)", vault.requestWithdrawal(member, 500_000_000n));
+  }
+  const [front, middle, back] = queued as [Member, Member, Member];
+  measurements.push(measured("cancel_withdrawal (a hole, list created)", vault.cancelWithdrawal(middle)));
+  measurements.push(measured("stage_withdrawals (passes a hole)", vault.stageWithdrawals(10n ** 18n)));
+  measurements.push(measured("cancel_withdrawal (funded, settled)", vault.cancelWithdrawal(front)));
+  measurements.push(measured("cancel_withdrawal (funded, last)", vault.cancelWithdrawal(back)));
   const next = chain.createFundedKeypair();
   measurements.push(
     measured(

@@ -4,10 +4,10 @@
 //! shares (what stage_withdrawals holds back) are `funded − claimed`.
 //!
 //! A cancelled request leaves the queue without moving value and without delaying anyone behind it:
-//! - reached by the funded frontier (wholly or partly funded): it is settled as a claim would be
+//! - wholly unfunded and last: the tail shrinks back to its start (and past a hole just before it);
+//! - otherwise reached by the funded frontier (wholly or partly funded): it is settled as a claim would be
 //!   (`claimed += shares`) and the frontier moves past it, so its funded part is idle again and the
 //!   requests behind it keep the funding they had;
-//! - wholly unfunded and last: the tail shrinks back to its start (and past a hole just before it);
 //! - wholly unfunded inside the queue: it becomes a hole (`QueueHoles`), which staging passes at no
 //!   asset cost (`funded` jumps over it, `claimed += size`), so the requests behind it are funded by
 //!   exactly the assets their own shares need.
@@ -28,19 +28,20 @@ pub struct Queue {
 /// What cancelling a request does to the queue, decided by where the funded frontier stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
-    /// Funded at least from its start: settled as if claimed, the frontier moves past it.
+    /// Reached by the frontier (funded at least from its start): settled as if claimed, the frontier
+    /// moves past it.
     Settle,
-    /// Wholly unfunded and last in the queue: the tail shrinks.
+    /// Wholly unfunded and last in the queue: the tail shrinks (first, even at the frontier).
     ShrinkTail,
     /// Wholly unfunded with requests behind it: a hole.
     Hole,
 }
 
 pub fn exit_of(queue: &Queue, start: u64, end: u64) -> Exit {
-    if queue.funded >= start {
-        Exit::Settle
-    } else if end == queue.tail {
+    if queue.funded <= start && end == queue.tail {
         Exit::ShrinkTail
+    } else if queue.funded >= start {
+        Exit::Settle
     } else {
         Exit::Hole
     }
@@ -199,6 +200,7 @@ mod tests {
     fn a_funded_request_is_settled_and_its_funding_freed() {
         // A [0,100) funded, B [100,300) half funded, C [300,400) unfunded.
         let mut q = Queue { tail: 400, funded: 200, claimed: 0 };
+        assert_eq!(exit_of(&q, 0, 100), Exit::Settle);
         cancel(&mut q, None, 0, 100).unwrap();
         assert_eq!(q, Queue { tail: 400, funded: 200, claimed: 100 });
         // B's funded half (100 shares) leaves the liabilities; C keeps its place at the frontier.

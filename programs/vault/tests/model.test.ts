@@ -28,7 +28,7 @@ import { OPEN_NAV_BOUNDS, TestVault, type Member, type VaultSettings } from "./v
 
 const SEEDS = 20;
 const STEPS_PER_SEED = 60;
-const WALLETS = 4;
+const WALLETS = 6;
 const HOUR = 3600n;
 const DAY = 86_400n;
 
@@ -68,10 +68,16 @@ function previewShares(vault: ModelVault, amount: bigint): bigint {
 /** The next operation, biased towards boundaries the model says are interesting. */
 function randomOperation(random: SeededRandom, state: ModelState, now: bigint): ModelOperation {
   const { vault } = state;
+  // A request not yet funded with another behind it: cancelling it leaves a hole in the queue.
+  const unfundedInside = (candidate: ModelWallet): boolean =>
+    candidate.receipt !== null &&
+    candidate.receipt.queueStart > vault.queueFunded &&
+    candidate.receipt.queueEnd < vault.queueTail;
   const kind = random.weighted([
     ["deposit", 25],
-    ["requestWithdrawal", 20],
+    ["requestWithdrawal", 30],
     ["claimWithdrawal", 15],
+    ["cancelWithdrawal", state.wallets.some(unfundedInside) ? 40 : 4],
     ["updateNav", 10],
     ["stageWithdrawals", 12],
     ["updateConfig", 6],
@@ -125,6 +131,14 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
     }
     case "claimWithdrawal":
       return { kind, wallet: walletWhere((candidate) => candidate.receipt !== null) };
+    case "cancelWithdrawal": {
+      // Often a request inside the queue and not yet funded: the case that leaves a hole.
+      const fits = random.chance(0.6) && state.wallets.some(unfundedInside) ? unfundedInside : null;
+      return {
+        kind,
+        wallet: walletWhere(fits ?? ((candidate) => candidate.receipt !== null)),
+      };
+    }
     case "updateNav": {
       // Mostly within the bounds (per strike and over time), often right at them, sometimes beyond.
       const limits = strikeLimits(vault, state.bounds, now);
@@ -149,8 +163,9 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
       const queued = vault.queueTail - vault.queueFunded;
       const maxShares = random.weighted([
         [0n, 1],
-        [U64_MAX, 8],
-        [random.bigintBetween(1n, queued + 10n), 6],
+        [U64_MAX, 5],
+        // Part of the queue, so requests wait unfunded behind funded ones (where cancels leave holes).
+        [random.bigintBetween(1n, queued + 10n), 9],
       ] as const);
       return { kind, maxShares };
     }
@@ -204,6 +219,7 @@ const EVENT_OF: Partial<Record<ModelOperation["kind"], string>> = {
   deposit: "Deposited",
   requestWithdrawal: "WithdrawalRequested",
   claimWithdrawal: "WithdrawalClaimed",
+  cancelWithdrawal: "WithdrawalCancelled",
   updateNav: "NavUpdated",
   stageWithdrawals: "WithdrawalsStaged",
   updateConfig: "ConfigUpdated",
@@ -235,6 +251,8 @@ function execute(
       );
     case "claimWithdrawal":
       return vault.claimWithdrawal(memberAt(members, operation.wallet));
+    case "cancelWithdrawal":
+      return vault.cancelWithdrawal(memberAt(members, operation.wallet));
     case "updateNav":
       return vault.updateNav(operation.gain, operation.loss);
     case "stageWithdrawals":
@@ -319,6 +337,7 @@ function observedState(vault: TestVault, members: readonly Member[]): ModelState
       maxDailyLossBps: protocol.maxDailyLossBps,
     },
     vault: projectVault(vault, vault.state()),
+    holes: vault.queueHoles(),
     reserve: vault.reserveBalance(),
     escrow: vault.escrowBalance(),
     shareSupply: vault.shareSupply(),
@@ -375,6 +394,83 @@ function expectNoValueTaken(
   });
 }
 
+/**
+ * A cancel moves no value: every wallet's redeemable value is what it was (NAV and supply unchanged),
+ * and the canceller holds exactly the shares its receipt escrowed again.
+ */
+function expectCancelMovesNoValue(
+  before: ModelState,
+  after: ModelState,
+  walletIndex: number,
+  context: string,
+): void {
+  before.wallets.forEach((wallet, index) => {
+    const next = after.wallets[index];
+    if (next === undefined) return;
+    expect(
+      redeemableValue(after, next),
+      `${context}
+wallet ${index}'s value fell on a cancel`,
+    ).toBe(redeemableValue(before, wallet));
+  });
+  const canceller = before.wallets[walletIndex];
+  expect(
+    after.wallets[walletIndex]?.shares,
+    `${context}
+the cancelled shares did not all come back`,
+  ).toBe((canceller?.shares ?? 0n) + (canceller?.receipt?.shares ?? 0n));
+}
+
+/**
+ * After every step: the shares are conserved (supply = wallets + escrow, escrow = the open receipts),
+ * the funded, unclaimed count is exactly the open receipts' funded shares (liabilities neither
+ * understated nor inflated by holes), and the holes are disjoint, unfunded and inside the queue.
+ */
+function expectQueueAccounted(state: ModelState, context: string): void {
+  const receipts = state.wallets.flatMap((wallet) => (wallet.receipt === null ? [] : [wallet.receipt]));
+  const walletShares = state.wallets.reduce((sum, wallet) => sum + wallet.shares, 0n);
+  const escrowed = receipts.reduce((sum, receipt) => sum + receipt.shares, 0n);
+  expect(
+    state.shareSupply,
+    `${context}
+share supply`,
+  ).toBe(walletShares + state.escrow);
+  expect(
+    state.escrow,
+    `${context}
+escrow against the open receipts`,
+  ).toBe(escrowed);
+  expect(
+    state.vault.totalShares,
+    `${context}
+total_shares against the supply`,
+  ).toBe(state.shareSupply);
+  const { queueFunded, queueClaimed, queueTail } = state.vault;
+  const fundedOpen = receipts.reduce((sum, receipt) => {
+    const top = queueFunded < receipt.queueEnd ? queueFunded : receipt.queueEnd;
+    return sum + (top > receipt.queueStart ? top - receipt.queueStart : 0n);
+  }, 0n);
+  expect(
+    queueFunded - queueClaimed,
+    `${context}
+funded, unclaimed shares`,
+  ).toBe(fundedOpen);
+  let previousEnd = queueFunded;
+  for (const [start, end] of state.holes ?? []) {
+    expect(
+      start > previousEnd && end > start && end < queueTail,
+      `${context}
+hole ${start}..${end}`,
+    ).toBe(true);
+    expect(
+      receipts.every((receipt) => receipt.queueEnd <= start || receipt.queueStart >= end),
+      `${context}
+hole ${start}..${end} overlaps a receipt`,
+    ).toBe(true);
+    previousEnd = end;
+  }
+}
+
 /** Right after staging, the reserve holds what every funded, unclaimed receipt is worth (rounded up). */
 function expectFundedReceiptsCovered(state: ModelState, context: string): void {
   const fundedUnclaimed = state.vault.queueFunded - state.vault.queueClaimed;
@@ -389,7 +485,15 @@ function describeOperation(operation: ModelOperation): string {
   );
 }
 
-function runSeed(seed: number): { steps: number; refusals: Map<number, number> } {
+/** How the cancels of a run left the queue: settled or shrunk, holes made, holes staging passed. */
+interface CancelCoverage {
+  cancels: number;
+  holesMade: number;
+  holesPassed: number;
+}
+
+function runSeed(seed: number): { steps: number; refusals: Map<number, number>; cancels: CancelCoverage } {
+  const cancels: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
   const random = new SeededRandom(seed);
   const chain = TestChain.create({ startTime: 1_767_225_600n + random.bigintBetween(0n, DAY) });
   const settings = randomSettings(random);
@@ -445,21 +549,54 @@ function runSeed(seed: number): { steps: number; refusals: Map<number, number> }
       if (operation.kind === "stageWithdrawals") {
         expectFundedReceiptsCovered(predicted.state, context);
       }
+      const holesBefore = model.holes?.length ?? 0;
+      const holesAfter = predicted.state.holes?.length ?? 0;
+      if (operation.kind === "stageWithdrawals" && holesAfter < holesBefore) {
+        cancels.holesPassed += holesBefore - holesAfter;
+      }
+      if (operation.kind === "cancelWithdrawal") {
+        cancels.cancels += 1;
+        if (holesAfter > holesBefore) {
+          cancels.holesMade += 1;
+        }
+        expectCancelMovesNoValue(model, predicted.state, operation.wallet, context);
+        // What the reserve must hold for funded receipts never grows on a cancel, the reserve stays:
+        // covered before, covered after.
+        const heldBack = (state: ModelState): bigint =>
+          valueOfSharesRoundedUp(state.vault, state.vault.queueFunded - state.vault.queueClaimed);
+        expect(
+          heldBack(predicted.state),
+          `${context}
+liabilities grew`,
+        ).toBeLessThanOrEqual(heldBack(model));
+        expect(predicted.state.reserve).toBe(model.reserve);
+      }
       model = predicted.state;
     }
     expect(observedState(vault, members), context).toEqual(model);
+    expectQueueAccounted(model, context);
   }
-  return { steps: STEPS_PER_SEED, refusals };
+  return { steps: STEPS_PER_SEED, refusals, cancels };
 }
 
 describe("the program against the README model", () => {
   const refusalsSeen = new Map<number, number>();
+  const cancelsSeen: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
 
   it.each(Array.from({ length: SEEDS }, (_unused, seed) => seed + 1))("seed %i", (seed) => {
-    const { refusals } = runSeed(seed);
+    const { refusals, cancels } = runSeed(seed);
+    cancelsSeen.cancels += cancels.cancels;
+    cancelsSeen.holesMade += cancels.holesMade;
+    cancelsSeen.holesPassed += cancels.holesPassed;
     for (const [code, count] of refusals) {
       refusalsSeen.set(code, (refusalsSeen.get(code) ?? 0) + count);
     }
+  });
+
+  it("cancelled requests across the seeds, some into holes that staging then passed", () => {
+    expect(cancelsSeen.cancels).toBeGreaterThan(0);
+    expect(cancelsSeen.holesMade).toBeGreaterThan(0);
+    expect(cancelsSeen.holesPassed).toBeGreaterThan(0);
   });
 
   it("exercised the semantic refusals across the seeds", () => {

@@ -105,9 +105,17 @@ export interface ModelWallet {
   receipt: ModelReceipt | null;
 }
 
+/** The most holes the program's QueueHoles account holds. */
+export const MAX_QUEUE_HOLES = 16;
+
 export interface ModelState {
   bounds: ModelNavBounds;
   vault: ModelVault;
+  /**
+   * The holes cancelled requests left inside the queue, [start, end) sorted by start; null until the
+   * first cancel that leaves one creates the program's hole list.
+   */
+  holes: [bigint, bigint][] | null;
   reserve: bigint;
   escrow: bigint;
   shareSupply: bigint;
@@ -135,6 +143,7 @@ export type ModelOperation =
   | { kind: "deposit"; wallet: number; amount: bigint; minSharesOut: bigint }
   | { kind: "requestWithdrawal"; wallet: number; shares: bigint; maxFeeBps: number }
   | { kind: "claimWithdrawal"; wallet: number }
+  | { kind: "cancelWithdrawal"; wallet: number }
   | { kind: "updateNav"; gain: bigint; loss: bigint }
   | { kind: "stageWithdrawals"; maxShares: bigint }
   | { kind: "updateConfig"; update: ConfigUpdateInput }
@@ -293,6 +302,7 @@ export function initializeModel(
         pendingRequests: 0n,
         surplusAssets: 0n,
       },
+      holes: null,
       reserve: 0n,
       escrow: 0n,
       shareSupply: 0n,
@@ -357,7 +367,8 @@ function requestWithdrawal(
   if (vault.dailyCap > 0n && dailyUsed > vault.dailyCap) refuse("DailyWithdrawalCapExceeded");
   vault.hourlyUsed = hourlyUsed;
   vault.dailyUsed = dailyUsed;
-  const unqueued = vault.totalShares - (vault.queueTail - vault.queueClaimed);
+  // Shares no request holds: not those in the escrow (queue_tail − queue_claimed also counts holes).
+  const unqueued = vault.totalShares - state.escrow;
   const queueEnd = checkedU64(vault.queueTail + shares);
   wallet.receipt = {
     shares,
@@ -426,29 +437,109 @@ function updateNav(state: ModelState, gain: bigint, loss: bigint, now: bigint): 
   vault.navUpdatedAt = now;
 }
 
-/** The shares stage_withdrawals would fund (0 when nothing is queued), or the refusal. */
-export function sharesToStage(state: ModelState, maxShares: bigint): bigint {
+/** The funded frontier passes the holes it has reached: their shares count as settled, at no asset cost. */
+function passHoles(state: ModelState): void {
+  const { vault } = state;
+  for (;;) {
+    const index = (state.holes ?? []).findIndex(([start]) => start === vault.queueFunded);
+    const hole = state.holes?.[index];
+    if (hole === undefined) {
+      return;
+    }
+    state.holes?.splice(index, 1);
+    vault.queueClaimed = checkedU64(vault.queueClaimed + (hole[1] - hole[0]));
+    vault.queueFunded = hole[1];
+  }
+}
+
+/**
+ * stage_withdrawals: liabilities = value of the funded, unclaimed shares rounded up; the idle rest of
+ * the reserve buys at most `affordable` shares; those and at most `maxShares` fund live requests in
+ * FIFO order from the frontier, holes passed for free. Returns the shares paid for.
+ */
+function stageWithdrawals(state: ModelState, maxShares: bigint): void {
   const { vault } = state;
   if (maxShares === 0n) refuse("InvalidAmount");
-  const queued = vault.queueTail - vault.queueFunded;
-  if (queued === 0n) {
-    return 0n;
+  if (vault.queueTail === vault.queueFunded) {
+    return;
   }
   const outstanding = vault.queueFunded - vault.queueClaimed;
   const liabilities = valueOfSharesRoundedUp(vault, outstanding);
   const idle = saturatingSubtract(state.reserve, liabilities);
   const affordable = sharesForDeposit(vault, idle);
-  let staged = maxShares < queued ? maxShares : queued;
-  if (affordable < staged) {
-    staged = affordable;
+  const budget = maxShares < affordable ? maxShares : affordable;
+  let staged = 0n;
+  for (;;) {
+    passHoles(state);
+    if (vault.queueFunded >= vault.queueTail || staged === budget) {
+      break;
+    }
+    const nextHole = (state.holes ?? []).find(([start]) => start > vault.queueFunded);
+    const stop = nextHole === undefined ? vault.queueTail : nextHole[0];
+    const room = stop - vault.queueFunded;
+    const step = room < budget - staged ? room : budget - staged;
+    vault.queueFunded += step;
+    staged += step;
   }
   if (staged === 0n) refuse("InsufficientLiquidity");
-  return staged;
 }
 
-function stageWithdrawals(state: ModelState, maxShares: bigint): void {
-  const staged = sharesToStage(state, maxShares);
-  state.vault.queueFunded = checkedU64(state.vault.queueFunded + staged);
+/**
+ * cancel_withdrawal (the owner; also while paused): the request leaves the queue — the tail shrinks
+ * when it is last and wholly unfunded (and past a hole just before it); reached by the funded frontier
+ * it is settled (queue_claimed += shares, the frontier past it); otherwise it becomes a hole, merged
+ * with neighbouring holes, refused when a new one would exceed MAX_QUEUE_HOLES. The cap usage comes
+ * back to the windows it was charged in; the shares go back from the escrow.
+ */
+function cancelWithdrawal(state: ModelState, walletIndex: number, now: bigint): void {
+  const { vault } = state;
+  const wallet = walletAt(state, walletIndex);
+  const receipt = wallet.receipt;
+  if (receipt === null) refuse("NoPendingWithdrawal");
+  const { queueStart: start, queueEnd: end, shares } = receipt;
+  if (vault.queueFunded <= start && end === vault.queueTail) {
+    vault.queueTail = start;
+    const before = (state.holes ?? []).findIndex(([, holeEnd]) => holeEnd === start);
+    const hole = state.holes?.[before];
+    if (hole !== undefined) {
+      state.holes?.splice(before, 1);
+      vault.queueTail = hole[0];
+    }
+  } else if (vault.queueFunded >= start) {
+    vault.queueClaimed = checkedU64(vault.queueClaimed + shares);
+    if (vault.queueFunded < end) {
+      vault.queueFunded = end;
+    }
+    passHoles(state);
+  } else {
+    const holes = state.holes ?? [];
+    const before = holes.find(([, holeEnd]) => holeEnd === start);
+    const after = holes.find(([holeStart]) => holeStart === end);
+    if (before !== undefined && after !== undefined) {
+      before[1] = after[1];
+      holes.splice(holes.indexOf(after), 1);
+    } else if (before !== undefined) {
+      before[1] = end;
+    } else if (after !== undefined) {
+      after[0] = start;
+    } else {
+      if (holes.length >= MAX_QUEUE_HOLES) refuse("QueueHolesFull");
+      holes.push([start, end]);
+      holes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    }
+    state.holes = holes;
+  }
+  rollWindows(vault, now);
+  if (windowStart(receipt.requestedAt, SECONDS_PER_HOUR) === vault.hourlyWindowStart) {
+    vault.hourlyUsed = saturatingSubtract(vault.hourlyUsed, receipt.assetsAtRequest);
+  }
+  if (windowStart(receipt.requestedAt, SECONDS_PER_DAY) === vault.dailyWindowStart) {
+    vault.dailyUsed = saturatingSubtract(vault.dailyUsed, receipt.assetsAtRequest);
+  }
+  vault.pendingRequests = checkedU64(vault.pendingRequests - 1n);
+  state.escrow -= shares;
+  wallet.shares += shares;
+  wallet.receipt = null;
 }
 
 function updateConfig(state: ModelState, update: ConfigUpdateInput): void {
@@ -479,6 +570,9 @@ export function applyOperation(state: ModelState, operation: ModelOperation, now
         break;
       case "claimWithdrawal":
         claimWithdrawal(next, operation.wallet);
+        break;
+      case "cancelWithdrawal":
+        cancelWithdrawal(next, operation.wallet, now);
         break;
       case "updateNav":
         updateNav(next, operation.gain, operation.loss, now);

@@ -563,6 +563,67 @@ const attacks: Attack[] = [
       signers: [mallory.keypair],
     }),
   },
+  // cancel_withdrawal: alice's receipt is funded and open; every account but the owner's is checked.
+  {
+    name: "cancel alice's receipt with mallory passed as the vault authority",
+    error: "InvalidAccount",
+    build: ({ vault, alice, mallory }) => ({
+      instructions: [vault.cancelWithdrawalInstruction(alice, { authority: mallory.publicKey })],
+      signers: [alice.keypair],
+    }),
+  },
+  {
+    name: "cancel with mallory's share account passed as the escrow",
+    error: "InvalidAccount",
+    build: ({ vault, alice, mallory }) => ({
+      instructions: [vault.cancelWithdrawalInstruction(alice, { escrow: mallory.shareAccount })],
+      signers: [alice.keypair],
+    }),
+  },
+  {
+    name: "cancel paying the escrowed shares into bob's share account",
+    error: "InvalidTokenOwner",
+    build: ({ vault, alice, bob }) => ({
+      instructions: [vault.cancelWithdrawalInstruction(alice, { ownerShares: bob.shareAccount })],
+      signers: [alice.keypair],
+    }),
+  },
+  {
+    name: "cancel with a receipt-shaped account at the receipt address owned by another program",
+    error: "InvalidAccountOwner",
+    build: ({ chain, vault, alice }) => {
+      chain.writeAccount({ ...existing(chain, alice.receipt), owner: Keypair.generate().publicKey });
+      return { instructions: [vault.cancelWithdrawalInstruction(alice)], signers: [alice.keypair] };
+    },
+  },
+  {
+    name: "cancel with mallory's asset account passed as the hole list",
+    error: "InvalidAccountOwner",
+    build: ({ vault, alice, mallory }) => ({
+      instructions: [vault.cancelWithdrawalInstruction(alice, { queueHoles: mallory.assetAccount })],
+      signers: [alice.keypair],
+    }),
+  },
+  {
+    name: "stage with an empty account that is not the vault's hole list",
+    error: "InvalidAccount",
+    build: ({ vault }) => ({
+      instructions: [vault.stageWithdrawalsInstruction(10n, { queueHoles: Keypair.generate().publicKey })],
+      signers: [vault.manager],
+    }),
+  },
+  {
+    name: "cancel with the hole list read-only",
+    error: "AccountNotWritable",
+    build: ({ vault, alice }) => {
+      const instruction = vault.cancelWithdrawalInstruction(alice);
+      const holes = instruction.keys[7]?.pubkey ?? PublicKey.default;
+      return {
+        instructions: [withMeta(instruction, holes, { isWritable: false })],
+        signers: [alice.keypair],
+      };
+    },
+  },
 ];
 
 describe("sealevel attacks", () => {
@@ -580,5 +641,6 @@ describe("sealevel attacks", () => {
     expectSuccess(live.vault.claimWithdrawal(live.alice));
     expectSuccess(live.vault.deposit(live.mallory, 10n));
     expectSuccess(live.vault.requestWithdrawal(live.mallory, 10n));
+    expectSuccess(live.vault.cancelWithdrawal(live.mallory));
   });
 });

@@ -3,7 +3,11 @@
 // can swap in impostors.
 import { Keypair, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
 
-import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/accounts";
+import {
+  decodeQueueHoles,
+  type VaultAccount,
+  type WithdrawalReceiptAccount,
+} from "../../../lib/vault/accounts";
 import {
   findEscrow,
   findQueueHoles,
@@ -500,6 +504,17 @@ export class TestVault {
 
   receiptOf(member: Member): WithdrawalReceiptAccount | null {
     return this.chain.readReceipt(member.receipt);
+  }
+
+  /** The queue's holes as [start, end) pairs, sorted; null while the hole list does not exist. */
+  queueHoles(): [bigint, bigint][] | null {
+    const account = this.chain.readAccount(findQueueHoles(this.addresses.vault));
+    if (account === null || account.data.length === 0) {
+      return null;
+    }
+    return decodeQueueHoles(account.data)
+      .holes.map(({ start, end }): [bigint, bigint] => [start, end])
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   reserveBalance(): bigint {
