@@ -48,10 +48,12 @@ describe("a withdrawal the keeper delivers", () => {
       await page.getByText("Balance: 10,000.00 USDC").waitFor({ timeout: 30_000 });
       await page.getByLabel("Amount to deposit").fill("200");
       await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      await confirmInWallet(page, "deposit-status");
       await page.getByTestId("deposit-success").waitFor({ timeout: 45_000 });
       await page.getByRole("tab", { name: "withdraw" }).click();
       await page.getByLabel("Shares to withdraw").fill("100");
       await page.getByRole("button", { name: "Request withdrawal" }).click();
+      await confirmInWallet(page, "withdraw-status");
       await page.getByTestId("pending-withdrawal").waitFor({ timeout: 45_000 });
       const promised = await textOf(page, "pending-net");
       // The local chain's keeper strikes and stages; once the claim is possible, a keeper that

@@ -1,4 +1,4 @@
-// npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim)
+// npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim | --cancel)
 // (lib/operator/sign-cli.ts): checks, signs and sends the transaction a build endpoint answered.
 import { runCommand } from "../lib/operator/cli";
 import { runSignCli } from "../lib/operator/sign-cli";

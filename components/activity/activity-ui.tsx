@@ -1,5 +1,5 @@
 "use client";
-// A wallet's recorded activity: deposits, withdrawal requests and claims, newest first.
+// A wallet's recorded activity: deposits, withdrawal requests, claims and cancels, newest first.
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import type { ActivityData } from "@/lib/web/api-client";
 import { formatAmount } from "@/lib/web/amounts";
@@ -10,6 +10,7 @@ const KIND_WORDS: Record<ActivityData["kind"], string> = {
   deposit: "Deposit",
   initiate: "Withdrawal requested",
   claim: "Withdrawal claimed",
+  cancel: "Withdrawal cancelled",
 };
 
 export interface ActivityItem {
@@ -90,7 +91,9 @@ export function ActivityList({
                 ? `for ${amountOf(activity.shares)}${activity.fee === null ? "" : `, fee ${amountOf(activity.fee)}`}`
                 : activity.kind === "deposit"
                   ? `for ${amountOf(activity.assets)}`
-                  : `worth ${amountOf(activity.assets)} at request`}
+                  : activity.kind === "cancel"
+                    ? "shares back from the queue"
+                    : `worth ${amountOf(activity.assets)} at request`}
             </span>
           </p>
         </li>

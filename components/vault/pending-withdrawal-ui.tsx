@@ -2,10 +2,11 @@
 // The pending withdrawal: its steps (requested → NAV struck → funded → ready → claimed, with times in
 // the reader's zone and locale and "in ~2 min", when each was passed from the status's milestones), the
 // net amount it should pay, which condition binds (a NAV strike or the queue's funding), a live progress
-// bar and the shares ahead in the queue, then the claim. A withdrawal the keeper delivered shows as
+// bar and the shares ahead in the queue, then the claim, or the cancel of the request (confirmed first:
+// the shares come back, the request leaves the queue). A withdrawal the keeper delivered shows as
 // arrived (DeliveredWithdrawal) instead of asking the owner to claim.
 import { ExplorerLink } from "@/components/ui/explorer-link";
-import { useId } from "react";
+import { useId, useState } from "react";
 
 import type { WithdrawalStatusData } from "@/lib/web/api-client";
 import { formatAmount, formatPercent } from "@/lib/web/amounts";
@@ -23,7 +24,7 @@ import { Alert, Button, Card, ProgressBar } from "../ui/primitives";
 import { useHydrated } from "../ui/local-time";
 import { TransactionStatus } from "../ui/transaction-status";
 import { useNow } from "../ui/use-now";
-import type { useClaimWithdrawal } from "./vault-transactions";
+import type { useCancelWithdrawal, useClaimWithdrawal } from "./vault-transactions";
 import { assetText, sharesText } from "./vault-ui";
 
 function bindingText(status: WithdrawalStatusData): string {
@@ -40,6 +41,7 @@ function bindingText(status: WithdrawalStatusData): string {
 }
 
 export type ClaimHandle = ReturnType<typeof useClaimWithdrawal>;
+export type CancelHandle = ReturnType<typeof useCancelWithdrawal>;
 
 /** The reader's locale (and zone, by default) for the steps' times; the server renders no times. */
 function readerClock(): StepClock {
@@ -116,11 +118,90 @@ export function ClaimResult({ vault, claim }: { vault: VaultView; claim: ClaimHa
   );
 }
 
+/** The cancel's outcome outlives the panel too: the shares that came back, from the recorded cancel. */
+export function CancelResult({ vault, cancel }: { vault: VaultView; cancel: CancelHandle }) {
+  const { mutation } = cancel;
+  if (!mutation.isSuccess) {
+    return null;
+  }
+  const { recorded } = mutation.data;
+  return (
+    <Alert tone="success" title="Withdrawal request cancelled" testId="cancel-success">
+      {sharesText(BigInt(recorded.shares.amount), vault)} came back to your wallet; the request left the
+      queue. <ExplorerLink target={{ signature: recorded.signature }}>View the transaction</ExplorerLink>
+    </Alert>
+  );
+}
+
+/**
+ * "Cancel request", then a confirmation that says what happens before the wallet is asked; the cancel
+ * runs through the same build → check → sign → send → confirm → record flow as the claim.
+ */
+function CancelRequest({
+  vault,
+  shares,
+  cancel,
+  busy,
+}: {
+  vault: VaultView;
+  shares: bigint;
+  cancel: CancelHandle;
+  /** The claim is under way: one transaction at a time. */
+  busy: boolean;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const { mutation, progress } = cancel;
+  return (
+    <div className="space-y-2">
+      {confirming && !mutation.isPending ? (
+        <Alert tone="warning" title="Cancel this withdrawal request?" testId="cancel-confirm">
+          <p>Your {sharesText(shares, vault)} shares come back; the request leaves the queue.</p>
+          <div className="mt-2 flex gap-2">
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setConfirming(false);
+                mutation.mutate();
+              }}
+              data-testid="cancel-confirm-button"
+            >
+              Yes, cancel the request
+            </Button>
+            <Button variant="ghost" onClick={() => setConfirming(false)} data-testid="cancel-keep-button">
+              Keep it
+            </Button>
+          </div>
+        </Alert>
+      ) : (
+        <Button
+          variant="secondary"
+          className="w-full"
+          onClick={() => setConfirming(true)}
+          disabled={busy || mutation.isPending}
+          data-testid="cancel-button"
+        >
+          {mutation.isPending ? "Cancelling…" : "Cancel request"}
+        </Button>
+      )}
+      <TransactionStatus
+        testId="cancel-status"
+        progress={progress}
+        onStop={cancel.stop}
+        review={cancel.review}
+        error={mutation.error}
+        errorContext={{ vault }}
+        success={null}
+      />
+    </div>
+  );
+}
+
 export function PendingWithdrawal({
   vault,
   status,
   feeBps,
   claim,
+  cancel,
   live,
 }: {
   vault: VaultView;
@@ -130,6 +211,7 @@ export function PendingWithdrawal({
   /** The fee the request fixed in its receipt (a later change of the vault's fee does not apply). */
   feeBps: number;
   claim: ClaimHandle;
+  cancel: CancelHandle;
 }) {
   const titleId = useId();
   const { mutation, progress } = claim;
@@ -222,7 +304,7 @@ export function PendingWithdrawal({
         <Button
           className="w-full"
           onClick={() => mutation.mutate()}
-          disabled={!status.canClaimNow || mutation.isPending}
+          disabled={!status.canClaimNow || mutation.isPending || cancel.mutation.isPending}
           data-testid="claim-button"
         >
           {mutation.isPending
@@ -240,6 +322,7 @@ export function PendingWithdrawal({
           errorContext={{ vault }}
           success={null}
         />
+        <CancelRequest vault={vault} shares={shares} cancel={cancel} busy={mutation.isPending} />
       </div>
     </Card>
   );

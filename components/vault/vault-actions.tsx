@@ -1,6 +1,6 @@
 "use client";
-// The vault page's actions card: connect, the faucet, deposit and withdraw tabs, the request's and the
-// claim's outcomes and the pending withdrawal, live through the page's event stream.
+// The vault page's actions card: connect, the faucet, deposit and withdraw tabs, the request's, the
+// claim's and the cancel's outcomes and the pending withdrawal, live through the page's event stream.
 import { useId } from "react";
 
 import type { VaultView } from "@/lib/vault/vault-view";
@@ -11,12 +11,12 @@ import { ActionTabs } from "./action-tabs";
 import { DepositForm } from "./deposit-form";
 import { LinkOut, useNoWalletInFrame } from "./embed-link-out";
 import { FaucetButton } from "./faucet-button";
-import { ClaimResult, DeliveredWithdrawal, PendingWithdrawal } from "./pending-withdrawal-ui";
+import { CancelResult, ClaimResult, DeliveredWithdrawal, PendingWithdrawal } from "./pending-withdrawal-ui";
 import { ReadError } from "./read-error";
 import { SessionNoticeAlert } from "./session-notice";
 import { useVaultEvents } from "./vault-live-events";
 import { useWithdrawalStatus } from "./vault-reads";
-import { useClaimWithdrawal, useRequestWithdrawal } from "./vault-transactions";
+import { useCancelWithdrawal, useClaimWithdrawal, useRequestWithdrawal } from "./vault-transactions";
 import { useWalletPosition } from "./wallet-reads";
 import { RequestResult, WithdrawForm } from "./withdraw-form";
 
@@ -27,6 +27,7 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
   const status = useWithdrawalStatus(vault.id);
   const events = useVaultEvents(vault.id);
   const claim = useClaimWithdrawal(vault);
+  const cancel = useCancelWithdrawal(vault);
   const request = useRequestWithdrawal(vault);
   const titleId = useId();
   const pending = status.data?.hasPendingWithdrawal === true ? status.data : null;
@@ -60,7 +61,7 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
                   <DepositForm vault={vault} position={position.data} />
                 ) : pending !== null ? (
                   <p className="text-sm text-muted">
-                    You have a withdrawal pending in this vault; claim it before requesting another.
+                    You have a withdrawal pending in this vault; claim or cancel it before requesting another.
                   </p>
                 ) : (
                   <WithdrawForm vault={vault} position={position.data} request={request} />
@@ -82,12 +83,14 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
       {status.data === undefined || wallet.publicKey === null ? null : (
         <DeliveredWithdrawal vault={vault} status={status.data} />
       )}
+      {pending === null ? <CancelResult vault={vault} cancel={cancel} /> : null}
       {pending === null ? null : (
         <PendingWithdrawal
           vault={vault}
           status={pending}
           feeBps={position.data?.receipt?.feeBps ?? vault.feeBps}
           claim={claim}
+          cancel={cancel}
           live={events.live}
         />
       )}

@@ -15,6 +15,7 @@ const EVENT_REFRESHES = {
   "withdrawal.requested": ["withdrawalStatus", "position", "activity", "vault"],
   "withdrawal.claimable": ["withdrawalStatus", "position"],
   "withdrawal.claimed": ["withdrawalStatus", "position", "activity", "vault"],
+  "withdrawal.cancelled": ["withdrawalStatus", "position", "activity", "vault"],
   "vault.nav_updated": ["withdrawalStatus", "position", "vault", "stats"],
   "vault.paused": ["vault"],
   "vault.resumed": ["vault"],

@@ -1,7 +1,7 @@
 "use client";
-// The vault's writes: deposit, withdrawal request and claim. Each builds via /api → checks and simulates
-// → shows the balance changes and waits for "Confirm in wallet" → the wallet signs → submit → confirm →
-// POST /api/history → invalidate, reporting the flow's stage to its form.
+// The vault's writes: deposit, withdrawal request, claim and cancel. Each builds via /api → checks and
+// simulates → shows the balance changes and waits for "Confirm in wallet" → the wallet signs → submit →
+// confirm → POST /api/history → invalidate, reporting the flow's stage to its form.
 import type { Connection } from "@solana/web3.js";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
@@ -258,7 +258,7 @@ function useVaultWrite<A, P extends BuiltTransaction>(vault: VaultView, write: V
 }
 
 /** The API's auto-detected action must be the one asked for. */
-function expectAction(expected: "initiate" | "claim") {
+function expectAction(expected: "initiate" | "claim" | "cancel") {
   return (prepared: { action: string }): void => {
     if (prepared.action !== expected) {
       throw new UnexpectedActionError(expected, prepared.action);
@@ -287,6 +287,13 @@ const CLAIM: VaultWrite<void, Awaited<ReturnType<Api["buildWithdraw"]>>> = {
   check: expectAction("claim"),
 };
 
+const CANCEL: VaultWrite<void, Awaited<ReturnType<Api["buildCancel"]>>> = {
+  kind: "cancel",
+  request: () => ({ operation: "cancel" }),
+  build: (api, vaultId, wallet) => api.buildCancel(vaultId, wallet),
+  check: expectAction("cancel"),
+};
+
 export function useDeposit(vault: VaultView) {
   return useVaultWrite(vault, DEPOSIT);
 }
@@ -297,4 +304,8 @@ export function useRequestWithdrawal(vault: VaultView) {
 
 export function useClaimWithdrawal(vault: VaultView) {
   return useVaultWrite(vault, CLAIM);
+}
+
+export function useCancelWithdrawal(vault: VaultView) {
+  return useVaultWrite(vault, CANCEL);
 }

@@ -21,7 +21,7 @@ import type { LoadedVault, VaultDeps } from "../vault/vault-state";
 import type { ScheduleSettings } from "../vault/withdrawal-rules";
 import { parseDecimalAmount } from "./amount";
 
-export type VaultActionKind = "deposit" | "withdraw" | "claim";
+export type VaultActionKind = "deposit" | "withdraw" | "claim" | "cancel";
 
 /** Where the action's links point: the site's origin (the icon must be absolute) and the API paths. */
 export interface ActionSite {
@@ -180,9 +180,15 @@ export function withdrawActionMetadata(
             { type: "number", name: "shares", label: `Shares (${vault.shares.symbol})`, required: true },
           ],
         },
+        cancelLink(vault),
       ],
     },
   };
+}
+
+/** Where withdrawals are offered, so is the cancel of a pending one (its POST refuses when none is). */
+function cancelLink(vault: LoadedVault): LinkedAction {
+  return { type: "transaction", label: "Cancel pending request", href: actionPath(vault.address, "cancel") };
 }
 
 export function claimActionMetadata(facts: VaultFacts, site: ActionSite): ActionGetResponse {
@@ -195,7 +201,30 @@ export function claimActionMetadata(facts: VaultFacts, site: ActionSite): Action
     label: "Claim",
     ...pausedNote(vault),
     links: {
-      actions: [{ type: "transaction", label: "Claim", href: actionPath(vault.address, "claim") }],
+      actions: [
+        { type: "transaction", label: "Claim", href: actionPath(vault.address, "claim") },
+        cancelLink(vault),
+      ],
+    },
+  };
+}
+
+/**
+ * The cancel of the account's pending withdrawal. Never disabled by a pause: it only gives the
+ * holder's own shares back.
+ */
+export function cancelActionMetadata(facts: VaultFacts, site: ActionSite): ActionGetResponse {
+  const { vault } = facts;
+  return {
+    type: "action",
+    icon: `${site.origin}/icon.svg`,
+    title: `Cancel your withdrawal request in ${vault.state.name}`,
+    description:
+      `${describe(facts)}. Your escrowed ${vault.shares.symbol} shares come back to your wallet ` +
+      `and the request leaves the queue.`,
+    label: "Cancel request",
+    links: {
+      actions: [cancelLink(vault)],
     },
   };
 }
@@ -317,6 +346,19 @@ export async function prepareClaimAction(
   return postResponse(prepared.transaction, prepared.message, request.vault);
 }
 
+export async function prepareCancelAction(
+  deps: VaultDeps,
+  schedule: ScheduleSettings,
+  request: { vault: PublicKey; account: PublicKey },
+): Promise<ActionPostResponse> {
+  const prepared = await buildWithdrawTransaction(deps, schedule, {
+    vault: request.vault,
+    wallet: request.account,
+    action: "cancel",
+  });
+  return postResponse(prepared.transaction, prepared.message, request.vault);
+}
+
 /** As the pages show it: "249.87 vUSDC", not the share's nine decimals. */
 function human(amount: TokenAmount): string {
   return formatAbout(BigInt(amount.amount), amount);
@@ -363,6 +405,10 @@ export async function completeAction(
       description: `Claimed ${human(activity.assets)} for ${human(activity.shares)}${
         activity.fee === null ? "" : ` (fee ${human(activity.fee)})`
       }`,
+    },
+    cancel: {
+      title: "Withdrawal cancelled",
+      description: `${human(activity.shares)} came back to your wallet; the request left the queue`,
     },
   };
   return {

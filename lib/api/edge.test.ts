@@ -107,7 +107,7 @@ describe("validation names the field", () => {
     ).toBe(18_446_744_073_709_551_615n);
     expect(parseInput(withdrawRequest, { wallet: WALLET, action: "claim" }).action).toBe("claim");
     expect(() => parseInput(withdrawRequest, { wallet: WALLET, action: "steal" })).toThrow(
-      "action: must be initiate or claim",
+      "action: must be initiate, claim or cancel",
     );
   });
 });

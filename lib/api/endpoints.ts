@@ -17,9 +17,11 @@
 //   4. Tests: its happy and error cases; the security suite covers it by itself.
 import {
   getActionsJson,
+  getCancelAction,
   getClaimAction,
   getDepositAction,
   getWithdrawAction,
+  postCancelAction,
   postClaimAction,
   postConfirmAction,
   postDepositAction,
@@ -103,6 +105,8 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   postWithdrawAction,
   getClaimAction,
   postClaimAction,
+  getCancelAction,
+  postCancelAction,
   postConfirmAction,
 ];
 

@@ -312,6 +312,21 @@ export function createVaultClient(options: VaultClientOptions) {
         ),
       );
     },
+    /**
+     * Cancels the wallet's pending withdrawal, claimable or not: its escrowed shares come back to the
+     * wallet and the request leaves the queue. The build must be cancel_withdrawal for this wallet and
+     * vault and may only return shares; a 409 (NO_PENDING_WITHDRAWAL) when nothing is pending.
+     */
+    cancelWithdrawal(request: { wallet: string }, signer: TransactionSigner) {
+      return run(request.wallet, signer, { operation: "cancel" }, async () =>
+        unwrap(
+          await api.POST("/api/vault/{vault_id}/withdraw", {
+            params: { path },
+            body: { wallet: request.wallet, action: "cancel" },
+          }),
+        ),
+      );
+    },
     withdrawalStatus,
     withdrawalLimits,
     currentWithdrawalLimits,

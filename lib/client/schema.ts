@@ -39,7 +39,7 @@ export interface paths {
      */
     put: operations["buildWithdrawPut"];
     /**
-     * Initiate a withdrawal or claim a pending one (action detected from on-chain state unless given)
+     * Initiate a withdrawal, claim a pending one (action detected from on-chain state unless given), or cancel a pending one (action: cancel)
      * @description Needs a write-scope key.
      */
     post: operations["buildWithdraw"];
@@ -657,6 +657,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/actions/vault/{vault_id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Cancel action: the account's pending withdrawal request, its shares back
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
+     */
+    get: operations["getCancelAction"];
+    put?: never;
+    /**
+     * The unsigned v0 cancel of the account's pending withdrawal (409 when nothing is pending)
+     * @description Solana Actions (blinks): keyless, 20 requests / 5 s per client IP; Access-Control-Allow-Origin: *, X-Action-Version and X-Blockchain-Ids on every response and preflight; errors are { message }.
+     */
+    post: operations["postCancelAction"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/actions/vault/{vault_id}/confirm": {
     parameters: {
       query?: never;
@@ -935,10 +959,10 @@ export interface components {
        */
       sharesAmount?: string | number;
       /**
-       * @description Omitted: detected from on-chain state (claim when a withdrawal is pending)
+       * @description Omitted: detected from on-chain state (claim when a withdrawal is pending). cancel (beside the spec's two) is never detected: it returns a pending request's escrowed shares to the wallet, gives back the cap usage it took and takes it out of the queue; 409 NO_PENDING_WITHDRAWAL when nothing is pending
        * @enum {string}
        */
-      action?: "initiate" | "claim";
+      action?: "initiate" | "claim" | "cancel";
     };
     WithdrawResponse: {
       /** @constant */
@@ -1044,6 +1068,54 @@ export interface components {
             withdrawalEstimate: null;
             withdrawalReservation: null;
           };
+        }
+      | {
+          /** @description Base64 unsigned VersionedTransaction (v0); the wallet is fee payer */
+          transaction: string;
+          message: string;
+          lastValidBlockHeight: number;
+          /** @description ISO 8601: when the blockhash is expected to expire */
+          expiresAt: string;
+          expectedBalanceChanges: components["schemas"]["ExpectedBalanceChanges"];
+          /** @constant */
+          action: "cancel";
+          details: {
+            /** @description The cancelled request's vault-wide sequence */
+            requestId: string;
+            /** @description The escrowed shares that come back to the wallet */
+            returnedShares: components["schemas"]["TokenAmount"];
+            /** @description What those shares are worth at today's share price (they stay in the vault) */
+            returnedValue: components["schemas"]["TokenAmount"];
+            withdrawalPolicy: {
+              feeBps: number;
+              minimumShares: components["schemas"]["TokenAmount"];
+              /** @constant */
+              queueOrder: "fifo";
+              /** @constant */
+              capsEnforcedAt: "execution";
+              navSchedule: {
+                intervalSeconds: number;
+                lastNavAt: string | null;
+                nextNavAt: string | null;
+              };
+            };
+            withdrawalLimits: {
+              hourly: {
+                cap: components["schemas"]["TokenAmount"] | null;
+                used: components["schemas"]["TokenAmount"];
+                remaining: components["schemas"]["TokenAmount"] | null;
+                resetsAt: string;
+              };
+              daily: {
+                cap: components["schemas"]["TokenAmount"] | null;
+                used: components["schemas"]["TokenAmount"];
+                remaining: components["schemas"]["TokenAmount"] | null;
+                resetsAt: string;
+              };
+            };
+            withdrawalEstimate: null;
+            withdrawalReservation: null;
+          };
         };
     HistoryRequest: {
       /**
@@ -1070,7 +1142,7 @@ export interface components {
       data: {
         duplicate: boolean;
         activity: components["schemas"]["Activity"];
-        /** @description Every deposit, request and claim of the wallet on the vault in the transaction, in order */
+        /** @description Every deposit, request, claim and cancel of the wallet on the vault in the transaction, in order */
         activities: components["schemas"]["Activity"][];
       };
     };
@@ -1080,8 +1152,11 @@ export interface components {
       eventIndex: number;
       wallet: string;
       vaultId: string;
-      /** @enum {string} */
-      kind: "deposit" | "initiate" | "claim";
+      /**
+       * @description cancel (beside the spec's three): a pending request cancelled by its owner; its shares came back (assets 0)
+       * @enum {string}
+       */
+      kind: "deposit" | "initiate" | "claim" | "cancel";
       requestId: string | null;
       assets: components["schemas"]["TokenAmount"];
       shares: components["schemas"]["TokenAmount"];
@@ -1379,12 +1454,13 @@ export interface components {
     WebhookCreateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
       url: string;
-      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, withdrawal.cancelled, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
       events: (
         | "deposit.confirmed"
         | "withdrawal.requested"
         | "withdrawal.claimable"
         | "withdrawal.claimed"
+        | "withdrawal.cancelled"
         | "vault.nav_updated"
         | "vault.paused"
         | "vault.resumed"
@@ -1409,12 +1485,13 @@ export interface components {
     WebhookUpdateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
       url?: string;
-      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, withdrawal.cancelled, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
       events?: (
         | "deposit.confirmed"
         | "withdrawal.requested"
         | "withdrawal.claimable"
         | "withdrawal.claimed"
+        | "withdrawal.cancelled"
         | "vault.nav_updated"
         | "vault.paused"
         | "vault.resumed"
@@ -6496,6 +6573,200 @@ export interface operations {
     };
   };
   postClaimAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ActionPostRequest"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionPostResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description State conflict (the message says which) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Body over 16 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Content-Type is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description A rule the request breaks: balance, minimum, capacity, unverifiable transaction */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+  getCancelAction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        vault_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionGetResponse"];
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ActionError"];
+        };
+      };
+    };
+  };
+  postCancelAction: {
     parameters: {
       query?: never;
       header?: never;

@@ -71,6 +71,32 @@ describe("partnerEventsOf", () => {
     expect(partnerEventsOf([{ ...deposit, eventIndex: 1 }], context)[0]?.id).not.toBe(event?.id);
   });
 
+  it("turns a cancel into withdrawal.cancelled at its cancelled_at, with the shares that came back", () => {
+    const cancel = stored("WithdrawalCancelled", {
+      owner: WALLET,
+      requestId: "7",
+      shares: "5000000",
+      cancelledAt: "1700000120",
+    });
+    const [event, ...rest] = partnerEventsOf([cancel], context);
+    expect(rest).toEqual([]);
+    expect(event).toEqual({
+      id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      type: "withdrawal.cancelled",
+      // 120 s after the block time the fixture's other events carry: the event's own clock.
+      timestamp: "2023-11-14T22:15:20.000Z",
+      vault: VAULT,
+      wallet: WALLET,
+      signature: "sig1",
+      slot: 42,
+      data: {
+        requestId: "7",
+        shares: { mint: context.shares.mint, symbol: "vUSDC", amount: "5000000", decimals: 6, uiAmount: 5 },
+      },
+    });
+    expect(partnerEventsOf([{ ...cancel, eventIndex: 1 }], context)[0]?.id).not.toBe(event?.id);
+  });
+
   it("announces capacity_low only for the request that crosses under 10% of the cap", () => {
     // 850 used before + 100 = 950 used: 50 left of 1000, under the 100 threshold, from 150 above it.
     const crossing = partnerEventsOf([request(100_000_000n, 950_000_000n)], context);

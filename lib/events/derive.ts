@@ -24,8 +24,9 @@ function field(event: StoredEvent, name: string): bigint {
   return BigInt(typeof value === "string" || typeof value === "number" ? value : 0);
 }
 
+/** The chain's clock in the event (WithdrawalCancelled names it cancelled_at), else its block time. */
 function timestampOf(event: StoredEvent): string {
-  const seconds = Number(field(event, "timestamp"));
+  const seconds = Number(field(event, event.name === "WithdrawalCancelled" ? "cancelledAt" : "timestamp"));
   return new Date(seconds > 0 ? seconds * 1000 : (event.blockTime?.getTime() ?? 0)).toISOString();
 }
 
@@ -140,6 +141,16 @@ export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEv
             gross: asset(event, "gross"),
             fee: asset(event, "fee"),
             net: asset(event, "net"),
+          },
+        });
+        break;
+      case "WithdrawalCancelled":
+        derived.push({
+          ...base(event, "withdrawal.cancelled", id("withdrawal.cancelled")),
+          data: {
+            requestId: field(event, "requestId").toString(),
+            // Back in the owner's wallet from the escrow; the request left the queue.
+            shares: shares(event, "shares"),
           },
         });
         break;

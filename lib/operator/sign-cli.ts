@@ -1,4 +1,4 @@
-// npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim)
+// npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim | --cancel)
 //   [--url <rpc>] [--ws-url <ws>] [--max-compute-unit-price <micro-lamports>] < build-response.json
 // Finishes the README's curl walkthrough without a wallet app: reads what POST /api/vault/{id}/deposit
 // or /withdraw answered (the envelope, or its data) on standard input, checks the transaction against
@@ -25,13 +25,26 @@ const builtSchema = z.object({
 const inputSchema = z.union([z.object({ success: z.literal(true), data: builtSchema }), builtSchema]);
 
 export const SIGN_USAGE =
-  "npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim) " +
+  "npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim | --cancel) " +
   "[--url <rpc>] [--ws-url <ws>] [--max-compute-unit-price <micro-lamports>] < build-response.json";
 
-function operationOf(values: { deposit?: string; withdraw?: string; claim?: boolean }): OperationRequest {
-  const chosen = [values.deposit !== undefined, values.withdraw !== undefined, values.claim === true];
+function operationOf(values: {
+  deposit?: string;
+  withdraw?: string;
+  claim?: boolean;
+  cancel?: boolean;
+}): OperationRequest {
+  const chosen = [
+    values.deposit !== undefined,
+    values.withdraw !== undefined,
+    values.claim === true,
+    values.cancel === true,
+  ];
   if (chosen.filter(Boolean).length !== 1) {
-    throw new OperatorError(`name exactly one of --deposit, --withdraw or --claim (${SIGN_USAGE})`);
+    throw new OperatorError(`name exactly one of --deposit, --withdraw, --claim or --cancel (${SIGN_USAGE})`);
+  }
+  if (values.cancel === true) {
+    return { operation: "cancel" };
   }
   if (values.deposit !== undefined) {
     const amount = Number(values.deposit);
@@ -90,6 +103,7 @@ export async function runSignCli(
     deposit: { type: "string" },
     withdraw: { type: "string" },
     claim: { type: "boolean" },
+    cancel: { type: "boolean" },
     url: { type: "string" },
     "ws-url": { type: "string" },
     "max-compute-unit-price": { type: "string" },

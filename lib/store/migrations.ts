@@ -246,6 +246,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // A pending request cancelled by its owner is recorded as history too (issue 21 item 3).
+    id: "0013_history_cancel",
+    sql: `
+      ALTER TABLE history DROP CONSTRAINT history_kind_check;
+      ALTER TABLE history ADD CONSTRAINT history_kind_check
+        CHECK (kind IN ('deposit', 'initiate', 'claim', 'cancel'));
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

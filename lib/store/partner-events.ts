@@ -74,7 +74,8 @@ export async function pausedBefore(tx: Queryable, vault: string, signature: stri
 
 /**
  * Requests of `vault` that are claimable by the events stored so far — a NAV struck past the request's
- * floor and the queue funded past its end — not claimed, and not yet announced as claimable.
+ * floor and the queue funded past its end — not claimed, not cancelled, and not yet announced as
+ * claimable.
  */
 export async function newlyClaimableRequests(tx: Queryable, vault: string): Promise<StoredEvent[]> {
   const rows = await tx.query<EventRow>(
@@ -89,8 +90,9 @@ export async function newlyClaimableRequests(tx: Queryable, vault: string): Prom
        AND (vault_events.data->>'navFloor')::numeric < nav.sequence
        AND (vault_events.data->>'queueEnd')::numeric <= funded.queue_funded
        AND NOT EXISTS (
-         SELECT 1 FROM vault_events AS claim WHERE claim.vault = $1 AND claim.name = 'WithdrawalClaimed'
-           AND claim.request_id = vault_events.request_id
+         SELECT 1 FROM vault_events AS ended WHERE ended.vault = $1
+           AND ended.name IN ('WithdrawalClaimed', 'WithdrawalCancelled')
+           AND ended.request_id = vault_events.request_id
        )
        AND NOT EXISTS (
          SELECT 1 FROM partner_events WHERE partner_events.vault = $1 AND partner_events.type = 'withdrawal.claimable'

@@ -58,6 +58,22 @@ export interface ProgramAddress {
   bump: number;
 }
 
+const queueHoles = boundedMemo((vault): ProgramAddress => {
+  const [address, bump] = PublicKey.findProgramAddressSync(
+    [encoder.encode("queue_holes"), new PublicKey(vault).toBytes()],
+    VAULT_PROGRAM_ID,
+  );
+  return { address, bump };
+});
+
+/**
+ * The vault's queue-hole list and its bump: cancel_withdrawal searches for this bump on chain while
+ * the list does not exist yet, so its compute units depend on it.
+ */
+export function findQueueHolesAndBump(vault: PublicKey): ProgramAddress {
+  return queueHoles(base58Of(vault));
+}
+
 const receipts = boundedMemo((key): ProgramAddress => {
   const [vault = "", owner = ""] = key.split(":");
   const [address, bump] = PublicKey.findProgramAddressSync(

@@ -1,6 +1,7 @@
 // Preparing a withdrawal: the action (initiate or claim) is read from the chain unless the caller names
-// it; an action the state does not allow is refused, and so is anything the program would reject
-// (minimum, balance, SOL, cap capacity at this moment). Capacity is checked, never reserved.
+// it (a cancel is only ever named); an action the state does not allow is refused, and so is anything
+// the program would reject (minimum, balance, SOL, cap capacity at this moment). Capacity is checked,
+// never reserved.
 import type { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../chain/base58";
@@ -12,8 +13,13 @@ import {
 import { firstOverflow } from "./cap-window";
 import { DomainError } from "./domain-errors";
 import { simulateExpectedBalanceChanges, type ExpectedBalanceChanges } from "./expected-balance-changes";
-import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
-import { buildClaimWithdrawalInstruction, buildRequestWithdrawalInstruction } from "./instructions";
+import { findQueueHoles } from "./addresses";
+import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
+import {
+  buildCancelWithdrawalInstruction,
+  buildClaimWithdrawalInstruction,
+  buildRequestWithdrawalInstruction,
+} from "./instructions";
 import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "./share-math";
 import { formatAbout, formatHuman, tokenAmount, type TokenAmount } from "./token-amount";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
@@ -32,7 +38,7 @@ import {
   type WithdrawalPolicy,
 } from "./withdrawal-rules";
 
-export type WithdrawAction = "initiate" | "claim";
+export type WithdrawAction = "initiate" | "claim" | "cancel";
 
 export interface WithdrawOptions {
   /** Simulate the built transaction and report the wallet's balance changes (the partner API does). */
@@ -70,6 +76,18 @@ export interface ClaimDetails {
   withdrawalReservation: null;
 }
 
+export interface CancelDetails {
+  requestId: string;
+  /** The escrowed shares that come back to the wallet. */
+  returnedShares: TokenAmount;
+  /** What those shares are worth at today's share price (they stay in the vault, earning). */
+  returnedValue: TokenAmount;
+  withdrawalPolicy: WithdrawalPolicy;
+  withdrawalLimits: WithdrawalLimits;
+  withdrawalEstimate: null;
+  withdrawalReservation: null;
+}
+
 export type PreparedWithdrawal = {
   transaction: string;
   message: string;
@@ -77,7 +95,11 @@ export type PreparedWithdrawal = {
   expiresAt: string;
   /** The wallet's changes in a simulation at build time; null when not simulated or it failed. */
   expectedBalanceChanges: ExpectedBalanceChanges;
-} & ({ action: "initiate"; details: InitiateDetails } | { action: "claim"; details: ClaimDetails });
+} & (
+  | { action: "initiate"; details: InitiateDetails }
+  | { action: "claim"; details: ClaimDetails }
+  | { action: "cancel"; details: CancelDetails }
+);
 
 /** Gross, fee and net of `shares` now, at `feeBps`: the vault's fee for a request, the receipt's for a claim. */
 function estimateView(vault: LoadedVault, shares: bigint, feeBps: number): WithdrawalEstimate {
@@ -324,8 +346,92 @@ async function prepareClaim(
   };
 }
 
+/**
+ * The cancel of the wallet's pending request, claimable or not: its escrowed shares come back to the
+ * wallet's share account (re-opened idempotently, as a claim does the asset account), the cap usage it
+ * took is returned and it leaves the queue. Nothing pending is a 409, as for a claim.
+ */
+async function prepareCancel(
+  deps: VaultDeps,
+  schedule: ScheduleSettings,
+  accounts: WithdrawalAccounts,
+  request: WithdrawRequest,
+  options: WithdrawOptions,
+): Promise<PreparedWithdrawal> {
+  const { vault, receipt } = accounts;
+  if (receipt === null) {
+    throw new DomainError(
+      "NO_PENDING_WITHDRAWAL",
+      "This wallet has no pending withdrawal in this vault to cancel",
+    );
+  }
+  const queueHoles = findQueueHoles(vault.address);
+  const [blockhash, price, [holeList]] = await Promise.all([
+    deps.chain.recentBlockhash(),
+    deps.chain.priorityFee([vault.address]),
+    deps.chain.getAccounts([queueHoles], "fresh"),
+  ]);
+  const { state } = vault;
+  const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
+  const instructions = [
+    buildCreateAssociatedTokenAccountIdempotentInstruction(
+      request.wallet,
+      request.wallet,
+      vault.shares.mint,
+      shareAccount,
+    ),
+    buildCancelWithdrawalInstruction({
+      owner: request.wallet,
+      vault: vault.address,
+      receipt: accounts.receiptAddress,
+      ownerShares: shareAccount,
+      escrow: state.escrow,
+      authority: state.authority,
+      queueHoles,
+    }),
+  ];
+  // The first cancel that leaves a hole in the queue creates the vault's hole list and pays its rent
+  // before the receipt's rent comes back: the wallet must hold it beforehand.
+  const holeListRent =
+    holeList === null || holeList === undefined ? rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE) : 0n;
+  requireSol(
+    accounts,
+    computeUnitLimit("cancel", instructions),
+    price,
+    holeListRent + (accounts.shareAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE)),
+  );
+  const built = buildUnsignedTransaction(request.wallet, "cancel", instructions, blockhash, price);
+  const value = assetsForSharesRoundDown(receipt.shares, state.totalAssets, state.totalShares);
+  const expectedBalanceChanges =
+    options.simulateBalanceChanges === true
+      ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
+      : null;
+  return {
+    action: "cancel",
+    transaction: built.transaction,
+    message:
+      `Cancel the pending withdrawal of ${formatAbout(receipt.shares, vault.shares)} from ${state.name}: ` +
+      `the shares (about ${formatAbout(value, vault.asset)} at today's share price) come back to the wallet ` +
+      `and the request leaves the queue`,
+    details: {
+      requestId: receipt.requestId.toString(),
+      returnedShares: tokenAmount(vault.shares, receipt.shares),
+      returnedValue: tokenAmount(vault.asset, value),
+      withdrawalPolicy: withdrawalPolicy(vault, schedule),
+      withdrawalLimits: withdrawalLimits(vault, deps.now()),
+      withdrawalEstimate: null,
+      withdrawalReservation: null,
+    },
+    lastValidBlockHeight: built.lastValidBlockHeight,
+    expiresAt: built.expiresAt,
+    expectedBalanceChanges,
+  };
+}
+
 /** The action the chain's state calls for: claim when a withdrawal is pending, else initiate. */
-export function detectWithdrawAction(accounts: Pick<WithdrawalAccounts, "receipt">): WithdrawAction {
+export function detectWithdrawAction(
+  accounts: Pick<WithdrawalAccounts, "receipt">,
+): Exclude<WithdrawAction, "cancel"> {
   return accounts.receipt === null ? "initiate" : "claim";
 }
 
@@ -340,11 +446,16 @@ export async function buildWithdrawTransaction(
   if (action === "initiate" && accounts.receipt !== null) {
     throw new DomainError(
       "WITHDRAWAL_PENDING",
-      `This wallet already has a pending withdrawal of ${formatHuman(accounts.receipt.shares, accounts.vault.shares)} in this vault; claim it before initiating another`,
+      `This wallet already has a pending withdrawal of ${formatHuman(accounts.receipt.shares, accounts.vault.shares)} in this vault; claim or cancel it before initiating another`,
       { context: { pendingShares: tokenAmount(accounts.vault.shares, accounts.receipt.shares) } },
     );
   }
-  return action === "initiate"
-    ? prepareInitiate(deps, schedule, accounts, request, options)
-    : prepareClaim(deps, schedule, accounts, request, options);
+  switch (action) {
+    case "initiate":
+      return prepareInitiate(deps, schedule, accounts, request, options);
+    case "claim":
+      return prepareClaim(deps, schedule, accounts, request, options);
+    case "cancel":
+      return prepareCancel(deps, schedule, accounts, request, options);
+  }
 }

@@ -1,8 +1,8 @@
 // History entries: a confirmed signature is verified against the chain (successful, signed by the
-// wallet, carrying our program's deposit / withdrawal events for that vault and wallet), each such
+// wallet, carrying our program's deposit / withdrawal / cancel events for that vault and wallet), each such
 // event classified and stored once, keyed by signature and event index. A hand-built transaction may
 // hold several (a claim, then a new request): every one is recorded, in order, so the ordering rule
-// (a claim only after its initiate) holds for each of them.
+// (a claim or a cancel only after its initiate) holds for each of them.
 import type { PublicKey } from "@solana/web3.js";
 
 import type { ConfirmedTransaction } from "../chain/vault-chain";
@@ -12,7 +12,7 @@ import { tokenAmount, type TokenAmount, type TokenLabel } from "./token-amount";
 import { shareDecimalsFor } from "./share-math";
 import { loadVault, shareSymbol, type VaultDeps } from "./vault-state";
 
-export type ActivityKind = "deposit" | "initiate" | "claim";
+export type ActivityKind = "deposit" | "initiate" | "claim" | "cancel";
 
 /** A history row as stored: raw amounts, mints and decimals; symbols are resolved when shown. */
 export interface ActivityRecord {
@@ -136,7 +136,7 @@ export function classifyVaultTransaction(
   if (records.length === 0) {
     throw new DomainError(
       "NOT_A_VAULT_TRANSACTION",
-      "signature: the transaction holds no deposit, withdrawal request or claim of this wallet on this vault",
+      "signature: the transaction holds no deposit, withdrawal request, claim or cancel of this wallet on this vault",
     );
   }
   return records;
@@ -144,7 +144,10 @@ export function classifyVaultTransaction(
 
 type ActionFields = Pick<NewActivityRecord, "kind" | "requestId" | "assets" | "shares" | "fee">;
 
-/** A deposit, request or claim event's owner and row fields; null for the vault's other events. */
+/**
+ * A deposit, request, claim or cancel event's owner and row fields; null for the vault's other events.
+ * A cancel moves no asset (assets 0): its shares come back from the escrow.
+ */
 function walletAction(event: VaultEvent): { owner: string; fields: ActionFields } | null {
   switch (event.name) {
     case "Deposited":
@@ -178,6 +181,17 @@ function walletAction(event: VaultEvent): { owner: string; fields: ActionFields 
           assets: event.data.net,
           shares: event.data.shares,
           fee: event.data.fee,
+        },
+      };
+    case "WithdrawalCancelled":
+      return {
+        owner: event.data.owner.toBase58(),
+        fields: {
+          kind: "cancel",
+          requestId: event.data.requestId,
+          assets: 0n,
+          shares: event.data.shares,
+          fee: null,
         },
       };
     default:
@@ -221,10 +235,13 @@ function conflict(): DomainError {
   );
 }
 
-/** Refuses the batch when a claim in it comes before its initiate is recorded (there or earlier in it). */
+/**
+ * Refuses the batch when a claim or a cancel in it comes before its initiate is recorded (there or
+ * earlier in it): the feed never shows a request ending that it did not show starting.
+ */
 async function requireInitiates(store: HistoryStore, records: readonly NewActivityRecord[]): Promise<void> {
   for (const [position, record] of records.entries()) {
-    if (record.kind !== "claim" || record.requestId === null) {
+    if ((record.kind !== "claim" && record.kind !== "cancel") || record.requestId === null) {
       continue;
     }
     const requestId = record.requestId;
@@ -234,7 +251,7 @@ async function requireInitiates(store: HistoryStore, records: readonly NewActivi
     if (!initiatedEarlierHere && !(await store.hasInitiate(record.vault, record.wallet, requestId))) {
       throw new DomainError(
         "INITIATE_NOT_RECORDED",
-        `The initiate of withdrawal request ${requestId} is not recorded; record its signature before the claim's`,
+        `The initiate of withdrawal request ${requestId} is not recorded; record its signature before the ${record.kind}'s`,
         { context: { requestId: requestId.toString() } },
       );
     }

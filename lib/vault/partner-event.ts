@@ -8,6 +8,7 @@ export const PARTNER_EVENT_TYPES = [
   "withdrawal.requested",
   "withdrawal.claimable",
   "withdrawal.claimed",
+  "withdrawal.cancelled",
   "vault.nav_updated",
   "vault.paused",
   "vault.resumed",

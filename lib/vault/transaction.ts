@@ -6,7 +6,7 @@ import { ComputeBudgetProgram, type PublicKey, type TransactionInstruction } fro
 import { base58Of } from "../chain/base58";
 import { boundedMemo } from "../chain/bounded-memo";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, findAssociatedTokenAddressAndBump } from "../chain/spl-token";
-import { findReceiptAndBump } from "./addresses";
+import { findQueueHolesAndBump, findReceiptAndBump } from "./addresses";
 import { VAULT_PROGRAM_ID, findIdlInstruction } from "./idl";
 
 import type { RecentBlockhash } from "../chain/blockhash";
@@ -15,12 +15,15 @@ import { LAMPORTS_PER_SIGNATURE } from "./vault-state";
 /**
  * Compute units per action, from the consumption measured in tests/api/transaction-budget.test.ts
  * (worst case: associated token accounts created) with headroom, for accounts whose bump seed is 255;
- * computeUnitLimit adds what a lower bump costs. The test fails if one runs over.
+ * computeUnitLimit adds what a lower bump costs. The test fails if one runs over. The cancel's worst
+ * case (share account re-opened and the vault's hole list created: 22,362 CU) is measured in
+ * tests/api/endpoints/cancel.test.ts.
  */
 export const COMPUTE_UNIT_BUDGETS = {
   deposit: 40_000,
   initiate: 20_000,
   claim: 40_000,
+  cancel: 30_000,
 } as const;
 
 export type TransactionAction = keyof typeof COMPUTE_UNIT_BUDGETS;
@@ -36,11 +39,16 @@ const REQUEST_WITHDRAWAL = findIdlInstruction("request_withdrawal");
 const REQUEST_WITHDRAWAL_TAG = Buffer.from(REQUEST_WITHDRAWAL.discriminator);
 const REQUEST_WITHDRAWAL_OWNER = REQUEST_WITHDRAWAL.accounts.findIndex((account) => account.name === "owner");
 const REQUEST_WITHDRAWAL_VAULT = REQUEST_WITHDRAWAL.accounts.findIndex((account) => account.name === "vault");
+const CANCEL_WITHDRAWAL = findIdlInstruction("cancel_withdrawal");
+const CANCEL_WITHDRAWAL_TAG = Buffer.from(CANCEL_WITHDRAWAL.discriminator);
+const CANCEL_WITHDRAWAL_VAULT = CANCEL_WITHDRAWAL.accounts.findIndex((account) => account.name === "vault");
 
 /**
  * The bump seed an instruction searches for on chain, or null when it searches none: the associated
- * token program's account (owner and mint at keys 2 and 3), and the withdrawal receipt the vault's
- * request_withdrawal creates (find_program_address over the vault and owner).
+ * token program's account (owner and mint at keys 2 and 3), the withdrawal receipt the vault's
+ * request_withdrawal creates (find_program_address over the vault and owner), and the vault's
+ * queue-hole list cancel_withdrawal looks for while it does not exist (counted always: the build does
+ * not know whether this cancel is the one that creates it).
  */
 function searchedBump(instruction: TransactionInstruction): number | null {
   const { keys, programId, data } = instruction;
@@ -58,6 +66,13 @@ function searchedBump(instruction: TransactionInstruction): number | null {
     const owner = keys[REQUEST_WITHDRAWAL_OWNER]?.pubkey;
     const vault = keys[REQUEST_WITHDRAWAL_VAULT]?.pubkey;
     return owner === undefined || vault === undefined ? null : findReceiptAndBump(vault, owner).bump;
+  }
+  if (
+    programId.equals(VAULT_PROGRAM_ID) &&
+    data.subarray(0, CANCEL_WITHDRAWAL_TAG.length).equals(CANCEL_WITHDRAWAL_TAG)
+  ) {
+    const vault = keys[CANCEL_WITHDRAWAL_VAULT]?.pubkey;
+    return vault === undefined ? null : findQueueHolesAndBump(vault).bump;
   }
   return null;
 }

@@ -15,9 +15,17 @@ import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   findAssociatedTokenAddress,
 } from "../chain/spl-token";
-import { findEscrow, findReceipt, findReserve, findShareMint, findVaultAuthority } from "./addresses";
-import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
 import {
+  findEscrow,
+  findQueueHoles,
+  findReceipt,
+  findReserve,
+  findShareMint,
+  findVaultAuthority,
+} from "./addresses";
+import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "./idl";
+import {
+  buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
   buildRequestWithdrawalInstruction,
@@ -110,6 +118,36 @@ function claimInstructions(): TransactionInstruction[] {
     }),
   ];
 }
+
+/** cancel_withdrawal as the API builds it; `sharesOwner` and `receiptOwner` let a test point them elsewhere. */
+function cancelInstruction(
+  options: {
+    sharesOwner?: PublicKey;
+    receiptOwner?: PublicKey;
+    target?: PublicKey;
+    queueHoles?: PublicKey;
+  } = {},
+): TransactionInstruction {
+  const target = options.target ?? vault;
+  return buildCancelWithdrawalInstruction({
+    owner: wallet,
+    vault: target,
+    receipt: findReceipt(target, options.receiptOwner ?? wallet),
+    ownerShares: findAssociatedTokenAddress(options.sharesOwner ?? wallet, tokens.shareMint),
+    escrow: findEscrow(target),
+    authority: findVaultAuthority(target),
+    queueHoles: options.queueHoles ?? findQueueHoles(target),
+  });
+}
+
+function cancelInstructions(): TransactionInstruction[] {
+  return [
+    buildCreateAssociatedTokenAccountIdempotentInstruction(wallet, wallet, tokens.shareMint),
+    cancelInstruction(),
+  ];
+}
+
+const cancel: ExpectedVaultTransaction = { operation: "cancel", vault, wallet };
 
 const deposit250: ExpectedVaultTransaction = {
   operation: "deposit",
@@ -329,6 +367,136 @@ describe("verifyVaultTransaction", () => {
     expect(
       refusal(() => verifyVaultTransaction(new VersionedTransaction(withLookup), deposit250, tokens)),
     ).toMatchObject({ code: "LOOKUP_TABLES", context: { lookupTables: 1 } });
+  });
+});
+
+describe("verifyVaultTransaction of a cancel", () => {
+  it("passes the builder's cancel, with or without re-opening the wallet's share account", () => {
+    const withAccount = verifyVaultTransaction(transactionOf("cancel", cancelInstructions()), cancel, tokens);
+    expect(withAccount).toMatchObject({ operation: "cancel", args: {} });
+    // The only SOL a cancel may cost beyond its fee: the share account it re-opens, and the vault's
+    // queue-hole list when it is the first cancel to leave a hole.
+    const holeList = rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE);
+    expect(withAccount.maxLamportsSpent - withAccount.maxFeeLamports).toBe(
+      rentExemptMinimum(TOKEN_ACCOUNT_SIZE) + holeList,
+    );
+    const bare = verifyVaultTransaction(transactionOf("cancel", [cancelInstruction()]), cancel, tokens);
+    expect(bare.maxLamportsSpent - bare.maxFeeLamports).toBe(holeList);
+  });
+
+  it("refuses a claim for a cancel and a cancel for a claim or a request", () => {
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(transactionOf("claim", claimInstructions().slice(1)), cancel, tokens),
+      ),
+    ).toMatchObject({
+      code: "WRONG_VAULT_INSTRUCTION",
+      context: { expected: "cancel_withdrawal", found: "claim_withdrawal" },
+    });
+    const cancelled = transactionOf("cancel", [cancelInstruction()]);
+    expect(
+      refusal(() => verifyVaultTransaction(cancelled, { operation: "claim", vault, wallet }, tokens)),
+    ).toMatchObject({
+      code: "WRONG_VAULT_INSTRUCTION",
+      context: { expected: "claim_withdrawal", found: "cancel_withdrawal" },
+    });
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(cancelled, { operation: "initiate", vault, wallet, shares: 7_000n }, tokens),
+      ),
+    ).toMatchObject({ code: "WRONG_VAULT_INSTRUCTION", context: { found: "cancel_withdrawal" } });
+  });
+
+  it("refuses the shares sent to a stranger's account, a stranger's receipt and another vault", () => {
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("cancel", [cancelInstruction({ sharesOwner: stranger })]),
+          cancel,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({
+      code: "WRONG_ACCOUNT",
+      context: {
+        account: "owner_shares",
+        expected: findAssociatedTokenAddress(wallet, tokens.shareMint).toBase58(),
+        found: findAssociatedTokenAddress(stranger, tokens.shareMint).toBase58(),
+      },
+    });
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("cancel", [cancelInstruction({ receiptOwner: stranger })]),
+          cancel,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({
+      code: "WRONG_ACCOUNT",
+      context: { account: "receipt", found: findReceipt(vault, stranger).toBase58() },
+    });
+    const other = Keypair.generate().publicKey;
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("cancel", [cancelInstruction({ target: other })]),
+          cancel,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "vault", found: other.toBase58() } });
+    // Another vault's hole list: the wallet would pay to create an account that is not this vault's.
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("cancel", [cancelInstruction({ queueHoles: findQueueHoles(other) })]),
+          cancel,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({
+      code: "WRONG_ACCOUNT",
+      context: { account: "queue_holes", expected: findQueueHoles(vault).toBase58() },
+    });
+  });
+
+  it("refuses a cancel that opens an asset account or carries a second vault instruction", () => {
+    const assetAccount = buildCreateAssociatedTokenAccountIdempotentInstruction(wallet, wallet, assetMint);
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(transactionOf("cancel", [assetAccount, cancelInstruction()]), cancel, tokens),
+      ),
+    ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "account" } });
+    expect(
+      refusal(() =>
+        verifyVaultTransaction(
+          transactionOf("cancel", [cancelInstruction(), requestInstruction(7_000n)]),
+          cancel,
+          tokens,
+        ),
+      ),
+    ).toMatchObject({ code: "UNEXPECTED_INSTRUCTION" });
+  });
+
+  it("takes shares coming back and refuses one share or one asset unit leaving the wallet", () => {
+    const verified = verifyVaultTransaction(transactionOf("cancel", cancelInstructions()), cancel, tokens);
+    const lamports = -verified.maxLamportsSpent;
+    expect(() =>
+      checkBalanceChanges(verified, { asset: 0n, shares: 100_000_000_000n, lamports }),
+    ).not.toThrow();
+    expect(refusal(() => checkBalanceChanges(verified, { asset: 0n, shares: -1n, lamports }))).toMatchObject({
+      code: "SIMULATED_OUTFLOW",
+      context: { balance: "shares", expected: "0", found: "-1" },
+    });
+    expect(
+      refusal(() => checkBalanceChanges(verified, { asset: -1n, shares: 100_000_000_000n, lamports })),
+    ).toMatchObject({ code: "SIMULATED_OUTFLOW", context: { balance: "asset", found: "-1" } });
+    expect(
+      refusal(() =>
+        checkBalanceChanges(verified, { asset: 0n, shares: 100_000_000_000n, lamports: lamports - 1n }),
+      ),
+    ).toMatchObject({ code: "SIMULATED_OUTFLOW", context: { balance: "lamports" } });
   });
 });
 

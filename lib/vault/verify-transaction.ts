@@ -2,7 +2,7 @@
 // signer is asked (by the typed client and the pages' flow alike): every instruction is one the
 // operation needs (the vault program's asked-for instruction, a compute budget, the wallet's own
 // associated token account where the operation creates one), the vault instruction is the one asked
-// for, on the vault asked for, with exactly the accounts the program's seeds give for that vault and
+// for (a cancel: cancel_withdrawal, which returns the escrowed shares to the wallet), on the vault asked for, with exactly the accounts the program's seeds give for that vault and
 // wallet, and the amount asked for; the wallet pays the fee and is the only signer; the compute-unit
 // price stays under the caller's cap; no lookup table hides an account. The instruction is recognised
 // by its discriminator and its accounts are read in the IDL's order (programs/vault/idl.json), so an
@@ -32,8 +32,16 @@ import {
   tokenAccountAmount,
 } from "../chain/spl-token";
 import { decodeVault, type VaultAccount } from "./accounts";
-import { findEscrow, findReceipt, findReserve, findShareMint, findVaultAuthority } from "./addresses";
 import {
+  findEscrow,
+  findQueueHoles,
+  findReceipt,
+  findReserve,
+  findShareMint,
+  findVaultAuthority,
+} from "./addresses";
+import {
+  QUEUE_HOLES_ACCOUNT_SIZE,
   VAULT_PROGRAM_ID,
   WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
   findIdlInstruction,
@@ -48,14 +56,18 @@ import {
 } from "./transaction-check-error";
 import { LAMPORTS_PER_SIGNATURE, rentExemptMinimum } from "./vault-state";
 
-/** The operations a wallet is asked to sign, as the spec names them (initiate = request_withdrawal). */
-export type VaultOperation = "deposit" | "initiate" | "claim";
+/**
+ * The operations a wallet is asked to sign, as the spec names them (initiate = request_withdrawal),
+ * and the cancel of a pending request (cancel_withdrawal).
+ */
+export type VaultOperation = "deposit" | "initiate" | "claim" | "cancel";
 
 /** An operation as asked for. A deposit's amount in raw units, or human units of the asset. */
 export type OperationRequest =
   | { operation: "deposit"; amount: { raw: bigint } | { ui: number } }
   | { operation: "initiate"; shares: bigint }
-  | { operation: "claim" };
+  | { operation: "claim" }
+  | { operation: "cancel" };
 
 /** What the signer asked the gateway for: the operation, on this vault, for this wallet. */
 export type ExpectedVaultTransaction = OperationRequest & { vault: PublicKey; wallet: PublicKey };
@@ -122,20 +134,26 @@ const VAULT_INSTRUCTION_OF: Record<VaultOperation, IdlInstruction> = {
   deposit: findIdlInstruction("deposit"),
   initiate: findIdlInstruction("request_withdrawal"),
   claim: findIdlInstruction("claim_withdrawal"),
+  cancel: findIdlInstruction("cancel_withdrawal"),
 };
 
-/** The argument that carries the asked-for amount, per operation (none for a claim). */
+/** The argument that carries the asked-for amount, per operation (none for a claim or a cancel). */
 const AMOUNT_ARG: Record<VaultOperation, string | null> = {
   deposit: "amount",
   initiate: "shares",
   claim: null,
+  cancel: null,
 };
 
-/** The associated token account an operation creates for the wallet, by the mint of its token. */
+/**
+ * The associated token account an operation creates for the wallet, by the mint of its token: a
+ * cancel returns shares to the wallet's share account, which it may have closed once it held none.
+ */
 const CREATED_TOKEN_ACCOUNT: Record<VaultOperation, "asset" | "shares" | null> = {
   deposit: "shares",
   initiate: null,
   claim: "asset",
+  cancel: "shares",
 };
 
 const COMPUTE_BUDGET_SET_LIMIT = 2;
@@ -185,7 +203,7 @@ function expectedAmount(expected: ExpectedVaultTransaction, tokens: VaultTokens)
   if (expected.operation === "initiate") {
     return expected.shares;
   }
-  if (expected.operation === "claim") {
+  if (expected.operation === "claim" || expected.operation === "cancel") {
     return null;
   }
   if ("raw" in expected.amount) {
@@ -224,6 +242,8 @@ function expectedAccount(
       return findReserve(vault);
     case "escrow":
       return findEscrow(vault);
+    case "queue_holes":
+      return findQueueHoles(vault);
     case "receipt":
       return findReceipt(vault, wallet);
     case "depositor_asset":
@@ -621,12 +641,12 @@ export function verifyVaultTransaction(
     );
   }
   const maxFeeLamports = LAMPORTS_PER_SIGNATURE + (BigInt(limit) * BigInt(price) + 999_999n) / 1_000_000n;
+  // A request pays its receipt's rent; a cancel may pay the vault's queue-hole list's (the first
+  // cancel that leaves a hole creates it), before its receipt's rent comes back.
   const rent =
-    expected.operation === "initiate"
-      ? rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE)
-      : createdAccounts > 0
-        ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE)
-        : 0n;
+    (expected.operation === "initiate" ? rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE) : 0n) +
+    (expected.operation === "cancel" ? rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE) : 0n) +
+    (createdAccounts > 0 ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE) : 0n);
   return {
     operation: expected.operation,
     tokens,
@@ -687,8 +707,9 @@ export function balanceChanges(before: readonly PreAccount[], after: readonly Po
 
 /**
  * The simulated changes against what the operation can do: a deposit pays at most its amount of the
- * asset and gains shares, a request gives at most its shares into escrow, a claim only gains; no
- * operation spends more SOL than its fee and the rent of the account it creates.
+ * asset and gains shares, a request gives at most its shares into escrow, a claim and a cancel only
+ * gain (a cancel's shares come back from the escrow); no operation spends more SOL than its fee and
+ * the rent of the account it creates.
  */
 export function checkBalanceChanges(verified: VerifiedTransaction, changes: BalanceChanges): void {
   const assetFloor = verified.operation === "deposit" ? -BigInt(verified.args.amount ?? "0") : 0n;

@@ -5,8 +5,13 @@ import { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../chain/accounts";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
-import { decodeReceipt, type WithdrawalReceiptAccount } from "./accounts";
-import { findReceipt } from "./addresses";
+import {
+  decodeQueueHoles,
+  decodeReceipt,
+  type QueueHolesAccount,
+  type WithdrawalReceiptAccount,
+} from "./accounts";
+import { findQueueHoles, findReceipt } from "./addresses";
 import { VAULT_PROGRAM_ID } from "./idl";
 import {
   rememberVaultLayout,
@@ -24,6 +29,8 @@ export interface WithdrawalAccounts {
   walletLamports: bigint;
   walletShares: bigint;
   assetAccountExists: boolean;
+  /** The wallet's share account is open (a cancel re-opens it when the wallet closed it). */
+  shareAccountExists: boolean;
 }
 
 function tokenBalance(account: ChainAccount | null | undefined): bigint {
@@ -69,21 +76,47 @@ export async function readWithdrawalAccounts(
     walletLamports: walletAccount?.lamports ?? 0n,
     walletShares: tokenBalance(shareAccount),
     assetAccountExists: assetAccount !== null && assetAccount !== undefined,
+    shareAccountExists: shareAccount !== null && shareAccount !== undefined,
   };
 }
 
-/** Vault, receipt and reserve, freshly, in one call: what the status needs. */
+/** A share range [start, end) of the withdrawal queue. */
+export type QueueRange = QueueHolesAccount["holes"][number];
+
+/** The holes cancelled requests left in the queue; none while the vault has no hole list. */
+function holesFrom(account: ChainAccount | null | undefined): QueueRange[] {
+  if (account === null || account === undefined || !account.owner.equals(VAULT_PROGRAM_ID)) {
+    return [];
+  }
+  return decodeQueueHoles(account.data).holes;
+}
+
+export type StatusAccounts = Pick<
+  WithdrawalAccounts,
+  "vault" | "receipt" | "receiptAddress" | "reserveBalance"
+> & {
+  /** The queue's holes (cancelled requests staging will pass at no cost), oldest first. */
+  queueHoles: QueueRange[];
+};
+
+/** Vault, receipt, reserve and the queue's holes, freshly, in one call: what the status needs. */
 export async function readStatusAccounts(
   deps: VaultDeps,
   vaultAddress: PublicKey,
   wallet: PublicKey,
-): Promise<Pick<WithdrawalAccounts, "vault" | "receipt" | "receiptAddress" | "reserveBalance">> {
+): Promise<StatusAccounts> {
   const layout = await vaultLayout(deps, vaultAddress);
   const receiptAddress = findReceipt(vaultAddress, wallet);
-  const [vaultAccount, receipt, reserve] = await deps.chain.getAccounts(
-    [vaultAddress, receiptAddress, layout.reserve],
+  const [vaultAccount, receipt, reserve, holes] = await deps.chain.getAccounts(
+    [vaultAddress, receiptAddress, layout.reserve, findQueueHoles(vaultAddress)],
     "fresh",
   );
   const vault = vaultFromAccount(deps, vaultAddress, vaultAccount ?? null);
-  return { vault, receiptAddress, receipt: receiptFrom(receipt), reserveBalance: tokenBalance(reserve) };
+  return {
+    vault,
+    receiptAddress,
+    receipt: receiptFrom(receipt),
+    reserveBalance: tokenBalance(reserve),
+    queueHoles: holesFrom(holes),
+  };
 }

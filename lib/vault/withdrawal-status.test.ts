@@ -5,7 +5,7 @@ import { vaultAccount } from "../../tests/fixtures/vault-account";
 import type { VaultAccount, WithdrawalReceiptAccount } from "./accounts";
 import { StagingPace } from "./staging-pace";
 import { capWindow } from "./cap-window";
-import { estimateArrival, withdrawalProgress } from "./withdrawal-status";
+import { estimateArrival, holeSharesBetween, withdrawalProgress } from "./withdrawal-status";
 
 const key = PublicKey.default;
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -48,6 +48,20 @@ describe("withdrawal progress", () => {
       fraction: 1,
     });
   });
+
+  it("does not count cancelled requests (holes) between the funded frontier and this one as ahead", () => {
+    // Funded to 150; holes [160, 180) and [190, 250) (the second partly beyond this request's start,
+    // which a real queue never has: only its part before 200 counts); 50 − 20 − 10 = 20 ahead.
+    const holes = [
+      { start: 160n, end: 180n },
+      { start: 190n, end: 250n },
+      { start: 400n, end: 500n },
+    ];
+    expect(withdrawalProgress(vault({ queueFunded: 150n }), receipt, holes).sharesAhead).toBe("20");
+    expect(holeSharesBetween(holes, 150n, 200n)).toBe(30n);
+    expect(holeSharesBetween(holes, 0n, 1_000n)).toBe(180n);
+    expect(holeSharesBetween([], 0n, 1_000n)).toBe(0n);
+  });
 });
 
 describe("arrival estimate", () => {
@@ -72,6 +86,17 @@ describe("arrival estimate", () => {
     expect(estimate).toEqual({
       kind: "staging",
       band: { earliest: new Date(NOW + 15_000).toISOString(), latest: new Date(NOW + 50_000).toISOString() },
+    });
+  });
+
+  it("leaves the holes before the request out of the shares still to stage", () => {
+    // 150 shares to go, 50 of them a cancelled request's hole: 100 at 10/s, 10 s; late edge 20 + 20 s.
+    const estimate = estimateArrival(vault({ navSequence: 6n }), receipt, false, NOW, schedule, 10, [
+      { start: 160n, end: 210n },
+    ]);
+    expect(estimate).toEqual({
+      kind: "staging",
+      band: { earliest: new Date(NOW + 10_000).toISOString(), latest: new Date(NOW + 40_000).toISOString() },
     });
   });
 

@@ -17,7 +17,7 @@ import {
 import { assetsForSharesRoundDown } from "./share-math";
 import { tokenAmount, type TokenAmount } from "./token-amount";
 import type { LoadedVault, VaultDeps } from "./vault-state";
-import { readStatusAccounts } from "./withdrawal-accounts";
+import { readStatusAccounts, type QueueRange } from "./withdrawal-accounts";
 import {
   claimBlockers,
   withdrawalLimits,
@@ -69,14 +69,37 @@ export interface StatusSettings extends ScheduleSettings {
   stagingPace: StagingPace;
 }
 
+/**
+ * The shares of the queue's holes inside [from, to): cancelled requests no one waits for, which
+ * staging passes at no cost.
+ */
+export function holeSharesBetween(holes: readonly QueueRange[], from: bigint, to: bigint): bigint {
+  let shares = 0n;
+  for (const hole of holes) {
+    const start = hole.start > from ? hole.start : from;
+    const end = hole.end < to ? hole.end : to;
+    if (end > start) {
+      shares += end - start;
+    }
+  }
+  return shares;
+}
+
 export function withdrawalProgress(
   state: VaultAccount,
   receipt: WithdrawalReceiptAccount,
+  holes: readonly QueueRange[] = [],
 ): WithdrawalProgress {
   const total = receipt.shares;
   const fundedPastStart = state.queueFunded - receipt.queueStart;
   const staged = fundedPastStart <= 0n ? 0n : fundedPastStart >= total ? total : fundedPastStart;
-  const ahead = receipt.queueStart > state.queueFunded ? receipt.queueStart - state.queueFunded : 0n;
+  // Cancelled requests between the funded frontier and this one are not ahead of it.
+  const ahead =
+    receipt.queueStart > state.queueFunded
+      ? receipt.queueStart -
+        state.queueFunded -
+        holeSharesBetween(holes, state.queueFunded, receipt.queueStart)
+      : 0n;
   return {
     stagedShares: staged.toString(),
     totalShares: total.toString(),
@@ -102,6 +125,7 @@ export function estimateArrival(
   nowMs: number,
   schedule: ScheduleSettings,
   sharesPerSecond: number | null,
+  holes: readonly QueueRange[] = [],
 ): ArrivalEstimate {
   if (claimable) {
     return { kind: "ready", band: null };
@@ -114,7 +138,9 @@ export function estimateArrival(
     candidates.push({ kind: "nav", window: { earliestMs, latestMs: earliestMs + intervalMs } });
   }
   if (state.queueFunded < receipt.queueEnd) {
-    const remaining = Number(receipt.queueEnd - state.queueFunded);
+    const remaining = Number(
+      receipt.queueEnd - state.queueFunded - holeSharesBetween(holes, state.queueFunded, receipt.queueEnd),
+    );
     const window =
       sharesPerSecond === null || sharesPerSecond <= 0
         ? null
@@ -274,7 +300,7 @@ export async function getWithdrawalStatus(
   request: { vault: PublicKey; wallet: PublicKey },
   indexed: MilestoneSource | null = null,
 ): Promise<WithdrawalStatus> {
-  const { vault, receipt, receiptAddress, reserveBalance } = await readStatusAccounts(
+  const { vault, receipt, receiptAddress, reserveBalance, queueHoles } = await readStatusAccounts(
     deps,
     request.vault,
     request.wallet,
@@ -320,8 +346,9 @@ export async function getWithdrawalStatus(
       nowMs,
       settings,
       settings.stagingPace.sharesPerSecond(vault.address.toBase58()),
+      queueHoles,
     ),
-    progress: withdrawalProgress(state, receipt),
+    progress: withdrawalProgress(state, receipt, queueHoles),
     milestones: await statusMilestones(deps, indexed, vault, request.wallet, receipt.requestId),
     withdrawalLimits: withdrawalLimits(vault, nowMs),
   };

@@ -117,6 +117,15 @@ export function buildWithdraw(
   );
 }
 
+/** POST /api/vault/{id}/withdraw with action cancel: the cancel of the wallet's pending request. */
+export function buildCancel(vaultId: string, wallet: string): Promise<WithdrawData> {
+  return call(
+    vaultPath(vaultId, "withdraw"),
+    { method: "POST", body: { wallet, action: "cancel" } },
+    withdrawData,
+  );
+}
+
 /** POST /api/history: records a confirmed signature (a duplicate counts as success). */
 export async function recordHistory(
   vaultId: string,

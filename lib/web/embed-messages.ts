@@ -4,7 +4,7 @@
 
 export const EMBED_MESSAGE_SOURCE = "vault-gateway";
 
-export type EmbedTransactionKind = "deposit" | "withdraw" | "claim";
+export type EmbedTransactionKind = "deposit" | "withdraw" | "claim" | "cancel";
 
 export type EmbedMessage =
   | { source: typeof EMBED_MESSAGE_SOURCE; type: "resize"; height: number }
@@ -31,5 +31,7 @@ export function transactionOfKey(key: readonly unknown[] | undefined): {
   if (tag !== "vault-transaction" || typeof vault !== "string") {
     return null;
   }
-  return kind === "deposit" || kind === "withdraw" || kind === "claim" ? { kind, vault } : null;
+  return kind === "deposit" || kind === "withdraw" || kind === "claim" || kind === "cancel"
+    ? { kind, vault }
+    : null;
 }

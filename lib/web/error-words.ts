@@ -163,7 +163,7 @@ const API_CODE_TITLES: Readonly<Record<string, string>> = {
   AMOUNT_TOO_SMALL: "Amount too small",
   VAULT_PAUSED: "The vault is paused",
   WITHDRAWAL_PENDING: "A withdrawal is already pending",
-  NO_PENDING_WITHDRAWAL: "Nothing to claim",
+  NO_PENDING_WITHDRAWAL: "No pending withdrawal",
   WITHDRAWAL_NOT_CLAIMABLE: "Not claimable yet",
   INVALID_REQUEST: "Check the amount",
   INVALID_AMOUNT: "Check the amount",

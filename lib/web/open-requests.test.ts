@@ -44,4 +44,12 @@ describe("open withdrawal requests in the activity", () => {
     );
     expect(requestStates([request, entry("claim", "A", 2)]).size).toBe(0);
   });
+
+  it("closes a request its owner cancelled, and opens the next one requested after it", () => {
+    const cancelled = entry("initiate", "A", 1);
+    const cancel = entry("cancel", "A", 2);
+    expect(requestStates([cancelled, cancel], () => true).size).toBe(0);
+    const next = entry("initiate", "A", 3);
+    expect([...requestStates([cancel, next, cancelled])]).toEqual([[`${next.signature}:0`, "pending"]]);
+  });
 });

@@ -1,5 +1,5 @@
 // Which withdrawal requests in a wallet's activity are still open: per vault, the newest request with
-// no claim after it (a wallet has at most one pending withdrawal per vault). The activity lists show
+// no claim or cancel after it (a wallet has at most one pending withdrawal per vault). The activity lists show
 // those as pending, or claimable where the vault's withdrawal status says so.
 import type { ActivityData } from "./api-client";
 

@@ -1,7 +1,7 @@
 // Solana Actions over real HTTP against the local chain: every route's GET/POST/OPTIONS bodies checked
 // against runtime mirrors of @solana/actions' types (typed so they cannot stray from them) and its
-// headers; a blink's deposit → withdraw → claim signed, landed and recorded through the chained
-// callback; and the error cases, each the specification's { message } with a 4xx.
+// headers; a blink's deposit → withdraw → claim, and a withdrawal request → cancel, signed, landed and
+// recorded through the chained callback; and the error cases, each the specification's { message } with a 4xx.
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -53,6 +53,7 @@ const paths = (vault: string) => ({
   deposit: `/api/actions/vault/${vault}/deposit`,
   withdraw: `/api/actions/vault/${vault}/withdraw`,
   claim: `/api/actions/vault/${vault}/claim`,
+  cancel: `/api/actions/vault/${vault}/cancel`,
   confirm: `/api/actions/vault/${vault}/confirm`,
 });
 
@@ -101,7 +102,7 @@ describe("preflight", () => {
 });
 
 describe("GET metadata", () => {
-  it.each(["deposit", "withdraw", "claim"] as const)(
+  it.each(["deposit", "withdraw", "claim", "cancel"] as const)(
     "%s is an ActionGetResponse naming the vault",
     async (kind) => {
       const result = await harness.request("GET", paths(harness.vaultId)[kind]);
@@ -113,9 +114,14 @@ describe("GET metadata", () => {
         /^Share price \d+\.\d+ USDC · (APY \(7 days\) -?\d+\.\d\d%|APY not known yet) · withdrawal fee/,
       );
       expect(action.icon).toBe(`${harness.url}/icon.svg`);
+      // Where withdrawals are offered, so is the cancel of a pending one.
+      const own = paths(harness.vaultId);
       for (const link of action.links?.actions ?? []) {
-        expect(link.href.startsWith(paths(harness.vaultId)[kind])).toBe(true);
+        expect(link.href.startsWith(own[kind]) || (kind !== "deposit" && link.href === own.cancel)).toBe(
+          true,
+        );
       }
+      expect(action.links?.actions.some((link) => link.href === own.cancel)).toBe(kind !== "deposit");
     },
   );
 
@@ -135,9 +141,11 @@ describe("GET metadata", () => {
     const action = actionGetResponse.parse(
       (await harness.request("GET", paths(harness.vaultId).withdraw)).body,
     );
-    expect(action.links?.actions.map((link) => link.href.split("?")[1])).toEqual([
-      "amount={amount}",
-      "shares={shares}",
+    const { withdraw, cancel } = paths(harness.vaultId);
+    expect(action.links?.actions.map((link) => [link.label, link.href])).toEqual([
+      ["Withdraw USDC", `${withdraw}?amount={amount}`],
+      ["Withdraw vUSDC", `${withdraw}?shares={shares}`],
+      ["Cancel pending request", cancel],
     ]);
   });
 });
@@ -232,6 +240,48 @@ describe("a blink's whole flow", () => {
     const claimDone = await post(vault.confirm, { account, signature: claimSignature });
     expect(completedAction.parse(claimDone.body).description).toMatch(/^Claimed \d+\.\d+ USDC for /);
     expect((await harness.context.store.history.findBySignature(claimSignature))[0]?.kind).toBe("claim");
+  });
+
+  it("cancels a pending request: the shares back, recorded by the callback; nothing left is a 409", async () => {
+    const wallet = await harness.fundedWallet(100n * USDC);
+    const account = wallet.publicKey.toBase58();
+    const vault = paths(harness.vaultId);
+    const nothing = await post(vault.cancel, { account });
+    expectActionError(nothing, 409, /no pending withdrawal in this vault to cancel/);
+    await signAndLand(
+      actionPostResponse.parse((await post(`${vault.deposit}?amount=50`, { account })).body),
+      wallet,
+    );
+    const requested = await signAndLand(
+      actionPostResponse.parse((await post(`${vault.withdraw}?shares=20`, { account })).body),
+      wallet,
+    );
+    await post(vault.confirm, { account, signature: requested });
+
+    const cancel = await post(vault.cancel, { account });
+    expect(cancel.status, cancel.text).toBe(200);
+    expectActionHeaders(cancel);
+    const cancelResponse = actionPostResponse.parse(cancel.body);
+    expect(cancelResponse.message).toMatch(
+      /^Cancel the pending withdrawal of 20\.00 vUSDC from USDC Prime: the shares \(about [\d,]+\.\d{2} USDC at today's share price\) come back/,
+    );
+    expect(cancelResponse.links?.next).toEqual({ type: "post", href: vault.confirm });
+    const signature = await signAndLand(cancelResponse, wallet);
+    const done = await post(vault.confirm, { account, signature });
+    expect(completedAction.parse(done.body)).toMatchObject({
+      title: "Withdrawal cancelled",
+      description: "20.00 vUSDC came back to your wallet; the request left the queue",
+    });
+    expect((await harness.context.store.history.findBySignature(signature))[0]).toMatchObject({
+      kind: "cancel",
+      shares: 20_000_000_000n,
+      assets: 0n,
+    });
+    expectActionError(
+      await post(vault.cancel, { account }),
+      409,
+      /no pending withdrawal in this vault to cancel/,
+    );
   });
 
   it("withdraws by shares as well", async () => {

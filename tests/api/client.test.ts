@@ -7,19 +7,22 @@
 // generates. tests/api/hosts.ts runs the flow test on `npm run dev`'s host too.
 import { readFile } from "node:fs/promises";
 
-import { Keypair, type VersionedTransaction } from "@solana/web3.js";
+import { Keypair, PublicKey, type VersionedTransaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
+  ApiRequestError,
   CapacityExceededError,
   createVaultClient,
   type ClientEvent,
   type TransactionSigner,
 } from "../../lib/client";
 import { SCHEMA_FILE, generateSchemaSource } from "../../lib/client/generate";
+import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
 import { decodeVault } from "../../lib/vault/accounts";
+import { findShareMint } from "../../lib/vault/addresses";
 import { withdrawalWindows } from "../../lib/vault/vault-state";
 import { devRoles } from "../../localnet/genesis";
 import { sleep, waitFor } from "../../localnet/testing";
@@ -102,6 +105,44 @@ describe("the partner flow through the client", () => {
       expect(claim.prepared.action).toBe("claim");
       expect(claim.recorded.activity).toMatchObject({ kind: "claim", shares: { amount: shares } });
       expect((await client.withdrawalStatus(owner)).hasPendingWithdrawal).toBe(false);
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    "cancels a pending withdrawal: the shares come back, the status says none, a second cancel is a 409",
+    async () => {
+      const { client } = await clientFor(harness.vaultId);
+      const wallet = await harness.fundedWallet(1_000n * USDC);
+      const owner = wallet.publicKey.toBase58();
+      const signer = signerOf(wallet);
+      const deposit = await client.deposit({ wallet: owner, uiAmount: 40 }, signer);
+      const held = BigInt(deposit.recorded.activity.shares.amount);
+      const requested = held / 4n;
+      const withdrawal = await client.withdraw({ wallet: owner, sharesAmount: requested.toString() }, signer);
+      expect((await client.withdrawalStatus(owner)).pendingShares).toBe(requested.toString());
+
+      const cancel = await client.cancelWithdrawal({ wallet: owner }, signer);
+      expect(cancel.prepared.action).toBe("cancel");
+      expect(cancel.preview.changes).toMatchObject({ asset: 0n, shares: requested });
+      expect(cancel.recorded.activity).toMatchObject({
+        kind: "cancel",
+        requestId: withdrawal.recorded.activity.requestId,
+        shares: { amount: requested.toString() },
+      });
+      const shareAccount = await harness.connection.getTokenAccountBalance(
+        findAssociatedTokenAddress(wallet.publicKey, findShareMint(new PublicKey(harness.vaultId))),
+        "confirmed",
+      );
+      expect(BigInt(shareAccount.value.amount)).toBe(held);
+      expect(await client.withdrawalStatus(owner)).toMatchObject({
+        hasPendingWithdrawal: false,
+        pendingShares: "0",
+        canClaimNow: false,
+      });
+      const again = await client.cancelWithdrawal({ wallet: owner }, signer).catch((error: unknown) => error);
+      expect(again).toBeInstanceOf(ApiRequestError);
+      expect(again).toMatchObject({ status: 409, code: "NO_PENDING_WITHDRAWAL" });
     },
     FLOW_TIMEOUT_MS,
   );

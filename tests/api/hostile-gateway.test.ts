@@ -1,10 +1,10 @@
 // A lying gateway: a real HTTP server in front of the real API that rewrites the transaction of each
-// build response (deposit, withdraw initiate, claim) into an attack on the wallet: its USDC or SOL sent
+// build response (deposit, withdraw initiate, claim, cancel) into an attack on the wallet: its USDC or SOL sent
 // to a stranger, an extra instruction, the operation on another vault, the result paid to a stranger's
 // account, a higher amount, an inflated compute-unit price. The typed client and the pages' flow (with
 // the check the pages hand it, transactionCheck) refuse each with a TransactionCheckError before the
 // signer is asked (the signer counts its calls) and the wallet's balances do not move. Through the same
-// server in honest mode the three operations go through end to end, and report the simulated balance
+// server in honest mode the four operations go through end to end, and report the simulated balance
 // changes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -65,14 +65,16 @@ const REFUSALS: Record<Attack, TransactionCheckCode> = {
 const ATTACKS_OF: Record<Operation, Attack[]> = {
   deposit: Object.keys(REFUSALS) as Attack[],
   initiate: Object.keys(REFUSALS) as Attack[],
-  // A claim carries no amount.
+  // A claim and a cancel carry no amount.
   claim: (Object.keys(REFUSALS) as Attack[]).filter((attack) => attack !== "higher-amount"),
+  cancel: (Object.keys(REFUSALS) as Attack[]).filter((attack) => attack !== "higher-amount"),
 };
 
 const VAULT_INSTRUCTION: Record<Operation, ReturnType<typeof findIdlInstruction>> = {
   deposit: findIdlInstruction("deposit"),
   initiate: findIdlInstruction("request_withdrawal"),
   claim: findIdlInstruction("claim_withdrawal"),
+  cancel: findIdlInstruction("cancel_withdrawal"),
 };
 
 const MEMO_PROGRAM_ID = new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
@@ -178,10 +180,11 @@ function forge(base64: string, rewrite: Rewrite): string {
       break;
     }
     case "stranger-receives": {
-      // The operation's result lands in a stranger's account: the shares minted, the receipt, the claim.
+      // The operation's result lands in a stranger's account: the shares minted, the receipt, the
+      // claim, the shares a cancel gives back.
       const shares = findShareMint(vault);
       const swaps = new Map<string, PublicKey>(
-        operation === "deposit"
+        operation === "deposit" || operation === "cancel"
           ? [
               [
                 findAssociatedTokenAddress(wallet, shares).toBase58(),
@@ -339,7 +342,9 @@ function pagesFlow(wallet: PublicKey, request: OperationRequest, signer: Transac
       ? { wallet: wallet.toBase58(), amount: "raw" in request.amount ? request.amount.raw.toString() : "0" }
       : request.operation === "initiate"
         ? { wallet: wallet.toBase58(), sharesAmount: request.shares.toString() }
-        : { wallet: wallet.toBase58() };
+        : request.operation === "cancel"
+          ? { wallet: wallet.toBase58(), action: "cancel" }
+          : { wallet: wallet.toBase58() };
   const path = request.operation === "deposit" ? "deposit" : "withdraw";
   const call = async (url: string, payload: unknown) => {
     const response = await fetch(url, {
@@ -464,6 +469,41 @@ describe("a lying gateway", () => {
     expect(claim.recorded.activity.kind).toBe("claim");
     expect(claim.preview.changes.asset).toBeGreaterThan(0n);
     expect(claim.preview.changes.shares).toBe(0n);
+  }, 180_000);
+
+  // The cancel of a pending request: each attack refused before signing (the shares returned to a
+  // stranger's account among them), then the honest cancel returns the escrowed shares.
+  it("is refused before signing on a cancel, and the honest cancel returns the shares", async () => {
+    const client = clientFor();
+    const wallet = await harness.fundedWallet(1_000n * USDC);
+    const owner = wallet.publicKey.toBase58();
+    const signer = countingSigner(wallet);
+    const deposit = await client.deposit({ wallet: owner, amount: (100n * USDC).toString() }, signer);
+    const shares = BigInt(deposit.recorded.activity.shares.amount);
+    await client.withdraw({ wallet: owner, sharesAmount: shares.toString() }, signer);
+    expect(signer.calls).toBe(2);
+    const escrowed = await balancesOf(wallet.publicKey);
+    expect(escrowed.shares).toBe("0");
+
+    await expectEveryAttackRefused(
+      "cancel",
+      wallet,
+      (attacked) => client.cancelWithdrawal({ wallet: owner }, attacked),
+      { operation: "cancel" },
+    );
+    const cancel = await client.cancelWithdrawal({ wallet: owner }, signer);
+    expect(signer.calls).toBe(3);
+    expect(cancel.recorded.activity).toMatchObject({ kind: "cancel", shares: { amount: shares.toString() } });
+    expect(cancel.preview.changes).toMatchObject({ asset: 0n, shares });
+    expect(cancel.prepared.expectedBalanceChanges).toMatchObject({
+      asset: { amount: "0" },
+      shares: { amount: shares.toString() },
+    });
+    expect((await balancesOf(wallet.publicKey)).shares).toBe(shares.toString());
+    expect(await client.withdrawalStatus(owner)).toMatchObject({
+      hasPendingWithdrawal: false,
+      pendingShares: "0",
+    });
   }, 180_000);
 
   it("refuses a compute-unit price above the cap the caller set, and takes one at the cap", async () => {

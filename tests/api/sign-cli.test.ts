@@ -90,11 +90,39 @@ describe("npm run sign", () => {
     expect(after.value.amount).toBe(before.value.amount);
   });
 
+  it("signs a cancel only as --cancel: the same answer signed as a claim is refused, unsigned", async () => {
+    const wallet = await harness.fundedWallet(500n * USDC);
+    const owner = wallet.publicKey.toBase58();
+    await sign(wallet, await buildDeposit(wallet, "100000000"), ["--deposit", "100"]);
+    const withdrawPath = `/api/vault/${harness.vaultId}/withdraw`;
+    const requested = await harness.request("POST", withdrawPath, {
+      key,
+      body: { wallet: owner, sharesAmount: "40000000000" },
+    });
+    await sign(wallet, requested, ["--withdraw", "40000000000"]);
+    const answer = await harness.request("POST", withdrawPath, {
+      key,
+      body: { wallet: owner, action: "cancel" },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    // A claim would open the wallet's asset account, not its share account: refused at that instruction.
+    const asClaim = sign(wallet, answer, ["--claim"]);
+    await expect(asClaim).rejects.toBeInstanceOf(TransactionCheckError);
+    await expect(asClaim).rejects.toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "account" } });
+    const lines = await sign(wallet, answer, ["--cancel"]);
+    expect(lines.find((line) => line.startsWith("checked;"))).toMatch(/: asset 0\.00, shares \+40\.00, SOL /);
+    const status = await harness.request("GET", `${withdrawPath}?wallet=${owner}`, { key });
+    expect((status.body as { data: { hasPendingWithdrawal: boolean } }).data.hasPendingWithdrawal).toBe(
+      false,
+    );
+  });
+
   it("says what is wrong with its input", async () => {
     const wallet = await harness.fundedWallet(0n);
     const empty = { status: 200, headers: new Headers(), body: null, text: "not json" } satisfies HttpResult;
     await expect(sign(wallet, empty, ["--deposit", "1"])).rejects.toThrow(/standard input is not JSON/);
     await expect(sign(wallet, empty, ["--deposit", "1", "--claim"])).rejects.toThrow(/exactly one of/);
+    await expect(sign(wallet, empty, ["--claim", "--cancel"])).rejects.toThrow(/exactly one of/);
     await expect(sign(wallet, empty, ["--deposit", "1,5"])).rejects.toThrow(/positive amount/);
   });
 });

@@ -139,6 +139,36 @@ describe("partner events and webhooks", () => {
     expect(after.nextCursor).toBe(feed.nextCursor);
   }, 90_000);
 
+  it("delivers a request's cancel as withdrawal.cancelled, signed, with the shares that came back", async () => {
+    await subscribe(writeKey, "/cancel", ["withdrawal.requested", "withdrawal.cancelled"]);
+    const wallet = await harness.fundedWallet(1_000n * USDC);
+    const owner = wallet.publicKey.toBase58();
+    const vault = harness.vaultId;
+    await build(`/api/vault/${vault}/deposit`, { wallet: owner, amount: (100n * USDC).toString() }, wallet);
+    const shares = "30000000000";
+    await build(
+      `/api/vault/${vault}/withdraw`,
+      { wallet: owner, sharesAmount: shares, action: "initiate" },
+      wallet,
+    );
+    const cancelSignature = await build(
+      `/api/vault/${vault}/withdraw`,
+      { wallet: owner, action: "cancel" },
+      wallet,
+    );
+    const events = await waitFor(() => {
+      const received = eventsOf("/cancel", owner);
+      return received.length >= 2 ? received : undefined;
+    }, 20_000);
+    expect(events.map((event) => event.type)).toEqual(["withdrawal.requested", "withdrawal.cancelled"]);
+    expect(events[1]).toMatchObject({
+      signature: cancelSignature,
+      vault,
+      wallet: owner,
+      data: { requestId: events[0]?.data.requestId, shares: { amount: shares, symbol: "vUSDC" } },
+    });
+  }, 90_000);
+
   it("retries a receiver answering 500 three times and delivers the same webhook-id on the fourth", async () => {
     const endpoint = await subscribe(writeKey, "/flaky");
     receiver.respond.set("/flaky", ({ attempt }) => (attempt <= 3 ? 500 : 200));

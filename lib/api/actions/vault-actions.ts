@@ -5,9 +5,11 @@ import { z } from "zod";
 
 import {
   actionsJson,
+  cancelActionMetadata,
   claimActionMetadata,
   completeAction,
   depositActionMetadata,
+  prepareCancelAction,
   prepareClaimAction,
   prepareDepositAction,
   prepareWithdrawAction,
@@ -160,6 +162,34 @@ export const postClaimAction = actionEndpoint({
   statuses: [404, 409, 413, 415, 422],
   handler: async ({ params, body, context }) =>
     prepareClaimAction(context.deps, schedule(context), { vault: params.vault_id, account: body.account }),
+});
+
+export const getCancelAction = actionEndpoint({
+  operationId: "getCancelAction",
+  method: "GET",
+  path: "/api/actions/vault/:vault_id/cancel",
+  summary: "Cancel action: the account's pending withdrawal request, its shares back",
+  params: vaultPathParams,
+  query: noActionQuery,
+  body: undefined,
+  response: actionGetResponseSchema,
+  statuses: [404],
+  handler: async ({ params, context, origin }) =>
+    cancelActionMetadata(await vaultFacts(context, params.vault_id), { origin }),
+});
+
+export const postCancelAction = actionEndpoint({
+  operationId: "postCancelAction",
+  method: "POST",
+  path: "/api/actions/vault/:vault_id/cancel",
+  summary: "The unsigned v0 cancel of the account's pending withdrawal (409 when nothing is pending)",
+  params: vaultPathParams,
+  query: noActionQuery,
+  body: actionPostRequest,
+  response: actionPostResponseSchema,
+  statuses: [404, 409, 413, 415, 422],
+  handler: async ({ params, body, context }) =>
+    prepareCancelAction(context.deps, schedule(context), { vault: params.vault_id, account: body.account }),
 });
 
 export const postConfirmAction = actionEndpoint({

@@ -1,5 +1,5 @@
-// POST (and PUT, its alias) /api/vault/{vault_id}/withdraw — builds an initiate or claim transaction,
-// the action detected from on-chain state unless given (write scope).
+// POST (and PUT, its alias) /api/vault/{vault_id}/withdraw — builds an initiate, claim or cancel
+// transaction, the action detected from on-chain state unless given (cancel only when given; write scope).
 import { buildWithdrawTransaction } from "../../vault/build-withdraw-transaction";
 import { partnerEndpoint, type EndpointDefinition } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
@@ -9,7 +9,8 @@ export const postWithdraw = partnerEndpoint({
   operationId: "buildWithdraw",
   method: "POST",
   path: "/api/vault/:vault_id/withdraw",
-  summary: "Initiate a withdrawal or claim a pending one (action detected from on-chain state unless given)",
+  summary:
+    "Initiate a withdrawal, claim a pending one (action detected from on-chain state unless given), or cancel a pending one (action: cancel)",
   scope: "write",
   params: vaultPathParams,
   input: { from: "body", schema: withdrawRequest },

@@ -89,7 +89,10 @@ export const activitySchema = z
       .meta({ description: "Position among the vault program's events in the transaction" }),
     wallet: base58KeyOutput,
     vaultId: z.string(),
-    kind: z.enum(["deposit", "initiate", "claim"]),
+    kind: z.enum(["deposit", "initiate", "claim", "cancel"]).meta({
+      description:
+        "cancel (beside the spec's three): a pending request cancelled by its owner; its shares came back (assets 0)",
+    }),
     requestId: z.string().nullable(),
     assets: tokenAmountSchema,
     shares: tokenAmountSchema,
@@ -106,7 +109,8 @@ export const historyRecordResponse = successEnvelope(
     // The first of `activities` (the field older clients read).
     activity: activitySchema,
     activities: z.array(activitySchema).meta({
-      description: "Every deposit, request and claim of the wallet on the vault in the transaction, in order",
+      description:
+        "Every deposit, request, claim and cancel of the wallet on the vault in the transaction, in order",
     }),
   }),
 ).meta({ id: "HistoryRecordResponse" });

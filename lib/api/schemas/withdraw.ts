@@ -12,9 +12,12 @@ export const withdrawRequest = z
       .optional()
       .meta({ description: "Raw share units; required when initiating" }),
     action: z
-      .enum(["initiate", "claim"], { error: "must be initiate or claim" })
+      .enum(["initiate", "claim", "cancel"], { error: "must be initiate, claim or cancel" })
       .optional()
-      .meta({ description: "Omitted: detected from on-chain state (claim when a withdrawal is pending)" }),
+      .meta({
+        description:
+          "Omitted: detected from on-chain state (claim when a withdrawal is pending). cancel (beside the spec's two) is never detected: it returns a pending request's escrowed shares to the wallet, gives back the cap usage it took and takes it out of the queue; 409 NO_PENDING_WITHDRAWAL when nothing is pending",
+      }),
   })
   .meta({ id: "WithdrawRequest" });
 
@@ -130,6 +133,28 @@ export const withdrawData = z
         withdrawalReservation: z.null(),
       }),
     }),
+    z
+      .object({
+        ...transactionFields,
+        action: z.literal("cancel"),
+        details: z.object({
+          requestId: z.string().meta({ description: "The cancelled request's vault-wide sequence" }),
+          returnedShares: tokenAmountSchema.meta({
+            description: "The escrowed shares that come back to the wallet",
+          }),
+          returnedValue: tokenAmountSchema.meta({
+            description: "What those shares are worth at today's share price (they stay in the vault)",
+          }),
+          withdrawalPolicy: policy,
+          withdrawalLimits: limits,
+          withdrawalEstimate: z.null(),
+          withdrawalReservation: z.null(),
+        }),
+      })
+      .meta({
+        description:
+          "Not in the spec (an addition beside initiate and claim): the cancel of the wallet's pending request, claimable or not",
+      }),
   ])
   .meta({ id: "WithdrawData" });
 

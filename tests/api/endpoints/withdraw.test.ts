@@ -86,7 +86,7 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
     [
       "an unknown action",
       { action: "steal", sharesAmount: "1000000" },
-      errorBody(400, "INVALID_REQUEST", "action: must be initiate or claim"),
+      errorBody(400, "INVALID_REQUEST", "action: must be initiate, claim or cancel"),
     ],
   ])("refuses %s", async (_name, fields, expected) => {
     expectError(
