@@ -22,6 +22,7 @@ import {
   buildDepositInstruction,
   buildRequestWithdrawalInstruction,
 } from "../lib/vault/instructions";
+import { connectionRpc, sendAndConfirm } from "../lib/vault/send-transaction";
 import { REPO_ROOT } from "./config";
 import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,
@@ -89,9 +90,18 @@ async function main(): Promise<void> {
       recentBlockhash: latest.blockhash,
     }).add(...instructions);
     transaction.sign(wallet);
-    const signature = await connection.sendRawTransaction(transaction.serialize());
-    await connection.confirmTransaction({ signature, ...latest });
-    step(`${label}: ${signature}`);
+    const result = await sendAndConfirm(
+      connectionRpc(connection),
+      transaction.serialize(),
+      latest.lastValidBlockHeight,
+      { programs: instructions.map((instruction) => instruction.programId.toBase58()) },
+    );
+    if (result.status !== "confirmed") {
+      throw new Error(
+        `${label} ${result.status === "expired" ? "expired before it landed" : `failed: ${result.failure.description}`}`,
+      );
+    }
+    step(`${label}: ${result.signature}`);
   };
 
   step(`wallet ${wallet.publicKey.toBase58()}, vault ${vaultEntry.name} (${vaultEntry.id})`);

@@ -1,11 +1,19 @@
 // What the operator commands need from any Solana RPC: accounts, rent, blockhashes, simulation, and
-// sending legacy transactions with confirmation by polling signature statuses until the blockhash
-// expires. Built on lib/chain/rpc.ts, so its calls are counted and timed like the servers' are.
+// sending legacy transactions, sent and confirmed by the senders' one module (lib/vault/send-transaction.ts).
+// Built on lib/chain/rpc.ts, so its calls are counted and timed like the servers' are.
 import bs58 from "bs58";
 import { PublicKey, Transaction, type Keypair, type TransactionInstruction } from "@solana/web3.js";
 import { z } from "zod";
 
 import { RpcError, createRpcClient, type RpcClient, type RpcObserver } from "../chain/rpc";
+import {
+  PreflightRefusal,
+  confirmSignatures,
+  sendAndConfirm,
+  sendSigned,
+  type Confirmation,
+  type TransactionRpc,
+} from "../vault/send-transaction";
 import { decodeTransactionFailure, type TransactionFailure } from "../vault/transaction-failure";
 
 export interface OnChainAccount {
@@ -93,10 +101,7 @@ export interface Simulation {
   unitsConsumed: number;
 }
 
-export type Outcome = { status: "confirmed"; err: unknown } | { status: "expired" };
-
 const POLL_MS = 400;
-const MAX_STATUSES_PER_CALL = 256;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -104,11 +109,13 @@ function sleep(ms: number): Promise<void> {
 
 export class ChainClient {
   readonly rpc: RpcClient;
+  private readonly transport: TransactionRpc;
   /** Transactions this client has sent, retries included. */
   sent = 0;
 
   constructor(url: string, options: { timeoutMs?: number; observe?: RpcObserver } = {}) {
     this.rpc = createRpcClient(url, options.timeoutMs ?? 10_000, options.observe);
+    this.transport = rpcTransport(this.rpc);
   }
 
   async getAccount(address: PublicKey): Promise<OnChainAccount | null> {
@@ -232,65 +239,22 @@ export class ChainClient {
     options: { skipPreflight?: boolean; programs?: readonly string[] } = {},
   ): Promise<void> {
     this.sent += 1;
-    try {
-      await this.rpc.call("sendTransaction", [
-        transaction.wire.toString("base64"),
-        {
-          encoding: "base64",
-          skipPreflight: options.skipPreflight ?? false,
-          preflightCommitment: "confirmed",
-        },
-      ]);
-    } catch (error) {
-      if (
-        error instanceof RpcError &&
-        typeof error.data === "object" &&
-        error.data !== null &&
-        "err" in error.data
-      ) {
-        const data = error.data as { err: unknown; logs?: unknown };
-        const logs = Array.isArray(data.logs)
-          ? data.logs.filter((line): line is string => typeof line === "string")
-          : [];
-        throw new TransactionFailedError(label, data.err, logs, options.programs);
-      }
-      throw error;
+    const programs = options.programs ?? [];
+    const sent = await sendSigned(this.transport, transaction.wire, { ...options, programs });
+    if (sent.status === "failed") {
+      throw new TransactionFailedError(label, sent.err, sent.logs, programs);
     }
   }
 
   /** Polls until every signature is confirmed or the blockhash's last valid block height passes. */
-  async confirmAll(
+  confirmAll(
     signatures: readonly string[],
     lastValidBlockHeight: number,
-  ): Promise<Map<string, Outcome>> {
-    const outcomes = new Map<string, Outcome>();
-    let pending = [...signatures];
-    for (;;) {
-      for (let start = 0; start < pending.length; start += MAX_STATUSES_PER_CALL) {
-        const batch = pending.slice(start, start + MAX_STATUSES_PER_CALL);
-        const result = statusesSchema.parse(await this.rpc.call("getSignatureStatuses", [batch]));
-        batch.forEach((signature, index) => {
-          const status = result.value[index];
-          if (status !== null && status !== undefined && status.confirmationStatus !== "processed") {
-            outcomes.set(signature, { status: "confirmed", err: status.err ?? null });
-          }
-        });
-      }
-      pending = pending.filter((signature) => !outcomes.has(signature));
-      if (pending.length === 0) {
-        return outcomes;
-      }
-      if ((await this.blockHeight()) > lastValidBlockHeight) {
-        for (const signature of pending) {
-          outcomes.set(signature, { status: "expired" });
-        }
-        return outcomes;
-      }
-      await sleep(POLL_MS);
-    }
+  ): Promise<Map<string, Confirmation>> {
+    return confirmSignatures(this.transport, signatures, lastValidBlockHeight);
   }
 
-  /** Signs, sends and confirms one transaction, with a fresh blockhash each time one expires. */
+  /** Signs, sends and confirms one transaction, with a fresh blockhash each time one expires unlanded. */
   async sendAndConfirm(
     label: string,
     instructions: readonly TransactionInstruction[],
@@ -298,22 +262,67 @@ export class ChainClient {
     signers: readonly Keypair[] = [],
     attempts = 3,
   ): Promise<string> {
+    const programs = programsOf(instructions);
     for (let attempt = 1; ; attempt += 1) {
       const { blockhash, lastValidBlockHeight } = await this.latestBlockhash();
       const transaction = this.sign(instructions, feePayer, signers, blockhash);
-      await this.send(label, transaction, { programs: programsOf(instructions) });
-      const outcome = (await this.confirmAll([transaction.signature], lastValidBlockHeight)).get(
-        transaction.signature,
-      );
-      if (outcome?.status === "confirmed") {
-        if (outcome.err !== null) {
-          throw new TransactionFailedError(label, outcome.err, [], programsOf(instructions));
-        }
-        return transaction.signature;
+      this.sent += 1;
+      const result = await sendAndConfirm(this.transport, transaction.wire, lastValidBlockHeight, {
+        programs,
+      });
+      if (result.status === "failed") {
+        throw new TransactionFailedError(label, result.err, result.logs, programs);
+      }
+      if (result.status === "confirmed") {
+        return result.signature;
       }
       if (attempt >= attempts) {
         throw new TransactionFailedError(label, "BlockhashExpired", []);
       }
     }
   }
+}
+
+/** The JSON-RPC client as lib/vault/send-transaction.ts's TransactionRpc. */
+function rpcTransport(rpc: RpcClient): TransactionRpc {
+  return {
+    async send(wire, { skipPreflight }) {
+      try {
+        return z
+          .string()
+          .parse(
+            await rpc.call("sendTransaction", [
+              Buffer.from(wire).toString("base64"),
+              { encoding: "base64", skipPreflight, preflightCommitment: "confirmed" },
+            ]),
+          );
+      } catch (error) {
+        if (
+          error instanceof RpcError &&
+          typeof error.data === "object" &&
+          error.data !== null &&
+          "err" in error.data
+        ) {
+          const data = error.data as { err: unknown; logs?: unknown };
+          const logs = Array.isArray(data.logs)
+            ? data.logs.filter((line): line is string => typeof line === "string")
+            : [];
+          throw new PreflightRefusal(data.err, logs);
+        }
+        throw error;
+      }
+    },
+    async statuses(signatures, searchHistory) {
+      const result = statusesSchema.parse(
+        await rpc.call("getSignatureStatuses", [signatures, { searchTransactionHistory: searchHistory }]),
+      );
+      return result.value.map((status) =>
+        status === null
+          ? null
+          : { err: status.err ?? null, confirmed: status.confirmationStatus !== "processed" },
+      );
+    },
+    blockHeight: async () =>
+      z.number().parse(await rpc.call("getBlockHeight", [{ commitment: "confirmed" }])),
+  };
 }

@@ -1,23 +1,18 @@
 // The spec's client flow for a built transaction: build via /api → deserialize → check it against the
 // request (deps.verify, lib/vault/verify-transaction.ts) → simulate, reading the wallet's balance
-// changes, and check them → the wallet signs → submit → confirm → record with POST /api/history. Nothing
+// changes, and check them → the wallet signs → submit → confirm (./send-transaction.ts, the senders'
+// one module) → record with POST /api/history. Nothing
 // the check refuses reaches the wallet. An expired blockhash is not resubmitted:
 // the transaction is rebuilt and the wallet asked again, once. Failures are thrown as they are (or
 // translated into the typed errors of ./transaction-errors.ts and ChainUnavailableError); nothing is
 // reported done before it is confirmed. The chain's refusals are read from the TransactionError the
 // RPC returns (simulation, confirmation, signature status) by ./transaction-failure.ts, the decoder
 // every sender shares, and turned into the typed error here, by one function, chainRefusal.
-import {
-  PublicKey,
-  SendTransactionError,
-  TransactionExpiredBlockheightExceededError,
-  VersionedTransaction,
-  type Connection,
-  type TransactionError,
-} from "@solana/web3.js";
+import { PublicKey, VersionedTransaction, type Connection, type TransactionError } from "@solana/web3.js";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import { RpcTransportError } from "../chain/rpc-transport";
+import { confirmSignatures, connectionRpc, sendSigned } from "./send-transaction";
 import { decodeTransactionFailure, transactionErrorInText } from "./transaction-failure";
 import {
   balanceChanges,
@@ -62,7 +57,7 @@ export interface FlowDeps {
     Connection,
     | "simulateTransaction"
     | "sendRawTransaction"
-    | "confirmTransaction"
+    | "getBlockHeight"
     | "getSignatureStatuses"
     | "getMultipleAccountsInfo"
   >;
@@ -82,6 +77,8 @@ export interface FlowDeps {
   /** Attempts of POST /api/history before giving up (the chain's answer may lag a moment). */
   recordAttempts?: number;
   recordRetryMs?: number;
+  /** How often the confirmation asks for the signature's status (default 400 ms). */
+  confirmPollMs?: number;
 }
 
 export interface FlowResult<P, R> {
@@ -130,7 +127,7 @@ function programsOf(transaction: VersionedTransaction): string[] {
   );
 }
 
-interface Refused {
+interface RefusalSite {
   /** The transaction that failed: its instructions name the program of an InstructionError. */
   transaction: VersionedTransaction;
   /** The simulation's (or preflight's) logs; null after it landed, where the RPC gives none. */
@@ -143,7 +140,10 @@ interface Refused {
  * an expired blockhash (the ExpiredSignal to rebuild), the vault program's error (named by its IDL),
  * or any other failure.
  */
-function chainRefusal(error: TransactionError, refused: Refused): TransactionRefusedError | ExpiredSignal {
+function chainRefusal(
+  error: TransactionError,
+  refused: RefusalSite,
+): TransactionRefusedError | ExpiredSignal {
   const failure = decodeTransactionFailure(error, {
     logs: refused.logs,
     programs: programsOf(refused.transaction),
@@ -228,93 +228,43 @@ async function simulate(
   return { verified, changes };
 }
 
-async function send(deps: FlowDeps, signed: VersionedTransaction): Promise<string> {
-  try {
-    return await deps.connection.sendRawTransaction(signed.serialize(), {
-      preflightCommitment: "confirmed",
-      maxRetries: 5,
-    });
-  } catch (error) {
-    if (error instanceof SendTransactionError) {
-      // The preflight's typed err is gone (see transactionErrorInText); its message states it.
-      const { message, logs } = error.transactionError;
-      const stated = transactionErrorInText(message);
-      throw stated === null
-        ? new TransactionRefusedError(message, null, "other", null)
-        : chainRefusal(stated, { transaction: signed, logs: logs ?? null, signature: null });
-    }
-    throw error;
-  }
+/** A refusal after sending: by preflight (an expired blockhash there means rebuild) or after landing (never rebuilt). */
+function sentRefusal(
+  err: unknown,
+  site: Omit<RefusalSite, "signature">,
+  signature: string | null,
+): TransactionRefusedError | ExpiredSignal {
+  const refusal = chainRefusal(err as TransactionError, { ...site, signature });
+  return refusal instanceof ExpiredSignal && signature !== null
+    ? new TransactionRefusedError(refusal.message, null, "other", signature)
+    : refusal;
 }
 
-/** A landed transaction's failure, with its signature: it did not expire, so it is never rebuilt and sent again. */
-function landedFailure(
-  error: TransactionError,
-  signed: VersionedTransaction,
-  signature: string,
-): TransactionRefusedError {
-  const refusal = chainRefusal(error, { transaction: signed, logs: null, signature });
-  return refusal instanceof TransactionRefusedError
-    ? refusal
-    : new TransactionRefusedError(refusal.message, null, "other", signature);
-}
-
-/**
- * web3.js's confirmTransaction rejects with the status's bare TransactionError (a string or a plain
- * object, not an Error) when its first signature-status check finds the transaction landed and failed.
- */
-function isBareTransactionError(error: unknown): error is TransactionError {
-  return (
-    typeof error === "string" || (typeof error === "object" && error !== null && !(error instanceof Error))
-  );
-}
-
-async function confirm(
+/** Sends the signed transaction and waits for it to confirm (lib/vault/send-transaction.ts); returns its signature. */
+async function sendAndWait(
   deps: FlowDeps,
   signed: VersionedTransaction,
-  signature: string,
   lastValidBlockHeight: number,
-) {
-  let result;
+): Promise<string> {
+  const rpc = connectionRpc(deps.connection);
   try {
-    result = await deps.connection.confirmTransaction(
-      { signature, blockhash: signed.message.recentBlockhash, lastValidBlockHeight },
-      "confirmed",
-    );
+    const sent = await sendSigned(rpc, signed.serialize(), { programs: programsOf(signed) });
+    if (sent.status === "failed") {
+      throw sentRefusal(sent.err, { transaction: signed, logs: sent.logs }, null);
+    }
+    deps.events.stage("confirming");
+    const outcomes = await confirmSignatures(rpc, [sent.signature], lastValidBlockHeight, deps.confirmPollMs);
+    const confirmation = outcomes.get(sent.signature);
+    if (confirmation === undefined || confirmation.status === "expired") {
+      throw new ExpiredSignal();
+    }
+    if (confirmation.err !== null) {
+      throw sentRefusal(confirmation.err, { transaction: signed, logs: null }, sent.signature);
+    }
+    return sent.signature;
   } catch (error) {
-    if (error instanceof TransactionExpiredBlockheightExceededError) {
-      // Past its last valid block height, as far as the confirmation saw: a subscription that missed
-      // the landing looks the same. Ask the chain for the signature before building another
-      // transaction, so one that landed is never sent (and paid) twice.
-      const landed = await landedStatus(deps, signature);
-      if (landed === null) {
-        throw new ExpiredSignal();
-      }
-      if (landed.err !== null) {
-        throw landedFailure(landed.err, signed, signature);
-      }
-      return;
-    }
-    if (isBareTransactionError(error)) {
-      throw landedFailure(error, signed, signature);
-    }
-    throw error;
+    throw networkFailure(error) ?? error;
   }
-  if (result.value.err !== null) {
-    throw landedFailure(result.value.err, signed, signature);
-  }
-}
-
-/** The signature's status if the chain has it (any commitment, history searched), else null. */
-async function landedStatus(
-  deps: FlowDeps,
-  signature: string,
-): Promise<{ err: TransactionError | null } | null> {
-  const { value } = await deps.connection.getSignatureStatuses([signature], {
-    searchTransactionHistory: true,
-  });
-  const status = value[0];
-  return status === null || status === undefined ? null : { err: status.err };
 }
 
 async function recordWithRetry<R>(
@@ -369,14 +319,7 @@ export async function runVaultTransaction<P extends BuiltTransaction, R>(
         throw signingFailure(error, transaction);
       }
       deps.events.stage("sending");
-      let signature: string;
-      try {
-        signature = await send(deps, signed);
-      } catch (error) {
-        throw networkFailure(error) ?? error;
-      }
-      deps.events.stage("confirming");
-      await confirm(deps, signed, signature, prepared.lastValidBlockHeight);
+      const signature = await sendAndWait(deps, signed, prepared.lastValidBlockHeight);
       deps.events.stage("recording");
       const recorded = await recordWithRetry(deps, record, signature);
       return { prepared, signature, preview, recorded };

@@ -3,7 +3,6 @@ import {
   Keypair,
   SendTransactionError,
   SystemProgram,
-  TransactionExpiredBlockheightExceededError,
   TransactionInstruction,
   TransactionMessage,
   VersionedTransaction,
@@ -84,14 +83,31 @@ async function acceptedForErrorNaming(): Promise<VerifiedTransaction> {
   };
 }
 
+/** getSignatureStatuses' answer for one signature. */
+function statuses(status: ReturnType<typeof landed> | null) {
+  return { context: { slot: 3 }, value: [status] };
+}
+
+function landed(err: TransactionError | null, confirmationStatus = "confirmed") {
+  return { slot: 2, confirmations: 1, err, confirmationStatus };
+}
+
+/** A chain past the blockhash's last valid block height (built() gives 150) that has not seen the signature. */
+function expiredUnseen() {
+  return {
+    getBlockHeight: vi.fn(async () => 151),
+    getSignatureStatuses: vi.fn(async () => statuses(null)),
+  };
+}
+
 function harness(overrides: Partial<Record<keyof Connection, unknown>> = {}) {
   const stages: FlowStage[] = [];
   let rebuilt = 0;
   const connection = {
     simulateTransaction: vi.fn(async () => ({ context: { slot: 1 }, value: { err: null, logs: [] } })),
     sendRawTransaction: vi.fn(async () => "signature-1"),
-    confirmTransaction: vi.fn(async () => ({ context: { slot: 2 }, value: { err: null } })),
-    getSignatureStatuses: vi.fn(async () => ({ context: { slot: 3 }, value: [null] })),
+    getSignatureStatuses: vi.fn(async () => statuses(landed(null))),
+    getBlockHeight: vi.fn(async () => 100),
     getMultipleAccountsInfo: vi.fn(async () => [null, null, null]),
     ...overrides,
   };
@@ -105,6 +121,7 @@ function harness(overrides: Partial<Record<keyof Connection, unknown>> = {}) {
     signTransaction,
     events: { stage: (stage) => stages.push(stage), rebuilt: () => (rebuilt += 1) },
     recordRetryMs: 1,
+    confirmPollMs: 1,
   };
   return { deps, connection, signTransaction, stages, rebuilds: () => rebuilt };
 }
@@ -138,12 +155,14 @@ describe("runVaultTransaction", () => {
     expect(record).toHaveBeenCalledWith("signature-1");
   });
 
-  it("rebuilds and asks the wallet again when the blockhash expired, once", async () => {
-    const confirmTransaction = vi
+  it("rebuilds and asks the wallet again when the blockhash expired unlanded, once", async () => {
+    const getBlockHeight = vi.fn().mockResolvedValueOnce(151).mockResolvedValue(100);
+    const getSignatureStatuses = vi
       .fn()
-      .mockRejectedValueOnce(new TransactionExpiredBlockheightExceededError("signature-1"))
-      .mockResolvedValue({ context: { slot: 2 }, value: { err: null } });
-    const { deps, signTransaction, rebuilds } = harness({ confirmTransaction });
+      .mockResolvedValueOnce(statuses(null))
+      .mockResolvedValueOnce(statuses(null))
+      .mockResolvedValue(statuses(landed(null)));
+    const { deps, signTransaction, rebuilds } = harness({ getBlockHeight, getSignatureStatuses });
     const build = vi.fn(async () => built());
     await runVaultTransaction(deps, build, async () => null);
     expect(build).toHaveBeenCalledTimes(2);
@@ -151,16 +170,30 @@ describe("runVaultTransaction", () => {
     expect(rebuilds()).toBe(1);
   });
 
-  it("does not send again when the confirmation expired but the chain has the first signature", async () => {
-    const confirmTransaction = vi
+  it("waits while the signature is only processed, and reports done once it is confirmed", async () => {
+    const getSignatureStatuses = vi
       .fn()
-      .mockRejectedValue(new TransactionExpiredBlockheightExceededError("signature-1"));
-    const getSignatureStatuses = vi.fn(async () => ({
-      context: { slot: 3 },
-      value: [{ slot: 2, confirmations: 1, err: null, confirmationStatus: "confirmed" }],
-    }));
+      .mockResolvedValueOnce(statuses(null))
+      .mockResolvedValueOnce(statuses(landed(null, "processed")))
+      .mockResolvedValue(statuses(landed(null)));
+    const { deps, stages } = harness({ getSignatureStatuses });
+    const result = await runVaultTransaction(
+      deps,
+      async () => built(),
+      async () => null,
+    );
+    expect(result.signature).toBe("signature-1");
+    expect(getSignatureStatuses).toHaveBeenCalledTimes(3);
+    expect(stages.at(-1)).toBe("recording");
+  });
+
+  it("does not send again when the blockhash expired but the chain's history has the first signature", async () => {
+    const getSignatureStatuses = vi.fn(
+      async (_: string[], options?: { searchTransactionHistory?: boolean }) =>
+        statuses(options?.searchTransactionHistory === true ? landed(null, "finalized") : null),
+    );
     const { deps, connection, signTransaction, rebuilds } = harness({
-      confirmTransaction,
+      ...expiredUnseen(),
       getSignatureStatuses,
     });
     const build = vi.fn(async () => built());
@@ -175,20 +208,17 @@ describe("runVaultTransaction", () => {
     expect(record).toHaveBeenCalledWith("signature-1");
   });
 
-  it("reports a landed failure found after an expired confirmation, typed, without rebuilding", async () => {
+  it("reports a landed failure found after the blockhash expired, typed, without rebuilding", async () => {
     const cases: [TransactionError, Record<string, unknown>][] = [
       [{ InstructionError: [VAULT_INDEX, { Custom: 6020 }] }, { programErrorCode: 6020, kind: "custom" }],
       [{ InstructionError: [SYSTEM_INDEX, { Custom: 1 }] }, insufficientSol],
     ];
     for (const [err, expected] of cases) {
-      const confirmTransaction = vi
-        .fn()
-        .mockRejectedValue(new TransactionExpiredBlockheightExceededError("signature-1"));
-      const getSignatureStatuses = vi.fn(async () => ({
-        context: { slot: 3 },
-        value: [{ slot: 2, confirmations: 1, err, confirmationStatus: "confirmed" }],
-      }));
-      const { deps, rebuilds } = harness({ confirmTransaction, getSignatureStatuses });
+      const getSignatureStatuses = vi.fn(
+        async (_: string[], options?: { searchTransactionHistory?: boolean }) =>
+          statuses(options?.searchTransactionHistory === true ? landed(err) : null),
+      );
+      const { deps, rebuilds } = harness({ ...expiredUnseen(), getSignatureStatuses });
       const error = await failureOf(deps);
       expect(error).toBeInstanceOf(TransactionRefusedError);
       expect(error).toMatchObject({ ...expected, signature: "signature-1" });
@@ -253,11 +283,10 @@ describe("runVaultTransaction", () => {
   });
 
   it("reports a transaction that landed and failed, with its signature", async () => {
-    const confirmTransaction = vi.fn(async () => ({
-      context: { slot: 2 },
-      value: { err: { InstructionError: [2, { Custom: 6021 }] } },
-    }));
-    const { deps } = harness({ confirmTransaction });
+    const getSignatureStatuses = vi.fn(async () =>
+      statuses(landed({ InstructionError: [2, { Custom: 6021 }] })),
+    );
+    const { deps } = harness({ getSignatureStatuses });
     const error = await runVaultTransaction(
       deps,
       async () => built(),
@@ -575,15 +604,14 @@ describe("runVaultTransaction", () => {
     expect(rebuilds()).toBe(1);
   });
 
-  it("reports the failure confirmTransaction rejects with as a bare TransactionError, with its signature", async () => {
+  it("types a landed failure from the signature's status, with its signature", async () => {
     const cases: [TransactionError, Record<string, unknown>][] = [
       [{ InstructionError: [VAULT_INDEX, { Custom: 6021 }] }, { kind: "custom", programErrorCode: 6021 }],
       [{ InstructionError: [SYSTEM_INDEX, { Custom: 1 }] }, insufficientSol],
       ["InsufficientFundsForRent", insufficientSol],
     ];
     for (const [err, expected] of cases) {
-      const confirmTransaction = vi.fn().mockRejectedValue(err);
-      const { deps, rebuilds } = harness({ confirmTransaction });
+      const { deps, rebuilds } = harness({ getSignatureStatuses: vi.fn(async () => statuses(landed(err))) });
       const error = await failureOf(deps);
       expect(error).toBeInstanceOf(TransactionRefusedError);
       expect(error).toMatchObject({ ...expected, signature: "signature-1" });
@@ -593,7 +621,7 @@ describe("runVaultTransaction", () => {
 
   it("rethrows any other confirmation failure as it came", async () => {
     const aborted = new Error("The operation was aborted");
-    const { deps } = harness({ confirmTransaction: vi.fn().mockRejectedValue(aborted) });
+    const { deps } = harness({ getSignatureStatuses: vi.fn().mockRejectedValue(aborted) });
     expect(await failureOf(deps)).toBe(aborted);
   });
 
