@@ -176,6 +176,38 @@ function QueueRow({ vault, stats }: { vault: VaultView; stats: VaultStatsData | 
   );
 }
 
+function capText(cap: bigint, vault: VaultView): string {
+  return cap === 0n ? "none" : assetText(cap, vault);
+}
+
+/**
+ * A holder-hurting change the manager announced (a higher fee or minimum, a lower, new or removed cap):
+ * what changes and when, so a holder can leave on today's terms first.
+ */
+function ScheduledChange({ vault }: { vault: VaultView }) {
+  const pending = vault.pendingConfig;
+  if (pending === null) {
+    return null;
+  }
+  const percent = (bps: number) => `${(bps / 100).toFixed(2)}%`;
+  const changes = [
+    pending.feeBps !== vault.feeBps && `fee ${percent(vault.feeBps)} → ${percent(pending.feeBps)}`,
+    pending.minWithdrawalShares !== vault.minWithdrawalShares &&
+      `minimum ${sharesText(vault.minWithdrawalShares, vault)} → ${sharesText(pending.minWithdrawalShares, vault)}`,
+    pending.hourlyCap !== vault.hourly.cap &&
+      `hourly cap ${capText(vault.hourly.cap, vault)} → ${capText(pending.hourlyCap, vault)}`,
+    pending.dailyCap !== vault.daily.cap &&
+      `daily cap ${capText(vault.daily.cap, vault)} → ${capText(pending.dailyCap, vault)}`,
+  ].filter((change): change is string => change !== false);
+  return (
+    <p role="note" className="text-xs font-medium text-warn" data-testid="scheduled-config">
+      Announced change from <LocalTime time={Number(pending.effectiveAt) * 1000} format="date-time" />:{" "}
+      {changes.length === 0 ? "the same terms, re-set" : changes.join("; ")}. Requests made before then keep
+      today&apos;s terms.
+    </p>
+  );
+}
+
 export function CapsCard({
   vault,
   stats,
@@ -197,6 +229,7 @@ export function CapsCard({
           {(vault.feeBps / 100).toFixed(2)}%, minimum {sharesText(vault.minWithdrawalShares, vault)}, paid in
           queue order once a NAV is struck after the request.
         </p>
+        <ScheduledChange vault={vault} />
       </div>
     </Card>
   );

@@ -62,7 +62,7 @@ describe("GET /api/vault/{id}'s view of the config (vaultDetail)", () => {
         updatedAt: new Date(0),
       },
       vault,
-      view: vaultView(vault),
+      view: vaultView(vault, nowMs),
       apy: { apy7d: null, apy30d: null },
     };
     return vaultDetail(entry, { navIntervalSeconds: 60, stageIntervalSeconds: 60 }, nowMs);
@@ -99,6 +99,35 @@ describe("GET /api/vault/{id}'s view of the config (vaultDetail)", () => {
     expect(detail.caps.hourly?.amount).toBe("100000000");
     expect(detail.withdrawalLimits.hourly.cap?.amount).toBe("100000000");
     expect(detail.pendingConfig).toBeNull();
+  });
+});
+
+describe("the pages' view of a vault with a scheduled change", () => {
+  const loaded = (state: ReturnType<typeof vaultAccount>) => ({
+    address: PublicKey.unique(),
+    state,
+    asset: { mint: PublicKey.unique(), symbol: "USDC", decimals: 6 },
+    shares: { mint: PublicKey.unique(), symbol: "vUSDC", decimals: 9 },
+  });
+
+  it("shows the fee and caps in force with the change announced, until its time", () => {
+    const view = vaultView(loaded(scheduled), BEFORE_MS);
+    expect(view.feeBps).toBe(10);
+    expect(view.hourly.cap).toBe(1_000_000_000n);
+    expect(view.pendingConfig).toEqual({
+      feeBps: 1_000,
+      minWithdrawalShares: 0n,
+      hourlyCap: 100_000_000n,
+      dailyCap: 0n,
+      effectiveAt: 1_767_225_600n,
+    });
+  });
+
+  it("from its time on, shows the fee a request pays (1,000 bps), though no transaction has applied it", () => {
+    const view = vaultView(loaded(scheduled), AT_MS);
+    expect(view.feeBps).toBe(1_000);
+    expect(view.hourly.cap).toBe(100_000_000n);
+    expect(view.pendingConfig).toBeNull();
   });
 });
 

@@ -28,12 +28,15 @@ describe("vaultView", () => {
       dailyWindowStart: 0n,
       paused: true,
     });
-    const view = vaultView({
-      address,
-      state,
-      asset: { mint: assetMint, symbol: "USDC", decimals: 6 },
-      shares: { mint: shareMint, symbol: "vUSDC", decimals: 9 },
-    });
+    const view = vaultView(
+      {
+        address,
+        state,
+        asset: { mint: assetMint, symbol: "USDC", decimals: 6 },
+        shares: { mint: shareMint, symbol: "vUSDC", decimals: 9 },
+      },
+      0,
+    );
     expect(view).toEqual({
       id: address.toBase58(),
       name: "USDC Prime",
@@ -53,6 +56,7 @@ describe("vaultView", () => {
       queueFunded: state.queueFunded,
       queueClaimed: state.queueClaimed,
       pendingRequests: state.pendingRequests,
+      pendingConfig: null,
     });
   });
 });

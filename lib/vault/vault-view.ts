@@ -3,9 +3,12 @@
 // the directory serialize its fields from the indexer's copy of the account (lib/vault/directory.ts);
 // the pages hold it as it is, read live from the chain by lib/web/chain-reader.ts, and compute their
 // previews from it with share-math.ts and cap-window.ts. The windows stay as stored, so a reader
-// rolls them over at its own clock (capWindow). Only types are imported besides the arithmetic, so
-// the pages may name this type without loading web3.js or the Borsh coder.
+// rolls them over at its own clock (capWindow). The fee, minimum and caps are those a request sent at
+// the reader's clock meets: a scheduled config past its effective time is in force (the program
+// applies it before reading), one still ahead is `pendingConfig`. Only types are imported besides the
+// arithmetic, so the pages may name this type without loading web3.js or the Borsh coder.
 import { storedWindows, type StoredCapWindow } from "./cap-window";
+import { configInForce, pendingConfig, type PendingConfig } from "./pending-config";
 import { sharePrice } from "./share-math";
 import type { LoadedVault } from "./vault-state";
 
@@ -40,15 +43,20 @@ export interface VaultView {
   queueFunded: bigint;
   queueClaimed: bigint;
   pendingRequests: bigint;
+  /** A holder-hurting config change announced and not yet in force; null when none is. */
+  pendingConfig: PendingConfig | null;
 }
 
 function tokenOf(token: LoadedVault["asset"]): VaultToken {
   return { mint: token.mint.toBase58(), symbol: token.symbol, decimals: token.decimals };
 }
 
-/** The view of a vault read from the chain (vault-state's vaultFromAccount: decoded and its tokens named). */
-export function vaultView(vault: LoadedVault): VaultView {
-  const { state } = vault;
+/**
+ * The view of a vault read from the chain (vault-state's vaultFromAccount: decoded and its tokens
+ * named), its config as in force at `nowMs`.
+ */
+export function vaultView(vault: LoadedVault, nowMs: number): VaultView {
+  const state = configInForce(vault.state, nowMs);
   const windows = storedWindows(state);
   return {
     id: vault.address.toBase58(),
@@ -69,5 +77,6 @@ export function vaultView(vault: LoadedVault): VaultView {
     queueFunded: state.queueFunded,
     queueClaimed: state.queueClaimed,
     pendingRequests: state.pendingRequests,
+    pendingConfig: pendingConfig(vault.state, nowMs),
   };
 }

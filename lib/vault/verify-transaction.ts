@@ -48,6 +48,7 @@ import {
   vaultIdl,
   type IdlInstruction,
 } from "./idl";
+import { configInForce } from "./pending-config";
 import { parseUiAmount } from "./token-amount";
 import {
   TransactionCheckError,
@@ -194,7 +195,8 @@ export async function readVaultTokens(
     assetDecimals: state.assetDecimals,
     shareMint: findShareMint(vault),
     shareDecimals: state.shareDecimals,
-    feeBps: state.feeBps,
+    // A scheduled fee past its effective time is the one a request sent now pays (the program applies it first).
+    feeBps: configInForce(state, Date.now()).feeBps,
   };
 }
 

@@ -99,7 +99,7 @@ function vaultReader(config: Pick<ClientConfig, "assets" | "protocolId">): Vault
         ? null
         : { owner: account.owner, lamports: BigInt(account.lamports), data: account.data },
     );
-    return vault === null ? null : vaultView(vault);
+    return vault === null ? null : vaultView(vault, Date.now());
   };
 }
 

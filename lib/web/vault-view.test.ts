@@ -36,6 +36,7 @@ function vault(overrides: Partial<VaultView> = {}): VaultView {
     queueFunded: 0n,
     queueClaimed: 0n,
     pendingRequests: 0n,
+    pendingConfig: null,
     ...overrides,
   };
 }

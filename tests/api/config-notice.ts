@@ -14,12 +14,13 @@ import {
   type ConfigUpdate,
 } from "../../lib/vault/instructions";
 
-export async function updateConfigPastNotice(
+/** Sends update_config and moves a scheduled change's effective time to the past; false when nothing was scheduled. */
+export async function scheduleConfigDue(
   chain: Chain,
   manager: Keypair,
   vault: PublicKey,
   update: ConfigUpdate,
-): Promise<void> {
+): Promise<boolean> {
   submitLocalTransaction(
     chain,
     "test: update config",
@@ -32,9 +33,20 @@ export async function updateConfigPastNotice(
   }
   const decoded = vaultCoder.accounts.decode<Record<string, unknown>>("Vault", Buffer.from(account.data));
   if (String(decoded.pending_effective_at) === "0") {
-    return; // Everything applied at once: nothing waits.
+    return false; // Everything applied at once: nothing waits.
   }
   const data = await vaultCoder.accounts.encode("Vault", { ...decoded, pending_effective_at: new BN(1) });
   chain.setAccount(vault.toBase58(), { ...account, data: new Uint8Array(data) });
-  submitLocalTransaction(chain, "test: apply config", [buildApplyConfigInstruction({ vault })], manager);
+  return true;
+}
+
+export async function updateConfigPastNotice(
+  chain: Chain,
+  manager: Keypair,
+  vault: PublicKey,
+  update: ConfigUpdate,
+): Promise<void> {
+  if (await scheduleConfigDue(chain, manager, vault, update)) {
+    submitLocalTransaction(chain, "test: apply config", [buildApplyConfigInstruction({ vault })], manager);
+  }
 }

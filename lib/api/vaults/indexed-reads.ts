@@ -72,7 +72,7 @@ export function indexedVaults(context: ApiContext): Promise<IndexedVault[]> {
     });
     return Promise.all(
       served.map(async ({ row, vault }) => {
-        const view = vaultView(vault);
+        const view = vaultView(vault, context.deps.now());
         const apy = fromChain ? NO_APY : await apyOf(context, row.vault);
         return { row, vault, view, apy, nav: jsonText(vaultNav(view)) };
       }),
