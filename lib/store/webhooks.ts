@@ -398,37 +398,44 @@ export class WebhookStore {
       event_id: string;
       payload: string;
     }>(
-      `WITH open_endpoint AS (
-         SELECT endpoint.id, endpoint.key_id,
-           (SELECT count(*) FROM webhook_deliveries AS leased
-            WHERE leased.endpoint_id = endpoint.id AND leased.status = 'delivering' AND leased.locked_until >= now()) AS busy
+      `WITH leased AS (
+         -- What is in flight, counted once: the leased rows are few (the workers' slots).
+         SELECT leased.endpoint_id, count(*) AS n FROM webhook_deliveries AS leased
+         WHERE leased.status = 'delivering' AND leased.locked_until >= now() GROUP BY leased.endpoint_id
+       ), key_busy AS (
+         SELECT endpoint.key_id, sum(leased.n)::bigint AS n FROM leased
+         JOIN webhook_endpoints AS endpoint ON endpoint.id = leased.endpoint_id GROUP BY endpoint.key_id
+       ), open_endpoint AS (
+         -- Endpoints that may take more: a key or an endpoint at its limit is not read at all.
+         SELECT endpoint.id, endpoint.key_id, COALESCE(leased.n, 0) AS busy, COALESCE(key_busy.n, 0) AS key_busy
          FROM webhook_endpoints AS endpoint JOIN api_keys AS key ON key.id = endpoint.key_id
+         LEFT JOIN leased ON leased.endpoint_id = endpoint.id
+         LEFT JOIN key_busy ON key_busy.key_id = endpoint.key_id
          WHERE endpoint.disabled_at IS NULL AND key.revoked_at IS NULL
            AND (endpoint.retry_at IS NULL OR endpoint.retry_at <= now())
+           AND COALESCE(leased.n, 0) < $3::bigint AND COALESCE(key_busy.n, 0) < $4::bigint
        ), by_endpoint AS (
-         SELECT candidate.id, candidate.event_seq, open_endpoint.key_id,
+         SELECT candidate.id, candidate.event_seq, open_endpoint.key_id, open_endpoint.key_busy,
            row_number() OVER (PARTITION BY open_endpoint.id ORDER BY candidate.event_seq) + open_endpoint.busy
              AS endpoint_rank
          FROM open_endpoint CROSS JOIN LATERAL (
-           -- Each endpoint's oldest due deliveries, read from the index of open rows (never the log).
+           -- Each endpoint's oldest due deliveries, read from the index of open rows (never the log), no
+           -- more than the endpoint, its key or the claim could take: a delivery past that would rank
+           -- beyond the limit below.
            SELECT due.id, due.event_seq FROM webhook_deliveries AS due
            WHERE due.endpoint_id = open_endpoint.id AND due.status IN ('pending', 'delivering')
              AND ((due.status = 'pending' AND due.next_attempt_at <= now())
                OR (due.status = 'delivering' AND due.locked_until < now()))
-           ORDER BY due.event_seq LIMIT $3
+           ORDER BY due.event_seq
+           LIMIT LEAST($3::bigint - open_endpoint.busy, $4::bigint - open_endpoint.key_busy, $1::bigint)
          ) AS candidate
-       ), key_busy AS (
-         SELECT endpoint.key_id, count(*) AS n FROM webhook_deliveries AS leased
-         JOIN webhook_endpoints AS endpoint ON endpoint.id = leased.endpoint_id
-         WHERE leased.status = 'delivering' AND leased.locked_until >= now() GROUP BY endpoint.key_id
        ), by_key AS (
          SELECT by_endpoint.id, by_endpoint.event_seq, by_endpoint.endpoint_rank,
            row_number() OVER (PARTITION BY by_endpoint.key_id ORDER BY by_endpoint.endpoint_rank, by_endpoint.event_seq)
-             + COALESCE(key_busy.n, 0) AS key_rank
-         FROM by_endpoint LEFT JOIN key_busy ON key_busy.key_id = by_endpoint.key_id
-         WHERE by_endpoint.endpoint_rank <= $3
+             + by_endpoint.key_busy AS key_rank
+         FROM by_endpoint
        ), chosen AS (
-         SELECT by_key.id FROM by_key WHERE by_key.key_rank <= $4
+         SELECT by_key.id FROM by_key WHERE by_key.key_rank <= $4::bigint
          ORDER BY by_key.key_rank, by_key.endpoint_rank, by_key.event_seq LIMIT $1
        ), due AS (
          SELECT locked.id FROM webhook_deliveries AS locked
