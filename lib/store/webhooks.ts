@@ -66,6 +66,10 @@ interface EndpointRow {
 const ENDPOINT_COLUMNS = `id, key_id, url, events, description, disabled_at, disabled_reason, failing_since,
   created_at, updated_at`;
 
+/** A delivery (`due`) the worker may attempt now: pending and due, or leased by a worker whose lease ran out. */
+const DUE = `((due.status = 'pending' AND due.next_attempt_at <= now())
+  OR (due.status = 'delivering' AND due.locked_until < now()))`;
+
 const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
 
 function endpointFromRow(row: EndpointRow): WebhookEndpoint {
@@ -414,21 +418,42 @@ export class WebhookStore {
          WHERE endpoint.disabled_at IS NULL AND key.revoked_at IS NULL
            AND (endpoint.retry_at IS NULL OR endpoint.retry_at <= now())
            AND COALESCE(leased.n, 0) < $3::bigint AND COALESCE(key_busy.n, 0) < $4::bigint
-       ), by_endpoint AS (
-         SELECT candidate.id, candidate.event_seq, open_endpoint.key_id, open_endpoint.key_busy,
-           row_number() OVER (PARTITION BY open_endpoint.id ORDER BY candidate.event_seq) + open_endpoint.busy
-             AS endpoint_rank
+       ), first_due AS (
+         -- Each endpoint's oldest due delivery, read from the index of open rows (never the log).
+         SELECT open_endpoint.id AS endpoint_id, open_endpoint.key_id, open_endpoint.busy, open_endpoint.key_busy,
+           first.id, first.event_seq
          FROM open_endpoint CROSS JOIN LATERAL (
-           -- Each endpoint's oldest due deliveries, read from the index of open rows (never the log), no
-           -- more than the endpoint, its key or the claim could take: a delivery past that would rank
-           -- beyond the limit below.
            SELECT due.id, due.event_seq FROM webhook_deliveries AS due
-           WHERE due.endpoint_id = open_endpoint.id AND due.status IN ('pending', 'delivering')
-             AND ((due.status = 'pending' AND due.next_attempt_at <= now())
-               OR (due.status = 'delivering' AND due.locked_until < now()))
+           WHERE due.endpoint_id = open_endpoint.id AND due.status IN ('pending', 'delivering') AND ${DUE}
+           ORDER BY due.event_seq LIMIT 1
+         ) AS first
+       ), crowded_key AS (
+         -- A key with at least as many idle endpoints with a delivery due as it (or the claim) can take:
+         -- their first deliveries rank before any endpoint's second, so no second one is read.
+         SELECT first_due.key_id FROM first_due GROUP BY first_due.key_id, first_due.key_busy
+         HAVING count(*) FILTER (WHERE first_due.busy = 0) >= LEAST($4::bigint - first_due.key_busy, $1::bigint)
+       ), candidate AS (
+         SELECT first_due.endpoint_id, first_due.key_id, first_due.busy, first_due.key_busy, first_due.id,
+           first_due.event_seq
+         FROM first_due
+         UNION ALL
+         -- The following ones of the other keys' endpoints, no more than the endpoint, its key or the
+         -- claim could take: a delivery past that would rank beyond the limits below.
+         SELECT first_due.endpoint_id, first_due.key_id, first_due.busy, first_due.key_busy, later.id,
+           later.event_seq
+         FROM first_due CROSS JOIN LATERAL (
+           SELECT due.id, due.event_seq FROM webhook_deliveries AS due
+           WHERE due.endpoint_id = first_due.endpoint_id AND due.status IN ('pending', 'delivering') AND ${DUE}
+             AND due.event_seq > first_due.event_seq
            ORDER BY due.event_seq
-           LIMIT LEAST($3::bigint - open_endpoint.busy, $4::bigint - open_endpoint.key_busy, $1::bigint)
-         ) AS candidate
+           LIMIT LEAST($3::bigint - first_due.busy, $4::bigint - first_due.key_busy, $1::bigint) - 1
+         ) AS later
+         WHERE first_due.key_id NOT IN (SELECT crowded_key.key_id FROM crowded_key)
+       ), by_endpoint AS (
+         SELECT candidate.id, candidate.event_seq, candidate.key_id, candidate.key_busy,
+           row_number() OVER (PARTITION BY candidate.endpoint_id ORDER BY candidate.event_seq) + candidate.busy
+             AS endpoint_rank
+         FROM candidate
        ), by_key AS (
          SELECT by_endpoint.id, by_endpoint.event_seq, by_endpoint.endpoint_rank,
            row_number() OVER (PARTITION BY by_endpoint.key_id ORDER BY by_endpoint.endpoint_rank, by_endpoint.event_seq)
@@ -438,10 +463,8 @@ export class WebhookStore {
          SELECT by_key.id FROM by_key WHERE by_key.key_rank <= $4::bigint
          ORDER BY by_key.key_rank, by_key.endpoint_rank, by_key.event_seq LIMIT $1
        ), due AS (
-         SELECT locked.id FROM webhook_deliveries AS locked
-         WHERE locked.id IN (SELECT chosen.id FROM chosen)
-           AND ((locked.status = 'pending' AND locked.next_attempt_at <= now())
-             OR (locked.status = 'delivering' AND locked.locked_until < now()))
+         SELECT due.id FROM webhook_deliveries AS due
+         WHERE due.id IN (SELECT chosen.id FROM chosen) AND ${DUE}
          FOR UPDATE SKIP LOCKED
        )
        UPDATE webhook_deliveries AS delivery
