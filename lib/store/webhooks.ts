@@ -376,7 +376,10 @@ export class WebhookStore {
    * worker), and the claim goes round the keys (each key's first due delivery, then each key's
    * second, …) and, inside a key, round its endpoints, oldest event first. One key's many slow
    * endpoints therefore hold at most `perKey` attempts, and another key's due delivery is among the
-   * first claimed.
+   * first claimed. Its cost follows the endpoints that may take more, not the backlog: a key or an
+   * endpoint at its limit is not read, and of the others only the first due delivery each, and the
+   * following ones only for a key with fewer idle endpoints due than it may take (PGlite runs the claim
+   * on the worker's own event loop).
    */
   async claimDue(
     limit: number,
