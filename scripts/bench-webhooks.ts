@@ -10,7 +10,8 @@
 //    partner's one endpoint, both subscribed to the same BENCH_NOISY_EVENTS events queued at once; how
 //    late the other partner's deliveries arrive (target: every one under 5 s). The per-key endpoint limit
 //    is raised to 600 here so one key can hold them, as in issue 24's measurement.
-// BENCH_ONLY=noisy runs only 3.
+// BENCH_ONLY=noisy runs only 3. The store is PGlite in memory, the PostgreSQL at DATABASE_URL, or the
+// PGlite directory BENCH_PGLITE_DIR (a fresh one) served by this process as `npm start` serves it.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
 import type { Keypair } from "@solana/web3.js";
@@ -33,6 +34,8 @@ const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 5_000);
 const SLOW_ENDPOINTS = Number(process.env.BENCH_SLOW_ENDPOINTS ?? 600);
 const NOISY_EVENTS = Number(process.env.BENCH_NOISY_EVENTS ?? 20);
 const ONLY_NOISY = process.env.BENCH_ONLY === "noisy";
+/** A PGlite directory, opened as `npm start` opens it (this process its owner, queries over its socket). */
+const PGLITE_DIR = process.env.BENCH_PGLITE_DIR;
 const TARGETS = { p99Ms: 2_000, deliveriesPerSecond: 500, noisyLateMs: 5_000 };
 
 function percentile(sorted: readonly number[], fraction: number): number {
@@ -42,6 +45,7 @@ function percentile(sorted: readonly number[], fraction: number): number {
 async function main(): Promise<void> {
   const harness = await startApiHarness({
     localnet: { keeper: { enabled: true, scheduled: false } },
+    ...(PGLITE_DIR === undefined ? {} : { env: { PGLITE_DIR } }),
   });
   const keeper = harness.localnet.keeper;
   const flex = harness.localnet.addresses.vaults[1];

@@ -66,6 +66,10 @@ interface EndpointRow {
 const ENDPOINT_COLUMNS = `id, key_id, url, events, description, disabled_at, disabled_reason, failing_since,
   created_at, updated_at`;
 
+/** A delivery (`due`) the worker may attempt now: pending and due, or leased by a worker whose lease ran out. */
+const DUE = `((due.status = 'pending' AND due.next_attempt_at <= now())
+  OR (due.status = 'delivering' AND due.locked_until < now()))`;
+
 const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
 
 function endpointFromRow(row: EndpointRow): WebhookEndpoint {
@@ -372,7 +376,10 @@ export class WebhookStore {
    * worker), and the claim goes round the keys (each key's first due delivery, then each key's
    * second, …) and, inside a key, round its endpoints, oldest event first. One key's many slow
    * endpoints therefore hold at most `perKey` attempts, and another key's due delivery is among the
-   * first claimed.
+   * first claimed. Its cost follows the endpoints that may take more, not the backlog: a key or an
+   * endpoint at its limit is not read, and of the others only the first due delivery each, and the
+   * following ones only for a key with fewer idle endpoints due than it may take (PGlite runs the claim
+   * on the worker's own event loop).
    */
   async claimDue(
     limit: number,
@@ -398,43 +405,69 @@ export class WebhookStore {
       event_id: string;
       payload: string;
     }>(
-      `WITH open_endpoint AS (
-         SELECT endpoint.id, endpoint.key_id,
-           (SELECT count(*) FROM webhook_deliveries AS leased
-            WHERE leased.endpoint_id = endpoint.id AND leased.status = 'delivering' AND leased.locked_until >= now()) AS busy
+      `WITH leased AS (
+         -- What is in flight, counted once: the leased rows are few (the workers' slots).
+         SELECT leased.endpoint_id, count(*) AS n FROM webhook_deliveries AS leased
+         WHERE leased.status = 'delivering' AND leased.locked_until >= now() GROUP BY leased.endpoint_id
+       ), key_busy AS (
+         SELECT endpoint.key_id, sum(leased.n)::bigint AS n FROM leased
+         JOIN webhook_endpoints AS endpoint ON endpoint.id = leased.endpoint_id GROUP BY endpoint.key_id
+       ), open_endpoint AS (
+         -- Endpoints that may take more: a key or an endpoint at its limit is not read at all.
+         SELECT endpoint.id, endpoint.key_id, COALESCE(leased.n, 0) AS busy, COALESCE(key_busy.n, 0) AS key_busy
          FROM webhook_endpoints AS endpoint JOIN api_keys AS key ON key.id = endpoint.key_id
+         LEFT JOIN leased ON leased.endpoint_id = endpoint.id
+         LEFT JOIN key_busy ON key_busy.key_id = endpoint.key_id
          WHERE endpoint.disabled_at IS NULL AND key.revoked_at IS NULL
            AND (endpoint.retry_at IS NULL OR endpoint.retry_at <= now())
-       ), by_endpoint AS (
-         SELECT candidate.id, candidate.event_seq, open_endpoint.key_id,
-           row_number() OVER (PARTITION BY open_endpoint.id ORDER BY candidate.event_seq) + open_endpoint.busy
-             AS endpoint_rank
+           AND COALESCE(leased.n, 0) < $3::bigint AND COALESCE(key_busy.n, 0) < $4::bigint
+       ), first_due AS (
+         -- Each endpoint's oldest due delivery, read from the index of open rows (never the log).
+         SELECT open_endpoint.id AS endpoint_id, open_endpoint.key_id, open_endpoint.busy, open_endpoint.key_busy,
+           first.id, first.event_seq
          FROM open_endpoint CROSS JOIN LATERAL (
-           -- Each endpoint's oldest due deliveries, read from the index of open rows (never the log).
            SELECT due.id, due.event_seq FROM webhook_deliveries AS due
-           WHERE due.endpoint_id = open_endpoint.id AND due.status IN ('pending', 'delivering')
-             AND ((due.status = 'pending' AND due.next_attempt_at <= now())
-               OR (due.status = 'delivering' AND due.locked_until < now()))
-           ORDER BY due.event_seq LIMIT $3
-         ) AS candidate
-       ), key_busy AS (
-         SELECT endpoint.key_id, count(*) AS n FROM webhook_deliveries AS leased
-         JOIN webhook_endpoints AS endpoint ON endpoint.id = leased.endpoint_id
-         WHERE leased.status = 'delivering' AND leased.locked_until >= now() GROUP BY endpoint.key_id
+           WHERE due.endpoint_id = open_endpoint.id AND due.status IN ('pending', 'delivering') AND ${DUE}
+           ORDER BY due.event_seq LIMIT 1
+         ) AS first
+       ), crowded_key AS (
+         -- A key with at least as many idle endpoints with a delivery due as it (or the claim) can take:
+         -- their first deliveries rank before any endpoint's second, so no second one is read.
+         SELECT first_due.key_id FROM first_due GROUP BY first_due.key_id, first_due.key_busy
+         HAVING count(*) FILTER (WHERE first_due.busy = 0) >= LEAST($4::bigint - first_due.key_busy, $1::bigint)
+       ), candidate AS (
+         SELECT first_due.endpoint_id, first_due.key_id, first_due.busy, first_due.key_busy, first_due.id,
+           first_due.event_seq
+         FROM first_due
+         UNION ALL
+         -- The following ones of the other keys' endpoints, no more than the endpoint, its key or the
+         -- claim could take: a delivery past that would rank beyond the limits below.
+         SELECT first_due.endpoint_id, first_due.key_id, first_due.busy, first_due.key_busy, later.id,
+           later.event_seq
+         FROM first_due CROSS JOIN LATERAL (
+           SELECT due.id, due.event_seq FROM webhook_deliveries AS due
+           WHERE due.endpoint_id = first_due.endpoint_id AND due.status IN ('pending', 'delivering') AND ${DUE}
+             AND due.event_seq > first_due.event_seq
+           ORDER BY due.event_seq
+           LIMIT LEAST($3::bigint - first_due.busy, $4::bigint - first_due.key_busy, $1::bigint) - 1
+         ) AS later
+         WHERE first_due.key_id NOT IN (SELECT crowded_key.key_id FROM crowded_key)
+       ), by_endpoint AS (
+         SELECT candidate.id, candidate.event_seq, candidate.key_id, candidate.key_busy,
+           row_number() OVER (PARTITION BY candidate.endpoint_id ORDER BY candidate.event_seq) + candidate.busy
+             AS endpoint_rank
+         FROM candidate
        ), by_key AS (
          SELECT by_endpoint.id, by_endpoint.event_seq, by_endpoint.endpoint_rank,
            row_number() OVER (PARTITION BY by_endpoint.key_id ORDER BY by_endpoint.endpoint_rank, by_endpoint.event_seq)
-             + COALESCE(key_busy.n, 0) AS key_rank
-         FROM by_endpoint LEFT JOIN key_busy ON key_busy.key_id = by_endpoint.key_id
-         WHERE by_endpoint.endpoint_rank <= $3
+             + by_endpoint.key_busy AS key_rank
+         FROM by_endpoint
        ), chosen AS (
-         SELECT by_key.id FROM by_key WHERE by_key.key_rank <= $4
+         SELECT by_key.id FROM by_key WHERE by_key.key_rank <= $4::bigint
          ORDER BY by_key.key_rank, by_key.endpoint_rank, by_key.event_seq LIMIT $1
        ), due AS (
-         SELECT locked.id FROM webhook_deliveries AS locked
-         WHERE locked.id IN (SELECT chosen.id FROM chosen)
-           AND ((locked.status = 'pending' AND locked.next_attempt_at <= now())
-             OR (locked.status = 'delivering' AND locked.locked_until < now()))
+         SELECT due.id FROM webhook_deliveries AS due
+         WHERE due.id IN (SELECT chosen.id FROM chosen) AND ${DUE}
          FOR UPDATE SKIP LOCKED
        )
        UPDATE webhook_deliveries AS delivery

@@ -147,6 +147,10 @@ export class WebhookWorker {
         const wait = this.lastClaimAt + CLAIM_GATHER_MS - Date.now();
         if (this.inFlight.size > 0 && wait > 0) {
           await new Promise((resolve) => setTimeout(resolve, wait));
+        } else {
+          // Claims that follow one another still let timers and sockets run between them: an
+          // embedded database (PGlite) runs each statement on this event loop.
+          await new Promise((resolve) => setImmediate(resolve));
         }
         this.lastClaimAt = Date.now();
         claimed = this.claimAndStart(await this.claim());
