@@ -1,6 +1,6 @@
 // npm run test:api-hosts: the API suites on the servers people run, after `npm run test:unit` ran them
 // on the lean host. One `next build` (skipped with E2E_SKIP_BUILD=1 when a build exists, as the browser
-// tests do), then the endpoint, security, fuzz and smoke suites against `npm start`'s server
+// tests do), then the endpoint, security, fuzz, due-fee and smoke suites against `npm start`'s server
 // (API_HOST=production), then the smoke suite, the security suite's credential cases and the typed
 // client's partner flow (deposit, withdraw, claim through lib/client alone) against `npm run dev`'s
 // (API_HOST=dev; its first page compiles for a minute, so only a subset runs there).
@@ -21,6 +21,8 @@ const PRODUCTION_SUITES = [
   "tests/api/endpoints/",
   "tests/api/security.test.ts",
   "tests/api/fuzz.test.ts",
+  // A fee raise due and unapplied is the fee the vault shows, the check takes and the claim pays.
+  "tests/api/fee-due.test.ts",
   // The pages' session: on the web server the pages issue it too (its per-IP issue rate).
   "lib/api/first-party-session.test.ts",
 ];
