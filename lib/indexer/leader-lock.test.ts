@@ -27,13 +27,17 @@ function lockOf(url: string, name: string, lockClass?: number): LeaderLock {
   return lock;
 }
 
-/** Ends every session holding an advisory lock on `name` (as the server does for a killed client). */
+/**
+ * Ends every session holding an advisory lock on `name` (as the server does for a killed client),
+ * waiting up to 5 s for each to be gone (PostgreSQL 14+): without the wait, pg_terminate_backend only
+ * signals, and the lock may still be held when the other holder asks (seen once in CI).
+ */
 async function killHolder(url: string, name: string, lockClass: number): Promise<number> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
     const result = await admin.query<{ ended: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS ended FROM pg_locks
+      `SELECT pg_terminate_backend(pid, 5000) AS ended FROM pg_locks
         WHERE locktype = 'advisory' AND classid = $1::oid AND objid = hashtext($2)::oid AND granted`,
       [lockClass, name],
     );
