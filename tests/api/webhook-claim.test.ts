@@ -10,12 +10,12 @@ import { dropPostgresSchema } from "../../lib/store/db";
 import { recordPartnerEvents } from "../../lib/store/partner-events";
 import { Store } from "../../lib/store/store";
 import { WebhookStore, type ClaimedDelivery } from "../../lib/store/webhooks";
-import { partnerEventId, type PartnerEvent } from "../../lib/vault/partner-event";
 import { SecretBox } from "../../lib/webhooks/secret-box";
 import { newWebhookSecret } from "../../lib/webhooks/signing";
+import type { PartnerEventType } from "../../lib/vault/partner-event";
+import { vaultEvent } from "../fixtures/partner-event";
 import { DATABASE_URL, uniqueSuffix } from "./harness";
 
-const VAULT = "Vault11111111111111111111111111111111111111";
 const CROWDED_ENDPOINTS = 6;
 const FAIRNESS = { perEndpoint: 3, perKey: 4 };
 
@@ -30,7 +30,7 @@ afterAll(async () => {
   }
 });
 
-async function keyWithEndpoints(name: string, count: number, type: PartnerEvent["type"]): Promise<string> {
+async function keyWithEndpoints(name: string, count: number, type: PartnerEventType): Promise<string> {
   const { record } = await store.keys.create({ name, scope: "write", vaults: null, wallet: null, rpm: 100 });
   for (let index = 0; index < count; index += 1) {
     await webhooks.createEndpoint({
@@ -45,18 +45,7 @@ async function keyWithEndpoints(name: string, count: number, type: PartnerEvent[
   return record.id;
 }
 
-function event(type: "vault.nav_updated" | "vault.paused", index: number): PartnerEvent {
-  return {
-    id: partnerEventId(type, `claim-${type}`, index),
-    type,
-    timestamp: new Date().toISOString(),
-    vault: VAULT,
-    wallet: null,
-    signature: `sig-${type}-${index}`,
-    slot: index,
-    data: {},
-  };
-}
+const event = (type: "vault.nav_updated" | "vault.paused", index: number) => vaultEvent(type, "claim", index);
 
 const ofKey = (claimed: readonly ClaimedDelivery[], keyId: string) =>
   claimed.filter((delivery) => delivery.keyId === keyId);

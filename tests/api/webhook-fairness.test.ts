@@ -10,19 +10,19 @@ import { dropPostgresSchema } from "../../lib/store/db";
 import { recordPartnerEvents } from "../../lib/store/partner-events";
 import { Store } from "../../lib/store/store";
 import { WebhookStore, type ClaimedDelivery } from "../../lib/store/webhooks";
-import { partnerEventId, type PartnerEvent } from "../../lib/vault/partner-event";
 import { SecretBox } from "../../lib/webhooks/secret-box";
 import { newWebhookSecret } from "../../lib/webhooks/signing";
 import { TargetChecker } from "../../lib/webhooks/target";
 import { WebhookWorker } from "../../lib/webhooks/worker";
 import { waitFor } from "../../localnet/testing";
+import { partnerEventId } from "../../lib/vault/partner-event";
+import { vaultEvent } from "../fixtures/partner-event";
 import { DATABASE_URL, uniqueSuffix } from "./harness";
 import { startReceiver, type Receiver } from "./webhook-receiver";
 
 const SLOW_ENDPOINTS = 40;
 const SLOW_EVENTS = 5;
 const CONCURRENCY = 4;
-const VAULT = "Vault11111111111111111111111111111111111111";
 
 const schema = `webhook_fairness_${uniqueSuffix()}`;
 const store = new Store({ databaseUrl: DATABASE_URL, pgliteDir: null, timeoutMs: 10_000, schema });
@@ -50,18 +50,8 @@ async function key(name: string): Promise<string> {
   return record.id;
 }
 
-function event(type: "vault.nav_updated" | "vault.paused", index: number): PartnerEvent {
-  return {
-    id: partnerEventId(type, `fairness-${type}`, index),
-    type,
-    timestamp: new Date().toISOString(),
-    vault: VAULT,
-    wallet: null,
-    signature: `sig-${type}-${index}`,
-    slot: index,
-    data: {},
-  };
-}
+const event = (type: "vault.nav_updated" | "vault.paused", index: number) =>
+  vaultEvent(type, "fairness", index);
 
 it("delivers another key's event among the first attempts while one key's many endpoints hang", async () => {
   const slowKey = await key("many slow endpoints");
