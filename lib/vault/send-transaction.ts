@@ -166,13 +166,14 @@ export async function sendAndConfirm(
   rpc: TransactionRpc,
   wire: Uint8Array,
   lastValidBlockHeight: number,
-  options: SendOptions & { pollMs?: number },
+  options: SendOptions & { pollMs?: number; onSent?: (signature: string) => void },
 ): Promise<SendResult> {
   const sent = await sendSigned(rpc, wire, options);
   if (sent.status === "failed") {
     return sent;
   }
   const { signature } = sent;
+  options.onSent?.(signature);
   const outcome = (await confirmSignatures(rpc, [signature], lastValidBlockHeight, options.pollMs)).get(
     signature,
   );

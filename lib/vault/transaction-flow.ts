@@ -7,13 +7,17 @@
 // translated into the typed errors of ./transaction-errors.ts and ChainUnavailableError); nothing is
 // reported done before it is confirmed. The chain's refusals are read from the TransactionError the
 // RPC returns (simulation, confirmation, signature status) by ./transaction-failure.ts, the decoder
-// every sender shares, and turned into the typed error here, by one function, chainRefusal.
+// every sender shares, and turned into the typed error here, by one function, typedRefusal.
 import { PublicKey, VersionedTransaction, type Connection, type TransactionError } from "@solana/web3.js";
 
 import { ChainUnavailableError } from "../chain/rpc";
 import { RpcTransportError } from "../chain/rpc-transport";
-import { confirmSignatures, connectionRpc, sendSigned } from "./send-transaction";
-import { decodeTransactionFailure, transactionErrorInText } from "./transaction-failure";
+import { connectionRpc, sendAndConfirm } from "./send-transaction";
+import {
+  decodeTransactionFailure,
+  transactionErrorInText,
+  type TransactionFailure,
+} from "./transaction-failure";
 import {
   balanceChanges,
   checkBalanceChanges,
@@ -130,35 +134,42 @@ function programsOf(transaction: VersionedTransaction): string[] {
 interface RefusalSite {
   /** The transaction that failed: its instructions name the program of an InstructionError. */
   transaction: VersionedTransaction;
-  /** The simulation's (or preflight's) logs; null after it landed, where the RPC gives none. */
+  /** The simulation's (or preflight's) logs; null where the wallet gave none. */
   logs: readonly string[] | null;
-  signature: string | null;
 }
 
 /**
- * What the chain's refusal means for the person (decoded by ./transaction-failure.ts): no SOL to pay,
- * an expired blockhash (the ExpiredSignal to rebuild), the vault program's error (named by its IDL),
- * or any other failure.
+ * What a decoded refusal (./transaction-failure.ts) means for the person: no SOL to pay, an expired
+ * blockhash (the ExpiredSignal to rebuild, unless it landed: a landed transaction is never rebuilt and
+ * sent again), the vault program's error (named by its IDL), or any other failure.
  */
-function chainRefusal(
-  error: TransactionError,
-  refused: RefusalSite,
+function typedRefusal(
+  error: unknown,
+  failure: TransactionFailure,
+  signature: string | null,
 ): TransactionRefusedError | ExpiredSignal {
-  const failure = decodeTransactionFailure(error, {
-    logs: refused.logs,
-    programs: programsOf(refused.transaction),
-  });
   const message = typeof error === "string" ? error : JSON.stringify(error);
   if (failure.kind === "blockhash") {
-    return new ExpiredSignal(message);
+    return signature === null
+      ? new ExpiredSignal(message)
+      : new TransactionRefusedError(message, null, "other", signature);
   }
   return new TransactionRefusedError(
     message,
     failure.kind === "custom" ? failure.customCode : null,
     failure.kind,
-    refused.signature,
+    signature,
     failure.vaultError?.name ?? null,
   );
+}
+
+/** The chain's refusal of a transaction not sent (its simulation, or the wallet's), decoded and typed. */
+function chainRefusal(error: TransactionError, site: RefusalSite): TransactionRefusedError | ExpiredSignal {
+  const failure = decodeTransactionFailure(error, {
+    logs: site.logs,
+    programs: programsOf(site.transaction),
+  });
+  return typedRefusal(error, failure, null);
 }
 
 /**
@@ -200,7 +211,7 @@ function signingFailure(error: unknown, transaction: VersionedTransaction): unkn
   if (stated === null) {
     return error;
   }
-  const refusal = chainRefusal(stated, { transaction, logs: null, signature: null });
+  const refusal = chainRefusal(stated, { transaction, logs: null });
   // Nothing was sent: an expired blockhash here is said, not rebuilt behind the wallet's back.
   return refusal instanceof ExpiredSignal ? new BlockhashExpiredError() : refusal;
 }
@@ -221,47 +232,39 @@ async function simulate(
   });
   const { err, logs, accounts } = result.value;
   if (err !== null) {
-    throw chainRefusal(err, { transaction, logs, signature: null });
+    throw chainRefusal(err, { transaction, logs });
   }
   const changes = balanceChanges(before, accounts ?? []);
   checkBalanceChanges(verified, changes);
   return { verified, changes };
 }
 
-/** A refusal after sending: by preflight (an expired blockhash there means rebuild) or after landing (never rebuilt). */
-function sentRefusal(
-  err: unknown,
-  site: Omit<RefusalSite, "signature">,
-  signature: string | null,
-): TransactionRefusedError | ExpiredSignal {
-  const refusal = chainRefusal(err as TransactionError, { ...site, signature });
-  return refusal instanceof ExpiredSignal && signature !== null
-    ? new TransactionRefusedError(refusal.message, null, "other", signature)
-    : refusal;
-}
-
-/** Sends the signed transaction and waits for it to confirm (lib/vault/send-transaction.ts); returns its signature. */
+/**
+ * Sends the signed transaction and waits for it to confirm (./send-transaction.ts, which decodes a
+ * refusal once); returns its signature.
+ */
 async function sendAndWait(
   deps: FlowDeps,
   signed: VersionedTransaction,
   lastValidBlockHeight: number,
 ): Promise<string> {
-  const rpc = connectionRpc(deps.connection);
   try {
-    const sent = await sendSigned(rpc, signed.serialize(), { programs: programsOf(signed) });
-    if (sent.status === "failed") {
-      throw sentRefusal(sent.err, { transaction: signed, logs: sent.logs }, null);
+    const result = await sendAndConfirm(
+      connectionRpc(deps.connection),
+      signed.serialize(),
+      lastValidBlockHeight,
+      {
+        programs: programsOf(signed),
+        pollMs: deps.confirmPollMs,
+        onSent: () => deps.events.stage("confirming"),
+      },
+    );
+    if (result.status === "confirmed") {
+      return result.signature;
     }
-    deps.events.stage("confirming");
-    const outcomes = await confirmSignatures(rpc, [sent.signature], lastValidBlockHeight, deps.confirmPollMs);
-    const confirmation = outcomes.get(sent.signature);
-    if (confirmation === undefined || confirmation.status === "expired") {
-      throw new ExpiredSignal();
-    }
-    if (confirmation.err !== null) {
-      throw sentRefusal(confirmation.err, { transaction: signed, logs: null }, sent.signature);
-    }
-    return sent.signature;
+    throw result.status === "expired"
+      ? new ExpiredSignal()
+      : typedRefusal(result.err, result.failure, result.signature);
   } catch (error) {
     throw networkFailure(error) ?? error;
   }
