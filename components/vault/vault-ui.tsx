@@ -189,7 +189,7 @@ function ScheduledChange({ vault }: { vault: VaultView }) {
   if (pending === null) {
     return null;
   }
-  const percent = (bps: number) => `${(bps / 100).toFixed(2)}%`;
+  const percent = (bps: number) => formatPercent(bps / 10_000);
   const changes = [
     pending.feeBps !== vault.feeBps && `fee ${percent(vault.feeBps)} → ${percent(pending.feeBps)}`,
     pending.minWithdrawalShares !== vault.minWithdrawalShares &&
