@@ -1,6 +1,7 @@
 // IP addresses as networks: an IPv6 address's groups in any notation, a client's address in one
-// spelling (canonicalIpAddress), and the network a client is counted by. One IPv6 subscriber gets a whole /64 (RFC 6177) and picks addresses in it at will, so
-// per-client limits count a /64 as one client; an IPv4 address (also written IPv4-mapped) is itself.
+// spelling (canonicalIpAddress), and the network a client is counted by. One IPv6 subscriber gets a
+// whole /64 (RFC 6177) and picks addresses in it at will, so per-client limits count a /64 as one
+// client; an IPv4 address (also written IPv4-mapped) is itself.
 import { isIP } from "node:net";
 
 /**

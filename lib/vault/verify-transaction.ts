@@ -5,9 +5,10 @@
 // for (a cancel: cancel_withdrawal, which returns the escrowed shares to the wallet), on the vault asked for, with exactly the accounts the program's seeds give for that vault and
 // wallet, and the amount asked for; the wallet pays the fee and is the only signer; the compute-unit
 // price stays under the caller's cap; a deposit's guard (min_shares_out) sits at most the caller's
-// slippage below the shares the build's preview showed; no lookup table hides an account. The instruction is recognised
-// by its discriminator and its accounts are read in the IDL's order (programs/vault/idl.json), so an
-// IDL change moves the check with it; an account the IDL names and this check cannot derive is refused.
+// slippage below the shares the build's preview showed; no lookup table hides an account. The
+// instruction is recognised by its discriminator and its accounts are read in the IDL's order
+// (programs/vault/idl.json), so an IDL change moves the check with it; an account the IDL names and
+// this check cannot derive is refused.
 // Top-level Token and System instructions are never needed (tokens move only inside the vault
 // program's own calls, accounts are created only by the associated token program), so any is refused:
 // a transfer, approve, close or authority change of the wallet's accounts cannot pass.

@@ -53,7 +53,7 @@ describe("errors in words", () => {
     });
     expect(describeError(removed, withShares)).toEqual({
       kind: "refused",
-      title: "Stopped before your wallet: the deposit's price protection was removed",
+      title: "Stopped before your wallet: the deposit's price protection was lowered",
       message:
         "The deposit prepared for you would accept as few as 0.00 vUSDC, though it showed about 250.00 vUSDC " +
         "and you accept at most 0.50% less. A price move before it lands could then cost you more than you " +
@@ -66,7 +66,7 @@ describe("errors in words", () => {
       maxSlippageBps: 50,
     });
     expect(describeError(untrue, withShares).message).toContain(
-      "showed about 0.00 vUSDC, but it would mint 250.00 vUSDC: more than 0.50% apart",
+      "showed about 0.00 vUSDC but would mint 250.00 vUSDC, more than 0.50% apart: its price protection",
     );
     const missing = new TransactionCheckError("MISSING_SHARE_ESTIMATE", "…", { argument: "min_shares_out" });
     expect(describeError(missing).title).toBe(

@@ -379,7 +379,7 @@ function priceProtectionWords(error: TransactionCheckError, context: ErrorContex
     case "MIN_SHARES_OUT_TOO_LOW":
       return {
         kind: "refused",
-        title: "Stopped before your wallet: the deposit's price protection was removed",
+        title: "Stopped before your wallet: the deposit's price protection was lowered",
         message:
           `The deposit prepared for you would accept as few as ${shares(found)}, though it showed about ` +
           `${shares(estimated)} and you accept at most ${tolerance} less. A price move before it lands could ` +
@@ -390,8 +390,8 @@ function priceProtectionWords(error: TransactionCheckError, context: ErrorContex
         kind: "refused",
         title: "Stopped before your wallet: the deposit's preview was not true",
         message:
-          `The deposit prepared for you showed about ${shares(estimated)}, but it would mint ${shares(found)}: ` +
-          `more than ${tolerance} apart, so its price protection was set from a wrong preview, ${after}`,
+          `The deposit prepared for you showed about ${shares(estimated)} but would mint ${shares(found)}, ` +
+          `more than ${tolerance} apart: its price protection was set from a wrong preview, ${after}`,
       };
     case "MISSING_SHARE_ESTIMATE":
       return {
