@@ -1,7 +1,7 @@
 // IP addresses as networks: IPv6 in any notation, and the network per-client limits count.
 import { describe, expect, it } from "vitest";
 
-import { clientNetworkOf, ipv6Groups } from "./ip-network";
+import { canonicalIpAddress, clientNetworkOf, ipv6Groups } from "./ip-network";
 
 describe("clientNetworkOf", () => {
   it.each([
@@ -38,5 +38,48 @@ describe("ipv6Groups", () => {
     expect(ipv6Groups("127.0.0.1")).toBeNull();
     expect(ipv6Groups("1::2::3")).toBeNull();
     expect(ipv6Groups("[::1]")).toBeNull();
+  });
+});
+
+describe("canonicalIpAddress", () => {
+  it.each([
+    ["198.51.100.7", "198.51.100.7"],
+    ["198.51.100.7:52100", "198.51.100.7"],
+    ["2001:DB8::1", "2001:db8::1"],
+    ["2001:db8:0:0:0:0:0:1", "2001:db8::1"],
+    ["fe80::1%eth0", "fe80::1"],
+    ["2001:db8::1%z17", "2001:db8::1"],
+    ["[2001:db8::1]", "2001:db8::1"],
+    ["[2001:db8::1]:443", "2001:db8::1"],
+    ["[fe80::1%25eth0]:443", "fe80::1"],
+    ["::ffff:198.51.100.7", "198.51.100.7"],
+    ["::FFFF:c633:6407", "198.51.100.7"],
+    ["[::ffff:198.51.100.7]:80", "198.51.100.7"],
+  ])("reads %s as %s", (text, address) => {
+    expect(canonicalIpAddress(text)).toBe(address);
+  });
+
+  it.each([
+    "",
+    "unknown",
+    "junk-17",
+    "example.com",
+    "localhost:80",
+    "198.51.100.7:65536",
+    "198.51.100.7:",
+    "198.51.100",
+    "198.051.100.7",
+    "0x7f.0.0.1",
+    "2130706433",
+    "198.51.100.7%eth0",
+    "[198.51.100.7]:80",
+    "[2001:db8::1]:",
+    "[2001:db8::1]x",
+    "2001:db8::1::2",
+    "::1%",
+    "::1%z/64",
+    "198.51.100.7, 198.51.100.8",
+  ])("refuses %j", (text) => {
+    expect(canonicalIpAddress(text)).toBeNull();
   });
 });

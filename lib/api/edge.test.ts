@@ -2,7 +2,7 @@
 // table, rate limits under concurrency and the OpenAPI document.
 import { describe, expect, it } from "vitest";
 
-import { clientAddress, resolveClientAddress } from "./client-address";
+import { clientAddress, clientNetwork, resolveClientAddress } from "./client-address";
 import { openApiDocument } from "./endpoints";
 import { ApiError, CODE_TO_STATUS, errorBody, toApiError } from "./errors";
 import type { ApiRequest } from "./handler";
@@ -151,6 +151,50 @@ describe("client addresses", () => {
         trusted === 0 ? "10.0.0.1" : "6.6.6.6",
       );
     }
+  });
+});
+
+describe("client addresses behind trusted proxies", () => {
+  const request = (forwarded: string, socketAddress?: string): ApiRequest => ({
+    method: "GET",
+    url: "http://t/",
+    headers: new Headers({ "X-Forwarded-For": forwarded }),
+    body: null,
+    socketAddress,
+  });
+
+  it("count an entry that is no IP address as the proxy itself (its socket)", () => {
+    const junk = ["", " ", "junk", "example.com", "localhost:8080", "1.2.3.4:99999", "1.2.3", "[1.2.3.4]"];
+    for (const entry of junk) {
+      expect(resolveClientAddress("10.0.0.1", entry, 1), JSON.stringify(entry)).toBe("10.0.0.1");
+      expect(resolveClientAddress("::ffff:10.0.0.1", `6.6.6.6, ${entry}`, 1), JSON.stringify(entry)).toBe(
+        "10.0.0.1",
+      );
+      expect(clientAddress(request(entry, "10.0.0.1"), 1), JSON.stringify(entry)).toBe("10.0.0.1");
+    }
+    // Two hops: the entry before the nearest proxy's is junk, so the nearest proxy is the client.
+    expect(resolveClientAddress("10.0.0.1", "junk, 10.0.0.2", 2)).toBe("10.0.0.1");
+  });
+
+  it("drop zone ids and ports, and read IPv4-mapped IPv6 as IPv4", () => {
+    const zoned = Array.from({ length: 30 }, (_, index) =>
+      clientNetwork(request(`2001:db8:5::1%z${index}`, "10.0.0.1"), 1),
+    );
+    expect(new Set(zoned)).toEqual(new Set(["2001:db8:5:0::/64"]));
+    expect(resolveClientAddress("10.0.0.1", "[2001:DB8:5::1]:443", 1)).toBe("2001:db8:5::1");
+    expect(resolveClientAddress("10.0.0.1", "198.51.100.7:52100", 1)).toBe("198.51.100.7");
+    expect(resolveClientAddress("10.0.0.1", "::ffff:198.51.100.7", 1)).toBe("198.51.100.7");
+  });
+
+  it("keep two well-formed addresses apart", () => {
+    expect(clientNetwork(request("198.51.100.7", "10.0.0.1"), 1)).toBe("198.51.100.7");
+    expect(clientNetwork(request("198.51.100.8", "10.0.0.1"), 1)).toBe("198.51.100.8");
+  });
+
+  it("without a socket, count junk as the nearest hop", () => {
+    expect(clientAddress(request("6.6.6.6, junk"), 1)).toBe("unknown");
+    expect(clientAddress(request("junk, 1.2.3.4"), 2)).toBe("1.2.3.4");
+    expect(clientAddress(request("fe80::1%eth0"), 1)).toBe("fe80::1");
   });
 });
 

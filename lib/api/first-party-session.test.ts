@@ -6,7 +6,7 @@
 import { clientNetworkOf } from "../ip-network";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { API_HOST, startApiHarness, type ApiHarness } from "../../tests/api/harness";
+import { API_HOST, rawRequest, startApiHarness, type ApiHarness } from "../../tests/api/harness";
 import { createIndexer } from "../server/indexer";
 import { issueSession } from "../web/session-issue";
 import { parseSessionSettings, type SessionSettings } from "../web-config";
@@ -416,6 +416,28 @@ describe("issuing sessions", () => {
       expect(served.status).toBe(200);
       expect(served.body).toMatchObject({ success: true });
       expect((await statusAs({ ...browser, address: newBrowser().address }, tokens[0])).status).toBe(401);
+    },
+  );
+
+  it.skipIf(API_HOST === "lean")(
+    "the pages count X-Forwarded-For entries that are no address as the proxy: one issue limit for all",
+    async () => {
+      // The proxy is a loopback address of its own, so its count is this test's alone.
+      const pageVia = async (forwarded: string) => {
+        const answer = await rawRequest(api.url, "GET", "/", {
+          headers: { "User-Agent": USER_AGENT, "X-Forwarded-For": forwarded },
+          localAddress: "127.0.0.51",
+        });
+        expect(answer.status).toBe(200);
+        return [answer.headers["set-cookie"] ?? []].flat().some((value) => value.startsWith("vg_session="));
+      };
+      const issued: boolean[] = [];
+      for (const forwarded of ["junk-1", "host.example.com", "", "198.51.100.7:99999", "junk-2", "junk-3"]) {
+        issued.push(await pageVia(forwarded));
+      }
+      expect(issued.filter(Boolean)).toHaveLength(PAGE_ISSUE_LIMIT);
+      // A well-formed client address behind the same proxy is a client of its own.
+      expect(await pageVia(newBrowser().address)).toBe(true);
     },
   );
 });

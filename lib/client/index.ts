@@ -40,10 +40,12 @@ export {
 // The check itself, for partners who send transactions their own way: verify before signing.
 export {
   DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS,
+  DEFAULT_MAX_SLIPPAGE_BPS,
   TransactionCheckError,
   readVaultTokens,
   vaultTransactionVerifier,
   verifyVaultTransaction,
+  type BuildAnswer,
   type ExpectedVaultTransaction,
   type OperationRequest,
   type VaultTokens,
@@ -113,6 +115,13 @@ export interface VaultClientOptions {
    * before signing. Default DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS (the gateway's default cap).
    */
   maxComputeUnitPriceMicroLamports?: number;
+  /**
+   * The most, in basis points, a deposit's guard (min_shares_out: the fewest shares it accepts) may sit
+   * below the shares the build's preview showed (details.estimatedSharesReceived), and that preview
+   * below what the simulation mints; a lower guard is refused before signing. Default
+   * DEFAULT_MAX_SLIPPAGE_BPS (50, the gateway's own default, where its honest builds sit).
+   */
+  maxSlippageBps?: number;
   /** How many 429s in a row to wait out before answering the last one (default 3). */
   maxRateLimitRetries?: number;
   /** Progress of the flows (for a UI), including each wait for a rate limit and each rebuild. */
@@ -236,7 +245,10 @@ export function createVaultClient(options: VaultClientOptions) {
     const verify = vaultTransactionVerifier(
       connection,
       { ...request, vault: new PublicKey(options.vaultId), wallet: new PublicKey(wallet) },
-      { maxComputeUnitPriceMicroLamports: options.maxComputeUnitPriceMicroLamports },
+      {
+        maxComputeUnitPriceMicroLamports: options.maxComputeUnitPriceMicroLamports,
+        maxSlippageBps: options.maxSlippageBps,
+      },
     );
     return runVaultTransaction(
       {

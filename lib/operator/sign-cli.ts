@@ -3,7 +3,8 @@
 // Finishes the README's curl walkthrough without a wallet app: reads what POST /api/vault/{id}/deposit
 // or /withdraw answered (the envelope, or its data) on standard input, checks the transaction against
 // what the flags ask for with the same check the typed client and the pages use
-// (lib/vault/verify-transaction.ts: programs, vault instruction, accounts, amount, fee payer, price),
+// (lib/vault/verify-transaction.ts: programs, vault instruction, accounts, amount, fee payer, price, a
+// deposit's min_shares_out against the answer's estimatedSharesReceived less the default 50 bps),
 // simulates it and prints the wallet's balance changes, then signs with the keypair, sends, confirms and
 // prints the signature for POST /api/history. Nothing is signed that does not pass the check.
 import { Connection } from "@solana/web3.js";
@@ -20,6 +21,8 @@ import { parseAddress } from "./vault-cli";
 const builtSchema = z.object({
   transaction: z.string().min(1),
   lastValidBlockHeight: z.number().int().nonnegative(),
+  // A deposit's preview, which the check holds its min_shares_out to (it reads what it needs).
+  details: z.unknown().optional(),
 });
 /** The build answer as curl prints it (the spec's envelope), or its data alone. */
 const inputSchema = z.union([z.object({ success: z.literal(true), data: builtSchema }), builtSchema]);

@@ -23,6 +23,7 @@ import {
   checkBalanceChanges,
   vaultTransactionVerifier,
   watchedAddresses,
+  type BuildAnswer,
   type CheckOptions,
   type OperationRequest,
   type BalanceChanges,
@@ -51,7 +52,7 @@ export interface TransactionPreview {
   changes: BalanceChanges;
 }
 
-export interface BuiltTransaction {
+export interface BuiltTransaction extends BuildAnswer {
   transaction: string;
   lastValidBlockHeight: number;
 }
@@ -66,10 +67,11 @@ export interface FlowDeps {
     | "getMultipleAccountsInfo"
   >;
   /**
-   * Checks the built transaction against the request before anything else sees it, throwing what did
-   * not match (lib/vault/verify-transaction.ts's vaultTransactionVerifier).
+   * Checks the built transaction against the request and the build's own preview (a deposit's
+   * estimate) before anything else sees it, throwing what did not match
+   * (lib/vault/verify-transaction.ts's vaultTransactionVerifier).
    */
-  verify(transaction: VersionedTransaction): Promise<VerifiedTransaction>;
+  verify(transaction: VersionedTransaction, built: BuildAnswer): Promise<VerifiedTransaction>;
   /**
    * The person's go-ahead after the preview and before the wallet is asked (the pages' confirm step):
    * resolves to have the wallet sign, rejects to stop with nothing signed. Without it (the typed
@@ -305,7 +307,7 @@ export async function runVaultTransaction<P extends BuiltTransaction, R>(
     try {
       let preview: TransactionPreview;
       try {
-        preview = await simulate(deps, transaction, await deps.verify(transaction));
+        preview = await simulate(deps, transaction, await deps.verify(transaction, prepared));
       } catch (error) {
         throw networkFailure(error) ?? error;
       }

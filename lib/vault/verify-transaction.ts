@@ -4,15 +4,19 @@
 // associated token account where the operation creates one), the vault instruction is the one asked
 // for (a cancel: cancel_withdrawal, which returns the escrowed shares to the wallet), on the vault asked for, with exactly the accounts the program's seeds give for that vault and
 // wallet, and the amount asked for; the wallet pays the fee and is the only signer; the compute-unit
-// price stays under the caller's cap; no lookup table hides an account. The instruction is recognised
-// by its discriminator and its accounts are read in the IDL's order (programs/vault/idl.json), so an
-// IDL change moves the check with it; an account the IDL names and this check cannot derive is refused.
+// price stays under the caller's cap; a deposit's guard (min_shares_out) sits at most the caller's
+// slippage below the shares the build's preview showed; no lookup table hides an account. The
+// instruction is recognised by its discriminator and its accounts are read in the IDL's order
+// (programs/vault/idl.json), so an IDL change moves the check with it; an account the IDL names and
+// this check cannot derive is refused.
 // Top-level Token and System instructions are never needed (tokens move only inside the vault
 // program's own calls, accounts are created only by the associated token program), so any is refused:
 // a transfer, approve, close or authority change of the wallet's accounts cannot pass.
 //
 // Then the simulation's balance changes of the wallet (asset, shares, SOL) are checked against the
-// operation's bounds and reported, so a person sees what will happen before the wallet opens.
+// operation's bounds and reported, so a person sees what will happen before the wallet opens; a
+// deposit's preview may not understate the shares the simulation mints by more than the slippage (a
+// gateway that lowered its estimate with the guard would otherwise pass).
 // Browsers have no global Buffer; the pages run this check too.
 import { Buffer } from "buffer";
 
@@ -49,6 +53,7 @@ import {
   type IdlInstruction,
 } from "./idl";
 import { configInForce } from "./pending-config";
+import { lessBasisPointsRoundDown } from "./share-math";
 import { parseUiAmount } from "./token-amount";
 import {
   TransactionCheckError,
@@ -90,6 +95,14 @@ export interface VaultTokens {
  */
 export const DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS = 100_000;
 
+/**
+ * Default most a deposit's min_shares_out may sit below the shares the build's preview showed, in basis
+ * points: the gateway's own default (DEPOSIT_SLIPPAGE_BPS), whose honest builds sit exactly there.
+ */
+export const DEFAULT_MAX_SLIPPAGE_BPS = 50;
+
+const BPS = 10_000;
+
 /** The runtime's most compute units per transaction: a larger limit is a lie about the fee. */
 export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
 
@@ -101,6 +114,20 @@ export { TransactionCheckError, type TransactionCheckCode, type TransactionCheck
 export interface CheckOptions {
   /** The highest compute-unit price (micro-lamports) the caller accepts; default DEFAULT_MAX_…. */
   maxComputeUnitPriceMicroLamports?: number;
+  /**
+   * The most, in basis points (0–10000), a deposit's min_shares_out may sit below the shares the build's
+   * preview showed (details.estimatedSharesReceived), and that preview below the simulation's; default
+   * DEFAULT_MAX_SLIPPAGE_BPS.
+   */
+  maxSlippageBps?: number;
+}
+
+/**
+ * What a build answered beside its transaction (the endpoint's `data`): a deposit's
+ * `details.estimatedSharesReceived` is the preview its guard is held to.
+ */
+export interface BuildAnswer {
+  details?: unknown;
 }
 
 /** The wallet's accounts whose balances the simulation reports, in this order. */
@@ -121,6 +148,10 @@ export interface VerifiedTransaction {
   maxFeeLamports: bigint;
   /** The most SOL the wallet may lose: the fee plus the rent of the accounts the operation creates. */
   maxLamportsSpent: bigint;
+  /** A deposit's preview (raw shares) its guard was held to; null for the other operations. */
+  estimatedShares: bigint | null;
+  /** The caller's slippage (bps) the guard and the preview were held to. */
+  maxSlippageBps: number;
   watched: WatchedAccounts;
 }
 
@@ -171,6 +202,61 @@ function decodeVaultOrNull(data: Uint8Array): VaultAccount | null {
     return decodeVault(data);
   } catch {
     return null;
+  }
+}
+
+/** A build's estimate of the shares a deposit mints (details.estimatedSharesReceived.amount), if it shows one. */
+export function estimatedSharesOf(built: BuildAnswer): bigint | null {
+  const { details } = built;
+  const estimate =
+    typeof details === "object" && details !== null && "estimatedSharesReceived" in details
+      ? details.estimatedSharesReceived
+      : null;
+  const amount =
+    typeof estimate === "object" && estimate !== null && "amount" in estimate ? estimate.amount : null;
+  return typeof amount === "string" && /^\d{1,20}$/.test(amount) ? BigInt(amount) : null;
+}
+
+function slippageOf(options: CheckOptions): number {
+  const bps = options.maxSlippageBps ?? DEFAULT_MAX_SLIPPAGE_BPS;
+  if (!Number.isInteger(bps) || bps < 0 || bps > BPS) {
+    throw new RangeError(
+      `maxSlippageBps must be a whole number of basis points from 0 to ${BPS}, not ${bps}`,
+    );
+  }
+  return bps;
+}
+
+/**
+ * A deposit's guard against the build's preview: min_shares_out at least the estimate less the
+ * caller's slippage, so a gateway cannot drop it (0) or lower it below what the person was shown.
+ */
+function checkSlippageGuard(
+  args: Record<string, string>,
+  estimate: bigint | null,
+  slippageBps: number,
+): void {
+  if (estimate === null) {
+    fail(
+      "MISSING_SHARE_ESTIMATE",
+      "The deposit's build shows no estimate of the shares it mints (details.estimatedSharesReceived), so its min_shares_out cannot be checked",
+      { argument: "min_shares_out" },
+    );
+  }
+  const floor = lessBasisPointsRoundDown(estimate, slippageBps);
+  const found = BigInt(args.min_shares_out ?? "0");
+  if (found < floor) {
+    fail(
+      "MIN_SHARES_OUT_TOO_LOW",
+      `The deposit accepts as few as ${found} shares; the build showed ${estimate}, so at least ${floor} (${slippageBps} bps less) is expected`,
+      {
+        argument: "min_shares_out",
+        estimated: estimate.toString(),
+        expected: floor.toString(),
+        found: found.toString(),
+        maxSlippageBps: slippageBps,
+      },
+    );
   }
 }
 
@@ -542,7 +628,9 @@ export function verifyVaultTransaction(
   expected: ExpectedVaultTransaction,
   tokens: VaultTokens,
   options: CheckOptions = {},
+  built: BuildAnswer = {},
 ): VerifiedTransaction {
+  const slippageBps = slippageOf(options);
   if (!tokens.vault.equals(expected.vault)) {
     fail("NOT_A_VAULT", "The vault's tokens were read for another vault", {
       expected: expected.vault.toBase58(),
@@ -615,6 +703,10 @@ export function verifyVaultTransaction(
       },
     );
   }
+  const estimatedShares = expected.operation === "deposit" ? estimatedSharesOf(built) : null;
+  if (expected.operation === "deposit") {
+    checkSlippageGuard(args, estimatedShares, slippageBps);
+  }
   const maxPrice = options.maxComputeUnitPriceMicroLamports ?? DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS;
   const price = budget.price ?? 0;
   if (price > maxPrice) {
@@ -657,6 +749,8 @@ export function verifyVaultTransaction(
     computeUnitPriceMicroLamports: price,
     maxFeeLamports,
     maxLamportsSpent: maxFeeLamports + rent,
+    estimatedShares,
+    maxSlippageBps: slippageBps,
     watched: {
       wallet: expected.wallet,
       asset: findAssociatedTokenAddress(expected.wallet, tokens.assetMint),
@@ -711,7 +805,8 @@ export function balanceChanges(before: readonly PreAccount[], after: readonly Po
  * The simulated changes against what the operation can do: a deposit pays at most its amount of the
  * asset and gains shares, a request gives at most its shares into escrow, a claim and a cancel only
  * gain (a cancel's shares come back from the escrow); no operation spends more SOL than its fee and
- * the rent of the account it creates.
+ * the rent of the account it creates. A deposit's preview, less the slippage, may not sit below the
+ * shares the simulation mints: its guard was held to that preview.
  */
 export function checkBalanceChanges(verified: VerifiedTransaction, changes: BalanceChanges): void {
   const assetFloor = verified.operation === "deposit" ? -BigInt(verified.args.amount ?? "0") : 0n;
@@ -735,6 +830,22 @@ export function checkBalanceChanges(verified: VerifiedTransaction, changes: Bala
   if (changes.lamports < -verified.maxLamportsSpent) {
     refuse("lamports", -verified.maxLamportsSpent, changes.lamports);
   }
+  const estimate = verified.estimatedShares;
+  if (
+    verified.operation === "deposit" &&
+    estimate !== null &&
+    estimate < lessBasisPointsRoundDown(changes.shares, verified.maxSlippageBps)
+  ) {
+    fail(
+      "ESTIMATE_BELOW_SIMULATION",
+      `The build showed ${estimate} shares; the simulation mints ${changes.shares}, more than ${verified.maxSlippageBps} bps above it`,
+      {
+        estimated: estimate.toString(),
+        found: changes.shares.toString(),
+        maxSlippageBps: verified.maxSlippageBps,
+      },
+    );
+  }
 }
 
 /**
@@ -745,14 +856,15 @@ export function vaultTransactionVerifier(
   connection: Pick<Connection, "getAccountInfo">,
   expected: ExpectedVaultTransaction,
   options: CheckOptions = {},
-): (transaction: VersionedTransaction) => Promise<VerifiedTransaction> {
+): (transaction: VersionedTransaction, built: BuildAnswer) => Promise<VerifiedTransaction> {
+  slippageOf(options);
   let tokens: Promise<VaultTokens> | null = null;
-  return async (transaction) => {
+  return async (transaction, built) => {
     tokens ??= readVaultTokens(connection, expected.vault).catch((error: unknown) => {
       // A failed read (the RPC did not answer) is tried again on the next build.
       tokens = null;
       throw error;
     });
-    return verifyVaultTransaction(transaction, expected, await tokens, options);
+    return verifyVaultTransaction(transaction, expected, await tokens, options, built);
   };
 }

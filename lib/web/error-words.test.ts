@@ -41,6 +41,39 @@ describe("errors in words", () => {
     expect(words.message).toContain("nothing was signed (Instruction 1 calls Tokenkeg");
   });
 
+  it("a deposit whose price protection was removed, lowered or set from an untrue preview", () => {
+    const shares = { mint: "shares", symbol: "vUSDC", decimals: 9 };
+    const withShares = { vault: { ...vault, shares } };
+    const removed = new TransactionCheckError("MIN_SHARES_OUT_TOO_LOW", "…", {
+      argument: "min_shares_out",
+      estimated: "250000000000",
+      expected: "248750000000",
+      found: "0",
+      maxSlippageBps: 50,
+    });
+    expect(describeError(removed, withShares)).toEqual({
+      kind: "refused",
+      title: "Stopped before your wallet: the deposit's price protection was lowered",
+      message:
+        "The deposit prepared for you would accept as few as 0.00 vUSDC, though it showed about 250.00 vUSDC " +
+        "and you accept at most 0.50% less. A price move before it lands could then cost you more than you " +
+        "agreed to, so it was not shown to your wallet and nothing was signed. Try again; if it happens " +
+        "again, do not use this site.",
+    });
+    const untrue = new TransactionCheckError("ESTIMATE_BELOW_SIMULATION", "…", {
+      estimated: "0",
+      found: "250000000000",
+      maxSlippageBps: 50,
+    });
+    expect(describeError(untrue, withShares).message).toContain(
+      "showed about 0.00 vUSDC but would mint 250.00 vUSDC, more than 0.50% apart: its price protection",
+    );
+    const missing = new TransactionCheckError("MISSING_SHARE_ESTIMATE", "…", { argument: "min_shares_out" });
+    expect(describeError(missing).title).toBe(
+      "Stopped before your wallet: the deposit showed no shares to expect",
+    );
+  });
+
   it("a refusal in the wallet", () => {
     const words = describeError(
       Object.assign(new Error("User rejected the request."), { name: "WalletSignTransactionError" }),

@@ -8,7 +8,7 @@ import { capWindow } from "../vault/cap-window";
 import type { TokenAmount } from "../vault/token-amount";
 import type { VaultView } from "../vault/vault-view";
 import { TransactionCheckError } from "../vault/transaction-check-error";
-import { formatAmount } from "./amounts";
+import { formatAmount, formatPercent } from "./amounts";
 import {
   ApiRequestError,
   AppUnreachableError,
@@ -265,13 +265,15 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     };
   }
   if (error instanceof TransactionCheckError) {
-    return {
-      kind: "refused",
-      title: "Stopped before your wallet: the transaction was not what you asked for",
-      message:
-        "The transaction prepared for you did something other than this request, so it was not shown to your " +
-        `wallet and nothing was signed (${error.message}). Try again; if it happens again, do not use this site.`,
-    };
+    return (
+      priceProtectionWords(error, context) ?? {
+        kind: "refused",
+        title: "Stopped before your wallet: the transaction was not what you asked for",
+        message:
+          "The transaction prepared for you did something other than this request, so it was not shown to your " +
+          `wallet and nothing was signed (${error.message}). Try again; if it happens again, do not use this site.`,
+      }
+    );
   }
   if (error instanceof UnexpectedActionError) {
     return {
@@ -354,6 +356,52 @@ export function sessionNoticeWords(
       "to deposit or withdraw. The vault data shown is live.",
     canRetry: false,
   };
+}
+
+/**
+ * A deposit refused because its price protection (min_shares_out, the fewest shares it accepts) was not
+ * what the preview promised: lowered below the preview less the person's tolerance, or the preview
+ * itself understated, or missing. Null for the check's other refusals.
+ */
+function priceProtectionWords(error: TransactionCheckError, context: ErrorContext): ErrorWords | null {
+  const { estimated, found, maxSlippageBps } = error.context;
+  const shares = (raw: string | number | null | undefined): string =>
+    typeof raw !== "string"
+      ? "an unknown number of shares"
+      : context.vault === undefined || context.vault === null
+        ? `${raw} raw share units`
+        : shareWords(BigInt(raw), context.vault);
+  const tolerance =
+    typeof maxSlippageBps === "number" ? formatPercent(maxSlippageBps / 10_000) : "your tolerance";
+  const after =
+    "so it was not shown to your wallet and nothing was signed. Try again; if it happens again, do not use this site.";
+  switch (error.code) {
+    case "MIN_SHARES_OUT_TOO_LOW":
+      return {
+        kind: "refused",
+        title: "Stopped before your wallet: the deposit's price protection was lowered",
+        message:
+          `The deposit prepared for you would accept as few as ${shares(found)}, though it showed about ` +
+          `${shares(estimated)} and you accept at most ${tolerance} less. A price move before it lands could ` +
+          `then cost you more than you agreed to, ${after}`,
+      };
+    case "ESTIMATE_BELOW_SIMULATION":
+      return {
+        kind: "refused",
+        title: "Stopped before your wallet: the deposit's preview was not true",
+        message:
+          `The deposit prepared for you showed about ${shares(estimated)} but would mint ${shares(found)}, ` +
+          `more than ${tolerance} apart: its price protection was set from a wrong preview, ${after}`,
+      };
+    case "MISSING_SHARE_ESTIMATE":
+      return {
+        kind: "refused",
+        title: "Stopped before your wallet: the deposit showed no shares to expect",
+        message: `The deposit prepared for you did not say how many shares you would receive, so its price protection could not be checked, ${after}`,
+      };
+    default:
+      return null;
+  }
 }
 
 /** A withdrawal the form will not send, said once: why, and the button that fills what fits. */

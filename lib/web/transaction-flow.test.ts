@@ -79,6 +79,8 @@ async function acceptedForErrorNaming(): Promise<VerifiedTransaction> {
     computeUnitPriceMicroLamports: 0,
     maxFeeLamports: 5_000n,
     maxLamportsSpent: 1n << 62n,
+    estimatedShares: null,
+    maxSlippageBps: 50,
     watched: { wallet: key, asset: key, shares: key },
   };
 }

@@ -5,6 +5,7 @@
 // on the last `next build`) or `dev` (`npm run dev`'s, Next.js in dev mode). The web servers run in
 // this process with this context, so the tests create keys and read rows as they do on the lean host.
 import { randomBytes } from "node:crypto";
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 
 import { Keypair, VersionedTransaction, type Connection, type PublicKey } from "@solana/web3.js";
 
@@ -240,4 +241,58 @@ export function dataOf(result: HttpResult): Record<string, unknown> {
 
 export function addressOf(key: PublicKey): string {
   return key.toBase58();
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface RawRequestOptions {
+  headers?: Record<string, string>;
+  /** The socket's own address: another loopback address (127.0.0.2, …) is another client or proxy. */
+  localAddress?: string;
+}
+
+/**
+ * One request over node:http, which sends any method (fetch refuses TRACE and CONNECT) from any local
+ * address.
+ */
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RawRequestOptions = {},
+): Promise<RawAnswer> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      method,
+      path,
+      headers: options.headers,
+      localAddress: options.localAddress,
+      agent: false,
+    });
+    const answer = (incoming: IncomingMessage, body: string): RawAnswer => ({
+      status: incoming.statusCode ?? 0,
+      headers: incoming.headers,
+      body,
+    });
+    outgoing.on("response", (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("end", () => resolve(answer(incoming, Buffer.concat(chunks).toString("utf8"))));
+    });
+    // CONNECT's answer arrives as a `connect` event, with the body on the socket.
+    outgoing.on("connect", (incoming, socket, head) => {
+      const chunks: Buffer[] = [head];
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("end", () => resolve(answer(incoming, Buffer.concat(chunks).toString("utf8"))));
+    });
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
 }

@@ -1,7 +1,9 @@
 // A lying gateway: a real HTTP server in front of the real API that rewrites the transaction of each
 // build response (deposit, withdraw initiate, claim, cancel) into an attack on the wallet: its USDC or SOL sent
 // to a stranger, an extra instruction, the operation on another vault, the result paid to a stranger's
-// account, a higher amount, an inflated compute-unit price. The typed client and the pages' flow (with
+// account, a higher amount, an inflated compute-unit price; a deposit's guard (min_shares_out) dropped to
+// 0 or set one share below the preview less the default slippage, or dropped with the preview lowered to
+// match. The typed client and the pages' flow (with
 // the check the pages hand it, transactionCheck) refuse each with a TransactionCheckError before the
 // signer is asked (the signer counts its calls) and the wallet's balances do not move. Through the same
 // server in honest mode the four operations go through end to end, and report the simulated balance
@@ -50,7 +52,10 @@ type Attack =
   | "wrong-vault"
   | "stranger-receives"
   | "higher-amount"
-  | "inflated-price";
+  | "inflated-price"
+  | "guard-removed"
+  | "guard-below-bound"
+  | "preview-lowered";
 
 const REFUSALS: Record<Attack, TransactionCheckCode> = {
   "usdc-to-stranger": "UNEXPECTED_PROGRAM",
@@ -60,14 +65,23 @@ const REFUSALS: Record<Attack, TransactionCheckCode> = {
   "stranger-receives": "WRONG_ACCOUNT",
   "higher-amount": "WRONG_AMOUNT",
   "inflated-price": "COMPUTE_PRICE_TOO_HIGH",
+  "guard-removed": "MIN_SHARES_OUT_TOO_LOW",
+  "guard-below-bound": "MIN_SHARES_OUT_TOO_LOW",
+  // The check before signing passes (0 shown, 0 guarded); the simulation mints what the preview hid.
+  "preview-lowered": "ESTIMATE_BELOW_SIMULATION",
 };
 
+/** Attacks on a deposit's guard, min_shares_out: the other operations have none. */
+const GUARD_ATTACKS: readonly Attack[] = ["guard-removed", "guard-below-bound", "preview-lowered"];
+const ALL_ATTACKS = Object.keys(REFUSALS) as Attack[];
+const COMMON_ATTACKS = ALL_ATTACKS.filter((attack) => !GUARD_ATTACKS.includes(attack));
+
 const ATTACKS_OF: Record<Operation, Attack[]> = {
-  deposit: Object.keys(REFUSALS) as Attack[],
-  initiate: Object.keys(REFUSALS) as Attack[],
+  deposit: ALL_ATTACKS,
+  initiate: COMMON_ATTACKS,
   // A claim and a cancel carry no amount.
-  claim: (Object.keys(REFUSALS) as Attack[]).filter((attack) => attack !== "higher-amount"),
-  cancel: (Object.keys(REFUSALS) as Attack[]).filter((attack) => attack !== "higher-amount"),
+  claim: COMMON_ATTACKS.filter((attack) => attack !== "higher-amount"),
+  cancel: COMMON_ATTACKS.filter((attack) => attack !== "higher-amount"),
 };
 
 const VAULT_INSTRUCTION: Record<Operation, ReturnType<typeof findIdlInstruction>> = {
@@ -122,6 +136,24 @@ function swapKeys(
 
 function isVaultInstruction(instruction: TransactionInstruction): boolean {
   return instruction.programId.equals(VAULT_PROGRAM_ID);
+}
+
+/** The vault instruction with its `index`-th u64 argument rewritten. */
+function rewriteVaultU64(
+  instructions: TransactionInstruction[],
+  operation: Operation,
+  index: number,
+  rewrite: (value: bigint) => bigint,
+): TransactionInstruction[] {
+  const offset = VAULT_INSTRUCTION[operation].discriminator.length + 8 * index;
+  return instructions.map((instruction) => {
+    if (!isVaultInstruction(instruction)) {
+      return instruction;
+    }
+    const data = Buffer.from(instruction.data);
+    data.writeBigUInt64LE(rewrite(data.readBigUInt64LE(offset)), offset);
+    return new TransactionInstruction({ programId: instruction.programId, keys: instruction.keys, data });
+  });
 }
 
 /** The honest transaction turned into the attack; the same blockhash, the wallet still the fee payer. */
@@ -206,18 +238,18 @@ function forge(base64: string, rewrite: Rewrite): string {
       );
       break;
     }
-    case "higher-amount": {
-      const offset = VAULT_INSTRUCTION[operation].discriminator.length;
-      instructions = instructions.map((instruction) => {
-        if (!isVaultInstruction(instruction)) {
-          return instruction;
-        }
-        const data = Buffer.from(instruction.data);
-        data.writeBigUInt64LE(data.readBigUInt64LE(offset) * 2n, offset);
-        return new TransactionInstruction({ programId: instruction.programId, keys: instruction.keys, data });
-      });
+    case "higher-amount":
+      instructions = rewriteVaultU64(instructions, operation, 0, (amount) => amount * 2n);
       break;
-    }
+    // A deposit's second argument, after its amount: the fewest shares it accepts.
+    case "guard-removed":
+    case "preview-lowered":
+      instructions = rewriteVaultU64(instructions, operation, 1, () => 0n);
+      break;
+    case "guard-below-bound":
+      // The honest guard sits exactly at the preview less 50 bps (the builder's DEPOSIT_SLIPPAGE_BPS).
+      instructions = rewriteVaultU64(instructions, operation, 1, (guard) => guard - 1n);
+      break;
     case "inflated-price":
       instructions = instructions.map((instruction) =>
         instruction.programId.equals(ComputeBudgetProgram.programId) && instruction.data[0] === 3
@@ -263,8 +295,14 @@ async function startHostileGateway(upstream: string): Promise<HostileGateway> {
       const isBuild =
         /\/api\/vault\/[^/]+\/(deposit|withdraw)$/.test(request.url ?? "") && request.method !== "GET";
       if (isBuild && state.rewrite !== null && answer.ok) {
-        const envelope = JSON.parse(text) as { data: { transaction: string } };
+        const envelope = JSON.parse(text) as {
+          data: { transaction: string; details?: { estimatedSharesReceived?: { amount: string } } };
+        };
         envelope.data.transaction = forge(envelope.data.transaction, state.rewrite);
+        const estimate = envelope.data.details?.estimatedSharesReceived;
+        if (state.rewrite.attack === "preview-lowered" && estimate !== undefined) {
+          estimate.amount = "0";
+        }
         text = JSON.stringify(envelope);
       }
       response.writeHead(answer.status, {
@@ -505,6 +543,45 @@ describe("a lying gateway", () => {
       pendingShares: "0",
     });
   }, 180_000);
+
+  it("refuses a deposit's guard below the preview less 50 bps, with its numbers; the honest one sits at it", async () => {
+    const client = clientFor();
+    const wallet = await harness.fundedWallet(100n * USDC);
+    const owner = wallet.publicKey.toBase58();
+    const signer = countingSigner(wallet);
+    const before = await balancesOf(wallet.publicKey);
+    try {
+      for (const attack of ["guard-removed", "guard-below-bound"] as const) {
+        gateway.rewrite = { attack, operation: "deposit", wallet: wallet.publicKey };
+        const error = await client
+          .deposit({ wallet: owner, amount: (40n * USDC).toString() }, signer)
+          .catch((thrown: unknown) => thrown);
+        expect(error, attack).toBeInstanceOf(TransactionCheckError);
+        const { code, context } = error as TransactionCheckError;
+        expect(code, attack).toBe("MIN_SHARES_OUT_TOO_LOW");
+        // 40 USDC shows about 40,000 shares less the NAV's growth; the bound is that less 50 bps.
+        const estimated = BigInt(String(context.estimated));
+        const bound = (estimated * 9_950n) / 10_000n;
+        expect(estimated).toBeGreaterThan(39_000_000_000n);
+        expect(context, attack).toMatchObject({
+          expected: bound.toString(),
+          found: attack === "guard-removed" ? "0" : (bound - 1n).toString(),
+          maxSlippageBps: 50,
+        });
+      }
+    } finally {
+      gateway.rewrite = null;
+    }
+    expect(signer.calls).toBe(0);
+    expect(await balancesOf(wallet.publicKey)).toEqual(before);
+
+    const honest = await client.deposit({ wallet: owner, amount: (40n * USDC).toString() }, signer);
+    expect(signer.calls).toBe(1);
+    const estimated = BigInt(honest.prepared.details.estimatedSharesReceived.amount);
+    expect(honest.preview.verified).toMatchObject({ estimatedShares: estimated, maxSlippageBps: 50 });
+    // The builder's guard is its own estimate less DEPOSIT_SLIPPAGE_BPS (50): exactly the client's bound.
+    expect(honest.preview.verified.args.min_shares_out).toBe(((estimated * 9_950n) / 10_000n).toString());
+  }, 90_000);
 
   it("refuses a compute-unit price above the cap the caller set, and takes one at the cap", async () => {
     const wallet = await harness.fundedWallet(100n * USDC);

@@ -2,15 +2,13 @@
 // lean host, `npm start`'s and `npm run dev`'s): a bad key is 401 with WWW-Authenticate, methods Node's
 // fetch will not send (TRACE, CONNECT) are 405 with Allow, an unknown /api path is the JSON 404, every
 // answer carries the web server's baseline headers, and the web servers still serve the pages.
-import { request as httpRequest } from "node:http";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ENDPOINTS } from "../../lib/api/endpoints";
 import { createIndexer } from "../../lib/server/indexer";
 import { errorEnvelopeSchema } from "../../lib/api/schemas/common";
 import { bareErrorSchema } from "../../lib/api/schemas/public";
-import { API_HOST, startApiHarness, type ApiHarness } from "./harness";
+import { API_HOST, rawRequest, startApiHarness, type ApiHarness, type RawAnswer } from "./harness";
 
 let harness: ApiHarness;
 
@@ -22,36 +20,9 @@ afterAll(async () => {
   await harness?.close();
 });
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 /** One request over node:http, which sends any method (fetch refuses TRACE and CONNECT). */
 function raw(method: string, path: string): Promise<RawAnswer> {
-  const url = new URL(harness.url);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: url.hostname, port: url.port, method, path, agent: false });
-    const answer = (incoming: import("node:http").IncomingMessage, body: string): RawAnswer => ({
-      status: incoming.statusCode ?? 0,
-      headers: incoming.headers,
-      body,
-    });
-    outgoing.on("response", (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-      incoming.on("end", () => resolve(answer(incoming, Buffer.concat(chunks).toString("utf8"))));
-    });
-    // CONNECT's answer arrives as a `connect` event, with the body on the socket.
-    outgoing.on("connect", (incoming, socket, head) => {
-      const chunks: Buffer[] = [head];
-      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-      socket.on("end", () => resolve(answer(incoming, Buffer.concat(chunks).toString("utf8"))));
-    });
-    outgoing.on("error", reject);
-    outgoing.end();
-  });
+  return rawRequest(harness.url, method, path);
 }
 
 const BASELINE = { "x-content-type-options": "nosniff", "referrer-policy": "same-origin" };
@@ -97,6 +68,23 @@ describe(`the API on the ${API_HOST} host`, () => {
     expect(result.body).toEqual({ sharePrice: expect.any(Number) });
     expect(result.headers.get("cache-control")).toBe("public, s-maxage=60");
     expect(result.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("ignores X-Forwarded-For without trusted proxies: 25 addresses named from one socket, 20 × 200", async () => {
+    // TRUSTED_PROXY_COUNT is 0 here; each socket is a loopback address of its own, so this test's alone.
+    const oracleFrom = async (socket: string, forwarded: string) =>
+      (
+        await rawRequest(harness.url, "GET", "/api/oracle", {
+          headers: { "X-Forwarded-For": forwarded },
+          localAddress: socket,
+        })
+      ).status;
+    const named = Array.from({ length: 25 }, (_, index) => `198.51.100.${index + 1}`);
+    const results = await Promise.all(named.map((address) => oracleFrom("127.0.0.41", address)));
+    expect(results.filter((status) => status === 200)).toHaveLength(20);
+    expect(results.filter((status) => status === 429)).toHaveLength(5);
+    // The socket is the client: another one naming the same address is served.
+    expect(await oracleFrom("127.0.0.42", "198.51.100.1")).toBe(200);
   });
 
   it.skipIf(API_HOST === "lean").each(["TRACE", "PUT", "DELETE", "PROPFIND"])(

@@ -1,6 +1,7 @@
 // npm run sign: the curl walkthrough's last step. A build answer piped in is checked against the flags
 // with the typed client's own check, simulated, signed with the keypair file and confirmed; an answer
-// that is not what the flags ask for is refused before anything is signed.
+// that is not what the flags ask for (or a deposit whose guard is below its own preview less 50 bps) is
+// refused before anything is signed.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -86,6 +87,22 @@ describe("npm run sign", () => {
     const refused = sign(wallet, answer, ["--deposit", "100"]);
     await expect(refused).rejects.toBeInstanceOf(TransactionCheckError);
     await expect(refused).rejects.toMatchObject({ code: "WRONG_AMOUNT" });
+    // The guard held to the answer's own preview: a preview 1% above what the guard allows (the guard
+    // sits 50 bps below the estimate), or none at all, is refused.
+    const envelope = answer.body as { data: { details: { estimatedSharesReceived: { amount: string } } } };
+    const shown = BigInt(envelope.data.details.estimatedSharesReceived.amount);
+    const withPreview = (details: unknown): HttpResult => {
+      const text = JSON.stringify({ ...envelope, data: { ...envelope.data, details } });
+      return { ...answer, text };
+    };
+    const raised = withPreview({ estimatedSharesReceived: { amount: ((shown * 101n) / 100n).toString() } });
+    await expect(sign(wallet, raised, ["--deposit", "250"])).rejects.toMatchObject({
+      code: "MIN_SHARES_OUT_TOO_LOW",
+      context: { found: ((shown * 9_950n) / 10_000n).toString() },
+    });
+    await expect(sign(wallet, withPreview(undefined), ["--deposit", "250"])).rejects.toMatchObject({
+      code: "MISSING_SHARE_ESTIMATE",
+    });
     const after = await harness.connection.getTokenAccountBalance(usdcAccount);
     expect(after.value.amount).toBe(before.value.amount);
   });

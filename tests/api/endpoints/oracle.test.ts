@@ -1,9 +1,10 @@
 // The keyless GET /api/oracle and /api/circulating-supply: bare bodies, caching, errors and the per-IP
-// rate limit.
+// rate limit, counted behind one trusted proxy (TRUSTED_PROXY_COUNT=1: the socket is the proxy, the last
+// X-Forwarded-For entry the client).
 import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import { USDC } from "../harness";
+import { USDC, rawRequest } from "../harness";
 import { endpointSuite } from "./setup";
 
 const api = endpointSuite();
@@ -79,5 +80,50 @@ describe("keyless GET /api/oracle and /api/circulating-supply", () => {
     // The same /64 written otherwise, and IPv4-mapped: the same count (an IPv4 client is its address).
     expect((await api.harness.request("GET", "/api/oracle", from("2001:DB8:77:1:ffff::"))).status).toBe(429);
     expect((await api.harness.request("GET", "/api/oracle", from("2001:db8:77:2::1"))).status).toBe(200);
+  });
+
+  // Each proxy is a loopback address of its own (127.0.0.x), so its bucket is this test's alone.
+  const oracleVia = async (proxy: string, forwarded?: string): Promise<number> => {
+    const headers = forwarded === undefined ? undefined : { "X-Forwarded-For": forwarded };
+    return (await rawRequest(api.harness.url, "GET", "/api/oracle", { headers, localAddress: proxy })).status;
+  };
+  const statuses = async (proxy: string, entries: string[]): Promise<Record<number, number>> => {
+    const counts: Record<number, number> = {};
+    for (const status of await Promise.all(entries.map((entry) => oracleVia(proxy, entry)))) {
+      counts[status] = (counts[status] ?? 0) + 1;
+    }
+    return counts;
+  };
+
+  it("count 60 X-Forwarded-For entries that are no address as the proxy: 20 × 200, then 429", async () => {
+    // Ten of each: a word, a hostname, a port out of range, an IPv4 with a zone, an IPv4 in brackets,
+    // a malformed IPv6 (and once an empty entry).
+    const junk = Array.from({ length: 10 }, (_, index) => [
+      `junk-${index}`,
+      `host${index}.example.com`,
+      `198.51.100.${index}:99999`,
+      `198.51.100.${index}%eth0`,
+      `[198.51.100.${index}]`,
+      index === 0 ? "" : `2001:db8::${index}::1`,
+    ]).flat();
+    expect(new Set(junk).size).toBe(60);
+    expect(await statuses("127.0.0.31", junk)).toEqual({ 200: 20, 429: 40 });
+    // They were the proxy's own requests: without a header it is limited too, another proxy is not,
+    // and a well-formed client address behind the same proxy is a client of its own.
+    expect(await oracleVia("127.0.0.31")).toBe(429);
+    expect(await oracleVia("127.0.0.32", "junk-0")).toBe(200);
+    expect(await oracleVia("127.0.0.31", "198.51.100.50")).toBe(200);
+  });
+
+  it("count 30 zone-id variants of one address as that address, and a port-suffixed one as it", async () => {
+    const zoned = Array.from({ length: 30 }, (_, index) => `2001:db8:88::1%z${index}`);
+    expect(await statuses("127.0.0.33", zoned)).toEqual({ 200: 20, 429: 10 });
+    // The address's /64 is limited; the proxy is not (the variants were not counted as it).
+    expect(await oracleVia("127.0.0.33", "2001:db8:88::2")).toBe(429);
+    expect(await oracleVia("127.0.0.33")).toBe(200);
+    const ported = Array.from({ length: 25 }, (_, index) => `198.51.100.61:${40_000 + index}`);
+    expect(await statuses("127.0.0.33", ported)).toEqual({ 200: 20, 429: 5 });
+    expect(await oracleVia("127.0.0.33", "::ffff:198.51.100.61")).toBe(429);
+    expect(await oracleVia("127.0.0.33", "198.51.100.62")).toBe(200);
   });
 });
