@@ -9,6 +9,7 @@ import { processApi } from "./lib/api/default-context";
 import { processConfig } from "./lib/config";
 import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, frameAncestorsFor } from "./lib/csp";
 import { SESSION_NOTICE_HEADER, issueSession, sessionNoticeHeader } from "./lib/web/session-issue";
+import { PAGE_PATH_HEADER } from "./lib/web/server-reads";
 import { SESSION_COOKIE, browserUrl, canUseSecureCookie, sessionCookieHeader } from "./lib/api/session-token";
 import { sharedSessionSecret } from "./lib/api/session-secret";
 
@@ -34,8 +35,9 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", policy);
-  // Only this proxy says whether the page has a session; never the browser.
+  // Only this proxy says whether the page has a session, and which path it is; never the browser.
   requestHeaders.delete(SESSION_NOTICE_HEADER);
+  requestHeaders.set(PAGE_PATH_HEADER, url.pathname);
   let cookie: string | null = null;
   try {
     const nowMs = Date.now();

@@ -1,11 +1,12 @@
 // The embed inside a partner's iframe on another origin: the partner's theme and accent, no site
-// chrome, a wallet and the first-party session working in the frame, a link-out when no wallet can be
-// reached there, and framing refused where FRAME_ANCESTORS does not allow it (the world sets it as
-// production does; on the local chain it defaults to any site, lib/web-config.test.ts).
-import type { Browser, Frame, Page } from "playwright";
+// chrome, a wallet and the first-party session working in the frame, and framing refused where
+// FRAME_ANCESTORS does not allow it (the world sets it as production does; on the local chain it
+// defaults to any site, lib/web-config.test.ts). On the local chain a frame always reaches the dev
+// wallet (developers.e2e.ts); the link-out for a frame no wallet reaches is lib/web/wallet-options.test.ts.
+import type { Browser } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { confirmInWallet, launchChromium, openSession, screenshot } from "./support/browser";
+import { confirmInWallet, launchChromium, openSession, screenshot, vaultFrame } from "./support/browser";
 import "./support/environment";
 import { THEME_BACKGROUNDS, contrast } from "../lib/web/embed-theme";
 
@@ -19,15 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-async function vaultFrame(page: Page): Promise<Frame> {
-  const handle = await page.waitForSelector("iframe#vault");
-  const frame = await handle.contentFrame();
-  if (frame === null) {
-    throw new Error("The iframe has no frame");
-  }
-  return frame;
-}
 
 describe("the embed in a partner's iframe", () => {
   it("shows the vault in the partner's theme, and a wallet in the frame can deposit", async () => {
@@ -99,25 +91,6 @@ describe("the embed in a partner's iframe", () => {
     } catch (error) {
       await screenshot(page, "failure-embed");
       throw error;
-    } finally {
-      await context.close();
-    }
-  });
-
-  it("links out to the full app when no wallet can be reached inside the frame", async () => {
-    const { page, context } = await openSession(browser, { wallet: false });
-    try {
-      await page.goto(env.partnerUrl);
-      const frame = await vaultFrame(page);
-      const notice = frame.getByTestId("embed-link-out");
-      await notice.waitFor({ timeout: 30_000 });
-      expect(await notice.innerText()).toContain("No wallet can be reached inside this frame");
-      const link = notice.getByRole("link", { name: "Open this vault in a new tab ↗" });
-      expect(await link.getAttribute("href")).toBe(`${env.appUrl}/vault/${env.primeVaultId}`);
-      expect(await link.getAttribute("target")).toBe("_blank");
-      // No button that leads nowhere beside it.
-      expect(await frame.getByRole("button", { name: "Connect wallet" }).count()).toBe(0);
-      await screenshot(page, "16-embed-link-out", { fullPage: false });
     } finally {
       await context.close();
     }

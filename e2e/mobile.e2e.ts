@@ -28,15 +28,18 @@ it("fits a phone: compact header, whole figures, a sticky deposit and withdraw b
     );
     expect(cut).toEqual([]);
 
-    // The bar stays in view at the bottom, wherever the page is scrolled, and opens the chosen form.
+    // The bar stays in view at the bottom wherever the page is scrolled away from the forms, and
+    // opens the chosen form.
     const bar = page.getByTestId("mobile-action-bar");
     await page.mouse.wheel(0, 2_000);
+    await bar.waitFor();
     const box = await bar.boundingBox();
     expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(844 + 1);
     expect(box?.y ?? 0).toBeGreaterThan(700);
     await bar.getByRole("button", { name: "Withdraw" }).click();
     expect(await page.getByRole("tab", { name: "withdraw" }).getAttribute("aria-selected")).toBe("true");
     await page.getByLabel("Shares to withdraw").waitFor();
+    await page.mouse.wheel(0, 2_000);
     await bar.getByRole("button", { name: "Deposit" }).click();
     expect(await page.getByRole("tab", { name: "deposit" }).getAttribute("aria-selected")).toBe("true");
     await page.getByLabel("Amount to deposit").waitFor();

@@ -21,7 +21,7 @@ it("unfurls a vault link with a card: title, APY, TVL, fee and a PNG image", asy
   );
   expect(metaContent(html, "twitter:card")).toBe("summary_large_image");
   const image = metaContent(html, "og:image");
-  expect(image).toMatch(new RegExp(`^${env.appUrl}/vault/${env.primeVaultId}/opengraph-image`));
+  expect(image).toBe(`${env.appUrl}/vault/${env.primeVaultId}/share-card`);
   const png = await fetch(image ?? "");
   expect(png.status).toBe(200);
   expect(png.headers.get("content-type")).toBe("image/png");

@@ -134,7 +134,10 @@ describe("addresses that hold no vault", () => {
       const html = await response.text();
       statuses[path] = response.status;
       if (response.status === 404) {
-        expect(html, path).toContain("Page not found");
+        // The address and the network it was looked up on, not a bare "Page not found".
+        expect(html, path).toContain("No vault at this address");
+        expect(html, path).toContain(decodeURIComponent(path.split("/").at(-1) ?? ""));
+        expect(html, path).toContain("localnet, the local test chain");
       }
     }
     expect(statuses).toEqual({

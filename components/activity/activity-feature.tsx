@@ -3,6 +3,7 @@
 import Link from "next/link";
 
 import { describeError } from "@/lib/web/error-words";
+import { isChainStall } from "@/lib/web/errors";
 import { requestStates } from "@/lib/web/open-requests";
 import { Alert, Card, Skeleton } from "../ui/primitives";
 import { useVaultDirectory } from "../vault/vault-reads";
@@ -37,7 +38,8 @@ export function ActivityFeature() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold sm:text-3xl">Activity</h1>
-      {error === null ? null : (
+      {/* The chain not answering is the page's notice (ChainStallNotice), said once. */}
+      {error === null || isChainStall(error) ? null : (
         <Alert tone="error" title={describeError(error).title}>
           {describeError(error).message}
         </Alert>

@@ -7,6 +7,7 @@ import { useId } from "react";
 import type { PortfolioData } from "@/lib/web/api-client";
 import { formatAmount, formatPercent, formatSol } from "@/lib/web/amounts";
 import { describeError } from "@/lib/web/error-words";
+import { isChainStall } from "@/lib/web/errors";
 import { useClientConfig } from "../providers/config-context";
 import { Alert, Card, Skeleton, Stat } from "../ui/primitives";
 import { usePortfolio, useWalletBalances } from "../vault/wallet-reads";
@@ -79,7 +80,8 @@ export function PortfolioFeature() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold sm:text-3xl">Portfolio</h1>
-      {error === null ? null : (
+      {/* The chain not answering is the page's notice (ChainStallNotice), said once. */}
+      {error === null || isChainStall(error) ? null : (
         <Alert tone="error" title={describeError(error).title}>
           {describeError(error).message}
         </Alert>

@@ -4,8 +4,8 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 
-import { ChainUnavailableError } from "@/lib/chain/rpc";
 import type { ClientConfig } from "@/lib/web/client-config";
+import { isChainStall } from "@/lib/web/errors";
 import type { SessionNotice } from "@/lib/web/session-issue";
 import { WalletStateProvider } from "../wallet/wallet-data-access";
 import { ConfigContext, SessionNoticeContext } from "./config-context";
@@ -26,12 +26,10 @@ export function AppProviders({
         defaultOptions: {
           queries: {
             staleTime: 2_000,
-            // A chain read that got no answer already waited its timeout (lib/web/chain-reader.ts):
-            // the page says so at once and the query's own interval asks again.
+            // A chain read that got no answer already waited its timeout (lib/web/chain-reader.ts),
+            // and the server's 503 its own: the page says so at once (ChainStallNotice) and asks again.
             retry: (failureCount, error) =>
-              failureCount < 2 &&
-              error.name !== "VaultNotFoundError" &&
-              !(error instanceof ChainUnavailableError),
+              failureCount < 2 && error.name !== "VaultNotFoundError" && !isChainStall(error),
             refetchOnWindowFocus: true,
           },
         },

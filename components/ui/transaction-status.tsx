@@ -1,22 +1,24 @@
 "use client";
 // What a form's transaction is doing, in words: the current step while it runs (announced politely),
-// the balance changes its simulation showed once it passed the check, with the confirm step that alone
-// opens the wallet ("Confirm in wallet", focused when it appears, or Cancel),
-// the rebuilt-blockhash notice, the error in words, or the confirmed result. Nothing reads as done
+// the balance changes its simulation showed once it passed the check, with the step that alone opens
+// the wallet ("Continue to wallet", focused when it appears, or Cancel: the wallet's own approval is the
+// one confirmation), the rebuilt-blockhash notice, the error in words (a cancel, the person's own
+// choice, as a neutral notice), or the confirmed result. Nothing reads as done
 // until the chain has confirmed it. A step the network is slow about says so after SLOW_STEP_MS, with
 // a way to stop waiting.
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 
 import { describeError, slowStepWords, type ErrorContext } from "@/lib/web/error-words";
 import type { FlowStage } from "@/lib/web/transaction-flow";
 import { useClientConfig } from "../providers/config-context";
 import type { ReviewAnswers, TransactionProgress } from "../vault/vault-transactions";
 import { Alert, Button } from "./primitives";
+import { useFocusWhenLost } from "./use-focus-when-lost";
 import { useNow } from "./use-now";
 
 const STAGE_WORDS: Record<FlowStage, string> = {
   preparing: "Preparing the transaction…",
-  reviewing: "Checked and simulated. Review what it does, then confirm in your wallet.",
+  reviewing: "Checked and simulated. Review what it does; your wallet asks you to approve it next.",
   signing: "Approve the transaction in your wallet…",
   sending: "Sending it to the network…",
   confirming: "Waiting for the network to confirm it…",
@@ -53,7 +55,16 @@ export function TransactionStatus({
   const words =
     error === null || error === undefined
       ? null
-      : describeError(error, { hasFaucet: config.faucetUrl !== null, ...errorContext });
+      : describeError(error, {
+          hasFaucet: config.faucetUrl !== null,
+          ...errorContext,
+          transaction: { sent: progress.sent },
+        });
+  const cancelled = words !== null && (words.kind === "cancelled" || words.kind === "wallet-rejected");
+  // The outcome takes keyboard focus when the button that started it is gone or disabled.
+  const outcome = useRef<HTMLDivElement>(null);
+  const shownSuccess = success !== null && success !== undefined && success !== false;
+  useFocusWhenLost(outcome, words !== null ? `error ${words.title}` : shownSuccess ? "success" : null);
   return (
     <div className="space-y-2" data-testid={testId}>
       <p role="status" aria-live="polite" className="min-h-5 text-sm text-muted">
@@ -69,7 +80,7 @@ export function TransactionStatus({
           {progress.stage === "reviewing" && review !== undefined ? (
             <div className="mt-3 flex gap-2" role="group" aria-label="Confirm this transaction">
               <Button autoFocus onClick={review.confirm} data-testid={`${testId}-confirm`}>
-                Confirm in wallet
+                Continue to wallet
               </Button>
               <Button variant="secondary" onClick={review.decline}>
                 Cancel
@@ -94,12 +105,18 @@ export function TransactionStatus({
           again.
         </Alert>
       ) : null}
-      {words === null ? null : (
-        <Alert tone="error" title={words.title} testId={`${testId}-error`}>
-          {words.message}
-        </Alert>
-      )}
-      {success}
+      <div ref={outcome} tabIndex={-1} className="space-y-2 outline-none empty:hidden">
+        {words === null ? null : (
+          <Alert
+            tone={cancelled ? "info" : "error"}
+            title={words.title}
+            testId={cancelled ? `${testId}-cancelled` : `${testId}-error`}
+          >
+            {words.message}
+          </Alert>
+        )}
+        {success}
+      </div>
     </div>
   );
 }

@@ -1,11 +1,13 @@
 "use client";
 // The deposit / withdraw tabs of the vault page: a tablist with arrow, Home and End keys, which the
-// phone's sticky action bar can switch from outside (chooseAction).
+// phone's sticky action bar can switch from outside (chooseAction) and follows (useShownAction), as do
+// the outcomes shown beside the card.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 export type Tab = "deposit" | "withdraw";
 
 const CHOOSE_ACTION = "vault:choose-action";
+const ACTION_SHOWN = "vault:action-shown";
 
 /** Scrolls to the vault's actions card and selects `tab` there (the sticky bar on phones). */
 export function chooseAction(tab: Tab): void {
@@ -13,11 +15,25 @@ export function chooseAction(tab: Tab): void {
   window.dispatchEvent(new CustomEvent<Tab>(CHOOSE_ACTION, { detail: tab }));
 }
 
+/** The tab the page's tablist shows ("deposit" until it says otherwise). */
+export function useShownAction(): Tab {
+  const [shown, setShown] = useState<Tab>("deposit");
+  useEffect(() => {
+    const follow = (event: Event) => setShown((event as CustomEvent<Tab>).detail);
+    window.addEventListener(ACTION_SHOWN, follow);
+    return () => window.removeEventListener(ACTION_SHOWN, follow);
+  }, []);
+  return shown;
+}
+
 export function ActionTabs({ children }: { children(tab: Tab): ReactNode }) {
   const [tab, setTab] = useState<Tab>("deposit");
   const baseId = useId();
   const refs = useRef<Record<Tab, HTMLButtonElement | null>>({ deposit: null, withdraw: null });
   const tabs: Tab[] = ["deposit", "withdraw"];
+  useEffect(() => {
+    window.dispatchEvent(new CustomEvent<Tab>(ACTION_SHOWN, { detail: tab }));
+  }, [tab]);
   useEffect(() => {
     const choose = (event: Event) => {
       const chosen = (event as CustomEvent<Tab>).detail;

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 
 import { Alert } from "../ui/primitives";
+import { reachableInFrame } from "@/lib/web/wallet-options";
 import { useWalletState } from "../wallet/wallet-data-access";
 
 function useInsideFrame(): boolean {
@@ -19,14 +20,16 @@ function useInsideFrame(): boolean {
 }
 
 /**
- * Inside a frame that no installed wallet reaches (and none connected): the link-out is the way on, and
- * a Connect button there would lead nowhere.
+ * Inside a frame that no wallet reaches (and none connected): the link-out is the way on, and a Connect
+ * button there would lead nowhere. An installed extension reaches the frame, and so does the local
+ * chain's built-in dev wallet.
  */
 export function useNoWalletInFrame(): boolean {
   const wallet = useWalletState();
   const inside = useInsideFrame();
-  const installed = wallet.options.some((option) => option.readyState === "Installed");
-  return inside && wallet.status !== "loading" && !installed && wallet.publicKey === null;
+  return (
+    inside && wallet.status !== "loading" && !reachableInFrame(wallet.options) && wallet.publicKey === null
+  );
 }
 
 /** In a partner's iframe without a reachable wallet: open the full app in a new tab instead. */

@@ -12,11 +12,16 @@ export function FaucetButton() {
   }
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-dashed border-line px-3 py-2">
+      {/* aria-disabled, not disabled: a disabled button drops keyboard focus to <body> while it waits. */}
       <Button
         variant="secondary"
-        onClick={() => faucet.mutate()}
-        disabled={faucet.isPending}
-        className="min-h-8 px-3 py-1"
+        onClick={() => {
+          if (!faucet.isPending) {
+            faucet.mutate();
+          }
+        }}
+        aria-disabled={faucet.isPending}
+        className="min-h-8 px-3 py-1 aria-disabled:cursor-wait aria-disabled:opacity-50"
       >
         {faucet.isPending ? "Requesting test funds…" : "Get test funds"}
       </Button>

@@ -219,7 +219,7 @@ export function PendingWithdrawal({
   const approximate = claimNet(vault, shares, feeBps);
   // What the withdrawal pays after the receipt's fee, as the request's preview promised it (net), with
   // the gross value it is taken from beside it.
-  const gross = BigInt(status.estimatedUsdcAmount.amount);
+  const gross = BigInt(status.estimatedAssetAmount.amount);
   const net = gross - withdrawalFeeRoundUp(gross, feeBps);
   const staged = status.progress === null ? 0n : BigInt(status.progress.stagedShares);
   const ahead = status.progress === null ? 0n : BigInt(status.progress.sharesAhead);

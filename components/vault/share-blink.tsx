@@ -23,26 +23,35 @@ export function ShareBlink({ vaultId }: { vaultId: string }) {
     }
   }
 
+  // The confirmation opens over the page below the button, so the header beside it does not move.
   return (
-    <div className="flex flex-col items-end gap-1 text-sm">
+    <div className="relative text-sm">
       <Button variant="secondary" onClick={() => void share()} data-testid="share-blink">
         Share as a blink
       </Button>
       {url === null ? null : (
-        <label className="flex w-full max-w-md flex-col gap-1 text-xs text-muted">
-          <span role="status">
-            {copied === true
-              ? "Copied. Paste it anywhere; Actions-aware wallets and apps show it as a blink."
-              : "Copy this link:"}
-          </span>
-          <input
-            readOnly
-            value={url}
-            onFocus={(event) => event.currentTarget.select()}
-            className="w-full rounded border border-line bg-soft px-2 py-1 font-mono"
-            data-testid="blink-url"
-          />
-        </label>
+        <div
+          className="absolute top-full right-0 z-30 mt-1 w-[min(28rem,calc(100vw-2rem))] rounded-lg border border-line bg-card p-2 text-xs text-muted shadow-lg"
+          data-testid="blink-confirmation"
+        >
+          <label className="flex flex-col gap-1">
+            <span role="status">
+              {copied === true
+                ? "Copied. Paste it anywhere; Actions-aware wallets and apps show it as a blink."
+                : "Copy this link:"}
+            </span>
+            <input
+              readOnly
+              value={url}
+              onFocus={(event) => event.currentTarget.select()}
+              className="w-full rounded border border-line bg-soft px-2 py-1 font-mono"
+              data-testid="blink-url"
+            />
+          </label>
+          <Button variant="ghost" className="mt-1 min-h-8 px-2 py-1" onClick={() => setUrl(null)}>
+            Done
+          </Button>
+        </div>
       )}
     </div>
   );

@@ -1,13 +1,14 @@
 "use client";
 // The vault page's actions card: connect, the faucet, deposit and withdraw tabs, the request's, the
 // claim's and the cancel's outcomes and the pending withdrawal, live through the page's event stream.
-import { useId } from "react";
+// One outcome at a time, the latest, and only until the person moves to the other tab.
+import { useEffect, useId } from "react";
 
 import type { VaultView } from "@/lib/vault/vault-view";
 import { Card } from "../ui/primitives";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";
-import { ActionTabs } from "./action-tabs";
+import { ActionTabs, useShownAction } from "./action-tabs";
 import { DepositForm } from "./deposit-form";
 import { LinkOut, useNoWalletInFrame } from "./embed-link-out";
 import { FaucetButton } from "./faucet-button";
@@ -31,6 +32,18 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
   const request = useRequestWithdrawal(vault);
   const titleId = useId();
   const pending = status.data?.hasPendingWithdrawal === true ? status.data : null;
+  const shown = useShownAction();
+  const writes = { request, claim, cancel };
+  // Another tab: what was done on this one is done with (a running transaction keeps its words).
+  useEffect(() => {
+    for (const { mutation } of Object.values(writes)) {
+      if (mutation.isSuccess || mutation.isError) {
+        mutation.reset();
+      }
+    }
+    // Only a change of tab clears them (the mutations are new objects every render).
+  }, [shown]);
+  const latest = latestOutcome(writes);
   return (
     <div className="space-y-4">
       <Card title="Deposit & withdraw" titleId={titleId}>
@@ -53,6 +66,7 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
                 error={position.error}
                 onRetry={() => void position.refetch()}
                 retrying="read this wallet's balances from the chain"
+                hasData={position.data !== undefined}
               />
             ) : null}
             <ActionTabs>
@@ -64,26 +78,30 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
                     You have a withdrawal pending in this vault; claim or cancel it before requesting another.
                   </p>
                 ) : (
-                  <WithdrawForm vault={vault} position={position.data} request={request} />
+                  <>
+                    {/* Whether a withdrawal is pending decides what this tab offers: its read's error is said here. */}
+                    {status.isError ? (
+                      <ReadError
+                        error={status.error}
+                        onRetry={() => void status.refetch()}
+                        retrying="load this wallet's withdrawal"
+                        hasData={status.data !== undefined}
+                      />
+                    ) : null}
+                    <WithdrawForm vault={vault} position={position.data} request={request} />
+                  </>
                 )
               }
             </ActionTabs>
           </div>
         )}
       </Card>
-      {status.isError && wallet.publicKey !== null ? (
-        <ReadError
-          error={status.error}
-          onRetry={() => void status.refetch()}
-          retrying="load this wallet's withdrawal"
-        />
-      ) : null}
-      {pending === null ? null : <RequestResult vault={vault} request={request} />}
-      <ClaimResult vault={vault} claim={claim} />
+      {pending === null || latest !== "request" ? null : <RequestResult vault={vault} request={request} />}
+      {latest === "claim" ? <ClaimResult vault={vault} claim={claim} /> : null}
       {status.data === undefined || wallet.publicKey === null ? null : (
         <DeliveredWithdrawal vault={vault} status={status.data} />
       )}
-      {pending === null ? <CancelResult vault={vault} cancel={cancel} /> : null}
+      {pending === null && latest === "cancel" ? <CancelResult vault={vault} cancel={cancel} /> : null}
       {pending === null ? null : (
         <PendingWithdrawal
           vault={vault}
@@ -96,4 +114,22 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
       )}
     </div>
   );
+}
+
+/** The write that succeeded last, if any: its outcome is the one shown. */
+function latestOutcome<K extends string>(
+  writes: Record<K, { mutation: { isSuccess: boolean; submittedAt: number } }>,
+): K | null {
+  let latest: K | null = null;
+  let at = -1;
+  for (const [name, { mutation }] of Object.entries(writes) as [
+    K,
+    { mutation: { isSuccess: boolean; submittedAt: number } },
+  ][]) {
+    if (mutation.isSuccess && mutation.submittedAt > at) {
+      latest = name;
+      at = mutation.submittedAt;
+    }
+  }
+  return latest;
 }

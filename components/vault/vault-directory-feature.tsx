@@ -1,5 +1,6 @@
 "use client";
-// The vault directory (the home page): every vault with its caps, share price, TVL and APY, linked to its page.
+// The vault directory (the home page): every vault with its caps, share price, TVL, APY and withdrawal
+// fee, linked to its page.
 import Link from "next/link";
 
 import type { VaultSummaryData } from "@/lib/web/api-client";
@@ -17,7 +18,7 @@ function VaultRow({ vault }: { vault: VaultSummaryData }) {
     <li>
       <Link
         href={`/vault/${vault.id}`}
-        className="grid grid-cols-2 gap-3 rounded-xl border border-line bg-card p-4 shadow-sm hover:border-accent sm:grid-cols-5 sm:items-center"
+        className="grid grid-cols-2 gap-3 rounded-xl border border-line bg-card p-4 shadow-sm hover:border-accent sm:grid-cols-6 sm:items-center"
       >
         <span className="col-span-2 min-w-0 sm:col-span-2">
           <span className="block truncate text-lg font-semibold">{vault.name}</span>
@@ -39,7 +40,20 @@ function VaultRow({ vault }: { vault: VaultSummaryData }) {
         </span>
         <span>
           <span className="block text-xs text-muted">APY (7 d)</span>
-          <span className="tabular font-medium">{formatPercent(vault.apy7d)}</span>
+          {vault.apy7d === null ? (
+            // An APY needs NAV history to be annualized from (APY_MIN_SPAN_SECONDS, a day by default).
+            <span className="block text-xs text-muted" data-testid="apy-unknown">
+              Not known yet: too little NAV history
+            </span>
+          ) : (
+            <span className="tabular font-medium">{formatPercent(vault.apy7d)}</span>
+          )}
+        </span>
+        <span>
+          <span className="block text-xs text-muted">Withdrawal fee</span>
+          <span className="tabular font-medium" data-testid="vault-fee">
+            {formatPercent(vault.feeBps / 10_000)}
+          </span>
         </span>
       </Link>
     </li>

@@ -2,19 +2,21 @@
 // The vault page (and its embeddable variant): its header, numbers, chart, caps, activity and actions,
 // with loading, not-found and error states.
 import { ExplorerLink } from "@/components/ui/explorer-link";
-import Link from "next/link";
+import { useEffect, useState } from "react";
 
 import { shortAddress } from "@/lib/web/client-config";
-import { describeError } from "@/lib/web/error-words";
 import { formatAmount, formatSharePrice } from "@/lib/web/amounts";
 import type { VaultView } from "@/lib/vault/vault-view";
+import { useClientConfig } from "../providers/config-context";
 import { LocalTime } from "../ui/local-time";
-import { Alert, Button, Card, Skeleton } from "../ui/primitives";
+import { Button, Card, Skeleton } from "../ui/primitives";
 import { useNow } from "../ui/use-now";
+import { useReadError } from "../ui/use-read-error";
 import { WalletButton } from "../wallet/wallet-ui";
 import { ReadError } from "./read-error";
+import { VaultNotFound } from "./vault-not-found";
 import { ShareBlink } from "./share-blink";
-import { chooseAction } from "./action-tabs";
+import { chooseAction, useShownAction } from "./action-tabs";
 import { useNoWalletInFrame } from "./embed-link-out";
 import { VaultActions } from "./vault-actions";
 import { VaultActivity } from "./vault-activity-card";
@@ -23,20 +25,53 @@ import { SharePriceChart } from "./share-price-chart";
 import { CapsCard, VaultStats } from "./vault-ui";
 import { useWalletPosition } from "./wallet-reads";
 
-/** On a phone the deposit and withdraw forms are a thumb away wherever the page is scrolled. */
+/** Whether any part of the element with this id is on screen (assumed so until the browser says). */
+function useOnScreen(id: string): boolean {
+  const [onScreen, setOnScreen] = useState(true);
+  useEffect(() => {
+    const element = document.getElementById(id);
+    if (element === null || typeof IntersectionObserver === "undefined") {
+      return;
+    }
+    const observer = new IntersectionObserver(([entry]) => setOnScreen(entry?.isIntersecting ?? false));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [id]);
+  return onScreen;
+}
+
+/**
+ * On a phone the deposit and withdraw forms are a thumb away wherever the page is scrolled: a bar that
+ * shows which form is open, and steps aside while the forms are on screen (no second Deposit button
+ * beside the form's own).
+ */
 function MobileActionBar() {
+  const shown = useShownAction();
+  if (useOnScreen("vault-actions")) {
+    return null;
+  }
   return (
     <nav
       aria-label="Deposit or withdraw"
       className="fixed inset-x-0 bottom-0 z-40 flex gap-2 border-t border-line bg-card p-3 lg:hidden"
       data-testid="mobile-action-bar"
     >
-      <Button className="flex-1" onClick={() => chooseAction("deposit")}>
-        Deposit
-      </Button>
-      <Button variant="secondary" className="flex-1" onClick={() => chooseAction("withdraw")}>
-        Withdraw
-      </Button>
+      {(
+        [
+          ["deposit", "Deposit"],
+          ["withdraw", "Withdraw"],
+        ] as const
+      ).map(([action, label]) => (
+        <Button
+          key={action}
+          variant={shown === action ? "primary" : "secondary"}
+          aria-pressed={shown === action}
+          className="flex-1"
+          onClick={() => chooseAction(action)}
+        >
+          {label}
+        </Button>
+      ))}
     </nav>
   );
 }
@@ -101,22 +136,6 @@ function IndexedFallback({ id }: { id: string }) {
   );
 }
 
-/** The chain stopped answering after the page had the vault: the figures shown are from the last read. */
-function StaleNotice({ error, readAt, onRetry }: { error: unknown; readAt: number; onRetry(): void }) {
-  const words = describeError(error);
-  return (
-    <Alert tone="error" title={words.title} testId="vault-stale">
-      <p>
-        {words.message} The figures below are as of <LocalTime time={readAt} />, when the chain last answered;
-        the page keeps asking.
-      </p>
-      <Button variant="secondary" className="mt-2" onClick={onRetry}>
-        Try again: read the vault from the chain
-      </Button>
-    </Alert>
-  );
-}
-
 export function VaultFeature({
   id,
   variant,
@@ -126,6 +145,7 @@ export function VaultFeature({
   variant: "site" | "embed";
   initialVault?: VaultView | null;
 }) {
+  const config = useClientConfig();
   const vault = useVault(id, initialVault);
   const stats = useVaultStats(id);
   const history = useNavHistory(id, stats.data?.firstNavAt);
@@ -133,26 +153,19 @@ export function VaultFeature({
   const nowMs = useNow(15_000);
   const embed = variant === "embed";
 
-  if (vault.isPending) {
-    return <VaultSkeleton />;
-  }
-  if (vault.isLoadingError) {
-    return vault.error.name === "VaultNotFoundError" ? (
-      <Card>
-        <h1 className="text-xl font-semibold">No vault at this address</h1>
-        <p className="mt-2 text-sm text-muted">
-          {shortAddress(id)} is not a vault of this program on this network.{" "}
-          {embed ? null : (
-            <Link href="/" className="text-accent-text underline">
-              See all vaults
-            </Link>
-          )}
-        </p>
-      </Card>
+  // Once a first read failed, its error and the indexer's figures stay while it is asked again: no
+  // blank skeleton between the tries.
+  const readError = useReadError(vault);
+  if (vault.data === undefined) {
+    if (readError === null) {
+      return <VaultSkeleton />;
+    }
+    return readError instanceof Error && readError.name === "VaultNotFoundError" ? (
+      <VaultNotFound id={id} cluster={config.cluster} embed={embed} />
     ) : (
       <div className="space-y-4">
         <ReadError
-          error={vault.error}
+          error={readError}
           onRetry={() => void vault.refetch()}
           retrying="read the vault from the chain"
         />
@@ -164,7 +177,12 @@ export function VaultFeature({
   return (
     <div className={`space-y-6 ${embed ? "" : "pb-20 lg:pb-0"}`}>
       {vault.isRefetchError ? (
-        <StaleNotice error={vault.error} readAt={vault.dataUpdatedAt} onRetry={() => void vault.refetch()} />
+        <ReadError
+          error={vault.error}
+          onRetry={() => void vault.refetch()}
+          retrying="read the vault from the chain"
+          hasData
+        />
       ) : null}
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">

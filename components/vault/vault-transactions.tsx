@@ -1,14 +1,20 @@
 "use client";
 // The vault's writes: deposit, withdrawal request, claim and cancel. Each builds via /api → checks and
-// simulates → shows the balance changes and waits for "Confirm in wallet" → the wallet signs → submit →
-// confirm → POST /api/history → invalidate, reporting the flow's stage to its form.
+// simulates → shows the balance changes and waits for "Continue to wallet" → the wallet signs (its own
+// approval is the one confirmation) → submit → confirm → POST /api/history → invalidate, reporting the
+// flow's stage to its form.
 import type { Connection } from "@solana/web3.js";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 
-import { balanceChangeWords } from "@/lib/web/balance-change-words";
+import { balanceChangeWords, receiptRentWords } from "@/lib/web/balance-change-words";
 import { transactionMutationKey, type EmbedTransactionKind } from "@/lib/web/embed-messages";
-import { TransactionStoppedError, UnexpectedActionError, WalletUnavailableError } from "@/lib/web/errors";
+import {
+  TransactionCancelledError,
+  TransactionStoppedError,
+  UnexpectedActionError,
+  WalletUnavailableError,
+} from "@/lib/web/errors";
 import type {
   BuiltTransaction,
   FlowDeps,
@@ -28,6 +34,8 @@ export interface TransactionProgress {
   stageSince: number | null;
   /** The blockhash expired once: the transaction was rebuilt and the wallet asked again. */
   rebuilt: boolean;
+  /** The wallet signed and the transaction was handed to the network: it may land whatever follows. */
+  sent: boolean;
   /** The checked transaction's simulated balance changes in words, shown before and while the wallet asks. */
   preview: string[] | null;
 }
@@ -73,15 +81,16 @@ export interface ReviewAnswers {
 }
 
 /**
- * The confirm step between the preview and the wallet: the flow's deps.confirm waits here until the
- * person presses "Confirm in wallet" (resolves) or Cancel (rejects: nothing is signed).
+ * The step between the preview and the wallet: the flow's deps.confirm waits here until the person
+ * presses "Continue to wallet" (resolves; the wallet then asks for the one approval) or Cancel
+ * (rejects: nothing is signed).
  */
 function useReview() {
   const waiting = useRef<{ resolve(): void; reject(error: unknown): void } | null>(null);
   const ask = useCallback(
     () =>
       new Promise<void>((resolve, reject) => {
-        waiting.current?.reject(new TransactionStoppedError(false));
+        waiting.current?.reject(new TransactionCancelledError());
         waiting.current = { resolve, reject };
       }),
     [],
@@ -92,7 +101,7 @@ function useReview() {
     if (go) {
       current?.resolve();
     } else {
-      current?.reject(new TransactionStoppedError(false));
+      current?.reject(new TransactionCancelledError());
     }
   }, []);
   const answers: ReviewAnswers = {
@@ -108,16 +117,26 @@ function useTransactionProgress(vault: VaultView) {
     stage: null,
     stageSince: null,
     rebuilt: false,
+    sent: false,
     preview: null,
   });
   const events: FlowEvents = {
-    stage: (stage: FlowStage) => setProgress((current) => ({ ...current, stage, stageSince: Date.now() })),
+    stage: (stage: FlowStage) =>
+      setProgress((current) => ({
+        ...current,
+        stage,
+        stageSince: Date.now(),
+        sent: current.sent || stage === "sending" || stage === "confirming" || stage === "recording",
+      })),
     rebuilt: () => setProgress((current) => ({ ...current, rebuilt: true })),
-    previewed: (preview: TransactionPreview) =>
-      setProgress((current) => ({ ...current, preview: balanceChangeWords(preview.changes, vault) })),
+    previewed: (preview: TransactionPreview) => {
+      const rent = receiptRentWords(preview.verified);
+      const lines = balanceChangeWords(preview.changes, vault);
+      setProgress((current) => ({ ...current, preview: rent === null ? lines : [...lines, rent] }));
+    },
   };
   const reset = useCallback(
-    () => setProgress({ stage: null, stageSince: null, rebuilt: false, preview: null }),
+    () => setProgress({ stage: null, stageSince: null, rebuilt: false, sent: false, preview: null }),
     [],
   );
   const finish = useCallback(
@@ -248,10 +267,15 @@ function useVaultWrite<A, P extends BuiltTransaction>(vault: VaultView, write: V
       );
     },
     onMutate: reset,
-    onSettled: async () => {
+    onSettled: async (_result, error) => {
       review.answers.decline();
       finish();
-      await invalidate();
+      // A failure is said at once: the refetches after it may wait on a chain that is not answering.
+      // A success waits for them, so the figures beside it already show it.
+      const refreshed = invalidate();
+      if (error === null) {
+        await refreshed;
+      }
     },
   });
   return { mutation, progress, stop: stoppable.stop, review: review.answers };

@@ -7,7 +7,7 @@ import { formatAmount, formatCompactAmount, formatPercent, formatSharePrice } fr
 import { describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
 import { capWindow, type StoredCapWindow } from "@/lib/vault/cap-window";
 import type { VaultView } from "@/lib/vault/vault-view";
-import { positionValue } from "@/lib/web/vault-view";
+import { depositorsText, positionValue } from "@/lib/web/vault-view";
 import type { VaultStatsData } from "@/lib/web/api-client";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import { LocalTime } from "../ui/local-time";
@@ -91,11 +91,7 @@ export function VaultStats({
       <Stat
         label="TVL"
         value={<AssetFigure raw={vault.totalAssets} vault={vault} />}
-        hint={
-          stats === undefined
-            ? "Net asset value"
-            : `${stats.depositors} depositor${stats.depositors === 1 ? "" : "s"}`
-        }
+        hint={depositorsText(stats?.depositors, vault.totalAssets) ?? "Net asset value"}
         testId="tvl"
       />
       <Stat label={apy.label} value={apy.value} hint={apy.hint} testId="apy" />
@@ -225,9 +221,10 @@ export function CapsCard({
         <CapRow label="Daily" window={vault.daily} vault={vault} nowMs={nowMs} />
         <QueueRow vault={vault} stats={stats} />
         <p className="text-xs text-muted">
-          Caps limit net withdrawals (requests minus deposits) per UTC hour and day. Fee{" "}
-          {(vault.feeBps / 100).toFixed(2)}%, minimum {sharesText(vault.minWithdrawalShares, vault)}, paid in
-          queue order once a NAV is struck after the request.
+          Caps limit withdrawal requests per UTC hour and day; a deposit gives back capacity its window has
+          used, never more than that. Fee {(vault.feeBps / 100).toFixed(2)}%, minimum{" "}
+          {sharesText(vault.minWithdrawalShares, vault)}, paid in queue order once a NAV is struck after the
+          request.
         </p>
         <ScheduledChange vault={vault} />
       </div>

@@ -147,15 +147,18 @@ export function WithdrawForm({
           <p className="text-muted">Enter an amount to see the fee and what you would receive.</p>
         ) : (
           <>
-            <dl data-testid="withdraw-preview">
-              <Row label="Shares" value={sharesText(preview.shares, vault)} />
-              <Row label="Gross value" value={assetText(preview.gross, vault)} />
-              <Row
-                label={`Fee (${(vault.feeBps / 100).toFixed(2)}%)`}
-                value={`− ${assetText(preview.fee, vault)}`}
-              />
-              <Row label="You receive about" value={assetText(preview.net, vault)} strong />
-            </dl>
+            {/* Never a preview of more than the wallet holds: the refusal below offers what it can request. */}
+            {preview.exceedsBalance ? null : (
+              <dl data-testid="withdraw-preview">
+                <Row label="Shares" value={sharesText(preview.shares, vault)} />
+                <Row label="Gross value" value={assetText(preview.gross, vault)} />
+                <Row
+                  label={`Fee (${(vault.feeBps / 100).toFixed(2)}%)`}
+                  value={`− ${assetText(preview.fee, vault)}`}
+                />
+                <Row label="You receive about" value={assetText(preview.net, vault)} strong />
+              </dl>
+            )}
             <dl className="border-t border-line pt-2 text-xs" data-testid="withdraw-capacity">
               <Row label="Hourly cap" value={capacityText(preview.hourly, vault)} />
               <Row label="Daily cap" value={capacityText(preview.daily, vault)} />

@@ -24,8 +24,27 @@ const ICON =
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#4338ca"/><text x="16" y="21" font-size="12" text-anchor="middle" fill="#fff" font-family="sans-serif">DEV</text></svg>',
   );
 
+/**
+ * Where the keypair is kept: this origin's localStorage, or none where the browser refuses it (a
+ * partner's frame when third-party storage is blocked, as Safari and Chrome with third-party cookies
+ * off do): the keypair then lives as long as the page.
+ */
+function browserStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+let pageKeypair: Keypair | null = null;
+
 /** The browser's dev keypair, made on first use. A stored value that is no keypair is replaced. */
-function storedKeypair(storage: Storage): Keypair {
+function storedKeypair(storage: Storage | null): Keypair {
+  if (storage === null) {
+    pageKeypair ??= Keypair.generate();
+    return pageKeypair;
+  }
   const text = storage.getItem(STORAGE_KEY);
   if (text !== null) {
     try {
@@ -57,13 +76,14 @@ export class DevWalletAdapter extends BaseSignerWalletAdapter<typeof DEV_WALLET_
     return this.keypair?.publicKey ?? null;
   }
 
-  // Loadable, not Installed: inside a partner's frame the link-out still shows, as for no wallet.
+  // Loadable: nothing is installed. It is built in, though, so a partner's frame offers it too
+  // (WalletOption.builtIn, embed-link-out.tsx).
   get readyState(): WalletReadyState {
     return typeof window === "undefined" ? WalletReadyState.Unsupported : WalletReadyState.Loadable;
   }
 
   async connect(): Promise<void> {
-    this.keypair = storedKeypair(window.localStorage);
+    this.keypair = storedKeypair(browserStorage());
     this.emit("connect", this.keypair.publicKey);
   }
 

@@ -12,7 +12,7 @@ import {
 import type { WalletError, WalletName } from "@solana/wallet-adapter-base";
 import { useEffect, useMemo, useState } from "react";
 
-import { DevWalletAdapter } from "./dev-wallet";
+import { DEV_WALLET_NAME, DevWalletAdapter } from "./dev-wallet";
 import type { WalletState } from "./wallet-data-access";
 
 interface BridgeProps {
@@ -46,6 +46,7 @@ function Publisher({
         icon: entry.adapter.icon,
         url: entry.adapter.url,
         readyState: entry.readyState,
+        builtIn: entry.adapter.name === DEV_WALLET_NAME,
       })),
       connectError,
       connect: (name) => select(name as WalletName),

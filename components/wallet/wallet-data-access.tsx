@@ -15,6 +15,8 @@ export interface WalletOption {
   icon: string;
   url: string;
   readyState: WalletReadiness;
+  /** The browser's own dev wallet (local chain only): it needs no extension, so it works in any frame. */
+  builtIn: boolean;
 }
 
 export interface WalletState {

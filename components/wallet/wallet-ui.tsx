@@ -14,13 +14,18 @@ const READINESS_ORDER: Record<WalletOption["readyState"], number> = {
   Unsupported: 3,
 };
 
+/**
+ * A Connect dialog was opened, on any of the page's wallet buttons: once the wallet connects, keyboard
+ * focus goes to a connected account (the header's, which stays on screen), not to <body> when the
+ * button that was pressed gives way to the forms.
+ */
+let connectAsked = false;
+
 export function WalletButton({ compact = false }: { compact?: boolean }) {
   const wallet = useWalletState();
   const dialog = useRef<HTMLDialogElement>(null);
   const headingId = useId();
   const [open, setOpen] = useState(false);
-  // This button's dialog connected the wallet: keyboard focus goes to the connected account, not <body>.
-  const connectedHere = useRef(false);
   const account = useRef<HTMLSpanElement>(null);
 
   useEffect(() => {
@@ -38,9 +43,10 @@ export function WalletButton({ compact = false }: { compact?: boolean }) {
   useEffect(() => {
     if (wallet.publicKey !== null) {
       setOpen(false);
-      if (connectedHere.current) {
-        connectedHere.current = false;
-        account.current?.focus();
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (connectAsked && lost && account.current !== null) {
+        connectAsked = false;
+        account.current.focus();
       }
     }
   }, [wallet.publicKey]);
@@ -97,7 +103,7 @@ export function WalletButton({ compact = false }: { compact?: boolean }) {
     <>
       <Button
         onClick={() => {
-          connectedHere.current = true;
+          connectAsked = true;
           setOpen(true);
         }}
         disabled={wallet.connecting}

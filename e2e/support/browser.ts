@@ -109,8 +109,9 @@ export async function screenshot(
 }
 
 /**
- * The confirm step of a form's transaction (its TransactionStatus test id): after the check and the
- * simulation the page shows the balance changes and "Confirm in wallet", which alone opens the wallet.
+ * The step before the wallet of a form's transaction (its TransactionStatus test id): after the check
+ * and the simulation the page shows the balance changes and "Continue to wallet", which alone opens
+ * the wallet, whose approval is the one confirmation.
  */
 export async function confirmInWallet(scope: Page | Frame, statusTestId: string): Promise<void> {
   await scope.getByTestId(`${statusTestId}-confirm`).click({ timeout: 45_000 });
@@ -122,4 +123,14 @@ export async function connectWallet(page: Page): Promise<void> {
   const dialog = page.getByRole("dialog", { name: "Connect a wallet" });
   await dialog.getByRole("button", { name: /E2E Test Wallet/ }).click();
   await page.getByTestId("wallet-address").first().waitFor({ timeout: 15_000 });
+}
+
+/** The partner page's iframe of the embed (e2e/support/global-setup.ts partnerSite: `iframe#vault`). */
+export async function vaultFrame(page: Page): Promise<Frame> {
+  const handle = await page.waitForSelector("iframe#vault");
+  const frame = await handle.contentFrame();
+  if (frame === null) {
+    throw new Error("The iframe has no frame");
+  }
+  return frame;
 }

@@ -54,3 +54,23 @@ export async function drainSol(rpcUrl: string, wallet: Keypair): Promise<void> {
   transaction.sign(wallet);
   await confirmed(connection, await connection.sendRawTransaction(transaction.serialize()));
 }
+
+/**
+ * Pauses the chain as the app's server and the browser reach it (the world's proxy in front of its RPC
+ * and WebSocket: open connections cut, new ones taken and never answered), as a stalled node would be;
+ * the keeper and the faucet go on behind it. `resumeChain` forwards again.
+ */
+export async function pauseChain(controlUrl: string): Promise<void> {
+  await chainControl(controlUrl, "pause");
+}
+
+export async function resumeChain(controlUrl: string): Promise<void> {
+  await chainControl(controlUrl, "resume");
+}
+
+async function chainControl(controlUrl: string, action: "pause" | "resume"): Promise<void> {
+  const response = await fetch(`${controlUrl}/${action}`, { method: "POST" });
+  if (response.status !== 204) {
+    throw new Error(`The chain's proxy did not ${action}: HTTP ${response.status}`);
+  }
+}

@@ -6,8 +6,10 @@ export interface E2eEnvironment {
   partnerUrl: string;
   /** A page on an origin that is not allowed to frame the app. */
   strangerUrl: string;
-  /** The public RPC endpoint the browser uses. */
+  /** The public RPC endpoint the browser uses (the pausable proxy in front of the chain's). */
   rpcUrl: string;
+  /** Pauses and resumes the chain as the app and the browser see it (e2e/support/chain.ts). */
+  chainControlUrl: string;
   faucetUrl: string;
   primeVaultId: string;
   flexVaultId: string;

@@ -1,7 +1,9 @@
 // The browser tests' world, as `npm run dev` builds it but on free ports: a local chain with a fast
 // keeper, the app (a production build served by scripts/web.ts, or its dev mode with E2E_SERVER=dev)
 // pointed at it, and two pages on other origins: a partner allowed to frame the embed, and a
-// stranger who is not. The server's RPC URL carries a fake provider key and the session secret is
+// stranger who is not. The app and the browser reach the chain's RPC and WebSocket through a proxy a
+// test can pause (e2e/support/chain.ts pauseChain), as a stalled node would be: connections are taken
+// and never answered. The server's RPC URL carries a fake provider key and the session secret is
 // set, so the tests can check neither reaches a browser.
 import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync } from "node:fs";
@@ -9,6 +11,8 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 
 import type { TestProject } from "vitest/node";
+
+import { startTcpProxy, type TcpProxy } from "../../tests/api/tcp-proxy";
 
 import type { E2eEnvironment } from "./environment";
 import {
@@ -62,6 +66,21 @@ function close(server: Server): Promise<void> {
   return new Promise((done) => server.close(() => done()));
 }
 
+/** POST /pause blackholes the chain's proxies (open connections cut, new ones never answered); POST /resume forwards again. */
+function chainControl(proxies: readonly TcpProxy[]): Server {
+  return createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://control").pathname;
+    if (request.method !== "POST" || (path !== "/pause" && path !== "/resume")) {
+      response.writeHead(404).end();
+      return;
+    }
+    for (const proxy of proxies) {
+      proxy.setMode(path === "/pause" ? "blackhole" : "forward");
+    }
+    response.writeHead(204).end();
+  });
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const chainLog = createWriteStream(join(ARTIFACTS_DIR, "localnet.log"));
@@ -88,12 +107,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const partnerUrl = `http://127.0.0.1:${await listen(partner, "127.0.0.1")}`;
   const strangerUrl = `http://127.0.0.1:${await listen(stranger, "127.0.0.1")}`;
 
-  const privateRpcUrl = `${localnet.rpcUrl}/?api-key=e2e-private-${randomBytes(8).toString("hex")}`;
+  const rpcProxy = await startTcpProxy("127.0.0.1", Number(new URL(localnet.rpcUrl).port));
+  const wsProxy = await startTcpProxy("127.0.0.1", Number(new URL(localnet.wsUrl).port));
+  const control = chainControl([rpcProxy, wsProxy]);
+  const chainControlUrl = `http://127.0.0.1:${await listen(control, "127.0.0.1")}`;
+  const rpcUrl = `http://127.0.0.1:${rpcProxy.port}`;
+  const wsUrl = `ws://127.0.0.1:${wsProxy.port}`;
+  const closeChainProxies = async () => {
+    await Promise.all([rpcProxy.close(), wsProxy.close(), close(control)]);
+  };
+
+  const privateRpcUrl = `${rpcUrl}/?api-key=e2e-private-${randomBytes(8).toString("hex")}`;
   const sessionSecret = `e2e-session-${randomBytes(24).toString("hex")}`;
   const mode: AppMode = process.env.E2E_SERVER === "dev" ? "dev" : "start";
   const appValues: Record<string, string> = {
     RPC_URL: privateRpcUrl,
-    PUBLIC_RPC_URL: localnet.rpcUrl,
+    PUBLIC_RPC_URL: rpcUrl,
+    PUBLIC_WS_URL: wsUrl,
+    INDEXER_WS_URL: wsUrl,
+    // The browser's RPC is the proxy, not the chain's own URL: its faucet is named (it stays up when the
+    // proxy pauses, as a faucet is no part of the chain the app reads).
+    FAUCET_URL: localnet.faucetUrl,
     LOCALNET_ADDRESSES_FILE: localnet.addressesFile,
     // The embedded store in memory and in-process limits, whatever CI exports for other suites.
     DATABASE_URL: "",
@@ -123,7 +157,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     app = await startApp(mode, appPort, env, appLog);
   } catch (error) {
     await stop(localnet.child);
-    await Promise.all([close(partner), close(stranger)]);
+    await Promise.all([close(partner), close(stranger), closeChainProxies()]);
     throw error;
   }
 
@@ -131,7 +165,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     appUrl,
     partnerUrl,
     strangerUrl,
-    rpcUrl: localnet.rpcUrl,
+    rpcUrl,
+    chainControlUrl,
     faucetUrl: localnet.faucetUrl,
     primeVaultId: prime.id,
     flexVaultId: flex.id,
@@ -146,7 +181,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     await stop(app);
-    await Promise.all([close(partner), close(stranger)]);
+    await Promise.all([close(partner), close(stranger), closeChainProxies()]);
     await stop(localnet.child);
     chainLog.end();
     appLog.end();

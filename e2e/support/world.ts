@@ -62,6 +62,7 @@ export interface LocalnetOptions {
 export interface LocalnetProcess {
   child: ChildProcess;
   rpcUrl: string;
+  wsUrl: string;
   faucetUrl: string;
   addressesFile: string;
   vaults: { id: string; name: string }[];
@@ -99,10 +100,18 @@ export async function startLocalnet(options: LocalnetOptions): Promise<LocalnetP
     try {
       if (await isLocalnetHealthy(rpcUrl)) {
         const addresses = JSON.parse(readFileSync(addressesFile, "utf8")) as {
+          wsUrl: string;
           faucetUrl: string;
           vaults: { id: string; name: string }[];
         };
-        return { child, rpcUrl, faucetUrl: addresses.faucetUrl, addressesFile, vaults: addresses.vaults };
+        return {
+          child,
+          rpcUrl,
+          wsUrl: addresses.wsUrl,
+          faucetUrl: addresses.faucetUrl,
+          addressesFile,
+          vaults: addresses.vaults,
+        };
       }
     } catch {
       // Its addresses file is not written yet.

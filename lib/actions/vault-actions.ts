@@ -15,8 +15,8 @@ import { buildDepositTransaction, type DepositSettings } from "../vault/build-de
 import { buildWithdrawTransaction } from "../vault/build-withdraw-transaction";
 import { DomainError } from "../vault/domain-errors";
 import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/history";
-import { sharePrice, sharesForAssetsRoundDown } from "../vault/share-math";
-import { formatAbout, formatHuman, tokenAmount, type TokenAmount } from "../vault/token-amount";
+import { assetsForSharesRoundUp, sharePrice, sharesForAssetsRoundDown } from "../vault/share-math";
+import { formatAbout, formatHuman, formatUnits, tokenAmount, type TokenAmount } from "../vault/token-amount";
 import type { LoadedVault, VaultDeps } from "../vault/vault-state";
 import type { ScheduleSettings } from "../vault/withdrawal-rules";
 import { parseDecimalAmount } from "./amount";
@@ -137,6 +137,38 @@ export function depositActionMetadata(
   };
 }
 
+/**
+ * The vault's minimum withdrawal, in shares and as the least value in whole cents of the asset whose
+ * shares (rounded down, as a request by value takes them) reach it: what a blink may offer.
+ */
+export function minimumWithdrawal(vault: LoadedVault): { shares: bigint; value: bigint } {
+  const { totalAssets, totalShares, minWithdrawalShares } = vault.state;
+  const cent = 10n ** BigInt(Math.max(0, vault.asset.decimals - 2));
+  let value = assetsForSharesRoundUp(minWithdrawalShares, totalAssets, totalShares);
+  value = ((value + cent - 1n) / cent) * cent;
+  while (sharesForAssetsRoundDown(value, totalAssets, totalShares) < minWithdrawalShares) {
+    value += cent;
+  }
+  return { shares: minWithdrawalShares, value };
+}
+
+function minimumWords(vault: LoadedVault): string {
+  const minimum = minimumWithdrawal(vault);
+  return `${formatAbout(minimum.value, vault.asset)} (${formatAbout(minimum.shares, vault.shares)})`;
+}
+
+/** The shares a withdraw link's amount asks for, as its POST reads them (a value rounded down). */
+function linkShares(vault: LoadedVault, link: { amount?: string; shares?: string }): bigint | null {
+  if (link.shares !== undefined) {
+    return amountOf("shares", link.shares, vault.shares.decimals);
+  }
+  if (link.amount === undefined) {
+    return null;
+  }
+  const assets = amountOf("amount", link.amount, vault.asset.decimals);
+  return sharesForAssetsRoundDown(assets, vault.state.totalAssets, vault.state.totalShares);
+}
+
 export function withdrawActionMetadata(
   facts: VaultFacts,
   site: ActionSite,
@@ -152,24 +184,41 @@ export function withdrawActionMetadata(
   const chosen =
     prefilled("amount", link.amount, vault.asset, path, "Withdraw") ??
     prefilled("shares", link.shares, vault.shares, path, "Withdraw");
+  // A link's own amount below the minimum is not offered as a button the POST would refuse.
+  const requested = linkShares(vault, link);
+  const belowMinimum = chosen !== null && requested !== null && requested < vault.state.minWithdrawalShares;
+  const minimum = minimumWithdrawal(vault);
   return {
     type: "action",
     icon: `${site.origin}/icon.svg`,
     title: `Withdraw from ${vault.state.name}`,
     description:
       `${describe(facts)}. Request a withdrawal by value in ${vault.asset.symbol} or by ${vault.shares.symbol} ` +
-      `shares; it is claimable once a NAV is struck and the queue is funded.`,
+      `shares, at least ${minimumWords(vault)}; it is claimable once a NAV is struck and the queue is funded.`,
     label: "Withdraw",
+    ...(belowMinimum && chosen !== null
+      ? {
+          error: {
+            message: `${chosen.label.replace(/^Withdraw /, "")} is less than this vault's minimum withdrawal, ${minimumWords(vault)}; choose a larger amount.`,
+          },
+        }
+      : {}),
     ...pausedNote(vault),
     links: {
       actions: [
-        ...(chosen === null ? [] : [chosen]),
+        ...(chosen === null || belowMinimum ? [] : [chosen]),
         {
           type: "transaction",
           label: `Withdraw ${vault.asset.symbol}`,
           href: `${path}?amount={amount}`,
           parameters: [
-            { type: "number", name: "amount", label: `Value in ${vault.asset.symbol}`, required: true },
+            {
+              type: "number",
+              name: "amount",
+              label: `Value in ${vault.asset.symbol}`,
+              required: true,
+              min: Number(formatUnits(minimum.value, vault.asset.decimals)),
+            },
           ],
         },
         {
@@ -177,7 +226,13 @@ export function withdrawActionMetadata(
           label: `Withdraw ${vault.shares.symbol}`,
           href: `${path}?shares={shares}`,
           parameters: [
-            { type: "number", name: "shares", label: `Shares (${vault.shares.symbol})`, required: true },
+            {
+              type: "number",
+              name: "shares",
+              label: `Shares (${vault.shares.symbol})`,
+              required: true,
+              min: Number(formatUnits(minimum.shares, vault.shares.decimals)),
+            },
           ],
         },
         cancelLink(vault),
@@ -324,12 +379,25 @@ export async function prepareWithdrawAction(
   vault: LoadedVault,
   request: WithdrawActionRequest,
 ): Promise<ActionPostResponse> {
-  const prepared = await buildWithdrawTransaction(deps, schedule, {
-    vault: request.vault,
-    wallet: request.account,
-    sharesAmount: sharesToWithdraw(vault, request),
-    action: "initiate",
-  });
+  let prepared;
+  try {
+    prepared = await buildWithdrawTransaction(deps, schedule, {
+      vault: request.vault,
+      wallet: request.account,
+      sharesAmount: sharesToWithdraw(vault, request),
+      action: "initiate",
+    });
+  } catch (error) {
+    // The blink reads the minimum as its person asked: by value when they gave one, as the page shows it.
+    if (error instanceof DomainError && error.code === "BELOW_MINIMUM" && request.amount !== undefined) {
+      throw new DomainError(
+        "BELOW_MINIMUM",
+        `amount: ${formatAbout(amountOf("amount", request.amount, vault.asset.decimals), vault.asset)} is less than this vault's minimum withdrawal, ${minimumWords(vault)}`,
+        { context: error.context as DomainError<"BELOW_MINIMUM">["context"] },
+      );
+    }
+    throw error;
+  }
   return postResponse(prepared.transaction, prepared.message, request.vault);
 }
 

@@ -15,6 +15,7 @@ import { bearerKeySource } from "./credentials";
 import {
   FIRST_PARTY_KEY_NAME,
   createFirstPartySessionSource,
+  API_REFERENCE_HEADER,
   isSameOriginRequest,
 } from "./first-party-session";
 
@@ -452,5 +453,12 @@ describe("isSameOriginRequest", () => {
     expect(isSameOriginRequest(request({ origin: "http://app.example", host: "app.example" }))).toBe(true);
     expect(isSameOriginRequest(request({ origin: "http://evil.example", host: "app.example" }))).toBe(false);
     expect(isSameOriginRequest(request({}))).toBe(false);
+  });
+
+  it("counts the API reference's Try it out as a partner's request, not the pages'", () => {
+    const request = new Request("http://app.example/api/vaults", {
+      headers: { "sec-fetch-site": "same-origin", [API_REFERENCE_HEADER]: "try-it-out" },
+    });
+    expect(isSameOriginRequest(request)).toBe(false);
   });
 });

@@ -37,10 +37,21 @@ function unauthorized(message: string): ApiError {
 }
 
 /**
+ * Sent by the API reference's "Try it out" (GET /api/docs): its requests are a partner's, so the page's
+ * session and the page visitors' reads do not answer them, and the curl it prints is the truth: without
+ * an API key it gets 401, as the request did.
+ */
+export const API_REFERENCE_HEADER = "X-Api-Reference";
+
+/**
  * A request from one of the app's own pages: the browser says so (Sec-Fetch-Site), or, for browsers
- * without fetch metadata, the Origin it sends matches the host it asked.
+ * without fetch metadata, the Origin it sends matches the host it asked. The API reference's requests
+ * are not (API_REFERENCE_HEADER).
  */
 export function isSameOriginRequest(request: ApiRequest): boolean {
+  if (request.headers.has(API_REFERENCE_HEADER)) {
+    return false;
+  }
   const site = request.headers.get("sec-fetch-site");
   if (site !== null) {
     return site === "same-origin";

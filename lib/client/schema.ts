@@ -892,6 +892,7 @@ export interface components {
     WithdrawalStatus: {
       hasPendingWithdrawal: boolean;
       pendingShares: string;
+      /** @description The pending shares' value at the current NAV per share, in the vault's asset whatever its symbol (the spec names the field after USDC) */
       estimatedUsdcAmount: components["schemas"]["TokenAmount"];
       canClaimNow: boolean;
       createdAt: string | null;
@@ -1212,6 +1213,8 @@ export interface components {
         hourly: components["schemas"]["TokenAmount"] | null;
         daily: components["schemas"]["TokenAmount"] | null;
       };
+      /** @description The withdrawal fee a request sent now meets, in basis points (10 = 0.10%) */
+      feeBps: number;
       paused: boolean;
       /** @description ISO 8601: when the indexer last read the vault */
       indexedAt: string;
@@ -1239,6 +1242,8 @@ export interface components {
         hourly: components["schemas"]["TokenAmount"] | null;
         daily: components["schemas"]["TokenAmount"] | null;
       };
+      /** @description The withdrawal fee a request sent now meets, in basis points (10 = 0.10%) */
+      feeBps: number;
       paused: boolean;
       /** @description ISO 8601: when the indexer last read the vault */
       indexedAt: string;

@@ -63,6 +63,8 @@ export interface VaultSummary {
   apy7d: number | null;
   apy30d: number | null;
   caps: { hourly: TokenAmount | null; daily: TokenAmount | null };
+  /** The withdrawal fee a request meets now, in basis points. */
+  feeBps: number;
   paused: boolean;
   indexedAt: string;
 }
@@ -113,6 +115,7 @@ export function vaultSummary({ view, row, apy }: Omit<DirectoryVault, "vault">):
       hourly: view.hourly.cap === 0n ? null : tokenAmount(view.asset, view.hourly.cap),
       daily: view.daily.cap === 0n ? null : tokenAmount(view.asset, view.daily.cap),
     },
+    feeBps: view.feeBps,
     paused: view.paused,
     indexedAt: row.updatedAt.toISOString(),
   };

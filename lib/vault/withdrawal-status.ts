@@ -42,7 +42,8 @@ export interface WithdrawalProgress {
 export interface WithdrawalStatus {
   hasPendingWithdrawal: boolean;
   pendingShares: string;
-  estimatedUsdcAmount: TokenAmount;
+  /** The pending shares' value now, in the vault's asset (the API names it `estimatedUsdcAmount`). */
+  estimatedAssetAmount: TokenAmount;
   canClaimNow: boolean;
   createdAt: string | null;
   estimate: ArrivalEstimate | null;
@@ -312,7 +313,7 @@ export async function getWithdrawalStatus(
     return {
       hasPendingWithdrawal: false,
       pendingShares: "0",
-      estimatedUsdcAmount: tokenAmount(vault.asset, 0n),
+      estimatedAssetAmount: tokenAmount(vault.asset, 0n),
       canClaimNow: false,
       createdAt: null,
       estimate: null,
@@ -326,7 +327,7 @@ export async function getWithdrawalStatus(
   return {
     hasPendingWithdrawal: true,
     pendingShares: receipt.shares.toString(),
-    estimatedUsdcAmount: tokenAmount(
+    estimatedAssetAmount: tokenAmount(
       vault.asset,
       assetsForSharesRoundDown(receipt.shares, state.totalAssets, state.totalShares),
     ),

@@ -14,7 +14,12 @@ import { ApiRequestError, AppUnreachableError } from "./errors";
 
 export type DepositData = z.output<typeof depositData>;
 export type WithdrawData = z.output<typeof withdrawData>;
-export type WithdrawalStatusData = z.output<typeof withdrawalStatusData>;
+/** The API's withdrawal status as the pages name it: the spec's `estimatedUsdcAmount` is in any asset. */
+const pagesWithdrawalStatus = withdrawalStatusData.transform(({ estimatedUsdcAmount, ...status }) => ({
+  ...status,
+  estimatedAssetAmount: estimatedUsdcAmount,
+}));
+export type WithdrawalStatusData = z.output<typeof pagesWithdrawalStatus>;
 export type ActivityData = z.output<typeof activitySchema>;
 export type VaultSummaryData = z.output<typeof vaultSummarySchema>;
 export type VaultStatsData = z.output<typeof vaultStatsSchema>;
@@ -85,7 +90,7 @@ export function getWithdrawalStatus(vaultId: string, wallet: string): Promise<Wi
   return call(
     `${vaultPath(vaultId, "withdraw")}?wallet=${encodeURIComponent(wallet)}`,
     { method: "GET" },
-    withdrawalStatusData,
+    pagesWithdrawalStatus,
   );
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { balanceChangeWords } from "./balance-change-words";
+import { balanceChangeWords, receiptRentWords } from "./balance-change-words";
 
 const tokens = {
   asset: { mint: "asset", symbol: "USDC", decimals: 6 },
@@ -23,5 +23,18 @@ describe("balanceChangeWords", () => {
       "You pay 1.00 vUSDC",
       "You receive 0.0015 SOL (account rent returned)",
     ]);
+  });
+});
+
+describe("receiptRentWords", () => {
+  it("tells a request's receipt rent apart from its fee, and that it comes back at the claim or cancel", () => {
+    // The receipt's rent (its size's rent-exempt minimum) above the fee's ceiling.
+    const verified = { maxFeeLamports: 15_000n, maxLamportsSpent: 15_000n + 1_586_880n };
+    expect(receiptRentWords({ ...verified, operation: "initiate" })).toBe(
+      "Of that, 0.0015 SOL is your withdrawal receipt's rent: it comes back to this wallet when you claim or cancel.",
+    );
+    for (const operation of ["deposit", "claim", "cancel"] as const) {
+      expect(receiptRentWords({ ...verified, operation })).toBeNull();
+    }
   });
 });

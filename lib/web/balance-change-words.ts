@@ -1,6 +1,6 @@
 // A checked transaction's simulated balance changes, in words for the confirm step: what the wallet
 // pays and receives, token by token, and the SOL it spends on the fee (and any account it opens).
-import type { BalanceChanges } from "../vault/verify-transaction";
+import type { BalanceChanges, VerifiedTransaction } from "../vault/verify-transaction";
 import type { VaultToken } from "../vault/vault-view";
 import { formatAmount, formatSol } from "./amounts";
 
@@ -25,4 +25,18 @@ export function balanceChangeWords(
     lines.push(`You receive ${formatSol(changes.lamports)} SOL (account rent returned)`);
   }
   return lines;
+}
+
+/**
+ * What a withdrawal request's SOL buys beyond the fee: its receipt account's rent, which comes back
+ * to the wallet when the receipt closes at the claim or the cancel. Null for the other operations.
+ */
+export function receiptRentWords(
+  verified: Pick<VerifiedTransaction, "operation" | "maxLamportsSpent" | "maxFeeLamports">,
+): string | null {
+  const rent = verified.maxLamportsSpent - verified.maxFeeLamports;
+  if (verified.operation !== "initiate" || rent <= 0n) {
+    return null;
+  }
+  return `Of that, ${formatSol(rent)} SOL is your withdrawal receipt's rent: it comes back to this wallet when you claim or cancel.`;
 }

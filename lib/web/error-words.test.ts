@@ -14,6 +14,7 @@ import {
   ApiRequestError,
   BlockhashExpiredError,
   RecordingFailedError,
+  TransactionCancelledError,
   TransactionRefusedError,
   TransactionStoppedError,
 } from "./errors";
@@ -79,8 +80,9 @@ describe("errors in words", () => {
       Object.assign(new Error("User rejected the request."), { name: "WalletSignTransactionError" }),
     );
     expect(words.kind).toBe("wallet-rejected");
+    expect(words.title).toBe("Cancelled — nothing was signed");
     expect(words.message).toBe(
-      "You rejected the request in your wallet, so nothing was sent. Try again when you're ready.",
+      "You cancelled in your wallet, so nothing was sent. Try again when you're ready.",
     );
     expect(describeError(Object.assign(new Error("whatever"), { code: 4001 })).kind).toBe("wallet-rejected");
   });
@@ -235,23 +237,33 @@ describe("a withdrawal the form will not send", () => {
   const names = { asset: vault.asset, shares: { mint: "shares", symbol: "vUSDC", decimals: 9 } };
   const HOUR_END = Date.UTC(2026, 10, 26, 16) / 1000;
 
-  it("over the cap with some left: what is left and until when, and the offer — never 'Cap reached'", () => {
+  it("over the cap with some left: what is left and until when, and an offer that says what it pays — never 'Cap reached'", () => {
     const words = withdrawRefusalWords(
       {
         block: { kind: "cap", window: "hourly", remaining: 25_000n * USDC, resetsAt: HOUR_END },
-        fit: { shares: 24_999_999_999_999n, assets: 24_999_999_999n, restAfter: HOUR_END },
+        // 25,000 USDC worth at a 0.10% fee: the request pays 24,975.
+        fit: {
+          shares: 24_999_999_999_999n,
+          assets: 25_000n * USDC,
+          net: 24_975n * USDC,
+          restAfter: HOUR_END,
+        },
       },
       names,
       { timeZone: "UTC" },
     );
     expect(words).toEqual({
-      reason: "The hourly withdrawal cap has 25,000.00 USDC left until 16:00; this request is worth more.",
-      offer: "Request 24,999.99 USDC now, the rest after 16:00",
+      reason:
+        "The hourly withdrawal cap has 25,000.00 USDC left until 16:00; this request is worth more. A wallet " +
+        "has one request open at a time, so the rest can be requested once this one is claimed or cancelled.",
+      offer: "Request what fits now: you receive about 24,975.00 USDC",
     });
     expect(words.reason).not.toContain("Cap reached");
+    // Nothing promises what one open request cannot do.
+    expect(words.offer).not.toContain("the rest after");
   });
 
-  it("a used-up cap says so and offers nothing; more than the balance offers all of it", () => {
+  it("a used-up cap says so and offers nothing; more than the balance offers all of it, net of the fee", () => {
     expect(
       withdrawRefusalWords(
         { block: { kind: "cap", window: "daily", remaining: 0n, resetsAt: HOUR_END }, fit: null },
@@ -266,13 +278,13 @@ describe("a withdrawal the form will not send", () => {
       withdrawRefusalWords(
         {
           block: { kind: "balance", held: 10n * 1_000_000_000n },
-          fit: { shares: 10n * 1_000_000_000n, assets: 11n * USDC, restAfter: null },
+          fit: { shares: 10n * 1_000_000_000n, assets: 11n * USDC, net: 10_989_000n, restAfter: null },
         },
         names,
       ),
     ).toEqual({
       reason: "That is more than the 10.00 vUSDC this wallet holds.",
-      offer: "Request all 10.00 vUSDC (11.00 USDC)",
+      offer: "Request all 10.00 vUSDC: you receive about 10.98 USDC",
     });
   });
 });
@@ -291,6 +303,28 @@ describe("a transaction the network is slow about", () => {
     expect(slowStepWords("signing", 60_000)).toBeNull();
     expect(slowStepWords("reviewing", 60_000)).toBeNull();
     expect(slowStepWords("recording", 60_000)).toBeNull();
+  });
+
+  it("a cancel at the confirm step is the person's choice: nothing signed, no network words", () => {
+    const words = describeError(new TransactionCancelledError());
+    expect(words).toEqual({
+      kind: "cancelled",
+      title: "Cancelled — nothing was signed",
+      message: "You cancelled before your wallet was asked, so nothing was sent.",
+    });
+  });
+
+  it("a transaction the chain did not answer says whether it was sent", () => {
+    const unsent = describeError(new ApiRequestError(503, "CHAIN_UNAVAILABLE", "x"), {
+      transaction: { sent: false },
+    });
+    expect(unsent.title).toBe("Not sent: the network isn't answering");
+    expect(unsent.message).toContain("nothing was signed or sent");
+    const sent = describeError(new ChainUnavailableError("x"), { transaction: { sent: true } });
+    expect(sent.title).toBe("The network stopped answering");
+    expect(sent.message).toContain("it may still be confirmed");
+    // A read's words are the page's notice's.
+    expect(describeError(new ChainUnavailableError("x")).title).toBe("The chain is unreachable");
   });
 
   it("stopping says whether anything can still land", () => {

@@ -14,6 +14,7 @@ import {
   AppUnreachableError,
   BlockhashExpiredError,
   RecordingFailedError,
+  TransactionCancelledError,
   TransactionRefusedError,
   TransactionStoppedError,
   UnexpectedActionError,
@@ -35,6 +36,7 @@ export type ErrorKind =
   | "refused"
   | "recorded-late"
   | "stopped"
+  | "cancelled"
   | "unknown";
 
 export interface ErrorWords {
@@ -50,6 +52,11 @@ export interface ErrorContext {
   hasFaucet?: boolean;
   nowMs?: number;
   clock?: ClockOptions;
+  /**
+   * The error ended a transaction (a form's, not a read's): whether the wallet had signed and it was
+   * handed to the network, so the words can say whether it may still land.
+   */
+  transaction?: { sent: boolean };
 }
 
 function nameOf(error: unknown): string {
@@ -181,7 +188,7 @@ function apiWords(error: ApiRequestError, context: ErrorContext): ErrorWords {
         message: `This wallet does not hold enough SOL to pay the network fee. ${solAdvice(context)}`,
       };
     case "CHAIN_UNAVAILABLE":
-      return chainUnreachable();
+      return chainUnreachable(context);
     case "STORE_UNAVAILABLE":
       return {
         kind: "app-unreachable",
@@ -210,7 +217,26 @@ function apiWords(error: ApiRequestError, context: ErrorContext): ErrorWords {
   }
 }
 
-function chainUnreachable(): ErrorWords {
+/**
+ * The chain not answering. For a read, the page's one notice says it (components/ui/chain-stall-notice.tsx);
+ * for a transaction, what became of it: nothing sent, or sent and perhaps landing.
+ */
+function chainUnreachable(context: ErrorContext): ErrorWords {
+  if (context.transaction !== undefined) {
+    return context.transaction.sent
+      ? {
+          kind: "chain-unreachable",
+          title: "The network stopped answering",
+          message:
+            "Your signed transaction was handed to the network, which then stopped answering: it may still be confirmed. Your balances and activity will show it once the network answers again; check them before trying again.",
+        }
+      : {
+          kind: "chain-unreachable",
+          title: "Not sent: the network isn't answering",
+          message:
+            "The Solana network did not answer, so nothing was signed or sent. Try again once the page shows it is back.",
+        };
+  }
   return {
     kind: "chain-unreachable",
     title: "The chain is unreachable",
@@ -229,11 +255,19 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
         : "You stopped before anything was signed, so nothing was sent. Try again when the network answers.",
     };
   }
+  // The person's own choice, not a failure: said plainly (the forms show it as a neutral notice).
+  if (error instanceof TransactionCancelledError) {
+    return {
+      kind: "cancelled",
+      title: "Cancelled — nothing was signed",
+      message: "You cancelled before your wallet was asked, so nothing was sent.",
+    };
+  }
   if (isWalletRejection(error)) {
     return {
       kind: "wallet-rejected",
-      title: "Rejected in your wallet",
-      message: "You rejected the request in your wallet, so nothing was sent. Try again when you're ready.",
+      title: "Cancelled — nothing was signed",
+      message: "You cancelled in your wallet, so nothing was sent. Try again when you're ready.",
     };
   }
   if (error instanceof ApiRequestError) {
@@ -255,7 +289,7 @@ export function describeError(error: unknown, context: ErrorContext = {}): Error
     };
   }
   if (error instanceof ChainUnavailableError) {
-    return chainUnreachable();
+    return chainUnreachable(context);
   }
   if (error instanceof AppUnreachableError) {
     return {
@@ -407,7 +441,10 @@ function priceProtectionWords(error: TransactionCheckError, context: ErrorContex
 /** A withdrawal the form will not send, said once: why, and the button that fills what fits. */
 export interface WithdrawRefusalWords {
   reason: string;
-  /** The offer's button text ("Request 25,000.00 USDC now, the rest after 16:00"); null: nothing fits. */
+  /**
+   * The offer's button text, with what the request it fills pays after the fee ("Request what fits
+   * now: you receive about 24,975.00 USDC"); null: nothing fits.
+   */
   offer: string | null;
 }
 
@@ -443,12 +480,18 @@ export function withdrawRefusalWords(
   if (fit === null) {
     return { reason, offer: null };
   }
+  if (fit.restAfter === null) {
+    return {
+      reason,
+      offer: `Request all ${shareWords(fit.shares, vault)}: you receive about ${assetWords(fit.net, vault)}`,
+    };
+  }
+  // One request is open at a time: the rest waits for this one's claim or cancel, not only the cap.
   return {
-    reason,
-    offer:
-      fit.restAfter === null
-        ? `Request all ${shareWords(fit.shares, vault)} (${assetWords(fit.assets, vault)})`
-        : `Request ${assetWords(fit.assets, vault)} now, the rest after ${formatClock(fit.restAfter * 1000, clock)}`,
+    reason:
+      `${reason} A wallet has one request open at a time, so the rest can be requested once this one ` +
+      "is claimed or cancelled.",
+    offer: `Request what fits now: you receive about ${assetWords(fit.net, vault)}`,
   };
 }
 

@@ -3,6 +3,9 @@
 // transaction's way to the chain, shared with the typed client (lib/vault/transaction-errors.ts). The
 // chain being unreachable is lib/chain/rpc's ChainUnavailableError, the same error the API's own
 // reads throw. The words are built from types, codes and typed context only.
+import { ChainUnavailableError } from "../chain/rpc";
+import { ApiRequestError } from "../vault/transaction-errors";
+
 export {
   ApiRequestError,
   BlockhashExpiredError,
@@ -41,10 +44,29 @@ export class TransactionStoppedError extends Error {
   }
 }
 
+/** The person cancelled at the confirm step, before the wallet was asked: nothing was signed. */
+export class TransactionCancelledError extends Error {
+  constructor() {
+    super("Cancelled before the wallet was asked");
+    this.name = "TransactionCancelledError";
+  }
+}
+
 /** The wallet is not connected or cannot sign transactions. */
 export class WalletUnavailableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "WalletUnavailableError";
   }
+}
+
+/**
+ * The chain did not answer: the browser's own read (ChainUnavailableError) or the app's server's
+ * (503 CHAIN_UNAVAILABLE). The page says it once (components/ui/chain-stall-notice.tsx) and asks again.
+ */
+export function isChainStall(error: unknown): boolean {
+  return (
+    error instanceof ChainUnavailableError ||
+    (error instanceof ApiRequestError && error.code === "CHAIN_UNAVAILABLE")
+  );
 }

@@ -10,6 +10,26 @@ import type { VaultView } from "../vault/vault-view";
 
 const READ_TIMEOUT_MS = 600;
 
+/**
+ * The page's own path, set by proxy.ts on every page request (never the browser's): a not-found page,
+ * which gets no params, names the address it was asked for from it.
+ */
+export const PAGE_PATH_HEADER = "x-page-path";
+
+/** The last segment of a page path (`/vault/<id>`, `/embed/vault/<id>`): the address it names. */
+export function lastPathSegment(path: string | null): string {
+  const segment =
+    path
+      ?.split("/")
+      .filter((part) => part !== "")
+      .at(-1) ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** What the server's read says: the vault, that none exists at the address, or nothing in time. */
 export type ServerVaultRead =
   { status: "found"; vault: VaultView } | { status: "missing" } | { status: "unknown" };

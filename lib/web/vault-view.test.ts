@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import {
+  depositorsText,
   claimNet,
   largestSharesWorthAtMost,
   positionValue,
@@ -8,7 +9,7 @@ import {
   previewWithdrawal,
   withdrawVerdict,
 } from "./vault-view";
-import { assetsForSharesRoundDown, sharesForAssetsRoundUp } from "../vault/share-math";
+import { assetsForSharesRoundDown, sharesForAssetsRoundUp, withdrawalAmounts } from "../vault/share-math";
 import type { VaultView } from "../vault/vault-view";
 
 const USDC = 1_000_000n;
@@ -139,6 +140,11 @@ describe("what the withdrawal form refuses, once, and what fits instead", () => 
     const fit = verdict.fit;
     expect(fit?.restAfter).toBe(39_600);
     expect(fit?.assets).toBeLessThanOrEqual(25_000n * USDC);
+    // What the offer promises is what the request pays: its value less the fee.
+    expect(fit?.net).toBe(
+      withdrawalAmounts(fit?.shares ?? 0n, view.totalAssets, view.totalShares, view.feeBps).net,
+    );
+    expect(fit?.net).toBeLessThan(fit?.assets ?? 0n);
     // The offer passes every check the form makes; one share more would not.
     const offered = previewWithdrawal(view, fit?.shares ?? 0n, 30_000n * SHARE, NOW);
     expect(withdrawVerdict(view, offered, 30_000n * SHARE).block).toBeNull();
@@ -168,7 +174,12 @@ describe("what the withdrawal form refuses, once, and what fits instead", () => 
     const preview = previewWithdrawal(view, 50_000n * SHARE, 10_000n * SHARE, NOW);
     const verdict = withdrawVerdict(view, preview, 10_000n * SHARE);
     expect(verdict.block).toEqual({ kind: "balance", held: 10_000n * SHARE });
-    expect(verdict.fit).toEqual({ shares: 10_000n * SHARE, assets: 10_000n * USDC, restAfter: null });
+    expect(verdict.fit).toEqual({
+      shares: 10_000n * SHARE,
+      assets: 10_000n * USDC,
+      net: withdrawalAmounts(10_000n * SHARE, view.totalAssets, view.totalShares, view.feeBps).net,
+      restAfter: null,
+    });
   });
 
   it("offers nothing below the minimum or when the cap is used up, and passes what fits", () => {
@@ -197,5 +208,15 @@ describe("what the withdrawal form refuses, once, and what fits instead", () => 
       30_000n * SHARE,
     );
     expect(fine).toEqual({ block: null, fit: null });
+  });
+});
+
+describe("the depositors beside the TVL", () => {
+  it("never says 0 beside assets the chain holds (the indexer has not counted them yet)", () => {
+    expect(depositorsText(0, 1_000n * USDC)).toBeNull();
+    expect(depositorsText(undefined, 1_000n * USDC)).toBeNull();
+    expect(depositorsText(0, 0n)).toBe("0 depositors");
+    expect(depositorsText(1, 5n)).toBe("1 depositor");
+    expect(depositorsText(12, 5n)).toBe("12 depositors");
   });
 });

@@ -93,6 +93,8 @@ export interface WithdrawFit {
   shares: bigint;
   /** What the caps count for it (its value, rounded down). */
   assets: bigint;
+  /** What it pays now, after the vault's fee: what the offer promises. */
+  net: bigint;
   /** When the window that bounds it rolls over (unix seconds); null when only the balance bounds it. */
   restAfter: number | null;
 }
@@ -146,6 +148,7 @@ export function withdrawVerdict(
     fit: {
       shares,
       assets: assetsForSharesRoundDown(shares, vault.totalAssets, vault.totalShares),
+      net: withdrawalAmounts(shares, vault.totalAssets, vault.totalShares, vault.feeBps).net,
       restAfter: bounded && cap !== null ? cap.resetsAt : null,
     },
   };
@@ -162,4 +165,16 @@ export const FEE_FLOOR_LAMPORTS = 5_000n;
 /** Whether a wallet holding `lamports` cannot pay even the base fee. */
 export function lacksFeeSol(lamports: bigint): boolean {
   return lamports < FEE_FLOOR_LAMPORTS;
+}
+
+/**
+ * "3 depositors" beside the TVL, from the indexer's statistics, or null while they cannot be right: not
+ * loaded yet, or still counting none beside assets the chain already holds (the indexer counts holders
+ * on its passes, seconds behind the chain's live TVL).
+ */
+export function depositorsText(depositors: number | undefined, totalAssets: bigint): string | null {
+  if (depositors === undefined || (depositors === 0 && totalAssets > 0n)) {
+    return null;
+  }
+  return `${depositors} depositor${depositors === 1 ? "" : "s"}`;
 }

@@ -171,6 +171,39 @@ describe("GET metadata of a link with its amount", () => {
     ]);
   });
 
+  it("offers no link amount below the vault's minimum: says it by value, and the fields start at the minimum", async () => {
+    // USDC Prime's minimum is 1 vUSDC, worth 1 USDC or a little more once its share price is above 1.
+    const { withdraw } = paths(harness.vaultId);
+    const metadata = actionGetResponse.parse((await harness.request("GET", `${withdraw}?amount=0.5`)).body);
+    const labels = (metadata.links?.actions ?? []).map((link) => link.label);
+    expect(labels).not.toContain("Withdraw 0.50 USDC");
+    expect(labels[0]).toBe("Withdraw USDC");
+    expect(metadata.error?.message).toMatch(
+      /^0\.50 USDC is less than this vault's minimum withdrawal, 1\.\d\d USDC \(1\.00 vUSDC\); choose a larger amount\.$/,
+    );
+    const minimumValue = Number(
+      /minimum withdrawal, (1\.\d\d) USDC/.exec(metadata.error?.message ?? "")?.[1],
+    );
+    const fields = (metadata.links?.actions ?? []).flatMap((link) => link.parameters ?? []);
+    expect(fields.map((field) => [field.name, "min" in field ? field.min : undefined])).toEqual([
+      ["amount", minimumValue],
+      ["shares", 1],
+    ]);
+    // The minimum's value is a request the POST takes.
+    const wallet = await harness.fundedWallet(10n * USDC);
+    const account = wallet.publicKey.toBase58();
+    const depositBuilt = await post(`${paths(harness.vaultId).deposit}?amount=5`, { account });
+    await signAndLand(actionPostResponse.parse(depositBuilt.body), wallet);
+    const below = await post(`${withdraw}?amount=0.5`, { account });
+    expectActionError(
+      below,
+      422,
+      /^amount: 0\.50 USDC is less than this vault's minimum withdrawal, 1\.\d\d USDC \(1\.00 vUSDC\)$/,
+    );
+    const atMinimum = await post(`${withdraw}?amount=${minimumValue}`, { account });
+    expect(atMinimum.status, atMinimum.text).toBe(200);
+  });
+
   it.each([
     ["deposit", "?amount=abc", /amount: must be a positive number/],
     ["deposit", "?amount=1,5", /amount: must be a positive number/],

@@ -1,7 +1,7 @@
 // GET /api/events/stream, the pages' server-sent events, over real HTTP: a wallet's deposit, request
 // and the keeper's staging and strike arrive as frames (the claimable one included) while another
 // wallet's events do not; Last-Event-ID resumes after what a page had; heartbeats; a client that
-// leaves frees its stream; the limits per session; refusals (no session, a partner key, bad input).
+// leaves frees its stream; the limits per session and per address; refusals (no session, a partner key, bad input).
 // The live feed also picks up rows another instance wrote, by polling the table.
 import type { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -260,34 +260,63 @@ describe("GET /api/events/stream", () => {
     }
   });
 
-  it("limits open streams per session and address", async () => {
+  it("limits open streams per session: a browser's tabs share its session's", async () => {
     configureEventStream(harness.context, { perSession: 2 });
     const streams: EventStream[] = [];
+    const tab = sessionHeaders();
     try {
       await waitFor(() => (openEventStreams(harness.context) === 0 ? true : undefined));
       streams.push(
-        await openStream(`vault=${harness.vaultId}`),
-        await openStream(`vault=${harness.vaultId}`),
+        await openStream(`vault=${harness.vaultId}`, tab),
+        await openStream(`vault=${harness.vaultId}`, tab),
       );
       expect(streams.map((stream) => stream.status)).toEqual([200, 200]);
       const refused = await harness.request("GET", `/api/events/stream?vault=${harness.vaultId}`, {
-        headers: sessionHeaders(),
+        headers: tab,
       });
       expect(refused.status).toBe(429);
       expect(refused.headers.get("retry-after")).toBe("2");
       expect(refused.body).toMatchObject({
         success: false,
         code: "RATE_LIMITED",
-        error: "Too many open event streams: at most 2 per session and address",
+        error: "Too many open event streams: at most 2 per session",
       });
+      // Another visitor behind the same address has a session, and streams, of their own.
+      streams.push(await openStream(`vault=${harness.vaultId}`, sessionHeaders()));
+      expect(streams.at(-1)?.status).toBe(200);
     } finally {
       streams.forEach((stream) => stream.close());
       configureEventStream(harness.context, { perSession: DEFAULT_EVENT_STREAM_LIMITS.perSession });
     }
   });
 
+  it("limits them per address too, sized for an office of thirty behind one address", async () => {
+    // Thirty people, four tabs each.
+    expect(DEFAULT_EVENT_STREAM_LIMITS).toMatchObject({ perSession: 4, perAddress: 120 });
+    configureEventStream(harness.context, { perAddress: 3 });
+    const streams: EventStream[] = [];
+    try {
+      await waitFor(() => (openEventStreams(harness.context) === 0 ? true : undefined));
+      for (let visitor = 0; visitor < 3; visitor += 1) {
+        streams.push(await openStream(`vault=${harness.vaultId}`, sessionHeaders()));
+      }
+      expect(streams.map((stream) => stream.status)).toEqual([200, 200, 200]);
+      const refused = await harness.request("GET", `/api/events/stream?vault=${harness.vaultId}`, {
+        headers: sessionHeaders(),
+      });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({
+        code: "RATE_LIMITED",
+        error: "Too many open event streams from this network address: at most 3",
+      });
+    } finally {
+      streams.forEach((stream) => stream.close());
+      configureEventStream(harness.context, { perAddress: DEFAULT_EVENT_STREAM_LIMITS.perAddress });
+    }
+  });
+
   it("counts an IPv6 /64 as one address: its addresses share the open streams", async () => {
-    configureEventStream(harness.context, { perSession: 2 });
+    configureEventStream(harness.context, { perAddress: 2 });
     const streams: EventStream[] = [];
     // Each address of the /64 holds a session of its own (bound to the /64, as the pages issue it).
     const headersOf = (address: string): Record<string, string> => {
@@ -314,7 +343,7 @@ describe("GET /api/events/stream", () => {
       expect(streams.at(-1)?.status).toBe(200);
     } finally {
       streams.forEach((stream) => stream.close());
-      configureEventStream(harness.context, { perSession: DEFAULT_EVENT_STREAM_LIMITS.perSession });
+      configureEventStream(harness.context, { perAddress: DEFAULT_EVENT_STREAM_LIMITS.perAddress });
     }
   });
 

@@ -1,9 +1,11 @@
 // When the chain or PostgreSQL is unreachable, requests get a 503 in the envelope within 3 s (never a
-// hang), health says which part is down, and service comes back by itself when they do. The chain
+// hang), health says which part is down, and service comes back by itself when they do; what needs no
+// chain (the recorded history of an indexed vault) is still served. The chain
 // and the database sit behind TCP proxies the test cuts. The database part needs DATABASE_URL.
 import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { createIndexer } from "../../lib/server/indexer";
 import { startTestLocalnet, waitFor } from "../../localnet/testing";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import { DATABASE_URL, startApiHarness, type ApiHarness, type HttpResult } from "./harness";
@@ -85,6 +87,30 @@ describe("the chain unreachable", () => {
       expect((await healthOnce(200)).status).toBe(200);
     },
   );
+
+  it("still serves a wallet's recorded history of an indexed vault: it needs only the store", async () => {
+    const indexer = createIndexer(harness.context, { intervalMs: 60_000, schema: harness.schema });
+    try {
+      await indexer.runOnce();
+    } finally {
+      await indexer.stop();
+    }
+    const feed = `/api/history?wallet=${Keypair.generate().publicKey.toBase58()}&vault_id=${harness.vaultId}`;
+    chainProxy.setMode("blackhole");
+    try {
+      // Past the account cache's stale window: the vault is not read from the chain again.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const { result, ms } = await timed(() => harness.request("GET", feed, { key }));
+      expect(result.status).toBe(200);
+      expect(result.body).toMatchObject({ success: true, data: { activity: [], nextCursor: null } });
+      expect(ms).toBeLessThan(3_000);
+      // An address the indexer does not know still needs the chain to be told from a vault.
+      const unknown = `/api/history?wallet=${Keypair.generate().publicKey.toBase58()}&vault_id=${Keypair.generate().publicKey.toBase58()}`;
+      expect((await harness.request("GET", unknown, { key })).status).toBe(503);
+    } finally {
+      chainProxy.setMode("forward");
+    }
+  });
 });
 
 describe.skipIf(DATABASE_URL === null)("PostgreSQL unreachable", () => {

@@ -89,7 +89,7 @@ function get(path: string, key = readKey) {
 }
 
 describe("GET /api/vaults", () => {
-  it("lists every vault of the program with tokens, price, TVL, APY from NAV snapshots, caps and paused", async () => {
+  it("lists every vault of the program with tokens, price, TVL, APY from NAV snapshots, caps, fee and paused", async () => {
     const result = await get("/api/vaults");
     expect(result.status).toBe(200);
     const { vaults } = dataOf(result) as { vaults: Record<string, unknown>[] };
@@ -99,6 +99,7 @@ describe("GET /api/vaults", () => {
       name: "USDC Prime",
       asset: { symbol: "USDC", decimals: 6 },
       shares: { symbol: "vUSDC", decimals: 9 },
+      feeBps: 10,
       paused: false,
       caps: {
         hourly: { amount: (25_000n * USDC).toString() },

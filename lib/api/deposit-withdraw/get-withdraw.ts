@@ -17,8 +17,8 @@ export const getWithdraw = partnerEndpoint({
   names: "vault-and-wallet",
   target: (input, params) => ({ vault: params.vault_id, wallet: input.wallet }),
   sample: ({ vault, wallet }) => ({ path: `/api/vault/${vault}/withdraw?wallet=${wallet}` }),
-  handler: async ({ input, params, context }) =>
-    getWithdrawalStatus(
+  handler: async ({ input, params, context }) => {
+    const { estimatedAssetAmount, ...status } = await getWithdrawalStatus(
       context.deps,
       context.store.history,
       {
@@ -28,5 +28,8 @@ export const getWithdraw = partnerEndpoint({
       },
       { vault: params.vault_id, wallet: input.wallet },
       context.store.indexer,
-    ),
+    );
+    // The spec's field name; it carries the vault's asset, whatever its symbol.
+    return { ...status, estimatedUsdcAmount: estimatedAssetAmount };
+  },
 });

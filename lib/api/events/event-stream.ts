@@ -41,16 +41,38 @@ export function openEventStreams(context: ApiContext): number {
   return context.eventStreams.total;
 }
 
-/** Takes a slot for `session`, or says which limit is reached; the returned release is idempotent. */
-function takeSlot(streams: OpenStreams, session: string): (() => void) | "session" | "process" {
-  const held = streams.bySession.get(session) ?? 0;
-  if (held >= streams.limits.perSession) {
+function held(counts: Map<string, number>, key: string): number {
+  return counts.get(key) ?? 0;
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = held(counts, key) - 1;
+  if (left <= 0) {
+    counts.delete(key);
+  } else {
+    counts.set(key, left);
+  }
+}
+
+/**
+ * Takes a slot for a session at a client address, or says which limit is reached; the returned release
+ * is idempotent.
+ */
+function takeSlot(
+  streams: OpenStreams,
+  owner: { session: string; address: string },
+): (() => void) | "session" | "address" | "process" {
+  if (held(streams.bySession, owner.session) >= streams.limits.perSession) {
     return "session";
+  }
+  if (held(streams.byAddress, owner.address) >= streams.limits.perAddress) {
+    return "address";
   }
   if (streams.total >= streams.limits.perProcess) {
     return "process";
   }
-  streams.bySession.set(session, held + 1);
+  streams.bySession.set(owner.session, held(streams.bySession, owner.session) + 1);
+  streams.byAddress.set(owner.address, held(streams.byAddress, owner.address) + 1);
   streams.total += 1;
   let released = false;
   return () => {
@@ -59,12 +81,8 @@ function takeSlot(streams: OpenStreams, session: string): (() => void) | "sessio
     }
     released = true;
     streams.total -= 1;
-    const left = (streams.bySession.get(session) ?? 1) - 1;
-    if (left === 0) {
-      streams.bySession.delete(session);
-    } else {
-      streams.bySession.set(session, left);
-    }
+    decrement(streams.bySession, owner.session);
+    decrement(streams.byAddress, owner.address);
   };
 }
 
@@ -176,14 +194,21 @@ const handleEventStream: ApiHandler = async (request, context, meta): Promise<Ap
     const wallet = query.wallet === undefined ? null : base58Of(query.wallet);
     requireVisible(principal, vault, wallet);
     const after = lastEventIdOf(request.headers.get("last-event-id"));
-    const slot = takeSlot(context.eventStreams, principal.keyId);
+    // The first-party principal's key id is per client address; its session is its own.
+    const slot = takeSlot(context.eventStreams, {
+      session: principal.sessionLimit?.id ?? principal.keyId,
+      address: principal.keyId,
+    });
     if (typeof slot === "string") {
+      const { limits } = context.eventStreams;
       limitHeaders = { ...limitHeaders, "Retry-After": String(RECONNECT_MS / 1000) };
       throw new ApiError(
         "RATE_LIMITED",
         slot === "session"
-          ? `Too many open event streams: at most ${context.eventStreams.limits.perSession} per session and address`
-          : "Too many open event streams on this server; retry shortly",
+          ? `Too many open event streams: at most ${limits.perSession} per session`
+          : slot === "address"
+            ? `Too many open event streams from this network address: at most ${limits.perAddress}`
+            : "Too many open event streams on this server; retry shortly",
       );
     }
     return {

@@ -8,6 +8,7 @@ import { z } from "zod";
 
 import { APP_ROOT } from "../../env-schema";
 import { opsEndpoint, type EndpointDefinition } from "../endpoint";
+import { API_REFERENCE_HEADER } from "../first-party-session";
 
 const SWAGGER_UI = join(APP_ROOT, "node_modules", "swagger-ui-dist");
 
@@ -35,6 +36,10 @@ const PAGE = `<!doctype html>
 </head>
 <body>
 <noscript>The reference needs JavaScript; the document itself is at <a href="/api/openapi.json">/api/openapi.json</a>.</noscript>
+<p id="key-note" style="font-family:sans-serif;max-width:1400px;margin:16px auto 0;padding:0 20px">
+"Try it out" calls this API as a partner does: press <strong>Authorize</strong> and enter your API key
+(<code>npm run keys -- create</code>). Without one the API answers 401, and so does the curl shown.
+</p>
 <div id="reference"></div>
 <script src="/api/docs/swagger-ui-bundle.js"></script>
 <script src="/api/docs/start.js"></script>
@@ -42,7 +47,9 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-// "Try it out" sends requests from the reader's browser to this same API (with the key they enter).
+// "Try it out" sends requests from the reader's browser to this same API with the key they enter, as a
+// partner's: without the app's session cookie, and marked so the pages' own credentials do not answer
+// them (first-party-session.ts). The curl it prints is then what the request was.
 const START = `window.addEventListener("load", function () {
   window.SwaggerUIBundle({
     url: "/api/openapi.json",
@@ -51,6 +58,12 @@ const START = `window.addEventListener("load", function () {
     docExpansion: "list",
     tryItOutEnabled: false,
     validatorUrl: null,
+    persistAuthorization: true,
+    requestInterceptor: function (request) {
+      request.credentials = "omit";
+      request.headers[${JSON.stringify(API_REFERENCE_HEADER)}] = "try-it-out";
+      return request;
+    },
   });
 });
 `;

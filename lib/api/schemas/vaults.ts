@@ -27,6 +27,10 @@ export const vaultSummarySchema = z
     tvl: tokenAmountSchema,
     ...apyFields,
     caps: z.object({ hourly: tokenAmountSchema.nullable(), daily: tokenAmountSchema.nullable() }),
+    feeBps: z
+      .number()
+      .int()
+      .meta({ description: "The withdrawal fee a request sent now meets, in basis points (10 = 0.10%)" }),
     paused: z.boolean(),
     indexedAt: z.string().meta({ description: "ISO 8601: when the indexer last read the vault" }),
   })

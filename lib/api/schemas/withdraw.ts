@@ -65,7 +65,10 @@ export const withdrawalStatusData = z
   .object({
     hasPendingWithdrawal: z.boolean(),
     pendingShares: z.string(),
-    estimatedUsdcAmount: tokenAmountSchema,
+    estimatedUsdcAmount: tokenAmountSchema.meta({
+      description:
+        "The pending shares' value at the current NAV per share, in the vault's asset whatever its symbol (the spec names the field after USDC)",
+    }),
     canClaimNow: z.boolean(),
     createdAt: z.string().nullable(),
     estimate: z.object({ kind: z.enum(["ready", "nav", "staging"]), band: band.nullable() }).nullable(),

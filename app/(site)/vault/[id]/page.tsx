@@ -14,8 +14,9 @@ interface Props {
 }
 
 /**
- * The link's card in chats and feeds: the vault's name, APY, TVL and fee, and the image beside this
- * file (opengraph-image.tsx). Absolute URLs are made from the host the page was asked for.
+ * The link's card in chats and feeds: the vault's name, APY, TVL and fee, and its image
+ * (share-card/route.tsx). Absolute URLs are made from the host the page was asked for, under `next dev`
+ * too (whatever APP_PORT is).
  */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
@@ -24,19 +25,43 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     readVaultFactsOnServer(id),
     headers(),
   ]);
+  const host = requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host");
+  const protocol = requestHeaders.get("x-forwarded-proto") ?? "http";
+  const origin = host === null ? null : new URL(`${protocol}://${host}`);
+  const image = {
+    url: origin === null ? `/vault/${id}/share-card` : new URL(`/vault/${id}/share-card`, origin).toString(),
+    width: 1200,
+    height: 630,
+    alt: "The vault's APY, TVL and withdrawal fee",
+    type: "image/png",
+  };
+  const base = origin === null ? {} : { metadataBase: origin };
+  if (read.status === "missing") {
+    return { title: "No such vault" };
+  }
   if (read.status !== "found") {
-    return { title: "Vault" };
+    // Not read now (the chain is slow): the card still has its image, the site's plain one.
+    return { title: "Vault", ...base, openGraph: { images: [image] }, twitter: { images: [image] } };
   }
   const { vault } = read;
   const card = vaultCard(vault, facts);
-  const host = requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host");
-  const protocol = requestHeaders.get("x-forwarded-proto") ?? "http";
   return {
     title: vault.name,
     description: card.description,
-    ...(host === null ? {} : { metadataBase: new URL(`${protocol}://${host}`) }),
-    openGraph: { type: "website", title: card.title, description: card.description, url: `/vault/${id}` },
-    twitter: { card: "summary_large_image", title: card.title, description: card.description },
+    ...base,
+    openGraph: {
+      type: "website",
+      title: card.title,
+      description: card.description,
+      url: `/vault/${id}`,
+      images: [image],
+    },
+    twitter: {
+      card: "summary_large_image",
+      title: card.title,
+      description: card.description,
+      images: [image],
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import { notFound } from "next/navigation";
 import type { CSSProperties } from "react";
 
 import { EmbedMessenger } from "@/components/embed/embed-messenger";
+import { ChainStallNotice } from "@/components/ui/chain-stall-notice";
 import { VaultFeature } from "@/components/vault/vault-feature";
 import { parseEmbedTheme } from "@/lib/web/embed-theme";
 import { readVaultOnServer } from "@/lib/web/server-reads";
@@ -47,6 +48,7 @@ export default async function EmbedVaultPage({
     >
       <EmbedMessenger vault={id} />
       <main id="main" className="mx-auto max-w-5xl">
+        <ChainStallNotice />
         <VaultFeature id={id} variant="embed" initialVault={initialVault} />
       </main>
     </div>

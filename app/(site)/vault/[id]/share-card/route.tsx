@@ -1,13 +1,14 @@
-// The image of a shared vault link (Open Graph and Twitter cards): name, APY, TVL and fee, drawn on the
-// server by next/og (no network). A vault that cannot be read gets the site's plain card.
+// GET /vault/{id}/share-card — the image of a shared vault link (Open Graph and Twitter cards): name,
+// APY, TVL and fee, drawn on the server by next/og (no network). A vault that cannot be read gets the
+// site's plain card. A route of its own rather than the opengraph-image file convention: Next.js makes
+// that file's URL absolute against localhost:$PORT (3000) under `next dev` whatever the page's own
+// origin, so the page names this one itself (page.tsx), on the origin it was asked for.
 import { ImageResponse } from "next/og";
 
 import { readVaultFactsOnServer, readVaultOnServer } from "@/lib/web/server-reads";
 import { vaultCard } from "@/lib/web/vault-card";
 
-export const size = { width: 1200, height: 630 };
-export const contentType = "image/png";
-export const alt = "The vault's APY, TVL and withdrawal fee";
+const SIZE = { width: 1200, height: 630 };
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -18,7 +19,7 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-export default async function Image({ params }: { params: Promise<{ id: string }> }) {
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const [read, facts] = await Promise.all([readVaultOnServer(id), readVaultFactsOnServer(id)]);
   const vault = read.status === "found" ? read.vault : null;
@@ -57,6 +58,6 @@ export default async function Image({ params }: { params: Promise<{ id: string }
         </div>
       )}
     </div>,
-    size,
+    SIZE,
   );
 }
