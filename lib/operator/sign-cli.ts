@@ -1,6 +1,6 @@
 // npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim | --cancel)
 //   [--url <rpc>] [--ws-url <ws>] [--max-compute-unit-price <micro-lamports>] < build-response.json
-// Finishes the README's curl walkthrough without a wallet app: reads what POST /api/vault/{id}/deposit
+// Finishes the curl walkthrough in docs/partner.md without a wallet app: reads what POST /api/vault/{id}/deposit
 // or /withdraw answered (the envelope, or its data) on standard input, checks the transaction against
 // what the flags ask for with the same check the typed client and the pages use
 // (lib/vault/verify-transaction.ts: programs, vault instruction, accounts, amount, fee payer, price, a
