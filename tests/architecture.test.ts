@@ -177,7 +177,7 @@ describe("lib/ import structure", () => {
     expect(edges, edges.join("\n")).toEqual([]);
   });
 
-  // The order says nothing inside a part: lib/api/endpoints.ts → ops/get-openapi.ts → openapi.ts →
+  // The order says nothing inside a part: lib/api/endpoints.ts → ops/get-open-api-document.ts → openapi.ts →
   // endpoints.ts was one such circle.
   it("has no circle between files", () => {
     const edges = circleEdges(fileGraph());
@@ -200,3 +200,38 @@ function circleEdges(graph: Map<string, Map<string, Set<string>>>): string[] {
   }
   return edges;
 }
+
+/** An endpoint's definition names its operation id once: as a property, or as the API reference's first argument. */
+const OPERATION_ID = /operationId: "|docsAsset\(\s*"/g;
+
+describe("the edge's layout", () => {
+  it("defines at most one endpoint per lib/api file, in a file named after its operation id", () => {
+    const crowded: string[] = [];
+    const misnamed: string[] = [];
+    for (const file of sourceFiles(join(LIB, "api"))) {
+      const text = readFileSync(file, "utf8");
+      const count = text.match(OPERATION_ID)?.length ?? 0;
+      if (count > 1) crowded.push(`${relative(ROOT, file)}: ${count}`);
+      const id = /operationId: "(\w+)"|docsAsset\(\s*"(\w+)"/.exec(text);
+      const operationId = id?.[1] ?? id?.[2];
+      if (operationId === undefined) continue;
+      const expected = operationId.replace(/(?<!^)(?=[A-Z])/g, "-").toLowerCase();
+      if (!file.endsWith(`/${expected}.ts`)) misnamed.push(`${relative(ROOT, file)}: ${operationId}`);
+    }
+    expect(crowded, crowded.join("\n")).toEqual([]);
+    expect(misnamed, misnamed.join("\n")).toEqual([]);
+  });
+
+  it("hands /api to Next.js through one catch-all route file", () => {
+    const routeFiles = (function walk(dir: string): string[] {
+      return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? walk(join(dir, entry.name))
+          : entry.name === "route.ts"
+            ? [join(dir, entry.name)]
+            : [],
+      );
+    })(join(ROOT, "app", "api")).map((file) => relative(ROOT, file));
+    expect(routeFiles).toEqual(["app/api/[...path]/route.ts"]);
+  });
+});

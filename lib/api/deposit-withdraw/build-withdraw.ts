@@ -1,7 +1,7 @@
 // POST (and PUT, its alias) /api/vault/{vault_id}/withdraw — builds an initiate, claim or cancel
 // transaction, the action detected from on-chain state unless given (cancel only when given; write scope).
 import { buildWithdrawTransaction } from "../../vault/build-withdraw-transaction";
-import { partnerEndpoint, type EndpointDefinition } from "../endpoint";
+import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { withdrawRequest, withdrawResponse } from "../schemas/withdraw";
 
@@ -38,15 +38,3 @@ export const postWithdraw = partnerEndpoint({
       { simulateBalanceChanges: true },
     ),
 });
-
-/** PUT is the spec's alias of POST: the same definition under another method. */
-export const putWithdraw: EndpointDefinition = {
-  ...postWithdraw,
-  operationId: "buildWithdrawPut",
-  method: "PUT",
-  summary: "Alias of POST, identical behaviour",
-  sample: ({ vault, wallet }) => ({
-    path: `/api/vault/${vault}/withdraw`,
-    body: { wallet, action: "claim" },
-  }),
-};
