@@ -2,7 +2,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 import type { VaultFacts } from "../../actions/vault-actions";
-import { loadVault } from "../../vault/vault-state";
+import { loadVault } from "../../vault/model/vault-state";
 import type { ApiContext } from "../context";
 import { indexedVaults } from "../vaults/indexed-reads";
 

@@ -1,6 +1,6 @@
 // POST /api/actions/vault/{vault_id}/deposit
 import { prepareDepositAction } from "../../actions/vault-actions";
-import { loadVault } from "../../vault/vault-state";
+import { loadVault } from "../../vault/model/vault-state";
 import { actionEndpoint } from "../endpoint";
 import { actionPostRequest, actionPostResponseSchema, depositActionQuery } from "../schemas/actions";
 import { vaultPathParams } from "../schemas/common";

@@ -1,6 +1,6 @@
 // POST (and PUT, its alias) /api/vault/{vault_id}/withdraw — builds an initiate, claim or cancel
 // transaction, the action detected from on-chain state unless given (cancel only when given; write scope).
-import { buildWithdrawTransaction } from "../../vault/build-withdraw-transaction";
+import { buildWithdrawTransaction } from "../../vault/operations/build-withdraw-transaction";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { withdrawRequest, withdrawResponse } from "../schemas/withdraw";

@@ -1,5 +1,5 @@
 // GET /api/vault/{vault_id}/withdraw?wallet= — the wallet's withdrawal status (read scope).
-import { getWithdrawalStatus } from "../../vault/withdrawal-status";
+import { getWithdrawalStatus } from "../../vault/reads/withdrawal-status";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { withdrawalStatusResponse, withdrawStatusQuery } from "../schemas/withdraw";

@@ -3,8 +3,8 @@
 // rows, and the chain is asked only about an address they do not hold (so a stalled node does not
 // take the activity feed down with it).
 import { base58Of } from "../../chain/base58";
-import { activityView } from "../../vault/history";
-import { loadVault } from "../../vault/vault-state";
+import { activityView } from "../../vault/reads/history";
+import { loadVault } from "../../vault/model/vault-state";
 import { symbolOfMint } from "../context";
 import { partnerEndpoint } from "../endpoint";
 import { historyCursor, historyFeedResponse, historyQuery } from "../schemas/history";

@@ -1,6 +1,6 @@
 // POST /api/history — verifies a confirmed signature on chain and records its vault actions once
 // (write scope): `activity` is the first of them, `activities` all of them in order.
-import { activityView, verifyHistoryEntry } from "../../vault/history";
+import { activityView, verifyHistoryEntry } from "../../vault/reads/history";
 import { symbolOfMint } from "../context";
 import { partnerEndpoint } from "../endpoint";
 import { historyRecordResponse, historyRequest } from "../schemas/history";

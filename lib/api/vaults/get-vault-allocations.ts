@@ -1,6 +1,6 @@
 // GET /api/vault/{vault_id}/allocations — idle reserve, funded for the queue, deployed, and the deployed
 // assets across the strategies the deployment declares for the vault (read scope).
-import { vaultAllocations } from "../../vault/portfolio";
+import { vaultAllocations } from "../../vault/reads/portfolio";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { allocationsResponse } from "../schemas/portfolio";

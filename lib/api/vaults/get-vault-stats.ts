@@ -1,6 +1,6 @@
 // GET /api/vault/{vault_id}/stats — TVL, depositors, APY 7d/30d (fractions), queue, staged so far, the
 // average time from request to claimable over 30 days and the first NAV strike (read scope).
-import { vaultStats, type VaultStatsReads } from "../../vault/directory";
+import { vaultStats, type VaultStatsReads } from "../../vault/reads/directory";
 import type { ApiContext } from "../context";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";

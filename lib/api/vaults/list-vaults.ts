@@ -1,6 +1,6 @@
 // GET /api/vaults — every vault of the program this deployment serves (read scope; a key restricted to
 // vaults sees those).
-import { vaultSummary } from "../../vault/directory";
+import { vaultSummary } from "../../vault/reads/directory";
 import { partnerEndpoint } from "../endpoint";
 import { noQuery, vaultsResponse } from "../schemas/vaults";
 import { indexedVaults, keyAllowsVault } from "./indexed-reads";

@@ -3,8 +3,8 @@
 // ones apply at once, a non-zero cap has a floor, and holders leave without a manager that stopped.
 import { describe, expect, it } from "vitest";
 
-import { buildApplyConfigInstruction } from "../../../lib/vault/instructions";
-import { decodeVaultEvents } from "../../../lib/vault/events";
+import { buildApplyConfigInstruction } from "../../../lib/vault/program/instructions";
+import { decodeVaultEvents } from "../../../lib/vault/program/events";
 import { TestChain } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { TestVault } from "./vault-fixture";
