@@ -407,28 +407,17 @@ export async function prepareWithdrawAction(
   return postResponse(prepared.transaction, prepared.message, request.vault);
 }
 
-export async function prepareClaimAction(
+/** The claim or the cancel of the account's pending withdrawal, as a blink's POST answers it. */
+export async function prepareWithdrawalAction(
   deps: VaultDeps,
   schedule: ScheduleSettings,
+  action: "claim" | "cancel",
   request: { vault: PublicKey; account: PublicKey },
 ): Promise<ActionPostResponse> {
   const prepared = await buildWithdrawTransaction(deps, schedule, {
     vault: request.vault,
     wallet: request.account,
-    action: "claim",
-  });
-  return postResponse(prepared.transaction, prepared.message, request.vault);
-}
-
-export async function prepareCancelAction(
-  deps: VaultDeps,
-  schedule: ScheduleSettings,
-  request: { vault: PublicKey; account: PublicKey },
-): Promise<ActionPostResponse> {
-  const prepared = await buildWithdrawTransaction(deps, schedule, {
-    vault: request.vault,
-    wallet: request.account,
-    action: "cancel",
+    action,
   });
   return postResponse(prepared.transaction, prepared.message, request.vault);
 }

@@ -1,6 +1,7 @@
 // A checked transaction's simulated balance changes, in words for the confirm step: what the wallet
 // pays and receives, token by token, and the SOL it spends on the fee (and any account it opens).
-import type { BalanceChanges, VerifiedTransaction } from "../vault/operations/verify-transaction";
+import type { BalanceChanges } from "../vault/operations/balance-changes";
+import type { VerifiedTransaction } from "../vault/operations/verify-transaction";
 import type { VaultToken } from "../vault/model/vault-view";
 import { formatAmount, formatSol } from "./amounts";
 

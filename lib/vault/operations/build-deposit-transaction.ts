@@ -23,6 +23,7 @@ import {
   tokenAmount,
   type TokenAmount,
 } from "../model/token-amount";
+import { deposit } from "./deposit";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { loadVault, rentExemptMinimum, type LoadedVault, type VaultDeps } from "../model/vault-state";
 
@@ -171,7 +172,7 @@ export async function buildDepositTransaction(
     shareAccount,
   );
   // The limit the built transaction will carry (its account creation's bump search included).
-  const units = computeUnitLimit("deposit", [createShareAccount]);
+  const units = computeUnitLimit(deposit, [createShareAccount]);
   if (refusal(vault, amount, accounts, units, price) !== null) {
     // Cached data may be a few seconds old: refuse only what the chain says now.
     [vault, accounts] = await Promise.all([
@@ -194,7 +195,7 @@ export async function buildDepositTransaction(
   }
   const built = buildUnsignedTransaction(
     request.wallet,
-    "deposit",
+    deposit,
     [
       createShareAccount,
       buildDepositInstruction(

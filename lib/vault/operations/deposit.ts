@@ -1,0 +1,25 @@
+// deposit: the wallet pays `amount` of the asset into the reserve and receives shares (at least
+// min_shares_out); its share account is created if it has none.
+import { defineOperation } from "./operation";
+
+export const deposit = defineOperation({
+  instruction: "deposit",
+  action: "deposit",
+  amountArg: "amount",
+  createdTokenAccount: "shares",
+  takesWithdrawalCap: false,
+  rentPaidFor: [],
+  computeUnits: 40_000,
+  searchedBump: null,
+  event: "Deposited",
+  activityOf: (event) => {
+    if (event.name !== "Deposited") return null;
+    const { data } = event;
+    return {
+      owner: data.owner,
+      fields: { kind: "deposit", requestId: null, assets: data.assets, shares: data.shares, fee: null },
+    };
+  },
+  partnerEvent: "deposit.confirmed",
+  partnerData: (fields) => ({ assets: fields.asset("assets"), shares: fields.shares("shares") }),
+});
