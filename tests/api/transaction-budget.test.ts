@@ -166,7 +166,14 @@ describe("compute-unit budgets", () => {
       initiate: limitOf(String(initiate.transaction)),
       claim: limitOf(String(claim.transaction)),
     };
-    console.log("compute units consumed", measured, "limits", limits, "base budgets", Object.fromEntries(OPERATIONS.map((operation) => [operation.instruction.name, operation.computeUnits])));
+    console.log(
+      "compute units consumed",
+      measured,
+      "limits",
+      limits,
+      "base budgets",
+      Object.fromEntries(OPERATIONS.map((operation) => [operation.instruction.name, operation.computeUnits])),
+    );
     for (const action of ["deposit", "initiate", "claim"] as const) {
       expect(measured[action]).toBeLessThanOrEqual(limits[action] * 0.85);
       expect(measured[action]).toBeGreaterThan(limits[action] / 4);

@@ -202,7 +202,14 @@ describe("cancelling a pending withdrawal: POST /api/vault/{vault_id}/withdraw w
     const units = landed?.meta?.computeUnitsConsumed ?? Number.NaN;
     // The limit the build set: the base budget plus what this wallet's and vault's bump searches cost.
     const limit = computeUnitLimitOf(data.transaction);
-    console.log("cancel compute units consumed", units, "limit", limit, "base", cancelWithdrawal.computeUnits);
+    console.log(
+      "cancel compute units consumed",
+      units,
+      "limit",
+      limit,
+      "base",
+      cancelWithdrawal.computeUnits,
+    );
     expect(limit).toBeGreaterThanOrEqual(cancelWithdrawal.computeUnits);
     expect(units).toBeLessThanOrEqual(limit * 0.85);
     const after = await statusOf(middle);
