@@ -1341,6 +1341,7 @@ export interface components {
       shares: components["schemas"]["TokenAmount"];
       value: components["schemas"]["TokenAmount"];
       costBasis: components["schemas"]["TokenAmount"];
+      /** @description Unrealized PnL: the position's value against the cost basis still in it */
       pnl: {
         /** @description Raw units, may be negative */
         amount: string;
@@ -1348,11 +1349,28 @@ export interface components {
         /** @description PnL over cost basis (0.0824 = 8.24%) */
         fraction: number | null;
       };
+      /** @description The same as pnl, named for what it is */
+      unrealizedPnl: {
+        /** @description Raw units, may be negative */
+        amount: string;
+        uiAmount: number;
+      };
+      /** @description What claims paid (after their fees) against the cost basis they took out */
       realizedPnl: {
         /** @description Raw units, may be negative */
         amount: string;
         uiAmount: number;
       };
+      /** @description Realized plus unrealized: a withdrawal fee that came back to the wallet's own shares counts as the loss it is */
+      totalPnl: {
+        /** @description Raw units, may be negative */
+        amount: string;
+        uiAmount: number;
+        /** @description Total PnL over all assets the wallet deposited (0.0824 = 8.24%) */
+        fraction: number | null;
+      };
+      /** @description Withdrawal fees the wallet's claims paid, from the program's WithdrawalClaimed events */
+      feesPaid: components["schemas"]["TokenAmount"];
       pendingWithdrawal: {
         shares: components["schemas"]["TokenAmount"];
         value: components["schemas"]["TokenAmount"];
