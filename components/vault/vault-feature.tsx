@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { shortAddress } from "@/lib/web/client-config";
 import { formatAmount, formatSharePrice } from "@/lib/web/amounts";
 import type { VaultView } from "@/lib/vault/vault-view";
-import { useClientConfig } from "../providers/config-context";
+import { useClientConfig, useReaderLocale } from "../providers/config-context";
 import { LocalTime } from "../ui/local-time";
 import { Button, Card, Skeleton } from "../ui/primitives";
 import { useNow } from "../ui/use-now";
@@ -102,6 +102,7 @@ function VaultSkeleton() {
 function IndexedFallback({ id }: { id: string }) {
   const nav = useIndexedNav(id, true);
   const stats = useVaultStats(id);
+  const locale = useReaderLocale();
   if (nav.data === undefined) {
     return null;
   }
@@ -112,13 +113,13 @@ function IndexedFallback({ id }: { id: string }) {
         <div>
           <dt className="text-muted">Share price</dt>
           <dd className="tabular font-medium">
-            {formatSharePrice(nav.data.sharePrice)} {totalAssets.symbol}
+            {formatSharePrice(nav.data.sharePrice, locale)} {totalAssets.symbol}
           </dd>
         </div>
         <div>
           <dt className="text-muted">Total assets</dt>
           <dd className="tabular font-medium">
-            {formatAmount(BigInt(totalAssets.amount), totalAssets.decimals)} {totalAssets.symbol}
+            {formatAmount(BigInt(totalAssets.amount), totalAssets.decimals, { locale })} {totalAssets.symbol}
           </dd>
         </div>
       </dl>

@@ -8,21 +8,27 @@ import { formatAmount, formatSol } from "./amounts";
 export function balanceChangeWords(
   changes: BalanceChanges,
   tokens: { asset: VaultToken; shares: VaultToken },
+  locale?: string,
 ): string[] {
   const lines: string[] = [];
+  // Exact: what the simulation says moves, to the last unit, in the reader's locale.
   const token = (amount: bigint, { symbol, decimals }: VaultToken) => {
     if (amount < 0n) {
-      lines.push(`You pay ${formatAmount(-amount, decimals, { maxFraction: decimals })} ${symbol}`);
+      lines.push(`You pay ${formatAmount(-amount, decimals, { maxFraction: decimals, locale })} ${symbol}`);
     } else if (amount > 0n) {
-      lines.push(`You receive ${formatAmount(amount, decimals, { maxFraction: decimals })} ${symbol}`);
+      lines.push(
+        `You receive ${formatAmount(amount, decimals, { maxFraction: decimals, locale })} ${symbol}`,
+      );
     }
   };
   token(changes.asset, tokens.asset);
   token(changes.shares, tokens.shares);
   if (changes.lamports < 0n) {
-    lines.push(`Network fee and account rent: ${formatSol(-changes.lamports)} SOL`);
+    lines.push(
+      `Network fee and account rent: ${formatSol(-changes.lamports, { locale, rounding: "up" })} SOL`,
+    );
   } else if (changes.lamports > 0n) {
-    lines.push(`You receive ${formatSol(changes.lamports)} SOL (account rent returned)`);
+    lines.push(`You receive ${formatSol(changes.lamports, { locale })} SOL (account rent returned)`);
   }
   return lines;
 }
@@ -33,10 +39,11 @@ export function balanceChangeWords(
  */
 export function receiptRentWords(
   verified: Pick<VerifiedTransaction, "operation" | "maxLamportsSpent" | "maxFeeLamports">,
+  locale?: string,
 ): string | null {
   const rent = verified.maxLamportsSpent - verified.maxFeeLamports;
   if (verified.operation !== "initiate" || rent <= 0n) {
     return null;
   }
-  return `Of that, ${formatSol(rent)} SOL is your withdrawal receipt's rent: it comes back to this wallet when you claim or cancel.`;
+  return `Of that, ${formatSol(rent, { locale, rounding: "up" })} SOL is your withdrawal receipt's rent: it comes back to this wallet when you claim or cancel.`;
 }
