@@ -1474,6 +1474,17 @@ export interface components {
       /** @description ISO 8601: when that NAV was struck */
       struckAt: string | null;
     };
+    /** @description The share price rose since the last NAV strike because claims' withdrawal fees stayed in the vault and lifted every remaining share: a jump from exit fees, not yield */
+    FeesKept: {
+      /** @description ISO 8601: the last NAV strike, from which the price rose */
+      since: string;
+      /** @description The share price at that strike */
+      fromSharePrice: number;
+      /** @description The share price on chain now */
+      toSharePrice: number;
+      /** @description toSharePrice / fromSharePrice − 1 (0.001 = 0.1%) */
+      change: number;
+    };
     WebhookCreateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
       url: string;
@@ -4041,6 +4052,8 @@ export interface operations {
               /** @enum {string} */
               interval: "minute" | "hour" | "day" | "week";
               points: components["schemas"]["NavHistoryPoint"][];
+              /** @description Set when the price on chain now is above the last strike's (exit fees kept by holders) */
+              feesKeptSinceLastStrike: components["schemas"]["FeesKept"] | null;
             };
           };
         };
