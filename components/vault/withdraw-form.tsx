@@ -91,7 +91,7 @@ export function WithdrawForm({
   const block = verdict?.block ?? null;
   const refusal =
     verdict !== null && verdict.block !== null
-      ? withdrawRefusalWords({ ...verdict, block: verdict.block }, vault)
+      ? withdrawRefusalWords({ ...verdict, block: verdict.block }, vault, { locale }, nowMs)
       : null;
   const config = useClientConfig();
   const noFeeSol = position !== undefined && lacksFeeSol(position.lamports);
