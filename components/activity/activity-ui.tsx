@@ -107,7 +107,7 @@ export function ActivityList({
             {activity.kind === "claim" ? asset(activity.assets, activity) : shares(activity.shares)}
             <span className="block text-xs text-muted">
               {activity.kind === "claim"
-                ? `for ${shares(activity.shares)}${activity.fee === null ? "" : `, fee ${asset(activity.fee, activity, "up")}`}`
+                ? `for ${shares(activity.shares)}${activity.fee === null ? "" : `, fee ${asset(activity.fee, activity, "nearest")}`}`
                 : activity.kind === "deposit"
                   ? `for ${asset(activity.assets, activity)}`
                   : activity.kind === "cancel"

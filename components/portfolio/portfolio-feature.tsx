@@ -92,7 +92,7 @@ function PositionRow({ position }: { position: Position }) {
           {signedText(BigInt(position.unrealizedPnl.amount), position.value, figures)}
         </p>
         <p className="text-xs text-muted" data-testid="position-fees-paid">
-          Withdrawal fees paid {tokenText(position.feesPaid, figures, "up")}
+          Withdrawal fees paid {tokenText(position.feesPaid, figures, "nearest")}
         </p>
         {position.pendingWithdrawal === null ? null : (
           <p className="text-xs text-warn">

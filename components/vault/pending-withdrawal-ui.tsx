@@ -121,7 +121,7 @@ export function ClaimResult({ vault, claim }: { vault: VaultView; claim: ClaimHa
       {assetText(BigInt(recorded.assets.amount), vault, locale, { fraction })} arrived in your wallet
       {fee === null
         ? "."
-        : ` (after a ${assetText(fee, vault, locale, { fraction, rounding: "up" })} fee).`}{" "}
+        : ` (after a ${assetText(fee, vault, locale, { fraction, rounding: "nearest" })} fee).`}{" "}
       <ExplorerLink target={{ signature: recorded.signature }}>View the transaction</ExplorerLink>
     </Alert>
   );
@@ -285,7 +285,9 @@ export function PendingWithdrawal({
 
         {status.canClaimNow ? null : (
           <p className="text-base font-semibold" data-testid="arrival-band" aria-live="polite">
-            {band === null ? "Estimating when it arrives…" : `Your withdrawal ${arrivalBandText(band)}`}
+            {band === null
+              ? "Estimating when it arrives…"
+              : `Your withdrawal ${arrivalBandText(band, clock)}`}
           </p>
         )}
         <p

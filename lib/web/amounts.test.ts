@@ -202,6 +202,13 @@ describe("moneyLine: gross − fee = net as shown", () => {
     const fee = (gross * 10n + 9_999n) / 10_000n; // 0.1%, rounded up as the program does
     const line = moneyLine({ gross, fee }, 6, { locale: "en-US" });
     expect(line).toEqual({ gross: "26,026.06", fee: "26.03", net: "26,000.03", fraction: 2 });
+    // 100 shares' 0.1% fee, 0.100002 USDC, reads 0.10 (never 0.11) and the line still adds up.
+    expect(moneyLine({ gross: 100_001_200n, fee: 100_002n }, 6)).toEqual({
+      gross: "100.00",
+      fee: "0.10",
+      net: "99.90",
+      fraction: 2,
+    });
     expect(addsUp(line)).toBe(true);
     // The shown net never overstates the real one.
     expect(26_000_030_000n).toBeLessThanOrEqual(gross - fee);

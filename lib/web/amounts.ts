@@ -206,19 +206,25 @@ export interface MoneyLine {
 /**
  * Gross, fee and net for a person to read, so that the subtraction they see is exact: the precision
  * is the flow's (at least `minFraction`, more when the fee would otherwise not show two significant
- * digits: "1.2000 − 0.0012 = 1.1988", never "1.20 − 0.00 = 1.19"). The gross is cut down and the fee up,
- * and the net is their difference, so none of the three overstates what the person gets.
+ * digits: "1.2000 − 0.0012 = 1.1988", never "1.20 − 0.00 = 1.19"). The gross is cut down, the fee
+ * rounded to the nearest shown digit (0.100002 reads 0.10, not 0.11), and the net is their difference;
+ * should that overstate the real net, the line takes one more digit, up to the token's own.
  */
 export function moneyLine(
   amounts: { gross: bigint; fee: bigint },
   decimals: number,
   options: { locale?: string; minFraction?: number } = {},
 ): MoneyLine {
-  const fraction = fractionDigitsFor(amounts.fee, decimals, options.minFraction ?? 2);
-  const gross = scaleTo(amounts.gross, decimals, fraction, "down");
-  const fee = scaleTo(amounts.fee, decimals, fraction, "up");
-  const write = (scaled: bigint) => writeScaled(scaled, fraction, fraction, options.locale);
-  return { gross: write(gross), fee: write(fee), net: write(gross - fee), fraction };
+  const net = amounts.gross - amounts.fee;
+  for (let fraction = fractionDigitsFor(amounts.fee, decimals, options.minFraction ?? 2); ; fraction++) {
+    const gross = scaleTo(amounts.gross, decimals, fraction, "down");
+    const fee = scaleTo(amounts.fee, decimals, fraction, "nearest");
+    const shownNet = gross - fee;
+    if (fraction >= decimals || shownNet * 10n ** BigInt(decimals - fraction) <= net) {
+      const write = (scaled: bigint) => writeScaled(scaled, fraction, fraction, options.locale);
+      return { gross: write(gross), fee: write(fee), net: write(shownNet), fraction };
+    }
+  }
 }
 
 /**
