@@ -42,16 +42,25 @@ function sharesText(token: Token, locale: string): string {
   return `${formatAmount(BigInt(token.amount), token.decimals, { locale, minFraction: fraction, maxFraction: fraction })} ${token.symbol}`;
 }
 
-/** "+24.50 USDC", "−0.49 USDC": a signed result, to the nearest shown digit. */
+/** "+24.50 USDC", "−0.49 USDC": a signed result, to the nearest shown digit (no sign on a shown zero). */
 function signedText(amount: bigint, token: Token, figures: Figures): string {
-  const sign = amount > 0n ? "+" : amount < 0n ? "−" : "";
   const magnitude = formatAmount(amount < 0n ? -amount : amount, token.decimals, {
     locale: figures.locale,
     minFraction: figures.fraction,
     maxFraction: figures.fraction,
     rounding: "nearest",
   });
+  const shownZero = !/[1-9]/.test(magnitude);
+  const sign = shownZero ? "" : amount > 0n ? "+" : amount < 0n ? "−" : "";
   return `${sign}${magnitude} ${token.symbol}`;
+}
+
+/** "−0.0008%": a result's fraction with the digits it needs to show, signed as the amount is. */
+function signedPercent(fraction: number, locale: string): string {
+  const digits = Math.abs(fraction) >= 0.001 || fraction === 0 ? 2 : 4;
+  const magnitude = formatPercent(Math.abs(fraction), digits, locale);
+  const shownZero = !/[1-9]/.test(magnitude);
+  return `${shownZero ? "" : fraction > 0 ? "+" : "−"}${magnitude}`;
 }
 
 /** Enough digits for the smallest non-zero result or fee of the position to show. */
@@ -85,7 +94,7 @@ function PositionRow({ position }: { position: Position }) {
         <p className="font-medium">{tokenText(position.value, figures, "nearest")}</p>
         <p className={`text-xs ${total < 0n ? "text-bad" : "text-muted"}`} data-testid="position-total-pnl">
           Result {signedText(total, position.value, figures)}
-          {fraction === null ? "" : ` (${formatPercent(fraction, 2, locale)} of deposits)`}
+          {fraction === null ? "" : ` (${signedPercent(fraction, locale)} of deposits)`}
         </p>
         <p className="text-xs text-muted" data-testid="position-pnl-parts">
           realized {signedText(BigInt(position.realizedPnl.amount), position.value, figures)} · unrealized{" "}

@@ -82,7 +82,7 @@ export function SharePriceChart({
   } else if (geometry === null || first === undefined || last === undefined) {
     body = (
       <p className="py-10 text-center text-sm text-muted">
-        The chart appears after the vault&apos;s first two NAV strikes.
+        The chart appears after the vault&apos;s first NAV strike.
       </p>
     );
   } else {
@@ -201,8 +201,8 @@ export function SharePriceChart({
           </span>
           <span className="sr-only">to</span>
           <span>
-            {when(last)}: {formatSharePrice(last.sharePrice, locale)} {symbol} per share ({strikes} NAV
-            strikes shown{last.live === true ? ", then the price now" : ""})
+            {when(last)}: {formatSharePrice(last.sharePrice, locale)} {symbol} per share ({strikes} NAV strike
+            {strikes === 1 ? "" : "s"} shown{last.live === true ? ", then the price now" : ""})
           </span>
         </figcaption>
         {feesKept === null ? null : (

@@ -385,7 +385,7 @@ export function sessionNoticeWords(
   clock: ClockOptions = {},
 ): SessionNoticeWords {
   const why =
-    `This app starts at most ${notice.limit.toLocaleString("en-US")} new session${notice.limit === 1 ? "" : "s"} per ` +
+    `This app starts at most ${notice.limit.toLocaleString(clock.locale ?? "en-US")} new session${notice.limit === 1 ? "" : "s"} per ` +
     `${windowText(notice.windowSeconds)} from one network address, and your network has reached that.`;
   if (nowMs >= notice.retryAtMs) {
     return {
