@@ -169,6 +169,8 @@ describe("fractionDigitsFor: small fees shown with enough digits", () => {
     [1_200n, 4, "0.0012"],
     [1_500n, 4, "0.0015"],
     [26_026_064n, 2, "26.02"],
+    // Visible at two digits: the flow keeps its two ("0.05 USDC" to the nearest), no third digit.
+    [49_950n, 2, "0.04"],
     [0n, 2, "0.00"],
     [5n, 6, "0.000005"],
   ])("a fee of %s raw USDC shows with %s digits", (fee, digits, text) => {

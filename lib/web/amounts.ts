@@ -180,18 +180,18 @@ export function formatAmount(raw: bigint, decimals: number, options: FormatOptio
 }
 
 /**
- * The fraction digits that show `raw` with at least `significant` significant digits (a fee of 1,200
- * raw USDC units is "0.0012", not "0.00"), never fewer than `atLeast` nor more than the token has.
+ * The fraction digits a figure needs: `atLeast`, or, for one too small to show there (a fee of 1,200
+ * raw USDC units is "0.0012", not "0.00"), enough for `significant` significant digits; never more
+ * than the token has.
  */
 export function fractionDigitsFor(raw: bigint, decimals: number, atLeast = 2, significant = 2): number {
   const magnitude = raw < 0n ? -raw : raw;
-  if (magnitude === 0n) {
+  if (magnitude === 0n || atLeast >= decimals || magnitude >= 10n ** BigInt(decimals - atLeast)) {
     return Math.min(atLeast, decimals);
   }
-  const digits = magnitude.toString().length;
   // The leading digit sits at 10^(digits - 1 - decimals); `significant` digits reach `significant - 1` lower.
-  const needed = decimals - digits + significant;
-  return Math.min(decimals, Math.max(atLeast, needed));
+  const digits = magnitude.toString().length;
+  return Math.min(decimals, Math.max(atLeast, decimals - digits + significant));
 }
 
 /** A line that adds up as shown: shown gross − shown fee = shown net, all with `fraction` digits. */

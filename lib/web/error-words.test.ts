@@ -292,7 +292,7 @@ describe("a withdrawal the form will not send", () => {
       ),
     ).toEqual({
       reason: "That is more than the 10.000000 vUSDC this wallet holds.",
-      offer: "Request all 10.000000 vUSDC: you receive about 10.98 USDC",
+      offer: "Request all 10.000000 vUSDC: you receive about 10.989 USDC",
     });
   });
 });

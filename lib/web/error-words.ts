@@ -8,7 +8,7 @@ import { capWindow } from "../vault/cap-window";
 import type { TokenAmount } from "../vault/token-amount";
 import type { VaultView } from "../vault/vault-view";
 import { TransactionCheckError } from "../vault/transaction-check-error";
-import { formatAmount, formatPercent } from "./amounts";
+import { formatAmount, formatPercent, moneyLine } from "./amounts";
 import {
   ApiRequestError,
   AppUnreachableError,
@@ -497,10 +497,13 @@ export function withdrawRefusalWords(
   if (fit === null) {
     return { reason, offer: null };
   }
+  // The net as the request's own preview will write it (moneyLine), so the offer and the preview agree.
+  const line = moneyLine({ gross: fit.assets, fee: fit.assets - fit.net }, vault.asset.decimals, { locale });
+  const netWords = `${line.net} ${vault.asset.symbol}`;
   if (fit.restAfter === null) {
     return {
       reason,
-      offer: `Request all ${shareWords(fit.shares, vault, locale)}: you receive about ${assetWords(fit.net, vault, locale)}`,
+      offer: `Request all ${shareWords(fit.shares, vault, locale)}: you receive about ${netWords}`,
     };
   }
   // One request is open at a time: the rest waits for this one's claim or cancel, not only the cap.
@@ -508,7 +511,7 @@ export function withdrawRefusalWords(
     reason:
       `${reason} A wallet has one request open at a time, so the rest can be requested once this one ` +
       "is claimed or cancelled.",
-    offer: `Request what fits now: you receive about ${assetWords(fit.net, vault, locale)}`,
+    offer: `Request what fits now: you receive about ${netWords}`,
   };
 }
 
