@@ -13,7 +13,7 @@ describe("balanceChangeWords", () => {
       balanceChangeWords({ asset: -250_000_000n, shares: 249_970_000_123n, lamports: -2_044_280n }, tokens),
     ).toEqual([
       "You pay 250.00 USDC",
-      "You receive 249.970000123 vUSDC",
+      "You receive 249.970000 vUSDC",
       // A cost is rounded up, to two significant digits: never understated.
       "Network fee and account rent: 0.0021 SOL",
     ]);
@@ -34,14 +34,14 @@ describe("balanceChangeWords", () => {
       ),
     ).toEqual([
       "You pay 1.500,00 USDC",
-      "You receive 1.499,998500123 vUSDC",
+      "You receive 1.499,998500 vUSDC",
       "Network fee and account rent: 0,000005 SOL",
     ]);
   });
 
   it("leaves out balances that do not move and says when rent comes back", () => {
     expect(balanceChangeWords({ asset: 0n, shares: -1_000_000_000n, lamports: 1_500_000n }, tokens)).toEqual([
-      "You pay 1.00 vUSDC",
+      "You pay 1.000000 vUSDC",
       "You receive 0.0015 SOL (account rent returned)",
     ]);
   });

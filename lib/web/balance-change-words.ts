@@ -2,6 +2,7 @@
 // pays and receives, token by token, and the SOL it spends on the fee (and any account it opens).
 import type { BalanceChanges, VerifiedTransaction } from "../vault/verify-transaction";
 import type { VaultToken } from "../vault/vault-view";
+import { DECIMALS_OFFSET } from "../vault/share-math";
 import { formatAmount, formatSol } from "./amounts";
 
 /** One line per balance that moves, in the order asset, shares, SOL; nothing for one that does not. */
@@ -11,18 +12,18 @@ export function balanceChangeWords(
   locale?: string,
 ): string[] {
   const lines: string[] = [];
-  // Exact: what the simulation says moves, to the last unit, in the reader's locale.
-  const token = (amount: bigint, { symbol, decimals }: VaultToken) => {
+  // What the simulation says moves, in the reader's locale: the asset exactly, the shares with the six
+  // decimals every page gives them (cut down), so the flow shows one precision for them.
+  const token = (amount: bigint, { symbol, decimals }: VaultToken, fixed: number | null) => {
+    const options = { locale, maxFraction: fixed ?? decimals, minFraction: fixed ?? 2 };
     if (amount < 0n) {
-      lines.push(`You pay ${formatAmount(-amount, decimals, { maxFraction: decimals, locale })} ${symbol}`);
+      lines.push(`You pay ${formatAmount(-amount, decimals, options)} ${symbol}`);
     } else if (amount > 0n) {
-      lines.push(
-        `You receive ${formatAmount(amount, decimals, { maxFraction: decimals, locale })} ${symbol}`,
-      );
+      lines.push(`You receive ${formatAmount(amount, decimals, options)} ${symbol}`);
     }
   };
-  token(changes.asset, tokens.asset);
-  token(changes.shares, tokens.shares);
+  token(changes.asset, tokens.asset, null);
+  token(changes.shares, tokens.shares, Math.max(0, tokens.shares.decimals - DECIMALS_OFFSET));
   if (changes.lamports < 0n) {
     lines.push(
       `Network fee and account rent: ${formatSol(-changes.lamports, { locale, rounding: "up" })} SOL`,
