@@ -124,6 +124,8 @@ describe("a reader in de-DE, Berlin", () => {
           : /Daily cap [\d.]+,\d{4} USDC left \(resets \d{1,2}\. \S+ 01:00 MEZ\)/,
       );
       await screenshot(page, "numbers-de-withdraw-preview");
+      // The server wrote the figures in the same locale the browser does: no hydration mismatch.
+      expect(session.problems.filter((problem) => /pageerror|hydrat/i.test(problem))).toEqual([]);
     } catch (error) {
       await screenshot(page, "failure-numbers-de");
       throw error;
