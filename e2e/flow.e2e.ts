@@ -131,7 +131,9 @@ describe("the vault page's share price chart", () => {
       expect(await page.getByTestId("time-tick").count()).toBe(3);
       const box = await page.locator("svg[role=img]").first().boundingBox();
       await page.mouse.move((box?.x ?? 0) + (box?.width ?? 0) - 2, (box?.y ?? 0) + 10);
-      expect(await textOf(page, "chart-readout")).toMatch(/(\d{1,2}:\d\d( [AP]M)?|Now): 1\.\d{6} USDC per share/);
+      expect(await textOf(page, "chart-readout")).toMatch(
+        /(\d{1,2}:\d\d( [AP]M)?|Now): 1\.\d{6} USDC per share/,
+      );
       await page.getByRole("button", { name: "24 h" }).click();
       expect(await page.getByRole("button", { name: "24 h" }).getAttribute("aria-pressed")).toBe("true");
       await screenshot(page, "10-share-price-chart");
@@ -203,7 +205,9 @@ async function journey(page: Page, address: string): Promise<void> {
     );
     // The panel shows what the preview promised: the amount after the receipt's 0.10% fee, not the gross.
     expect(await textOf(page, "pending-net")).toMatch(/^99\.\d\d USDC$/);
-    expect(await textOf(page, "pending-withdrawal")).toMatch(/[\d,.]+ USDC less a 0\.\d+ USDC fee \(0\.10%\)/);
+    expect(await textOf(page, "pending-withdrawal")).toMatch(
+      /[\d,.]+ USDC less a 0\.\d+ USDC fee \(0\.10%\)/,
+    );
     // The vault's activity marks the open request.
     await page.getByTestId("request-state").waitFor({ timeout: 15_000 });
     expect(await textOf(page, "request-state")).toMatch(/^(Pending|Claimable)$/);
