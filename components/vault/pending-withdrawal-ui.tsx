@@ -45,7 +45,7 @@ export type ClaimHandle = ReturnType<typeof useClaimWithdrawal>;
 export type CancelHandle = ReturnType<typeof useCancelWithdrawal>;
 
 /** The reader's locale (and zone, by default) for the steps' times: the page's one clock. */
-function useReaderClock(): StepClock {
+function useReaderClock(): StepClock & { locale: string } {
   return { locale: useReaderLocale() };
 }
 
@@ -57,7 +57,7 @@ export function DeliveredWithdrawal({ vault, status }: { vault: VaultView; statu
   const hydrated = useHydrated();
   const now = useNow(60_000);
   const clock = useReaderClock();
-  const locale = clock.locale ?? "en-US";
+  const { locale } = clock;
   const milestones = status.hasPendingWithdrawal ? null : (status.milestones ?? null);
   const net = milestones?.claimedNet ?? null;
   const text = hydrated
@@ -232,11 +232,10 @@ export function PendingWithdrawal({
   // the gross value it is taken from beside it.
   const gross = BigInt(status.estimatedAssetAmount.amount);
   const clock = useReaderClock();
-  const locale = clock.locale ?? "en-US";
+  const { locale } = clock;
   const line = moneyLine({ gross, fee: withdrawalFeeRoundUp(gross, feeBps) }, vault.asset.decimals, {
     locale,
   });
-
   const staged = status.progress === null ? 0n : BigInt(status.progress.stagedShares);
   const ahead = status.progress === null ? 0n : BigInt(status.progress.sharesAhead);
   const fraction = status.progress?.fraction ?? 0;
