@@ -111,7 +111,7 @@ describe("many visitors from one address", () => {
         const text = (await notice.textContent()) ?? "";
         expect(text).toContain("Deposits and withdrawals wait for a session");
         expect(text).toContain("at most 1 new session per 10 minutes from one network address");
-        expect(text).toMatch(/Reload after \d\d:\d\d \(in \d+ (s|min)\) to deposit or withdraw/);
+        expect(text).toMatch(/Reload after \d{1,2}:\d\d( [AP]M)? \(in \d+ (s|min)\) to deposit or withdraw/);
         await screenshot(page, "visitors-session-limited");
       } finally {
         await context.close();
