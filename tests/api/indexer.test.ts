@@ -6,10 +6,9 @@ import type { Keypair } from "@solana/web3.js";
 import { PublicKey } from "@solana/web3.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import type { Keeper } from "../../lib/keeper/keeper";
-
 import { signaturesSince } from "../../lib/indexer/chain-reads";
 import type { Indexer } from "../../lib/indexer/indexer";
+import type { Keeper } from "../../lib/keeper/keeper";
 import { createIndexer } from "../../lib/server/indexer";
 import { trailingApy } from "../../lib/vault/apy";
 import { decodeVaultEvents, eventVault } from "../../lib/vault/events";
