@@ -2,9 +2,8 @@
 // sysvar following wall time (plus however far a test moved it ahead with advanceClock); each slot
 // gets a new blockhash that stays valid for 150 slots; every executed transaction is recorded with its
 // slot, block time and full metadata; commitment levels advance as slots pass (confirmed after one
-// slot, finalized after `finalizationDepth`). The slot
-// clock and blockhash window are in slot-clock.ts, the reads around an execution in svm-execution.ts,
-// the shapes it hands out in chain-types.ts.
+// slot, finalized after `finalizationDepth`). The slot clock and blockhash window are in slot-clock.ts,
+// the reads around an execution in svm-execution.ts, the shapes it hands out in chain-types.ts.
 import { Account, Clock, EpochSchedule, FailedTransactionMetadata, LiteSvm } from "litesvm/dist/internal";
 
 import {
