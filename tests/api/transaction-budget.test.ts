@@ -150,7 +150,7 @@ describe("compute-unit budgets", () => {
         await harness.request("GET", `${path}/withdraw?wallet=${address}`, { key: secret }),
       );
       return status.canClaimNow === true ? true : undefined;
-    }, 20_000);
+    });
     const claim = dataOf(
       await harness.request("POST", `${path}/withdraw`, { key: secret, body: { wallet: address } }),
     );
