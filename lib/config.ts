@@ -78,6 +78,10 @@ export interface AppConfig {
   /** The least NAV history an APY is annualized from; shorter histories give null. */
   apyMinSpanSeconds: number;
   stageIntervalSeconds: number;
+  /** The keeper's most shares per staging (STAGE_MAX_SHARES), for the arrival estimate. */
+  stageMaxShares: bigint;
+  /** Seconds between the keeper's looks at the chain (KEEPER_TICK_SECONDS), for the arrival estimate. */
+  keeperTickSeconds: number;
   slotMs: number;
   /** METRICS_TOKEN: what GET /metrics and the detailed GET /api/health ask for; null when unset. */
   metricsToken: string | null;
@@ -181,6 +185,8 @@ export function appConfigFrom(values: EnvValues): AppConfig {
     navIntervalSeconds: values.NAV_INTERVAL_SECONDS,
     apyMinSpanSeconds: values.APY_MIN_SPAN_SECONDS,
     stageIntervalSeconds: values.STAGE_INTERVAL_SECONDS,
+    stageMaxShares: values.STAGE_MAX_SHARES,
+    keeperTickSeconds: values.KEEPER_TICK_SECONDS,
     slotMs: values.SLOT_MS,
     metricsToken:
       values.METRICS_TOKEN === undefined || values.METRICS_TOKEN === "" ? null : values.METRICS_TOKEN,

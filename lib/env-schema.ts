@@ -94,6 +94,13 @@ export const ENV_SCHEMA = z.object({
   NAV_INTERVAL_SECONDS: envInteger(1, 7 * 86_400).default(60),
   APY_MIN_SPAN_SECONDS: envInteger(0, 30 * 86_400).default(86_400),
   STAGE_INTERVAL_SECONDS: envInteger(1, 86_400).default(20),
+  // The keeper's other settings the arrival estimate is computed from (its --stage-max-shares, --tick).
+  STAGE_MAX_SHARES: z
+    .string()
+    .regex(/^[1-9]\d{0,19}$/, "must be a positive integer of raw share units")
+    .transform((value) => BigInt(value))
+    .default(25_000_000_000n),
+  KEEPER_TICK_SECONDS: envInteger(1, 3_600).default(2),
   SLOT_MS: envInteger(10, 10_000).default(400),
   // The pages: the browser's endpoints and who may frame /embed/….
   PUBLIC_RPC_URL: envUrl(["http:", "https:"]).optional(),

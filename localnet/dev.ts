@@ -11,6 +11,7 @@ import { createInterface } from "node:readline";
 import { assertPortsFree } from "../lib/server/port-check";
 import { ConfigError, REPO_ROOT, parseLocalnetConfig, type LocalnetConfig } from "./config";
 import { isLocalnetHealthy } from "./health";
+import { localTickSeconds } from "./keeper";
 
 interface Service {
   name: string;
@@ -58,6 +59,13 @@ function webAppService(config: LocalnetConfig): Service {
     env: {
       RPC_URL: process.env.RPC_URL ?? `http://${host}:${config.rpcPort}`,
       LOCALNET_ADDRESSES_FILE: config.addressesFile,
+      // The arrival estimate is computed from the keeper's schedule: this chain's keeper's own.
+      NAV_INTERVAL_SECONDS: process.env.NAV_INTERVAL_SECONDS ?? String(config.keeper.navIntervalSeconds),
+      STAGE_INTERVAL_SECONDS:
+        process.env.STAGE_INTERVAL_SECONDS ?? String(config.keeper.stageIntervalSeconds),
+      STAGE_MAX_SHARES: process.env.STAGE_MAX_SHARES ?? config.keeper.stageMaxShares.toString(),
+      KEEPER_TICK_SECONDS:
+        process.env.KEEPER_TICK_SECONDS ?? String(Math.max(1, Math.ceil(localTickSeconds(config.keeper)))),
     },
     // Compiling the first pages on a busy machine takes minutes.
     readyTimeoutMs: 600_000,

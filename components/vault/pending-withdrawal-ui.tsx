@@ -247,7 +247,6 @@ export function PendingWithdrawal({
       createdAt: status.createdAt,
       estimate: status.estimate,
       fundedFraction: fraction,
-      lastNavAt: vault.navUpdatedAt,
       milestones: status.milestones ?? null,
     },
     now,
@@ -285,8 +284,8 @@ export function PendingWithdrawal({
         {status.canClaimNow ? null : (
           <p className="text-base font-semibold" data-testid="arrival-band" aria-live="polite">
             {band === null
-              ? "Estimating when it arrives…"
-              : `Your withdrawal ${arrivalBandText(band, clock)}`}
+              ? "No arrival time can be given now: the keeper is behind its schedule, or the vault's reserve cannot fund your request yet."
+              : `Your withdrawal ${arrivalBandText(band, now, clock)}`}
           </p>
         )}
         <p

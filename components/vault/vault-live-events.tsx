@@ -69,7 +69,7 @@ export function useVaultEvents(vaultId: string): { live: boolean } {
               ? {
                   ...status,
                   canClaimNow: true,
-                  estimate: { kind: "ready", band: null },
+                  estimate: { kind: "ready", band: null, awaiting: [] },
                   progress:
                     status.progress === null
                       ? null

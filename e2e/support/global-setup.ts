@@ -30,6 +30,8 @@ import {
 const ARTIFACTS_DIR = join(REPO_ROOT, "e2e/artifacts");
 const NAV_INTERVAL_SECONDS = 20;
 const STAGE_INTERVAL_SECONDS = 3;
+// 30 shares a step: a 100-share request is funded over four steps, so its progress visibly moves.
+const STAGE_MAX_SHARES = 30_000_000_000n; // shares have 9 decimals
 /** 150 slots of 100 ms: a blockhash expires 15 s after it was issued. */
 const SLOT_MS = 100;
 
@@ -89,8 +91,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     slotMs: SLOT_MS,
     navIntervalSeconds: NAV_INTERVAL_SECONDS,
     stageIntervalSeconds: STAGE_INTERVAL_SECONDS,
-    // 30 shares a step: a 100-share request is funded over four steps, so its progress visibly moves.
-    stageMaxShares: 30_000_000_000n, // shares have 9 decimals
+    stageMaxShares: STAGE_MAX_SHARES,
     log: chainLog,
   });
   const [prime, flex] = localnet.vaults;
@@ -135,6 +136,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     PGLITE_DIR: ":memory:",
     NAV_INTERVAL_SECONDS: String(NAV_INTERVAL_SECONDS),
     STAGE_INTERVAL_SECONDS: String(STAGE_INTERVAL_SECONDS),
+    // The local keeper's other settings, for the arrival estimate (it looks at the chain each second).
+    STAGE_MAX_SHARES: String(STAGE_MAX_SHARES),
+    KEEPER_TICK_SECONDS: "1",
     SLOT_MS: String(SLOT_MS),
     // Production's setting, explicit: on the local chain the default lets any site frame the embed,
     // and the embed tests check that a site not listed is refused.

@@ -11,7 +11,6 @@ import { RpcVaultChain } from "../chain/vault-chain";
 import { PartnerEventFeed } from "../events/feed";
 import { listen, notify, partnerEventsChannel } from "../store/notify";
 import { Store } from "../store/store";
-import { StagingPace } from "../vault/model/staging-pace";
 import type { VaultDeps } from "../vault/model/vault-state";
 import { forgetRequestTimes } from "../vault/reads/withdrawal-status";
 import { bearerKeySource } from "./credentials";
@@ -121,7 +120,6 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
   const keys = new KeyResolver(store.keys, config.keyCacheSeconds, (error) =>
     log.log("warn", "recording a key's last use failed", { error: String(error) }),
   );
-  const stagingPace = new StagingPace();
   const publicReads = {
     prices: new SingleFlightCache<number>(10_000),
     supplies: new SingleFlightCache<number>(10_000),
@@ -160,7 +158,6 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     publicReads.prices.clear();
     publicReads.supplies.clear();
     clearChainDataCaches(chainData);
-    stagingPace.clear();
     forgetRequestTimes();
   });
   return {
@@ -189,7 +186,6 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
     keys,
     log,
     credentialSources: [bearerKeySource, firstPartySessionSource],
-    stagingPace,
     publicReads,
     chainData,
     firstPartyKey: createFirstPartyKeyCache(),

@@ -12,7 +12,6 @@ import type { PartnerEventFeed } from "../events/feed";
 import type { KeyScope } from "../store/api-keys";
 import type { ApiKeyRecord } from "../store/api-keys";
 import type { Store } from "../store/store";
-import type { StagingPace } from "../vault/model/staging-pace";
 import type { VaultDeps } from "../vault/model/vault-state";
 import type { Webhooks } from "../webhooks/parts";
 import type { ChainDataCaches } from "./chain-data-cache";
@@ -96,7 +95,6 @@ export interface ApiContext {
   keys: KeyResolver;
   log: Logger;
   credentialSources: CredentialSource[];
-  stagingPace: StagingPace;
   /**
    * Keyless reads, cached ~10 s per vault under its base58 address (base58Of's one string per key, so
    * a lookup builds no key text): the share price (GET /api/oracle) and the circulating supply.

@@ -899,10 +899,13 @@ export interface components {
       estimate: {
         /** @enum {string} */
         kind: "ready" | "nav" | "staging";
+        /** @description When the request becomes claimable, from the keeper's configured schedule (NAV periods, staging interval and per-staging cap) and the reserve's idle assets; null when no honest time can be given (the keeper is behind its schedule, or the reserve cannot fund the request) */
         band: {
           earliest: string;
           latest: string;
         } | null;
+        /** @description Every condition still unmet: a NAV struck after the request, the queue funded through it, the reserve holding its net; empty when claimable */
+        awaiting: ("nav" | "staging" | "reserve")[];
       } | null;
       progress: {
         stagedShares: string;

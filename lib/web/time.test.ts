@@ -11,12 +11,37 @@ describe("times in words", () => {
   });
 
   it("says the arrival band with minutes rounded outward", () => {
-    expect(arrivalBandText({ earliest: "2026-11-22T14:05:40Z", latest: "2026-11-22T14:34:10Z" }, utc)).toBe(
-      "arrives between 14:05 and 14:35",
-    );
-    expect(arrivalBandText({ earliest: "2026-11-22T14:05:10Z", latest: "2026-11-22T14:05:20Z" }, utc)).toBe(
-      "arrives between 14:05 and 14:06",
-    );
+    const now = Date.parse("2026-11-22T14:00:00Z");
+    expect(
+      arrivalBandText({ earliest: "2026-11-22T14:05:40Z", latest: "2026-11-22T14:34:10Z" }, now, utc),
+    ).toBe("arrives between 14:05 and 14:35");
+    expect(
+      arrivalBandText({ earliest: "2026-11-22T14:05:10Z", latest: "2026-11-22T14:05:20Z" }, now, utc),
+    ).toBe("arrives between 14:05 and 14:06");
+  });
+
+  it("dates a band that crosses midnight or ends more than 12 h away (issue 29: '06:17 and 12:34', no date)", () => {
+    const now = Date.parse("2026-11-28T00:45:00Z");
+    // 06:17 to 12:34 the same day, but more than 12 h from 00:45 at its end: dated.
+    expect(
+      arrivalBandText({ earliest: "2026-11-28T06:17:00Z", latest: "2026-11-28T12:46:00Z" }, now, utc),
+    ).toBe("arrives between 28 Nov, 06:17 and 28 Nov, 12:46");
+    // Across midnight.
+    expect(
+      arrivalBandText(
+        { earliest: "2026-11-27T23:50:00Z", latest: "2026-11-28T00:20:00Z" },
+        Date.parse("2026-11-27T23:40:00Z"),
+        utc,
+      ),
+    ).toBe("arrives between 27 Nov, 23:50 and 28 Nov, 00:20");
+    // The same band in Berlin is all on the 28th, less than 12 h away: times alone.
+    expect(
+      arrivalBandText(
+        { earliest: "2026-11-27T23:50:00Z", latest: "2026-11-28T00:20:00Z" },
+        Date.parse("2026-11-27T23:40:00Z"),
+        { timeZone: "Europe/Berlin" },
+      ),
+    ).toBe("arrives between 00:50 and 01:20");
   });
 
   it("says how far away a time is", () => {

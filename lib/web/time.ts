@@ -67,12 +67,40 @@ export function formatWhen(timeMs: number, nowMs: number, options: ClockOptions 
     : formatDateTime(timeMs, options);
 }
 
+/** The calendar day of a time in the reader's zone, as "2026-11-22". */
+function dayOf(timeMs: number, options: ClockOptions): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: options.timeZone }).format(new Date(timeMs));
+}
+
+/** How far ahead a time of day alone is unambiguous; further, a time carries its date. */
+const UNDATED_AHEAD_MS = 12 * 3_600_000;
+
 /**
- * "arrives between 14:05 and 14:35". Minutes round outward (earliest down, latest up), so a band of a
- * few seconds still reads as a real window and never promises earlier than computed.
+ * Whether a band's times need their date: either edge is on another day than today (the band crosses
+ * midnight, or starts tomorrow), or it ends more than 12 h from now.
+ */
+export function bandNeedsDate(
+  earliestMs: number,
+  latestMs: number,
+  nowMs: number,
+  options: ClockOptions = {},
+): boolean {
+  const today = dayOf(nowMs, options);
+  return (
+    dayOf(earliestMs, options) !== today ||
+    dayOf(latestMs, options) !== today ||
+    latestMs - nowMs > UNDATED_AHEAD_MS
+  );
+}
+
+/**
+ * "arrives between 14:05 and 14:35", or with dates ("between Nov 22, 23:50 and Nov 23, 00:20") when
+ * the band is not all today or ends more than 12 h away. Minutes round outward (earliest down, latest
+ * up), so a band of a few seconds still reads as a real window and never promises earlier than computed.
  */
 export function arrivalBandText(
   band: { earliest: string; latest: string },
+  nowMs: number,
   options: ClockOptions = {},
 ): string {
   const earliest = Math.floor(Date.parse(band.earliest) / 60_000) * 60_000;
@@ -80,7 +108,8 @@ export function arrivalBandText(
   if (latest <= earliest) {
     latest = earliest + 60_000;
   }
-  return `arrives between ${formatClock(earliest, options)} and ${formatClock(latest, options)}`;
+  const format = bandNeedsDate(earliest, latest, nowMs, options) ? formatDateTime : formatClock;
+  return `arrives between ${format(earliest, options)} and ${format(latest, options)}`;
 }
 
 /** "in 3 min", "in 45 s", "now". */

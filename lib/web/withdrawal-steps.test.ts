@@ -18,12 +18,12 @@ const waitingForNav: StepsInput = {
   estimate: {
     kind: "nav",
     band: {
-      earliest: new Date(NOW + 60_000).toISOString(),
+      earliest: new Date(NOW + 40_000).toISOString(),
       latest: new Date(NOW + 2 * 60_000).toISOString(),
     },
+    awaiting: ["nav"],
   },
   fundedFraction: 1,
-  lastNavAt: BigInt((NOW - 10 * 60_000) / 1000),
 };
 
 function states(input: StepsInput) {
@@ -41,32 +41,132 @@ describe("the pending withdrawal's steps", () => {
     expect(roughlyFromNow(NOW + 5 * 3_600_000, NOW)).toBe("in ~5 h");
   });
 
-  it("waiting for the NAV: a queue already funded is not shown as done, the arrival is expected with its zone", () => {
+  it("waiting for the NAV with the queue funded: Funded is done, not 'upcoming · 100% funded' (issue 29)", () => {
     const steps = withdrawalSteps(waitingForNav, NOW, utc);
     expect(steps.map((step) => `${step.key}:${step.state}`)).toEqual([
       "requested:done",
+      "funded:done",
       "nav:current",
-      "funded:upcoming",
       "ready:upcoming",
       "claimed:upcoming",
     ]);
     expect(steps[0]?.detail).toBe("13:57 UTC (~3 min ago)");
-    expect(steps[2]?.detail).toBe("100% funded");
-    expect(steps[3]?.detail).toBe("expected between 14:01 UTC and 14:02 UTC (in ~2 min)");
+    expect(steps[1]?.detail).toBe("the queue is funded up to your request");
+    expect(steps.map((step) => step.detail)).not.toContain("100% funded");
   });
 
-  it("waiting for the queue, then ready, then the claim is what is left", () => {
-    expect(
-      states({ ...waitingForNav, estimate: { kind: "staging", band: null }, fundedFraction: 0.4 }),
-    ).toEqual(["requested:done", "nav:done", "funded:current", "ready:upcoming", "claimed:upcoming"]);
-    const staging = withdrawalSteps(
-      { ...waitingForNav, estimate: { kind: "staging", band: null }, fundedFraction: 0.4 },
+  it("measures 'in ~N' to the band's start, not its end (issue 29: 'in ~80 s' for a band starting in 15 s)", () => {
+    expect(withdrawalSteps(waitingForNav, NOW, utc)[3]?.detail).toBe(
+      "expected between 14:00 UTC and 14:02 UTC (in ~40 s)",
+    );
+    const started = {
+      ...waitingForNav,
+      estimate: {
+        kind: "nav" as const,
+        band: { earliest: new Date(NOW).toISOString(), latest: new Date(NOW + 80_000).toISOString() },
+        awaiting: ["nav" as const],
+      },
+    };
+    expect(withdrawalSteps(started, NOW, utc)[3]?.detail).toBe(
+      "expected between 14:00 UTC and 14:01 UTC (from now on)",
+    );
+  });
+
+  it("dates the expected band when it crosses midnight or ends more than 12 h away", () => {
+    const late = Date.UTC(2026, 10, 26, 23, 50);
+    const input: StepsInput = {
+      ...waitingForNav,
+      estimate: {
+        kind: "staging",
+        band: {
+          earliest: new Date(late + 5 * 60_000).toISOString(),
+          latest: new Date(late + 20 * 60_000).toISOString(),
+        },
+        awaiting: ["staging"],
+      },
+    };
+    expect(withdrawalSteps(input, late, utc)[3]?.detail).toBe(
+      "expected between 26 Nov, 23:55 UTC and 27 Nov, 00:10 UTC (in ~5 min)",
+    );
+  });
+
+  it("never ticks 'NAV struck' for a strike made before the request (issue 29)", () => {
+    // The staging binds (its time is later), but no strike has come since the request.
+    const input: StepsInput = {
+      ...waitingForNav,
+      estimate: { kind: "staging", band: null, awaiting: ["nav", "staging"] },
+      fundedFraction: 0.4,
+    };
+    const steps = withdrawalSteps(input, NOW, utc);
+    expect(steps.map((step) => `${step.key}:${step.state}`)).toEqual([
+      "requested:done",
+      "nav:current",
+      "funded:current",
+      "ready:upcoming",
+      "claimed:upcoming",
+    ]);
+    expect(steps[1]?.detail).toBe("waiting for the vault's next NAV strike after your request");
+    expect(steps[2]?.detail).toBe("40% funded");
+    // An indexed strike from before the request (the milestone source's floor slipped) is not taken.
+    const stale = withdrawalSteps(
+      {
+        ...input,
+        estimate: { kind: "staging", band: null },
+        milestones: {
+          navStruckAt: new Date(NOW - 5 * 60_000).toISOString(),
+          fundedAt: null,
+          claimableAt: null,
+        },
+      },
       NOW,
       utc,
     );
-    expect(staging[1]?.detail).toBe("last strike 13:50 UTC (~10 min ago)");
-    expect(staging[2]?.detail).toBe("40% funded");
-    const ready = { ...waitingForNav, canClaimNow: true, estimate: { kind: "ready" as const, band: null } };
+    expect(stale[1]?.state).toBe("current");
+  });
+
+  it("lists the steps done in the order they happened (issue 29: 'NAV struck 12:49' before 'Funded 12:48')", () => {
+    const steps = withdrawalSteps(
+      {
+        ...waitingForNav,
+        canClaimNow: true,
+        estimate: { kind: "ready", band: null, awaiting: [] },
+        milestones: {
+          navStruckAt: new Date(NOW - 60_000).toISOString(),
+          fundedAt: new Date(NOW - 120_000).toISOString(),
+          claimableAt: new Date(NOW - 60_000).toISOString(),
+        },
+      },
+      NOW,
+      utc,
+    );
+    expect(steps.map((step) => [step.label, step.detail])).toEqual([
+      ["Requested", "13:57 UTC (~3 min ago)"],
+      ["Funded", "13:58 UTC (~2 min ago)"],
+      ["NAV struck", "13:59 UTC (~60 s ago)"],
+      ["Claimable", "since 13:59 UTC (~60 s ago)"],
+      ["Claimed", "claim it below"],
+    ]);
+  });
+
+  it("waiting for the queue, then ready, then the claim is what is left", () => {
+    const staging = {
+      ...waitingForNav,
+      estimate: { kind: "staging" as const, band: null, awaiting: ["staging" as const] },
+      fundedFraction: 0.4,
+    };
+    expect(states(staging)).toEqual([
+      "requested:done",
+      "nav:done",
+      "funded:current",
+      "ready:upcoming",
+      "claimed:upcoming",
+    ]);
+    expect(withdrawalSteps(staging, NOW, utc)[1]?.detail).toBe("struck after your request");
+    const ready = {
+      ...waitingForNav,
+      canClaimNow: true,
+      estimate: { kind: "ready" as const, band: null, awaiting: [] },
+    };
     expect(states(ready)).toEqual([
       "requested:done",
       "nav:done",
@@ -76,21 +176,16 @@ describe("the pending withdrawal's steps", () => {
     ]);
   });
 
-  it("says nothing it does not know: no request time, no strike yet", () => {
-    const steps = withdrawalSteps(
-      { ...waitingForNav, createdAt: null, estimate: { kind: "staging", band: null }, lastNavAt: 0n },
-      NOW,
-      utc,
-    );
+  it("says nothing it does not know: no request time", () => {
+    const steps = withdrawalSteps({ ...waitingForNav, createdAt: null }, NOW, utc);
     expect(steps[0]?.detail).toBe("");
-    expect(steps[1]?.detail).toBe("");
   });
 
   it("with the milestones: when the NAV was struck, the queue funded, and since when it is claimable", () => {
     const ready: StepsInput = {
       ...waitingForNav,
       canClaimNow: true,
-      estimate: { kind: "ready", band: null },
+      estimate: { kind: "ready", band: null, awaiting: [] },
       milestones: {
         navStruckAt: new Date(NOW - 150_000).toISOString(),
         fundedAt: new Date(NOW - 120_000).toISOString(),

@@ -3,7 +3,7 @@
 // and relative: "in ~2 min"). Built from GET /api/vault/{id}/withdraw's status (its milestones say when
 // each step was passed) and the vault's live state; pure, so the panel only lays it out. A withdrawal
 // the keeper delivered is not a step to take: arrivedText says it arrived.
-import { formatClock, type ClockOptions } from "./time";
+import { bandNeedsDate, formatClock, type ClockOptions } from "./time";
 
 export type StepKey = "requested" | "nav" | "funded" | "ready" | "claimed";
 export type StepState = "done" | "current" | "upcoming";
@@ -23,11 +23,11 @@ export interface StepsInput {
   estimate: {
     kind: "ready" | "nav" | "staging";
     band: { earliest: string; latest: string } | null;
+    /** The conditions still unmet (absent from older servers: then only events and the bar decide). */
+    awaiting?: readonly ("nav" | "staging" | "reserve")[];
   } | null;
   /** Share of the request the queue has funded, 0–1. */
   fundedFraction: number;
-  /** The vault's last NAV strike, unix seconds (0: none). */
-  lastNavAt: bigint;
   /** When the request passed each step, from the indexed events (ISO); absent or null: not known. */
   milestones?: {
     navStruckAt: string | null;
@@ -105,70 +105,118 @@ export function arrivedText(
 /** How long a delivered withdrawal is announced on the page. */
 const ARRIVED_SHOWN_MS = 24 * 3_600_000;
 
-/** The steps of a pending withdrawal at `nowMs`. */
+/** Whether a band's edges need their dates (see bandNeedsDate), and each edge as the steps say it. */
+function edgeText(timeMs: number, dated: boolean, clock: StepClock): string {
+  if (!dated) {
+    return clockWithZone(timeMs, clock);
+  }
+  return new Intl.DateTimeFormat(clock.locale ?? "en-GB", {
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+    timeZone: clock.timeZone,
+  }).format(new Date(timeMs));
+}
+
+/** "expected between 14:01 UTC and 14:02 UTC (in ~40 s)": the distance is to the band's start. */
+function expectedText(
+  band: { earliest: string; latest: string } | null,
+  nowMs: number,
+  clock: StepClock,
+): string {
+  const earliest = timeOf(band?.earliest);
+  const latest = timeOf(band?.latest);
+  if (earliest === null || latest === null) {
+    return "";
+  }
+  const dated = bandNeedsDate(earliest, latest, nowMs, clock);
+  const start = earliest - nowMs < 10_000 ? "from now on" : roughlyFromNow(earliest, nowMs);
+  return `expected between ${edgeText(earliest, dated, clock)} and ${edgeText(latest, dated, clock)} (${start})`;
+}
+
+/**
+ * The steps of a pending withdrawal at `nowMs`. A step is done only by what happened after the request:
+ * its indexed event, or the status's word that the condition is met (estimate.awaiting); a strike
+ * before the request is not "NAV struck". NAV and funding run side by side, so the two are not
+ * ordered by the page: steps done are listed in the order they happened.
+ */
 export function withdrawalSteps(input: StepsInput, nowMs: number, clock: StepClock = {}): WithdrawalStep[] {
-  const struckMs = timeOf(input.milestones?.navStruckAt);
-  const fundedMs = timeOf(input.milestones?.fundedAt);
-  const claimableMs = timeOf(input.milestones?.claimableAt);
-  const kind = input.canClaimNow ? "ready" : (input.estimate?.kind ?? null);
-  const requestedMs = input.createdAt === null ? null : Date.parse(input.createdAt);
-  const navMs = Number(input.lastNavAt) * 1000;
-  const navDone = kind === "ready" || kind === "staging";
-  const fundedDone = kind === "ready" || (navDone && input.fundedFraction >= 1);
-  const band = input.estimate?.band ?? null;
-  const earliest = band === null ? null : Date.parse(band.earliest);
-  const latest = band === null ? null : Date.parse(band.latest);
-  const expected =
-    earliest === null || latest === null
-      ? ""
-      : `expected between ${clockWithZone(earliest, clock)} and ${clockWithZone(latest, clock)} (${roughlyFromNow(latest, nowMs)})`;
+  const requestedMs = timeOf(input.createdAt);
+  const afterRequest = (ms: number | null): number | null =>
+    ms === null || (requestedMs !== null && ms < requestedMs - 1_000) ? null : ms;
+  const struckMs = afterRequest(timeOf(input.milestones?.navStruckAt));
+  const fundedMs = afterRequest(timeOf(input.milestones?.fundedAt));
+  const claimableMs = afterRequest(timeOf(input.milestones?.claimableAt));
+  const ready = input.canClaimNow || input.estimate?.kind === "ready";
+  const awaiting = input.estimate?.awaiting ?? null;
+  const navDone = ready || struckMs !== null || (awaiting !== null && !awaiting.includes("nav"));
+  const fundedDone =
+    ready ||
+    fundedMs !== null ||
+    input.fundedFraction >= 1 ||
+    (awaiting !== null && !awaiting.includes("staging"));
   const percent = `${Math.floor(Math.min(1, Math.max(0, input.fundedFraction)) * 100)}% funded`;
+  const requested: WithdrawalStep = {
+    key: "requested",
+    label: "Requested",
+    state: "done",
+    detail: requestedMs === null ? "" : at(requestedMs, nowMs, clock),
+  };
+  const nav: WithdrawalStep = {
+    key: "nav",
+    label: "NAV struck",
+    state: navDone ? "done" : "current",
+    detail: navDone
+      ? struckMs !== null
+        ? at(struckMs, nowMs, clock)
+        : "struck after your request"
+      : "waiting for the vault's next NAV strike after your request",
+  };
+  const funded: WithdrawalStep = {
+    key: "funded",
+    label: "Funded",
+    state: fundedDone ? "done" : "current",
+    detail: fundedDone
+      ? fundedMs !== null
+        ? at(fundedMs, nowMs, clock)
+        : "the queue is funded up to your request"
+      : percent,
+  };
+  // Done steps first, in the order they happened (a step whose time is not known after one that is).
+  const timed = [
+    { step: nav, ms: struckMs },
+    { step: funded, ms: fundedMs },
+  ].sort((a, b) => rank(a.step, a.ms) - rank(b.step, b.ms));
   return [
-    {
-      key: "requested",
-      label: "Requested",
-      state: "done",
-      detail: requestedMs === null || Number.isNaN(requestedMs) ? "" : at(requestedMs, nowMs, clock),
-    },
-    {
-      key: "nav",
-      label: "NAV struck",
-      state: navDone ? "done" : "current",
-      detail: navDone
-        ? struckMs !== null
-          ? at(struckMs, nowMs, clock)
-          : navMs > 0
-            ? `last strike ${at(navMs, nowMs, clock)}`
-            : ""
-        : "waiting for the vault's next NAV strike after your request",
-    },
-    {
-      key: "funded",
-      label: "Funded",
-      state: fundedDone ? "done" : navDone ? "current" : "upcoming",
-      // The queue may fund a request before the NAV that frees it: say so rather than a full bar.
-      detail: fundedDone
-        ? fundedMs !== null
-          ? at(fundedMs, nowMs, clock)
-          : "the queue is funded up to your request"
-        : percent,
-    },
+    requested,
+    ...timed.map((entry) => entry.step),
     {
       key: "ready",
       label: "Claimable",
-      state: kind === "ready" ? "done" : fundedDone ? "current" : "upcoming",
-      detail:
-        kind === "ready"
-          ? claimableMs !== null
-            ? `since ${at(claimableMs, nowMs, clock)}`
-            : "claimable now"
-          : expected,
+      state: ready ? "done" : navDone && fundedDone ? "current" : "upcoming",
+      detail: ready
+        ? claimableMs !== null
+          ? `since ${at(claimableMs, nowMs, clock)}`
+          : "claimable now"
+        : navDone && fundedDone && awaiting?.includes("reserve") === true
+          ? "waiting for the vault's reserve to hold the amount"
+          : expectedText(input.estimate?.band ?? null, nowMs, clock),
     },
     {
       key: "claimed",
       label: "Claimed",
-      state: kind === "ready" ? "current" : "upcoming",
-      detail: kind === "ready" ? "claim it below" : "",
+      state: ready ? "current" : "upcoming",
+      detail: ready ? "claim it below" : "",
     },
   ];
+}
+
+/** Sort key of the side-by-side steps: done and dated by time, then done undated, then not done. */
+function rank(step: WithdrawalStep, ms: number | null): number {
+  if (step.state !== "done") {
+    return Number.MAX_SAFE_INTEGER;
+  }
+  return ms ?? Number.MAX_SAFE_INTEGER - 1;
 }

@@ -111,7 +111,7 @@ describe("a partner's whole flow", () => {
       );
       return status.canClaimNow === true ? status : undefined;
     }, 30_000);
-    expect(claimable.estimate).toEqual({ kind: "ready", band: null });
+    expect(claimable.estimate).toEqual({ kind: "ready", band: null, awaiting: [] });
 
     const claim = dataOf(
       await harness.request("POST", `${vaultPath}/withdraw`, { key: secret, body: { wallet: address } }),

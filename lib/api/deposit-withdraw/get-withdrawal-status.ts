@@ -24,7 +24,8 @@ export const getWithdraw = partnerEndpoint({
       {
         navIntervalSeconds: context.config.navIntervalSeconds,
         stageIntervalSeconds: context.config.stageIntervalSeconds,
-        stagingPace: context.stagingPace,
+        stageMaxShares: context.config.stageMaxShares,
+        keeperTickSeconds: context.config.keeperTickSeconds,
       },
       { vault: params.vault_id, wallet: input.wallet },
       context.store.indexer,

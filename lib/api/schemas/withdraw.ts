@@ -72,7 +72,19 @@ export const withdrawalStatusData = z
     }),
     canClaimNow: z.boolean(),
     createdAt: z.string().nullable(),
-    estimate: z.object({ kind: z.enum(["ready", "nav", "staging"]), band: band.nullable() }).nullable(),
+    estimate: z
+      .object({
+        kind: z.enum(["ready", "nav", "staging"]),
+        band: band.nullable().meta({
+          description:
+            "When the request becomes claimable, from the keeper's configured schedule (NAV periods, staging interval and per-staging cap) and the reserve's idle assets; null when no honest time can be given (the keeper is behind its schedule, or the reserve cannot fund the request)",
+        }),
+        awaiting: z.array(z.enum(["nav", "staging", "reserve"])).meta({
+          description:
+            "Every condition still unmet: a NAV struck after the request, the queue funded through it, the reserve holding its net; empty when claimable",
+        }),
+      })
+      .nullable(),
     progress: z
       .object({
         stagedShares: z.string(),

@@ -81,6 +81,21 @@ export function isoFromSeconds(seconds: bigint | number): string {
   return new Date(Number(seconds) * 1000).toISOString();
 }
 
+/**
+ * When the keeper strikes next, unix seconds: at the start of the NAV period after the last strike's
+ * (periods are NAV_INTERVAL-aligned); a vault never struck may be struck at once.
+ */
+export function nextScheduledStrikeSeconds(
+  state: Pick<VaultAccount, "navSequence" | "navUpdatedAt">,
+  navIntervalSeconds: number,
+): bigint {
+  if (state.navSequence === 0n) {
+    return state.navUpdatedAt;
+  }
+  const interval = BigInt(navIntervalSeconds);
+  return (state.navUpdatedAt / interval + 1n) * interval;
+}
+
 export function withdrawalPolicy(vault: LoadedVault, schedule: ScheduleSettings): WithdrawalPolicy {
   const { state } = vault;
   const last = state.navUpdatedAt > 0n ? state.navUpdatedAt : null;
@@ -92,7 +107,8 @@ export function withdrawalPolicy(vault: LoadedVault, schedule: ScheduleSettings)
     navSchedule: {
       intervalSeconds: schedule.navIntervalSeconds,
       lastNavAt: last === null ? null : isoFromSeconds(last),
-      nextNavAt: last === null ? null : isoFromSeconds(last + BigInt(schedule.navIntervalSeconds)),
+      nextNavAt:
+        last === null ? null : isoFromSeconds(nextScheduledStrikeSeconds(state, schedule.navIntervalSeconds)),
     },
   };
 }

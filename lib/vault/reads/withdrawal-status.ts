@@ -8,7 +8,12 @@ import type { PublicKey } from "@solana/web3.js";
 
 import type { WithdrawalReceiptAccount, VaultAccount } from "../program/accounts";
 import { decodeVaultEvents } from "../program/events";
-import type { StagingPace } from "../model/staging-pace";
+import {
+  estimateArrival,
+  holeSharesBetween,
+  type ArrivalEstimate,
+  type KeeperPace,
+} from "./withdrawal-estimate";
 import {
   withdrawalMilestones,
   type MilestoneSource,
@@ -18,19 +23,7 @@ import { assetsForSharesRoundDown } from "../model/share-math";
 import { tokenAmount, type TokenAmount } from "../model/token-amount";
 import type { LoadedVault, VaultDeps } from "../model/vault-state";
 import { readStatusAccounts, type QueueRange } from "../operations/withdrawal-accounts";
-import {
-  claimBlockers,
-  withdrawalLimits,
-  type ScheduleSettings,
-  type WithdrawalLimits,
-} from "../model/withdrawal-rules";
-
-export type EstimateKind = "ready" | "nav" | "staging";
-
-export interface ArrivalEstimate {
-  kind: EstimateKind;
-  band: { earliest: string; latest: string } | null;
-}
+import { claimBlockers, withdrawalLimits, type WithdrawalLimits } from "../model/withdrawal-rules";
 
 export interface WithdrawalProgress {
   stagedShares: string;
@@ -66,25 +59,8 @@ export interface RequestTimeSource {
   initiateBlockTime(vault: string, wallet: string, requestId: bigint): Promise<Date | null>;
 }
 
-export interface StatusSettings extends ScheduleSettings {
-  stagingPace: StagingPace;
-}
-
-/**
- * The shares of the queue's holes inside [from, to): cancelled requests no one waits for, which
- * staging passes at no cost.
- */
-export function holeSharesBetween(holes: readonly QueueRange[], from: bigint, to: bigint): bigint {
-  let shares = 0n;
-  for (const hole of holes) {
-    const start = hole.start > from ? hole.start : from;
-    const end = hole.end < to ? hole.end : to;
-    if (end > start) {
-      shares += end - start;
-    }
-  }
-  return shares;
-}
+/** The keeper's configured pace, which the arrival band is computed from. */
+export type StatusSettings = KeeperPace;
 
 export function withdrawalProgress(
   state: VaultAccount,
@@ -106,69 +82,6 @@ export function withdrawalProgress(
     totalShares: total.toString(),
     sharesAhead: ahead.toString(),
     fraction: total === 0n ? 1 : Number((staged * 1_000_000n) / total) / 1_000_000,
-  };
-}
-
-interface Window {
-  earliestMs: number;
-  latestMs: number;
-}
-
-/**
- * The arrival band: for a NAV strike, the next one on the schedule (one interval of slack); for
- * staging, the shares still to fund at the observed pace (twice that time as the late edge). The
- * later of the unmet conditions binds. Null band when the pace is not known yet.
- */
-export function estimateArrival(
-  state: VaultAccount,
-  receipt: WithdrawalReceiptAccount,
-  claimable: boolean,
-  nowMs: number,
-  schedule: ScheduleSettings,
-  sharesPerSecond: number | null,
-  holes: readonly QueueRange[] = [],
-): ArrivalEstimate {
-  if (claimable) {
-    return { kind: "ready", band: null };
-  }
-  const candidates: { kind: EstimateKind; window: Window | null }[] = [];
-  if (state.navSequence <= receipt.navFloor) {
-    const intervalMs = schedule.navIntervalSeconds * 1000;
-    const nextMs = Number(state.navUpdatedAt) * 1000 + intervalMs;
-    const earliestMs = Math.max(nowMs, nextMs);
-    candidates.push({ kind: "nav", window: { earliestMs, latestMs: earliestMs + intervalMs } });
-  }
-  if (state.queueFunded < receipt.queueEnd) {
-    const remaining = Number(
-      receipt.queueEnd - state.queueFunded - holeSharesBetween(holes, state.queueFunded, receipt.queueEnd),
-    );
-    const window =
-      sharesPerSecond === null || sharesPerSecond <= 0
-        ? null
-        : {
-            earliestMs: nowMs + (remaining / sharesPerSecond) * 1000,
-            latestMs: nowMs + (2 * remaining * 1000) / sharesPerSecond + schedule.stageIntervalSeconds * 1000,
-          };
-    candidates.push({ kind: "staging", window });
-  }
-  if (candidates.length === 0) {
-    // Both conditions met, yet not claimable: the reserve is short. Staging covers liquidity.
-    return { kind: "staging", band: null };
-  }
-  const binding = candidates.reduce((later, candidate) =>
-    (candidate.window?.earliestMs ?? Infinity) > (later.window?.earliestMs ?? Infinity) ? candidate : later,
-  );
-  const unknown = candidates.some((candidate) => candidate.window === null);
-  const latestMs = Math.max(...candidates.map((candidate) => candidate.window?.latestMs ?? 0));
-  return {
-    kind: binding.kind,
-    band:
-      unknown || binding.window === null
-        ? null
-        : {
-            earliest: new Date(Math.ceil(binding.window.earliestMs)).toISOString(),
-            latest: new Date(Math.ceil(latestMs)).toISOString(),
-          },
   };
 }
 
@@ -308,7 +221,6 @@ export async function getWithdrawalStatus(
   );
   const { state } = vault;
   const nowMs = deps.now();
-  settings.stagingPace.observe(vault.address.toBase58(), nowMs, state.queueFunded);
   if (receipt === null) {
     return {
       hasPendingWithdrawal: false,
@@ -341,13 +253,8 @@ export async function getWithdrawalStatus(
       receipt.requestId,
     ),
     estimate: estimateArrival(
-      state,
-      receipt,
-      claimable,
-      nowMs,
+      { state, receipt, reserveBalance, holes: queueHoles, claimable, nowMs },
       settings,
-      settings.stagingPace.sharesPerSecond(vault.address.toBase58()),
-      queueHoles,
     ),
     progress: withdrawalProgress(state, receipt, queueHoles),
     milestones: await statusMilestones(deps, indexed, vault, request.wallet, receipt.requestId),
