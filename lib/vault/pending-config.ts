@@ -69,14 +69,14 @@ export function noticeSeconds(state: Pick<VaultAccount, "configNoticeSeconds">):
 
 export type ConfigField = "feeBps" | "minWithdrawalShares" | "hourlyCap" | "dailyCap";
 
-/** Keeping a cap or raising a finite one eases exits; lowering one, adding one or removing one (0) hurts. */
+/** Only a kept cap applies at once: any other value (raised to u64::MAX included) waits the notice. */
 function capEases(current: bigint, next: bigint): boolean {
-  return next === current || (current !== 0n && next > current);
+  return next === current;
 }
 
 /**
  * The fields of an update the program schedules rather than applies (update_config's rule): a higher
- * fee or minimum, a lower, new or removed cap. Any of them schedules the update's whole target.
+ * fee or minimum, and any change of a cap. Any of them schedules the update's whole target.
  */
 export function hurtingFields(
   current: Pick<VaultAccount, ConfigField>,

@@ -1,11 +1,12 @@
 //! The vault's holder-facing config over time: which changes wait out a notice period, the floor under
 //! the withdrawal caps, and when the manager counts as silent so that holders can leave without it.
 //!
-//! A change that makes leaving dearer or slower (a higher fee, a higher minimum withdrawal, a lower
-//! cap, a cap removed or a cap set where there was none) is scheduled: it applies by itself once
+//! A change that makes leaving dearer or slower (a higher fee, a higher minimum withdrawal) and every
+//! change of a cap, whatever value it writes, is scheduled: it applies by itself once
 //! `now ≥ pending_effective_at`, wherever the config is read next (request_withdrawal, update_config)
 //! or by anyone through apply_config. Until then every holder can still request at the old terms.
-//! A change that makes leaving cheaper or easier (a lower fee or minimum, a higher cap) applies at once.
+//! Only a lower fee or a lower minimum applies at once: it makes leaving cheaper or easier for every
+//! holder alike, and moves no one ahead of anyone else.
 
 use crate::error::{Result, VaultError};
 use crate::math::{assets_for_shares_floor, bps_of, DAY};
@@ -94,11 +95,12 @@ impl Config {
     }
 }
 
-/// A cap change eases exits only when it keeps the cap or raises a finite one. Lowering a cap, setting
-/// one where there was none (0) and removing one (to 0) all wait: removing the caps is how a stolen
-/// manager key would let its own exit drain the reserve ahead of everyone else's.
+/// A cap applies at once only when it is kept. Every other value waits the notice: a lower cap, one set
+/// where there was none and one removed (0) slow exits, and a raised one (up to u64::MAX, which is no
+/// cap at all) lets a stolen manager key's own exit drain the reserve ahead of everyone else's in the
+/// same block.
 pub fn cap_eases(current: u64, new: u64) -> bool {
-    new == current || (current != 0 && new > current)
+    new == current
 }
 
 /// Applies the scheduled config once its time has come; true when it did (the caller emits ConfigUpdated).
@@ -174,8 +176,10 @@ mod tests {
     fn easing_applies_and_hurting_is_scheduled() {
         let lower_fee = Config { fee_bps: 5, ..C };
         assert_eq!(C.split(&lower_fee), (lower_fee, false));
+        // Raising a cap waits too, up to u64::MAX (no cap in effect).
         let raise_caps = Config { hourly_cap: 6_000, daily_cap: 30_000, ..C };
-        assert_eq!(C.split(&raise_caps), (raise_caps, false));
+        assert_eq!(C.split(&raise_caps), (C, true));
+        assert_eq!(C.split(&Config { hourly_cap: u64::MAX, daily_cap: u64::MAX, ..C }), (C, true));
         let higher_fee = Config { fee_bps: 1_010, ..C };
         assert_eq!(C.split(&higher_fee), (C, true));
         // Mixed: the lower minimum applies now, the cut cap waits.

@@ -503,8 +503,8 @@ describe("update_config", () => {
         },
       },
     ]);
-    // Mixed: the lower minimum and the higher daily cap apply now, the 1,000 bps fee is scheduled and
-    // replaces the pending cap removal (which is no longer pending).
+    // Mixed: the lower minimum applies now; the 1,000 bps fee and the higher daily cap are scheduled
+    // and replace the pending cap removal (which is no longer pending).
     chain.warpBy(60n);
     expectSuccess(
       vault.updateConfig({ feeBps: 1000, minWithdrawalShares: 0n, dailyCap: 300n, name: "x".repeat(32) }),
@@ -513,9 +513,10 @@ describe("update_config", () => {
       feeBps: 5,
       minWithdrawalShares: 0n,
       hourlyCap: 100n,
-      dailyCap: 300n,
+      dailyCap: 200n,
       name: "x".repeat(32),
       pendingFeeBps: 1000,
+      pendingDailyCap: 300n,
       pendingHourlyCap: 100n,
       pendingEffectiveAt: chain.now() + 259_200n,
     });

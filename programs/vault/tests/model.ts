@@ -111,9 +111,9 @@ export function currentConfig(vault: ModelVault): ModelConfig {
   return { feeBps, minWithdrawalShares, hourlyCap, dailyCap };
 }
 
-/** Keeping a cap or raising a finite one eases exits; lowering, adding or removing one hurts. */
+/** Only a kept cap applies at once: any other value, raised to u64::MAX included, waits the notice. */
 export function capEases(current: bigint, next: bigint): boolean {
-  return next === current || (current !== 0n && next > current);
+  return next === current;
 }
 
 /** Whether `next` is, field by field, no worse for a holder than `current`. */

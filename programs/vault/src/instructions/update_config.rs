@@ -1,6 +1,6 @@
 //! update_config(update) (manager): the fee, minimum withdrawal and caps the update carries move toward
-//! it — at once where that eases exits (a lower fee or minimum, a higher cap), after the vault's notice
-//! period where it hurts holders (a higher fee or minimum, a lower, new or removed cap: the whole target
+//! it — at once for a lower fee or minimum, after the vault's notice period for a higher fee or minimum
+//! and for any change of a cap, raised (to u64::MAX included), lowered, set or removed (the whole target
 //! is then scheduled as the pending config). An update carrying any of those four replaces whatever was
 //! pending. The pause flag and the name apply at once. A due pending config is applied first.
 
