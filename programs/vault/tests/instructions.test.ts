@@ -918,6 +918,21 @@ describe("custom errors", () => {
     expect(unborn.state()).toMatchObject({ feeBps: 1000, name: "n".repeat(32) });
   });
 
+  it("refuses a cap below the minimum withdrawal's value at initialisation with CapBelowFloor", () => {
+    const chain = TestChain.create();
+    const unborn = TestVault.at(chain, chain.createFundedKeypair(), 0n);
+    const admin = unborn.protocol.admin;
+    // 1,000 whole shares (10^12 units) are worth 1,000 USDC at the starting price: a 999.999999 USDC
+    // hourly or daily cap could never take the smallest request the minimum allows.
+    const minimum = { ...DEFAULT_VAULT_SETTINGS, minWithdrawalShares: 1_000_000_000_000n };
+    for (const caps of [{ hourlyCap: 999_999_999n }, { dailyCap: 999_999_999n }]) {
+      expectRefused(chain, [unborn.initializeInstruction({ ...minimum, ...caps })], [admin], "CapBelowFloor");
+    }
+    const atFloor = { ...minimum, hourlyCap: 1_000_000_000n, dailyCap: 1_000_000_000n };
+    expectSuccess(chain.send([unborn.initializeInstruction(atFloor)], [admin]));
+    expect(unborn.state()).toMatchObject({ hourlyCap: 1_000_000_000n, dailyCap: 1_000_000_000n });
+  });
+
   it("refuses a config name outside 1–32 bytes with InvalidConfig", () => {
     const { chain, vault } = setup();
     for (const name of ["", "é".repeat(17)]) {
