@@ -143,6 +143,14 @@ pub fn staging_silent(vault: &Vault, now: i64) -> bool {
     now >= last.saturating_add(silence_seconds(vault))
 }
 
+/// A request that has waited the silence period and is still not wholly funded: the head of the queue
+/// has then waited at least as long (requests queue in the order they are made), so anyone may stage,
+/// whatever the manager struck or staged meanwhile (a strike a day, or one raw share staged every six
+/// days, would otherwise hold the hatch shut forever).
+pub fn request_waited_silence(vault: &Vault, queue_end: u64, requested_at: i64, now: i64) -> bool {
+    queue_end > vault.queue_funded && now >= requested_at.saturating_add(silence_seconds(vault))
+}
+
 /// Refuses a non-zero cap below its floor (see MIN_DAILY_CAP_BPS) at the vault's current NAV.
 pub fn check_cap_floor(config: &Config, total_assets: u64, total_shares: u64) -> Result<()> {
     let minimum_value = assets_for_shares_floor(config.min_withdrawal_shares, total_assets, total_shares)?;
