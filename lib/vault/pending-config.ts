@@ -25,6 +25,8 @@ type ConfigFields = Pick<
   | "pendingHourlyCap"
   | "pendingDailyCap"
   | "pendingEffectiveAt"
+  | "paused"
+  | "pauseUntil"
 >;
 
 function isDue(state: ConfigFields, nowSeconds: bigint): boolean {
@@ -45,13 +47,19 @@ export function pendingConfig(state: ConfigFields, nowMs: number): PendingConfig
   };
 }
 
-/** The account as a request sent at `nowMs` meets it: a due pending config applied, as the program does. */
+/**
+ * The account as a request sent at `nowMs` meets it, as the program reads it: a due pending config
+ * applied, and a pause past its end (pauseUntil) no longer in force.
+ */
 export function configInForce<State extends ConfigFields>(state: State, nowMs: number): State {
-  if (!isDue(state, BigInt(Math.floor(nowMs / 1000)))) {
-    return state;
+  const nowSeconds = BigInt(Math.floor(nowMs / 1000));
+  const paused = state.paused && nowSeconds < state.pauseUntil;
+  if (!isDue(state, nowSeconds)) {
+    return paused === state.paused ? state : { ...state, paused };
   }
   return {
     ...state,
+    paused,
     feeBps: state.pendingFeeBps,
     minWithdrawalShares: state.pendingMinWithdrawalShares,
     hourlyCap: state.pendingHourlyCap,

@@ -30,6 +30,11 @@ pub const DEFAULT_SILENCE_SECONDS: u32 = 7 * DAY as u32;
 pub const MIN_SILENCE_SECONDS: u32 = DAY as u32;
 pub const MAX_SILENCE_SECONDS: u32 = 30 * DAY as u32;
 
+/// A pause by the manager alone ends by itself after this long (seven days unless stored otherwise),
+/// and the next one may start only as long after it ends: a manager key holds exits at most half the
+/// time, a week at a stretch. Holding longer takes the protocol's admin.
+pub const DEFAULT_MAX_PAUSE_SECONDS: u32 = 7 * DAY as u32;
+
 /// A non-zero daily cap is at least 1% of NAV (the whole vault can leave within 100 days), a non-zero
 /// hourly cap at least a 24th of that; both are at least the value of the minimum withdrawal (so the
 /// smallest request the minimum allows fits an empty window).
@@ -134,6 +139,42 @@ fn silence_seconds(vault: &Vault) -> i64 {
 #[inline(always)]
 pub fn nav_silent(vault: &Vault, now: i64) -> bool {
     now >= vault.nav_updated_at.saturating_add(silence_seconds(vault))
+}
+
+fn max_pause_seconds(vault: &Vault) -> i64 {
+    (match vault.max_pause_seconds {
+        0 => DEFAULT_MAX_PAUSE_SECONDS,
+        seconds => seconds,
+    }) as i64
+}
+
+/// Whether a pause is in force: set, and not yet past its end.
+#[inline(always)]
+pub fn paused(vault: &Vault, now: i64) -> bool {
+    vault.paused != 0 && now < vault.pause_until
+}
+
+/// The manager's pause flag: a pause lasts at most max_pause_seconds from now, and may start only
+/// max_pause_seconds after the last one ended (PauseCooldown); a pause already in force is not
+/// lengthened. Lifting it ends it now, which starts the cooldown.
+pub fn set_manager_pause(vault: &mut Vault, pause: bool, now: i64) -> Result<()> {
+    let in_force = paused(vault, now);
+    if pause {
+        if in_force {
+            return Ok(());
+        }
+        if vault.pause_until != 0 && now < vault.pause_until.saturating_add(max_pause_seconds(vault)) {
+            return Err(VaultError::PauseCooldown.into());
+        }
+        vault.paused = 1;
+        vault.pause_until = now.saturating_add(max_pause_seconds(vault));
+    } else {
+        if in_force {
+            vault.pause_until = now;
+        }
+        vault.paused = 0;
+    }
+    Ok(())
 }
 
 /// No staging by the manager for the silence period (counted from the vault's creation before its

@@ -116,3 +116,52 @@ describe("the hatch's receipt", () => {
     expectStrangerRefused(vault, stranger, alice, "Unauthorized");
   });
 });
+
+describe("a manager that pauses and strikes a zero gain every day", () => {
+  it("holds the request 7 days and the payment 7 more: paid in full by a stranger 14 days after the pause", () => {
+    const { chain, vault, alice, stranger } = twoHolders();
+    expectSuccess(vault.updateConfig({ paused: true }));
+    const pausedAt = chain.now();
+    for (let day = 1n; day < 7n; day += 1n) {
+      chain.warpTo(pausedAt + day * DAY);
+      expectSuccess(vault.updateNav(0n, 0n));
+      expectRefused(chain, [vault.requestWithdrawalInstruction(alice, ALL)], [alice.keypair], "VaultPaused");
+    }
+    // The pause ends by itself after 7 days, and the manager may not pause again for 7 more.
+    chain.warpTo(pausedAt + SILENCE);
+    expectRefused(chain, [vault.updateConfigInstruction({ paused: true })], [vault.manager], "PauseCooldown");
+    expectSuccess(vault.requestWithdrawal(alice, ALL));
+    for (let day = 8n; day < 14n; day += 1n) {
+      chain.warpTo(pausedAt + day * DAY);
+      expectSuccess(vault.updateNav(0n, 0n));
+      expectRefused(
+        chain,
+        [vault.updateConfigInstruction({ paused: true })],
+        [vault.manager],
+        "PauseCooldown",
+      );
+    }
+    // The manager never stages: 7 days after the request a stranger does, and delivers the claim.
+    chain.warpTo(pausedAt + 2n * SILENCE);
+    expectSuccess(vault.stageWithdrawalsBy(stranger, ALL, alice));
+    expectSuccess(vault.claimWithdrawal(alice));
+    expect(chain.tokenBalance(alice.assetAccount)).toBe(999n * USDC);
+    // Days from the pause (just before the request) to paid: the worst case with the defaults.
+    expect((chain.now() - pausedAt) / DAY).toBe(14n);
+  });
+
+  it("cannot chain pauses by lifting one: the next waits 7 days after it ends", () => {
+    const { chain, vault, alice } = twoHolders();
+    expectSuccess(vault.updateConfig({ paused: true }));
+    chain.warpBy(3_600n);
+    expectSuccess(vault.updateConfig({ paused: false }));
+    const liftedAt = chain.now();
+    expect(vault.state()).toMatchObject({ paused: false, pauseUntil: liftedAt });
+    chain.warpTo(liftedAt + SILENCE - 1n);
+    expectRefused(chain, [vault.updateConfigInstruction({ paused: true })], [vault.manager], "PauseCooldown");
+    expectSuccess(vault.requestWithdrawal(alice, 1_000_000_000n));
+    chain.warpTo(liftedAt + SILENCE);
+    expectSuccess(vault.updateConfig({ paused: true }));
+    expect(vault.state().pauseUntil).toBe(chain.now() + SILENCE);
+  });
+});

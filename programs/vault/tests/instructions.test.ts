@@ -109,6 +109,8 @@ describe("initialize_vault", () => {
       configNoticeSeconds: 259_200,
       silenceSeconds: 604_800,
       stagedAt: 0n,
+      pauseUntil: 0n,
+      maxPauseSeconds: 604_800,
     });
     expect(vault.registration()).toEqual({
       protocol,
@@ -469,6 +471,7 @@ describe("update_config", () => {
     expect(vault.state()).toEqual({
       ...before,
       paused: true,
+      pauseUntil: chain.now() + 604_800n,
       name: "Renamed",
       pendingFeeBps: 5,
       pendingMinWithdrawalShares: 3n,
@@ -587,6 +590,16 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     return {
       chain,
       instructions: [vault.updateConfigInstruction({ dailyCap: 9_999n })],
+      signers: [vault.manager],
+    };
+  },
+  PauseCooldown: () => {
+    const { chain, vault } = setup();
+    expectSuccess(vault.updateConfig({ paused: true }));
+    expectSuccess(vault.updateConfig({ paused: false }));
+    return {
+      chain,
+      instructions: [vault.updateConfigInstruction({ paused: true })],
       signers: [vault.manager],
     };
   },

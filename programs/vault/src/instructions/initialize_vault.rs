@@ -4,7 +4,7 @@
 //! the payer pays every account's rent. A non-zero cap below the minimum withdrawal's value is refused
 //! (CapBelowFloor), as update_config refuses it.
 
-use crate::config::{self, Config, DEFAULT_CONFIG_NOTICE_SECONDS, DEFAULT_SILENCE_SECONDS};
+use crate::config::{self, Config, DEFAULT_CONFIG_NOTICE_SECONDS, DEFAULT_MAX_PAUSE_SECONDS, DEFAULT_SILENCE_SECONDS};
 use crate::account::{copy_key, Account, Input, Pubkey};
 use crate::borsh::Reader;
 use crate::checks;
@@ -120,6 +120,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     vault.daily_window_start = window_start(now, DAY);
     vault.config_notice_seconds = DEFAULT_CONFIG_NOTICE_SECONDS;
     vault.silence_seconds = DEFAULT_SILENCE_SECONDS;
+    vault.max_pause_seconds = DEFAULT_MAX_PAUSE_SECONDS;
 
     events::vault_initialized(vault_key, vault, now);
     Ok(())
