@@ -4,7 +4,7 @@ import { PublicKey } from "@solana/web3.js";
 import { describe, expect, inject, it } from "vitest";
 
 import { ChainClient } from "../lib/operator/chain-client";
-import { buildUpdateConfigInstruction } from "../lib/vault/instructions";
+import { buildUpdateConfigInstruction } from "../lib/vault/program/instructions";
 import { devRoles } from "../localnet/genesis";
 import { browserPerFile, openSession, screenshot, textOf } from "./support/browser";
 import "./support/environment";

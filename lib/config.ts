@@ -24,8 +24,8 @@ import {
 } from "./env-schema";
 import { CLUSTER_PRESETS, clusterOfRpcUrl, type ClusterName } from "./cluster";
 import { indexerSettingsFrom, type IndexerSettings } from "./indexer/settings";
-import { VAULT_PROGRAM_ID } from "./vault/idl";
-import { WHOLE_BPS, type DeclaredStrategy } from "./vault/portfolio";
+import { VAULT_PROGRAM_ID } from "./vault/program/idl";
+import { WHOLE_BPS, type DeclaredStrategy } from "./vault/reads/portfolio";
 import { sessionSettingsFrom, webConfigFrom, type SessionSettings, type WebConfig } from "./web-config";
 import { webhookSettingsFrom, type WebhookSettings } from "./webhooks/settings";
 

@@ -147,7 +147,7 @@ export const ENV_SCHEMA = z.object({
   // Checked by the webhook settings (lib/webhooks/settings.ts): 32-byte keys, base64 or hex.
   WEBHOOK_SECRET_KEY: z.string().optional(),
   WEBHOOK_SECRET_KEY_PREVIOUS: z.string().optional(),
-  // The keeper's second RPC: a strike needs both to read the same vault assets (see README).
+  // The keeper's second RPC: a strike needs both to read the same vault assets (see docs/operator.md).
   KEEPER_CHECK_RPC_URL: envUrl(["http:", "https:"]).optional(),
   KEEPER_CHECK_MAX_SLOT_LAG: envInteger(0, 10_000).optional(),
   // GET /metrics's bearer token; the runtime mode.

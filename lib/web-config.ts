@@ -14,7 +14,7 @@ import {
   type EnvValues,
 } from "./env-schema";
 import { CLUSTER_PRESETS, defaultWebSocketUrl, type ClusterName } from "./cluster";
-import { VAULT_PROGRAM_ADDRESS } from "./vault/program-id";
+import { VAULT_PROGRAM_ADDRESS } from "./vault/program/program-id";
 
 const LOCALNET_RPC_URL = "http://127.0.0.1:8899";
 

@@ -12,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 
-import { VAULT_ACCOUNT_SIZE } from "../lib/vault/idl";
+import { VAULT_ACCOUNT_SIZE } from "../lib/vault/program/idl";
 import type { LocalnetHandle } from "./localnet";
 import { STATUS_CACHE_SLOTS } from "./ledger";
 import { TOKEN_PROGRAM_ID, findAssociatedTokenAddress } from "../lib/chain/spl-token";

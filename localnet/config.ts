@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 import { ConfigError } from "../lib/env-schema";
-import { U64_MAX } from "../lib/vault/token-amount";
+import { U64_MAX } from "../lib/vault/model/token-amount";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { SystemProgram, type Keypair } from "@solana/web3.js";
 
 import { writeKeypairFile } from "../lib/operator/keypair-file";
-import { VAULT_PROGRAM_ID } from "../lib/vault/idl";
+import { VAULT_PROGRAM_ID } from "../lib/vault/program/idl";
 import type { Chain } from "./chain";
 import { devRoles } from "./genesis";
 import { devKeypair } from "./keys";

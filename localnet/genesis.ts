@@ -9,9 +9,13 @@ import { dirname } from "node:path";
 import bs58 from "bs58";
 import { SystemProgram, type Keypair, type PublicKey } from "@solana/web3.js";
 
-import { decodeProtocol } from "../lib/vault/accounts";
-import { deriveVaultAddresses, findProtocolAddress, type VaultAddresses } from "../lib/vault/addresses";
-import { VAULT_PROGRAM_ID } from "../lib/vault/idl";
+import { decodeProtocol } from "../lib/vault/program/accounts";
+import {
+  deriveVaultAddresses,
+  findProtocolAddress,
+  type VaultAddresses,
+} from "../lib/vault/program/addresses";
+import { VAULT_PROGRAM_ID } from "../lib/vault/program/idl";
 import {
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
@@ -19,7 +23,7 @@ import {
   buildSetNavBoundsInstruction,
   type InitializeVaultArgs,
   type NavBounds,
-} from "../lib/vault/instructions";
+} from "../lib/vault/program/instructions";
 import type { Chain } from "./chain";
 import { stringifyJson } from "./json";
 import { devKeypair } from "./keys";

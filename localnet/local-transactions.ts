@@ -7,7 +7,7 @@ import type { TransactionRecord } from "./ledger";
 import { signLegacyTransaction } from "./keys";
 import { decodeTransaction } from "./transaction";
 import { describeTransactionError, type TransactionErrorJson } from "./transaction-error";
-import { decodeTransactionFailure, type TransactionFailure } from "../lib/vault/transaction-failure";
+import { decodeTransactionFailure, type TransactionFailure } from "../lib/vault/send/transaction-failure";
 
 export class LocalTransactionError extends Error {
   readonly err: TransactionErrorJson;

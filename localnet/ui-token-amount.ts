@@ -1,6 +1,6 @@
 // `UiTokenAmount` as a validator's account decoder builds it, for token balances in transaction meta,
 // jsonParsed accounts and the token RPC methods.
-import { formatUnits } from "../lib/vault/token-amount";
+import { formatUnits } from "../lib/vault/model/token-amount";
 
 export interface UiTokenAmount {
   amount: string;

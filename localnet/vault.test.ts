@@ -15,14 +15,14 @@ import {
 } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { decodeReceipt, decodeVault } from "../lib/vault/accounts";
-import { findReceipt } from "../lib/vault/addresses";
-import { decodeVaultEvents } from "../lib/vault/events";
+import { decodeReceipt, decodeVault } from "../lib/vault/program/accounts";
+import { findReceipt } from "../lib/vault/program/addresses";
+import { decodeVaultEvents } from "../lib/vault/program/events";
 import {
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
   buildRequestWithdrawalInstruction,
-} from "../lib/vault/instructions";
+} from "../lib/vault/program/instructions";
 import type { LocalnetVault } from "./genesis";
 import type { LocalnetHandle } from "./localnet";
 import {

@@ -15,14 +15,14 @@ import {
 } from "@solana/web3.js";
 import { z } from "zod";
 
-import { decodeReceipt, decodeVault } from "../lib/vault/accounts";
-import { findReceipt } from "../lib/vault/addresses";
+import { decodeReceipt, decodeVault } from "../lib/vault/program/accounts";
+import { findReceipt } from "../lib/vault/program/addresses";
 import {
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
   buildRequestWithdrawalInstruction,
-} from "../lib/vault/instructions";
-import { connectionRpc, sendAndConfirm } from "../lib/vault/send-transaction";
+} from "../lib/vault/program/instructions";
+import { connectionRpc, sendAndConfirm } from "../lib/vault/send/send-transaction";
 import { REPO_ROOT } from "./config";
 import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,

@@ -16,8 +16,8 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 
 import type { Keypair } from "@solana/web3.js";
 
-import type { PartnerEvent } from "../lib/vault/partner-event";
-import { partnerEventId } from "../lib/vault/partner-event";
+import type { PartnerEvent } from "../lib/vault/model/partner-event";
+import { partnerEventId } from "../lib/vault/model/partner-event";
 import { createIndexer } from "../lib/server/indexer";
 import { recordPartnerEvents } from "../lib/store/partner-events";
 import { parseWebhookSettings } from "../lib/webhooks/settings";

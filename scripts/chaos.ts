@@ -34,7 +34,7 @@ import { Keypair, VersionedTransaction, type Connection } from "@solana/web3.js"
 import pg from "pg";
 
 import { Store } from "../lib/store/store";
-import type { PartnerEvent } from "../lib/vault/partner-event";
+import type { PartnerEvent } from "../lib/vault/model/partner-event";
 import type { LocalnetHandle } from "../localnet/localnet";
 import { closeConnection, connect, startTestLocalnet } from "../localnet/testing";
 import { startTcpProxy } from "../tests/api/tcp-proxy";

@@ -21,7 +21,7 @@ import { parseFlags, requireFlag, resolveCluster, runCommand } from "../lib/oper
 import { OperatorError } from "../lib/operator/errors";
 import { readKeypairFile } from "../lib/operator/keypair-file";
 import { parseAddress } from "../lib/operator/vault-cli";
-import { VAULT_PROGRAM_ID } from "../lib/vault/idl";
+import { VAULT_PROGRAM_ID } from "../lib/vault/program/idl";
 
 function positiveInteger(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) {

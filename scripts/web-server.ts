@@ -25,6 +25,11 @@ export interface WebServerOptions {
   /** METRICS_TOKEN: GET /metrics answers only its bearer; null: open. */
   metricsToken: string | null;
   dir?: string;
+  /**
+   * /api through Next.js's catch-all route file (app/api/[...path]/route.ts, the process's API behind
+   * it), as a platform that runs Next.js alone serves it; by default this server answers /api itself.
+   */
+  apiThroughNext?: boolean;
 }
 
 export interface WebServer {
@@ -60,7 +65,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const trustedProxyCount = options.context.config.trustedProxyCount;
   const server = createServer((request, response) => {
     // The API's router counts its requests itself, under the route it matched.
-    if (isApiPath(request)) {
+    const apiPath = isApiPath(request);
+    if (apiPath && options.apiThroughNext !== true) {
       apiListener(request, response);
       return;
     }
@@ -76,7 +82,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       });
       return;
     }
-    if (!PAGE_METHODS.includes(request.method ?? "")) {
+    if (!apiPath && !PAGE_METHODS.includes(request.method ?? "")) {
       response
         .writeHead(405, {
           ...BASELINE_SECURITY_HEADERS,

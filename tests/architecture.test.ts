@@ -14,7 +14,14 @@ const LIB = join(ROOT, "lib");
 /** Bottom first: each part imports only parts of the layers before its own. */
 const LAYERS: readonly (readonly string[])[] = [
   ["chain", "cluster.ts", "csp.ts", "ip-network.ts", "observability"],
-  ["vault"],
+  // lib/vault's rooms, bottom first: Codama's output; the program's wire (IDL, accounts, PDAs, events,
+  // errors, instructions); the vault's state and rules; the operations (builders and the check of what
+  // was built); what reads indexed records, and the way to the chain.
+  ["vault/generated"],
+  ["vault/program"],
+  ["vault/model"],
+  ["vault/operations"],
+  ["vault/reads", "vault/send"],
   ["store", "actions"],
   ["events", "env-schema.ts"],
   ["webhooks"],
@@ -34,13 +41,22 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** lib/api/x.ts → "api"; lib/config.ts (or an import of "../config") → "config.ts". */
+/** lib/api/x.ts → "api"; lib/vault/model/x.ts → "vault/model"; lib/config.ts (or an import of "../config") → "config.ts". */
 function partOf(file: string): string {
   const [head, ...rest] = relative(LIB, file).split("/");
+  // A room's file, or the room itself (lib/vault/generated, imported as a folder).
+  if (head === "vault" && (rest.length > 1 || (rest.length === 1 && !/\.tsx?$/.test(rest[0])))) {
+    return `vault/${rest[0]}`;
+  }
   return rest.length === 0 ? `${head.replace(/\.tsx?$/, "")}.ts` : head;
 }
 
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"(\.{1,2}\/[^"]*)"/g;
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"(\.{1,2}\/[^"]*|@\/[^"]*)"/g;
+
+/** What an import names, relative ("../vault/x") or from the root ("@/lib/vault/x", tsconfig's paths). */
+function importTarget(file: string, specifier: string): string {
+  return specifier.startsWith("@/") ? join(ROOT, specifier.slice(2)) : resolve(dirname(file), specifier);
+}
 
 /** part → imported part → the files that import it. */
 function importGraph(): Map<string, Map<string, Set<string>>> {
@@ -48,7 +64,7 @@ function importGraph(): Map<string, Map<string, Set<string>>> {
   for (const file of sourceFiles(LIB)) {
     const text = readFileSync(file, "utf8");
     for (const match of text.matchAll(IMPORT)) {
-      const target = resolve(dirname(file), match[1]);
+      const target = importTarget(file, match[1]);
       if (!target.startsWith(LIB + "/")) continue;
       const from = partOf(file);
       const to = partOf(target);
@@ -81,7 +97,7 @@ function importedFile(target: string): string | null {
 /**
  * Codama's output (npm run program:generate) is left out: its instruction files import the program's
  * address from programs/, whose parser imports them back. That is the renderer's layout, rewritten on
- * every generation; our code only enters it through lib/vault/instructions.ts.
+ * every generation; our code only enters it through lib/vault/program/instructions.ts.
  */
 const GENERATED = `${LIB}/vault/generated/`;
 
@@ -93,7 +109,7 @@ function fileGraph(): Map<string, Map<string, Set<string>>> {
     const edges = new Map<string, Set<string>>();
     graph.set(from, edges);
     for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
-      const target = importedFile(resolve(dirname(file), match[1]));
+      const target = importedFile(importTarget(file, match[1]));
       if (target !== null && target.startsWith(LIB + "/")) edges.set(relative(ROOT, target), new Set());
     }
   }
@@ -152,7 +168,7 @@ describe("lib/ import structure", () => {
     const found: string[] = [];
     for (const file of sourceFiles(LIB)) {
       for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
-        const target = resolve(dirname(file), match[1]);
+        const target = importTarget(file, match[1]);
         if (TEST_SUPPORT.some((folder) => target.startsWith(folder + "/"))) {
           found.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
         }
@@ -171,13 +187,21 @@ describe("lib/ import structure", () => {
     expect(upward, upward.join("\n")).toEqual([]);
   });
 
+  it("keeps lib/vault in rooms: at most 12 files directly in it, every folder a room of the order", () => {
+    const entries = readdirSync(join(LIB, "vault"), { withFileTypes: true });
+    const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
+    expect(files.length, files.join(", ")).toBeLessThanOrEqual(12);
+    const rooms = entries.filter((entry) => entry.isDirectory()).map((entry) => `vault/${entry.name}`);
+    for (const room of rooms) expect(LAYERS.flat(), `lib/${room} has no layer`).toContain(room);
+  });
+
   // Implied by the order, but named on its own: a circle is what the issue forbids outright.
   it("has no circle between parts", () => {
     const edges = circleEdges(importGraph());
     expect(edges, edges.join("\n")).toEqual([]);
   });
 
-  // The order says nothing inside a part: lib/api/endpoints.ts → ops/get-openapi.ts → openapi.ts →
+  // The order says nothing inside a part: lib/api/endpoints.ts → ops/get-open-api-document.ts → openapi.ts →
   // endpoints.ts was one such circle.
   it("has no circle between files", () => {
     const edges = circleEdges(fileGraph());
@@ -200,3 +224,38 @@ function circleEdges(graph: Map<string, Map<string, Set<string>>>): string[] {
   }
   return edges;
 }
+
+/** An endpoint's definition names its operation id once: as a property, or as the API reference's first argument. */
+const OPERATION_ID = /operationId: "|docsAsset\(\s*"/g;
+
+describe("the edge's layout", () => {
+  it("defines at most one endpoint per lib/api file, in a file named after its operation id", () => {
+    const crowded: string[] = [];
+    const misnamed: string[] = [];
+    for (const file of sourceFiles(join(LIB, "api"))) {
+      const text = readFileSync(file, "utf8");
+      const count = text.match(OPERATION_ID)?.length ?? 0;
+      if (count > 1) crowded.push(`${relative(ROOT, file)}: ${count}`);
+      const id = /operationId: "(\w+)"|docsAsset\(\s*"(\w+)"/.exec(text);
+      const operationId = id?.[1] ?? id?.[2];
+      if (operationId === undefined) continue;
+      const expected = operationId.replace(/(?<!^)(?=[A-Z])/g, "-").toLowerCase();
+      if (!file.endsWith(`/${expected}.ts`)) misnamed.push(`${relative(ROOT, file)}: ${operationId}`);
+    }
+    expect(crowded, crowded.join("\n")).toEqual([]);
+    expect(misnamed, misnamed.join("\n")).toEqual([]);
+  });
+
+  it("hands /api to Next.js through one catch-all route file", () => {
+    const routeFiles = (function walk(dir: string): string[] {
+      return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? walk(join(dir, entry.name))
+          : entry.name === "route.ts"
+            ? [join(dir, entry.name)]
+            : [],
+      );
+    })(join(ROOT, "app", "api")).map((file) => relative(ROOT, file));
+    expect(routeFiles).toEqual(["app/api/[...path]/route.ts"]);
+  });
+});

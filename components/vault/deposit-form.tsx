@@ -6,7 +6,7 @@ import { useId, useState, type FormEvent } from "react";
 
 import { amountInputText, formatSharePrice, parseAmountInput } from "@/lib/web/amounts";
 import type { WalletPosition } from "@/lib/web/chain-reader";
-import type { VaultView } from "@/lib/vault/vault-view";
+import type { VaultView } from "@/lib/vault/model/vault-view";
 import { feeSolWords } from "@/lib/web/error-words";
 import { lacksFeeSol, previewDeposit } from "@/lib/web/vault-view";
 import { useClientConfig } from "../providers/config-context";

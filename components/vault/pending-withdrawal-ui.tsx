@@ -17,8 +17,8 @@ import {
   type StepClock,
   type WithdrawalStep,
 } from "@/lib/web/withdrawal-steps";
-import type { VaultView } from "@/lib/vault/vault-view";
-import { withdrawalFeeRoundUp } from "@/lib/vault/share-math";
+import type { VaultView } from "@/lib/vault/model/vault-view";
+import { withdrawalFeeRoundUp } from "@/lib/vault/model/share-math";
 import { claimNet } from "@/lib/web/vault-view";
 import { Alert, Button, Card, ProgressBar } from "../ui/primitives";
 import { useHydrated } from "../ui/local-time";

@@ -16,7 +16,7 @@ import {
   type NavPoint,
 } from "@/lib/web/nav-history";
 import { formatDateTime } from "@/lib/web/time";
-import type { VaultView } from "@/lib/vault/vault-view";
+import type { VaultView } from "@/lib/vault/model/vault-view";
 import { Button, Card, Skeleton } from "../ui/primitives";
 
 const WIDTH = 640;

@@ -4,7 +4,7 @@
 // One outcome at a time, the latest, and only until the person moves to the other tab.
 import { useEffect, useId } from "react";
 
-import type { VaultView } from "@/lib/vault/vault-view";
+import type { VaultView } from "@/lib/vault/model/vault-view";
 import { Card } from "../ui/primitives";
 import { WalletButton } from "../wallet/wallet-ui";
 import { useWalletState } from "../wallet/wallet-data-access";

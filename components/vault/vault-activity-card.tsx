@@ -2,7 +2,7 @@
 // The vault page's card of the connected wallet's deposits, requests and claims in this vault.
 import { useId } from "react";
 
-import type { VaultView } from "@/lib/vault/vault-view";
+import type { VaultView } from "@/lib/vault/model/vault-view";
 import { requestStates } from "@/lib/web/open-requests";
 import { ActivityList, sortActivity } from "../activity/activity-ui";
 import { Card, Skeleton } from "../ui/primitives";

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 
 import { shortAddress } from "@/lib/web/client-config";
 import { formatAmount, formatSharePrice } from "@/lib/web/amounts";
-import type { VaultView } from "@/lib/vault/vault-view";
+import type { VaultView } from "@/lib/vault/model/vault-view";
 import { useClientConfig } from "../providers/config-context";
 import { LocalTime } from "../ui/local-time";
 import { Button, Card, Skeleton } from "../ui/primitives";

@@ -22,8 +22,8 @@ import type {
   FlowStage,
   TransactionPreview,
 } from "@/lib/web/transaction-flow";
-import type { OperationRequest } from "@/lib/vault/verify-transaction";
-import type { VaultView } from "@/lib/vault/vault-view";
+import type { OperationRequest } from "@/lib/vault/operations/verify-transaction";
+import type { VaultView } from "@/lib/vault/model/vault-view";
 import { useClientConfig, useClusterKey } from "../providers/config-context";
 import { useWalletState, type WalletState } from "../wallet/wallet-data-access";
 import { loadApi, loadFlow, loadReader, vaultKeys } from "./vault-query-keys";

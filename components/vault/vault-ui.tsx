@@ -5,8 +5,8 @@ import { useId } from "react";
 
 import { formatAmount, formatCompactAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts";
 import { describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
-import { capWindow, type StoredCapWindow } from "@/lib/vault/cap-window";
-import type { VaultView } from "@/lib/vault/vault-view";
+import { capWindow, type StoredCapWindow } from "@/lib/vault/model/cap-window";
+import type { VaultView } from "@/lib/vault/model/vault-view";
 import { depositorsText, positionValue } from "@/lib/web/vault-view";
 import type { VaultStatsData } from "@/lib/web/api-client";
 import type { WalletPosition } from "@/lib/web/chain-reader";

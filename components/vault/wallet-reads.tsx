@@ -4,7 +4,7 @@
 import { useQueries, useQuery } from "@tanstack/react-query";
 
 import { WalletUnavailableError } from "@/lib/web/errors";
-import type { VaultView } from "@/lib/vault/vault-view";
+import type { VaultView } from "@/lib/vault/model/vault-view";
 import { useClientConfig, useClusterKey } from "../providers/config-context";
 import { useWalletState } from "../wallet/wallet-data-access";
 import { loadApi, loadReader, vaultKeys } from "./vault-query-keys";

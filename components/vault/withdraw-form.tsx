@@ -4,12 +4,12 @@
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId, useState, type FormEvent } from "react";
 
-import { sharesForAssetsRoundUp } from "@/lib/vault/share-math";
+import { sharesForAssetsRoundUp } from "@/lib/vault/model/share-math";
 import { amountInputText, parseAmountInput } from "@/lib/web/amounts";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import { formatClock } from "@/lib/web/time";
-import type { CapWindow } from "@/lib/vault/cap-window";
-import type { VaultView } from "@/lib/vault/vault-view";
+import type { CapWindow } from "@/lib/vault/model/cap-window";
+import type { VaultView } from "@/lib/vault/model/vault-view";
 import { feeSolWords, withdrawRefusalWords } from "@/lib/web/error-words";
 import { lacksFeeSol, positionValue, previewWithdrawal, withdrawVerdict } from "@/lib/web/vault-view";
 import { useClientConfig } from "../providers/config-context";

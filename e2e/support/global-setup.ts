@@ -33,7 +33,7 @@ const STAGE_INTERVAL_SECONDS = 3;
 /** 150 slots of 100 ms: a blockhash expires 15 s after it was issued. */
 const SLOT_MS = 100;
 
-/** A partner's page: the iframe and the README's host snippet (resize, events), which also keeps the messages. */
+/** A partner's page: the iframe and the host snippet of docs/partner.md (resize, events), which also keeps the messages. */
 function framingPage(title: string, frameUrl: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
 <body style="margin:0;font-family:sans-serif;background:#fafaf9">

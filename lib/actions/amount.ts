@@ -1,6 +1,6 @@
 // Human amounts as blink clients send them: the text a person typed into the `{amount}` field of an
 // action's href, read exactly (no float) into raw units of a token with `decimals`.
-import { U64_MAX } from "../vault/token-amount";
+import { U64_MAX } from "../vault/model/token-amount";
 
 export type DecimalAmountResult = { ok: true; amount: bigint } | { ok: false; reason: string };
 

@@ -11,14 +11,20 @@ import {
 } from "@solana/actions";
 import { PublicKey, VersionedTransaction } from "@solana/web3.js";
 
-import { buildDepositTransaction, type DepositSettings } from "../vault/build-deposit-transaction";
-import { buildWithdrawTransaction } from "../vault/build-withdraw-transaction";
-import { DomainError } from "../vault/domain-errors";
-import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/history";
-import { assetsForSharesRoundUp, sharePrice, sharesForAssetsRoundDown } from "../vault/share-math";
-import { formatAbout, formatHuman, formatUnits, tokenAmount, type TokenAmount } from "../vault/token-amount";
-import type { LoadedVault, VaultDeps } from "../vault/vault-state";
-import type { ScheduleSettings } from "../vault/withdrawal-rules";
+import { buildDepositTransaction, type DepositSettings } from "../vault/operations/build-deposit-transaction";
+import { buildWithdrawTransaction } from "../vault/operations/build-withdraw-transaction";
+import { DomainError } from "../vault/model/domain-errors";
+import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/reads/history";
+import { assetsForSharesRoundUp, sharePrice, sharesForAssetsRoundDown } from "../vault/model/share-math";
+import {
+  formatAbout,
+  formatHuman,
+  formatUnits,
+  tokenAmount,
+  type TokenAmount,
+} from "../vault/model/token-amount";
+import type { LoadedVault, VaultDeps } from "../vault/model/vault-state";
+import type { ScheduleSettings } from "../vault/model/withdrawal-rules";
 import { parseDecimalAmount } from "./amount";
 
 export type VaultActionKind = "deposit" | "withdraw" | "claim" | "cancel";

@@ -1,8 +1,8 @@
 // The caches of chain data an API context keeps for the directory's reads, each a named member of the
 // context (ApiContext.chainData), made with it and emptied by it when its chain changes (a new genesis
 // hash), so a restarted local chain is never answered with the previous chain's values.
-import type { DirectoryVault, VaultNav, VaultStatsReads } from "../vault/directory";
-import type { HeldPosition } from "../vault/portfolio";
+import type { DirectoryVault, VaultNav, VaultStatsReads } from "../vault/reads/directory";
+import type { HeldPosition } from "../vault/reads/portfolio";
 import type { JsonText } from "./json-text";
 import { SingleFlightCache } from "./single-flight-cache";
 

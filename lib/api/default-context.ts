@@ -41,7 +41,7 @@ export type NextRouteHandlers = Record<HttpMethod, (request: Request) => Promise
 
 /**
  * Every method Next.js routes to a route file, answered by the process's API (which matches the path
- * itself): app/api/**\/route.ts re-export these, the catch-all app/api/[...path] included.
+ * itself): the one route file, app/api/[...path]/route.ts, re-exports these.
  */
 export const NEXT_ROUTE_HANDLERS = Object.fromEntries(
   HTTP_METHODS.map((method) => [

@@ -16,7 +16,7 @@ import { FIRST_PARTY_ROUTES, ROUTE_TABLE } from "./routes";
 import { depositRequest } from "./schemas/deposit";
 import { withdrawRequest } from "./schemas/withdraw";
 import { ChainUnavailableError } from "../chain/rpc";
-import { DOMAIN_ERROR_CODES, DomainError, domainContextOf } from "../vault/domain-errors";
+import { DOMAIN_ERROR_CODES, DomainError, domainContextOf } from "../vault/model/domain-errors";
 
 const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
 

@@ -2,7 +2,7 @@
 // anything thrown into the spec's envelope. Unknown errors become a generic 500 that reveals nothing.
 import { ChainUnavailableError } from "../chain/rpc";
 import { StoreUnavailableError } from "../store/db";
-import { DomainError, type DomainErrorCode, type DomainErrorContexts } from "../vault/domain-errors";
+import { DomainError, type DomainErrorCode, type DomainErrorContexts } from "../vault/model/domain-errors";
 import type { ApiContext } from "./types";
 import type { RequestMeta } from "./handler";
 

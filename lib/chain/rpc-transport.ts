@@ -1,5 +1,5 @@
 // The pages' (and the partner client's) Connection fetches through chainFetch, so a request that got no
-// answer is known by its type where it is caught (lib/web/chain-reader's reads, lib/vault/transaction-flow)
+// answer is known by its type where it is caught (lib/web/chain-reader's reads, lib/vault/send/transaction-flow)
 // rather than by the words of the platform's or web3.js's message.
 
 /**

@@ -1,10 +1,10 @@
 // The typed partner client: openapi-fetch over the types openapi-typescript generates from the API's
 // OpenAPI document (./schema.ts), plus the flows a partner otherwise writes by hand. deposit, withdraw
 // and claim build through /api, check the built transaction against the request (programs, vault,
-// accounts, amounts, fee payer, compute price: lib/vault/verify-transaction.ts) and simulate it, reading
+// accounts, amounts, fee payer, compute price: lib/vault/operations/verify-transaction.ts) and simulate it, reading
 // the wallet's balance changes, refusing with a TransactionCheckError before the signer is asked
 // anything; then they have the signer sign, send, confirm and record with POST /api/history
-// (the same flow the web app runs, lib/vault/transaction-flow.ts): an expired blockhash is rebuilt and
+// (the same flow the web app runs, lib/vault/send/transaction-flow.ts): an expired blockhash is rebuilt and
 // signed again, a 429 waits its Retry-After, and a withdrawal the caps refuse (at preparation, or 6020 /
 // 6021 on chain) is a CapacityExceededError carrying the vault's withdrawal limits read afresh from the
 // chain's vault account (the withdrawal status's read), not the indexer's copy.
@@ -13,10 +13,10 @@ import { Connection, PublicKey } from "@solana/web3.js";
 import * as openapiFetch from "openapi-fetch";
 
 import { chainFetch } from "../chain/rpc-transport";
-import { vaultErrorCode } from "../vault/program-errors";
-import { vaultTransactionVerifier, type OperationRequest } from "../vault/verify-transaction";
-import { ApiRequestError, TransactionRefusedError } from "../vault/transaction-errors";
-import { runVaultTransaction, type FlowResult, type FlowStage } from "../vault/transaction-flow";
+import { vaultErrorCode } from "../vault/program/program-errors";
+import { vaultTransactionVerifier, type OperationRequest } from "../vault/operations/verify-transaction";
+import { ApiRequestError, TransactionRefusedError } from "../vault/send/transaction-errors";
+import { runVaultTransaction, type FlowResult, type FlowStage } from "../vault/send/transaction-flow";
 import type { paths } from "./schema";
 
 export type { components, paths } from "./schema";
@@ -36,7 +36,7 @@ export {
   BlockhashExpiredError,
   RecordingFailedError,
   TransactionRefusedError,
-} from "../vault/transaction-errors";
+} from "../vault/send/transaction-errors";
 // The check itself, for partners who send transactions their own way: verify before signing.
 export {
   DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS,
@@ -52,8 +52,8 @@ export {
   type BalanceChanges,
   type TransactionCheckCode,
   type VerifiedTransaction,
-} from "../vault/verify-transaction";
-export type { TransactionPreview } from "../vault/transaction-flow";
+} from "../vault/operations/verify-transaction";
+export type { TransactionPreview } from "../vault/send/transaction-flow";
 
 /** The `data` of an operation's 200 envelope. */
 type DataOf<Operation> = Operation extends {

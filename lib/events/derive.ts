@@ -2,9 +2,9 @@
 // transaction's stored events with the vault's tokens, caps and previous paused flag, and the store
 // finds the requests a NAV strike or a staging made claimable (lib/store/partner-events.ts).
 import type { StoredEvent } from "../store/indexer";
-import { sharePrice } from "../vault/share-math";
-import { tokenAmount, type TokenLabel } from "../vault/token-amount";
-import { partnerEventId, type PartnerEvent } from "../vault/partner-event";
+import { sharePrice } from "../vault/model/share-math";
+import { tokenAmount, type TokenLabel } from "../vault/model/token-amount";
+import { partnerEventId, type PartnerEvent } from "../vault/model/partner-event";
 
 export interface VaultEventContext {
   asset: TokenLabel;

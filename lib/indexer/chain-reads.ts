@@ -12,9 +12,9 @@ import {
   decodeVault,
   type VaultAccount,
   type WithdrawalReceiptAccount,
-} from "../vault/accounts";
-import { VAULT_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../vault/idl";
-import type { IndexedVaultRow } from "../vault/indexed-records";
+} from "../vault/program/accounts";
+import { VAULT_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../vault/program/idl";
+import type { IndexedVaultRow } from "../vault/model/indexed-records";
 
 const programAccountsSchema = z.object({
   context: z.object({ slot: z.number() }),

@@ -8,9 +8,9 @@ import { claimableEvent, partnerEventsOf, type VaultEventContext } from "../even
 import type { Queryable } from "../store/db";
 import type { StoredEvent } from "../store/indexer";
 import { newlyClaimableRequests, pausedBefore, recordPartnerEvents } from "../store/partner-events";
-import type { VaultAccount } from "../vault/accounts";
-import { vaultFromAccount } from "../vault/vault-state";
-import { VAULT_PROGRAM_ID } from "../vault/idl";
+import type { VaultAccount } from "../vault/program/accounts";
+import { vaultFromAccount } from "../vault/model/vault-state";
+import { VAULT_PROGRAM_ID } from "../vault/program/idl";
 
 export interface PartnerEventSettings {
   symbolOf(mint: PublicKey): string;

@@ -38,10 +38,10 @@ import { soleLeaderLock } from "../indexer/leader-lock";
 import { processMetrics } from "../observability/metrics";
 import { ChainClient } from "../operator/chain-client";
 import { OperatorError } from "../operator/errors";
-import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
-import { findReceipt } from "../vault/addresses";
-import { decodeVaultEvents } from "../vault/events";
-import { buildDepositInstruction, buildRequestWithdrawalInstruction } from "../vault/instructions";
+import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/program/accounts";
+import { findReceipt } from "../vault/program/addresses";
+import { decodeVaultEvents } from "../vault/program/events";
+import { buildDepositInstruction, buildRequestWithdrawalInstruction } from "../vault/program/instructions";
 import {
   Keeper,
   assetsDisagreement,

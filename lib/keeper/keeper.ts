@@ -25,16 +25,16 @@ import type { LeaderLock } from "../indexer/leader-lock";
 import { readProgramVaults, readVaultReceipts, type VaultReceipt } from "../indexer/chain-reads";
 import { processMetrics } from "../observability/metrics";
 import { ChainClient, TransactionFailedError, programsOf } from "../operator/chain-client";
-import { decodeProtocol, decodeReceipt, decodeVault, type VaultAccount } from "../vault/accounts";
-import { VAULT_PROGRAM_ID } from "../vault/idl";
-import { findQueueHoles } from "../vault/addresses";
+import { decodeProtocol, decodeReceipt, decodeVault, type VaultAccount } from "../vault/program/accounts";
+import { VAULT_PROGRAM_ID } from "../vault/program/idl";
+import { findQueueHoles } from "../vault/program/addresses";
 import {
   buildClaimWithdrawalInstruction,
   buildStageWithdrawalsInstruction,
   buildUpdateNavInstruction,
-} from "../vault/instructions";
-import { vaultErrorCode } from "../vault/program-errors";
-import { claimAmounts, claimBlockers } from "../vault/withdrawal-rules";
+} from "../vault/program/instructions";
+import { vaultErrorCode } from "../vault/program/program-errors";
+import { claimAmounts, claimBlockers } from "../vault/model/withdrawal-rules";
 import type { NavSource } from "./nav-source";
 
 const BPS = 10_000n;

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 
 import { OperatorError } from "../operator/errors";
-import { U64_MAX } from "../vault/token-amount";
+import { U64_MAX } from "../vault/model/token-amount";
 
 const SECONDS_PER_YEAR = 365n * 24n * 3600n;
 const BPS = 10_000n;

@@ -1,5 +1,5 @@
 // What the operator commands need from any Solana RPC: accounts, rent, blockhashes, simulation, and
-// sending legacy transactions, sent and confirmed by the senders' one module (lib/vault/send-transaction.ts).
+// sending legacy transactions, sent and confirmed by the senders' one module (lib/vault/send/send-transaction.ts).
 // Built on lib/chain/rpc.ts, so its calls are counted and timed like the servers' are.
 import bs58 from "bs58";
 import { PublicKey, Transaction, type Keypair, type TransactionInstruction } from "@solana/web3.js";
@@ -13,8 +13,8 @@ import {
   sendSigned,
   type Confirmation,
   type TransactionRpc,
-} from "../vault/send-transaction";
-import { decodeTransactionFailure, type TransactionFailure } from "../vault/transaction-failure";
+} from "../vault/send/send-transaction";
+import { decodeTransactionFailure, type TransactionFailure } from "../vault/send/transaction-failure";
 
 export interface OnChainAccount {
   lamports: bigint;
@@ -25,7 +25,7 @@ export interface OnChainAccount {
 
 /**
  * A transaction the chain refused or executed with an error; `err` is the RPC's error value, decoded
- * (the vault program's errors by their IDL name) by lib/vault/transaction-failure.ts.
+ * (the vault program's errors by their IDL name) by lib/vault/send/transaction-failure.ts.
  */
 export class TransactionFailedError extends Error {
   readonly failure: TransactionFailure;
@@ -95,7 +95,7 @@ export interface SignedTransaction {
 
 export interface Simulation {
   err: unknown;
-  /** `err` decoded (lib/vault/transaction-failure.ts); null when the simulation succeeded. */
+  /** `err` decoded (lib/vault/send/transaction-failure.ts); null when the simulation succeeded. */
   failure: TransactionFailure | null;
   logs: string[];
   unitsConsumed: number;
@@ -283,7 +283,7 @@ export class ChainClient {
   }
 }
 
-/** The JSON-RPC client as lib/vault/send-transaction.ts's TransactionRpc. */
+/** The JSON-RPC client as lib/vault/send/send-transaction.ts's TransactionRpc. */
 function rpcTransport(rpc: RpcClient): TransactionRpc {
   return {
     async send(wire, { skipPreflight }) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { LOADER_V3_PROGRAM_ID, decodeLoaderV3State, findProgramDataAddress } from "../chain/loader-v3";
 import { TOKEN_PROGRAM_ID } from "../chain/spl-token";
-import { VAULT_PROGRAM_ID } from "../vault/idl";
+import { VAULT_PROGRAM_ID } from "../vault/program/idl";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import { PROGRAM_BINARY, startTestLocalnet } from "../../localnet/testing";
 import { ChainClient } from "./chain-client";

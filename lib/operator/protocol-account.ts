@@ -2,8 +2,8 @@
 // the keypair is its admin.
 import type { PublicKey } from "@solana/web3.js";
 
-import { decodeProtocol, type ProtocolAccount } from "../vault/accounts";
-import { VAULT_PROGRAM_ID } from "../vault/idl";
+import { decodeProtocol, type ProtocolAccount } from "../vault/program/accounts";
+import { VAULT_PROGRAM_ID } from "../vault/program/idl";
 import { OperatorError } from "./errors";
 import type { CommandContext } from "./plan";
 

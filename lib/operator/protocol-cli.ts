@@ -5,8 +5,8 @@
 import { PublicKey } from "@solana/web3.js";
 
 import { observeRpcCall } from "../observability/metrics";
-import type { ProtocolAccount } from "../vault/accounts";
-import { findProtocolAddress } from "../vault/addresses";
+import type { ProtocolAccount } from "../vault/program/accounts";
+import { findProtocolAddress } from "../vault/program/addresses";
 import {
   buildAcceptAdminInstruction,
   buildInitializeProtocolInstruction,
@@ -15,7 +15,7 @@ import {
   DEFAULT_NAV_RATES,
   NAV_RATE_CEILINGS,
   type NavBounds,
-} from "../vault/instructions";
+} from "../vault/program/instructions";
 import { ChainClient } from "./chain-client";
 import { parseFlags, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
 import { OperatorError } from "./errors";

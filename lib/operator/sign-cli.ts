@@ -1,18 +1,22 @@
 // npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim | --cancel)
 //   [--url <rpc>] [--ws-url <ws>] [--max-compute-unit-price <micro-lamports>] < build-response.json
-// Finishes the README's curl walkthrough without a wallet app: reads what POST /api/vault/{id}/deposit
+// Finishes the curl walkthrough in docs/partner.md without a wallet app: reads what POST /api/vault/{id}/deposit
 // or /withdraw answered (the envelope, or its data) on standard input, checks the transaction against
 // what the flags ask for with the same check the typed client and the pages use
-// (lib/vault/verify-transaction.ts: programs, vault instruction, accounts, amount, fee payer, price, a
+// (lib/vault/operations/verify-transaction.ts: programs, vault instruction, accounts, amount, fee payer, price, a
 // deposit's min_shares_out against the answer's estimatedSharesReceived less the default 50 bps),
 // simulates it and prints the wallet's balance changes, then signs with the keypair, sends, confirms and
 // prints the signature for POST /api/history. Nothing is signed that does not pass the check.
 import { Connection } from "@solana/web3.js";
 import { z } from "zod";
 
-import { formatDisplay } from "../vault/token-amount";
-import { runVaultTransaction, transactionCheck, type TransactionPreview } from "../vault/transaction-flow";
-import type { OperationRequest } from "../vault/verify-transaction";
+import { formatDisplay } from "../vault/model/token-amount";
+import {
+  runVaultTransaction,
+  transactionCheck,
+  type TransactionPreview,
+} from "../vault/send/transaction-flow";
+import type { OperationRequest } from "../vault/operations/verify-transaction";
 import { parseFlags, requireFlag, resolveCluster, type OperatorEnv } from "./cli";
 import { OperatorError } from "./errors";
 import { readKeypairFile } from "./keypair-file";

@@ -5,18 +5,18 @@ import { PublicKey } from "@solana/web3.js";
 
 import { decodeMint } from "../chain/spl-token";
 import { observeRpcCall } from "../observability/metrics";
-import { decodeVault, type VaultAccount } from "../vault/accounts";
-import { deriveVaultAddresses, findProtocolAddress } from "../vault/addresses";
-import { VAULT_PROGRAM_ID } from "../vault/idl";
-import { U64_MAX } from "../vault/token-amount";
-import { hurtingFields, noticeSeconds, type ConfigField } from "../vault/pending-config";
+import { decodeVault, type VaultAccount } from "../vault/program/accounts";
+import { deriveVaultAddresses, findProtocolAddress } from "../vault/program/addresses";
+import { VAULT_PROGRAM_ID } from "../vault/program/idl";
+import { U64_MAX } from "../vault/model/token-amount";
+import { hurtingFields, noticeSeconds, type ConfigField } from "../vault/model/pending-config";
 import {
   buildAcceptManagerInstruction,
   buildInitializeVaultInstruction,
   buildProposeManagerInstruction,
   buildUpdateConfigInstruction,
   type ConfigUpdate,
-} from "../vault/instructions";
+} from "../vault/program/instructions";
 import { ChainClient } from "./chain-client";
 import { parseFlags, requireFlag, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
 import { OperatorError } from "./errors";

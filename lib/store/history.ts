@@ -7,8 +7,8 @@ import type {
   HistoryPosition,
   HistoryStore,
   NewActivityRecord,
-} from "../vault/history";
-import type { RequestTimeSource } from "../vault/withdrawal-status";
+} from "../vault/reads/history";
+import type { RequestTimeSource } from "../vault/reads/withdrawal-status";
 import type { Queryable } from "./db";
 
 interface HistoryRow {

@@ -2,8 +2,8 @@
 // per-vault cursor. Every write is idempotent (primary keys plus ON CONFLICT DO NOTHING), and a
 // transaction's events are stored together with the cursor that passes it, so a restart at any point
 // neither duplicates nor skips.
-import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "../vault/indexed-records";
-import type { WithdrawalMilestoneEvents } from "../vault/withdrawal-milestones";
+import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "../vault/model/indexed-records";
+import type { WithdrawalMilestoneEvents } from "../vault/model/withdrawal-milestones";
 import type { Database, Queryable } from "./db";
 
 export type { IndexedVaultRow, StoredEvent, VaultSnapshot };
@@ -371,7 +371,7 @@ export class SqlIndexerStore {
    * Mean seconds from a withdrawal request made at or after `sinceSeconds` to the moment it became
    * claimable — the first NAV struck past its floor and the first staging that funded the queue past
    * its end, whichever came later — over the requests that have; null when none has. The same rule
-   * as averageSecondsToClaimable in lib/vault/directory.ts, done by the database over its indexes
+   * as averageSecondsToClaimable in lib/vault/reads/directory.ts, done by the database over its indexes
    * instead of loading every event of the window.
    */
   async averageSecondsToClaimable(vault: string, sinceSeconds: number): Promise<number | null> {

@@ -3,7 +3,7 @@
 // back a page at a time for GET /api/events. A key restricted to vaults or a wallet matches only events
 // of those vaults and, when wallet-restricted, only events of that wallet (vault-wide events included
 // in none of them).
-import type { PartnerEvent } from "../vault/partner-event";
+import type { PartnerEvent } from "../vault/model/partner-event";
 import type { Queryable } from "./db";
 import { EVENT_COLUMNS, eventFromRow, type EventRow, type StoredEvent } from "./indexer";
 

@@ -2,7 +2,7 @@
 // only ever found through it. The worker's operations are single statements (a claim is one
 // UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)), so they hold on PostgreSQL with any number of
 // workers and on PGlite, whose owner serves every process over the Postgres protocol.
-import type { PartnerEvent } from "../vault/partner-event";
+import type { PartnerEvent } from "../vault/model/partner-event";
 import type { Database } from "./db";
 
 export interface WebhookEndpoint {

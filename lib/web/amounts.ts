@@ -6,7 +6,7 @@ import {
   formatUnits,
   groupThousands,
   type DisplayOptions,
-} from "../vault/token-amount";
+} from "../vault/model/token-amount";
 
 export type ParsedAmount =
   { ok: true; raw: bigint } | { ok: false; reason: string } | { ok: false; empty: true; reason: string };

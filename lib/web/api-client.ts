@@ -9,7 +9,7 @@ import { portfolioResponse } from "../api/schemas/portfolio";
 import { navHistoryResponse } from "../api/schemas/position-history";
 import { vaultNavSchema, vaultStatsSchema, vaultSummarySchema, vaultsResponse } from "../api/schemas/vaults";
 import { withdrawData, withdrawalStatusData } from "../api/schemas/withdraw";
-import { domainContextOf } from "../vault/domain-errors";
+import { domainContextOf } from "../vault/model/domain-errors";
 import { ApiRequestError, AppUnreachableError } from "./errors";
 
 export type DepositData = z.output<typeof depositData>;

@@ -1,7 +1,7 @@
 // A checked transaction's simulated balance changes, in words for the confirm step: what the wallet
 // pays and receives, token by token, and the SOL it spends on the fee (and any account it opens).
-import type { BalanceChanges, VerifiedTransaction } from "../vault/verify-transaction";
-import type { VaultToken } from "../vault/vault-view";
+import type { BalanceChanges, VerifiedTransaction } from "../vault/operations/verify-transaction";
+import type { VaultToken } from "../vault/model/vault-view";
 import { formatAmount, formatSol } from "./amounts";
 
 /** One line per balance that moves, in the order asset, shares, SOL; nothing for one that does not. */

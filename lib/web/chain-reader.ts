@@ -10,11 +10,11 @@ import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 import { ChainUnavailableError } from "../chain/rpc";
 import { RpcTransportError, chainFetch } from "../chain/rpc-transport";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
-import { decodeReceipt } from "../vault/accounts";
-import { findReceipt } from "../vault/addresses";
-import { VAULT_ACCOUNT_SIZE, VAULT_PROGRAM_ID } from "../vault/idl";
-import { servedVaultOrNull } from "../vault/vault-state";
-import { vaultView, type VaultView } from "../vault/vault-view";
+import { decodeReceipt } from "../vault/program/accounts";
+import { findReceipt } from "../vault/program/addresses";
+import { VAULT_ACCOUNT_SIZE, VAULT_PROGRAM_ID } from "../vault/program/idl";
+import { servedVaultOrNull } from "../vault/model/vault-state";
+import { vaultView, type VaultView } from "../vault/model/vault-view";
 import { symbolOf, type ClientConfig } from "./client-config";
 
 // lib/vault's decoders hand Buffers to the Borsh coder; browsers have no global Buffer.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { ChainUnavailableError } from "../chain/rpc";
-import { vaultErrorCode } from "../vault/program-errors";
-import { TransactionCheckError } from "../vault/transaction-check-error";
+import { vaultErrorCode } from "../vault/program/program-errors";
+import { TransactionCheckError } from "../vault/operations/transaction-check-error";
 import {
   SLOW_STEP_MS,
   describeError,
@@ -18,7 +18,7 @@ import {
   TransactionRefusedError,
   TransactionStoppedError,
 } from "./errors";
-import type { VaultView } from "../vault/vault-view";
+import type { VaultView } from "../vault/model/vault-view";
 
 const utc = { clock: { timeZone: "UTC" } };
 const USDC = 1_000_000n;

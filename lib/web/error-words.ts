@@ -4,10 +4,10 @@
 // CAPACITY_EXCEEDED's figures as context, program errors are named by the IDL (at the boundary that
 // builds TransactionRefusedError), and an unreachable chain is ChainUnavailableError.
 import { ChainUnavailableError } from "../chain/rpc";
-import { capWindow } from "../vault/cap-window";
-import type { TokenAmount } from "../vault/token-amount";
-import type { VaultView } from "../vault/vault-view";
-import { TransactionCheckError } from "../vault/transaction-check-error";
+import { capWindow } from "../vault/model/cap-window";
+import type { TokenAmount } from "../vault/model/token-amount";
+import type { VaultView } from "../vault/model/vault-view";
+import { TransactionCheckError } from "../vault/operations/transaction-check-error";
 import { formatAmount, formatPercent } from "./amounts";
 import {
   ApiRequestError,

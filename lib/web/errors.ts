@@ -1,10 +1,10 @@
 // Errors the pages' data layer throws, kept free of heavy imports so the words for them
 // (lib/web/error-words.ts) can be loaded with the first page: the pages' own below, and those of a
-// transaction's way to the chain, shared with the typed client (lib/vault/transaction-errors.ts). The
+// transaction's way to the chain, shared with the typed client (lib/vault/send/transaction-errors.ts). The
 // chain being unreachable is lib/chain/rpc's ChainUnavailableError, the same error the API's own
 // reads throw. The words are built from types, codes and typed context only.
 import { ChainUnavailableError } from "../chain/rpc";
-import { ApiRequestError } from "../vault/transaction-errors";
+import { ApiRequestError } from "../vault/send/transaction-errors";
 
 export {
   ApiRequestError,
@@ -12,7 +12,7 @@ export {
   RecordingFailedError,
   TransactionRefusedError,
   isWalletRejection,
-} from "../vault/transaction-errors";
+} from "../vault/send/transaction-errors";
 
 /** The app's own server did not answer (offline, or the server is down). */
 export class AppUnreachableError extends Error {

@@ -13,7 +13,7 @@ import {
   strikesOf,
   type NavPoint,
 } from "./nav-history";
-import { seriesPointCount } from "../vault/series-timestamps";
+import { seriesPointCount } from "../vault/model/series-timestamps";
 
 const DAY = 86_400;
 

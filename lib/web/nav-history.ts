@@ -1,7 +1,7 @@
 // The share price over time from the vault's NAV strikes (GET /api/vault/{id}/nav-history): which
 // window and interval to ask for, the strikes in the answer, the APY they show, and the geometry of
 // the chart that draws them.
-import { SERIES_INTERVALS, seriesPointCount, type SeriesInterval } from "../vault/series-timestamps";
+import { SERIES_INTERVALS, seriesPointCount, type SeriesInterval } from "../vault/model/series-timestamps";
 
 export interface NavPoint {
   /** Unix seconds of the strike. */

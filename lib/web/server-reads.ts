@@ -6,7 +6,7 @@
 import { cache } from "react";
 
 import { processConfig } from "../config";
-import type { VaultView } from "../vault/vault-view";
+import type { VaultView } from "../vault/model/vault-view";
 
 const READ_TIMEOUT_MS = 600;
 

@@ -13,8 +13,8 @@ import { describe, expect, it, vi } from "vitest";
 import { ChainUnavailableError } from "../chain/rpc";
 import { RpcTransportError } from "../chain/rpc-transport";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../chain/spl-token";
-import { VAULT_PROGRAM_ID } from "../vault/idl";
-import { TransactionCheckError, type VerifiedTransaction } from "../vault/verify-transaction";
+import { VAULT_PROGRAM_ID } from "../vault/program/idl";
+import { TransactionCheckError, type VerifiedTransaction } from "../vault/operations/verify-transaction";
 import {
   BlockhashExpiredError,
   RecordingFailedError,
@@ -66,7 +66,7 @@ type Connection = FlowDeps["connection"];
  * These cases are about sending and naming the chain's answers, over transactions that are not vault
  * operations (a top-level System transfer among them), so the check stands aside here: it accepts
  * anything and bounds no balance. The check itself is tested on real transactions in
- * lib/vault/verify-transaction.test.ts and, through this flow, against a lying gateway in
+ * lib/vault/operations/verify-transaction.test.ts and, through this flow, against a lying gateway in
  * tests/api/hostile-gateway.test.ts.
  */
 async function acceptedForErrorNaming(): Promise<VerifiedTransaction> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { vaultCard } from "./vault-card";
-import type { VaultView } from "../vault/vault-view";
+import type { VaultView } from "../vault/model/vault-view";
 
 const vault = {
   name: "USDC Prime",

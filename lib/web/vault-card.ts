@@ -1,6 +1,6 @@
 // What a shared vault link unfurls to (Open Graph and Twitter cards, and the card image): the vault's
 // name, APY, TVL and fee in the words and figures the pages use.
-import type { VaultView } from "../vault/vault-view";
+import type { VaultView } from "../vault/model/vault-view";
 import { formatAmount, formatPercent } from "./amounts";
 import type { VaultCardFacts } from "./server-reads";
 

@@ -9,8 +9,12 @@ import {
   previewWithdrawal,
   withdrawVerdict,
 } from "./vault-view";
-import { assetsForSharesRoundDown, sharesForAssetsRoundUp, withdrawalAmounts } from "../vault/share-math";
-import type { VaultView } from "../vault/vault-view";
+import {
+  assetsForSharesRoundDown,
+  sharesForAssetsRoundUp,
+  withdrawalAmounts,
+} from "../vault/model/share-math";
+import type { VaultView } from "../vault/model/vault-view";
 
 const USDC = 1_000_000n;
 /** One whole share: the asset's 6 decimals plus the program's offset of 3. */

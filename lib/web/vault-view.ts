@@ -1,15 +1,15 @@
-// The pages' previews over the vault's view (lib/vault/vault-view.ts, read live from the chain by
+// The pages' previews over the vault's view (lib/vault/model/vault-view.ts, read live from the chain by
 // lib/web/chain-reader.ts): deposit shares, withdrawal gross/fee/net, cap capacity as the program will
 // see it. The arithmetic is lib/vault's (share-math.ts, cap-window.ts), the one the API checks with.
-import { firstOverflow, windowsAt, type CapWindow } from "../vault/cap-window";
+import { firstOverflow, windowsAt, type CapWindow } from "../vault/model/cap-window";
 import {
   assetsForSharesRoundDown,
   sharePrice,
   sharesForAssetsRoundDown,
   sharesForAssetsRoundUp,
   withdrawalAmounts,
-} from "../vault/share-math";
-import type { VaultView } from "../vault/vault-view";
+} from "../vault/model/share-math";
+import type { VaultView } from "../vault/model/vault-view";
 
 export interface DepositPreview {
   shares: bigint;
@@ -156,7 +156,7 @@ export function withdrawVerdict(
 
 /**
  * The least SOL any transaction of the pages costs: one signature's base fee (LAMPORTS_PER_SIGNATURE in
- * lib/vault/vault-state.ts, kept out of the pages' first JavaScript). A wallet below it cannot pay for
+ * lib/vault/model/vault-state.ts, kept out of the pages' first JavaScript). A wallet below it cannot pay for
  * anything, so the forms say so before asking the wallet to sign; the API's preparation checks the
  * full figure (priority fee and any rent) before a transaction is built.
  */

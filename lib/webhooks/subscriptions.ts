@@ -6,8 +6,8 @@ import { randomBytes } from "node:crypto";
 
 import { listPartnerEvents, type EventAudience } from "../store/partner-events";
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from "../store/webhooks";
-import { DomainError } from "../vault/domain-errors";
-import type { PartnerEvent, PartnerEventType } from "../vault/partner-event";
+import { DomainError } from "../vault/model/domain-errors";
+import type { PartnerEvent, PartnerEventType } from "../vault/model/partner-event";
 import { newWebhookSecret } from "./signing";
 import type { Webhooks } from "./parts";
 import { RefusedTargetError } from "./target";

@@ -1,7 +1,7 @@
 // npm run bench:program — compute units of each vault instruction in LiteSVM, against the targets.
 // Each measured transaction holds only the instruction itself: token accounts (ATAs) are created in
 // earlier transactions. Exits non-zero when a target is missed or an instruction fails.
-import { findReceiptAndBump } from "../../lib/vault/addresses";
+import { findReceiptAndBump } from "../../lib/vault/program/addresses";
 import { TestChain, type TransactionOutcome } from "./tests/harness";
 import { TestProtocol, TestVault, type Member } from "./tests/vault-fixture";
 

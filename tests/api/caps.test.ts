@@ -4,9 +4,9 @@
 import { VersionedTransaction, type Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { decodeVault } from "../../lib/vault/accounts";
-import type { ConfigUpdate } from "../../lib/vault/instructions";
-import { vaultErrorCode } from "../../lib/vault/program-errors";
+import { decodeVault } from "../../lib/vault/program/accounts";
+import type { ConfigUpdate } from "../../lib/vault/program/instructions";
+import { vaultErrorCode } from "../../lib/vault/program/program-errors";
 import { devRoles } from "../../localnet/genesis";
 import { waitFor } from "../../localnet/testing";
 import { updateConfigPastNotice } from "./config-notice";

@@ -7,12 +7,12 @@ import type { Keypair, PublicKey } from "@solana/web3.js";
 
 import type { Chain } from "../../localnet/chain";
 import { submitLocalTransaction } from "../../localnet/local-transactions";
-import { vaultCoder } from "../../lib/vault/idl";
+import { vaultCoder } from "../../lib/vault/program/idl";
 import {
   buildApplyConfigInstruction,
   buildUpdateConfigInstruction,
   type ConfigUpdate,
-} from "../../lib/vault/instructions";
+} from "../../lib/vault/program/instructions";
 
 /** Sends update_config and moves a scheduled change's effective time to the past; false when nothing was scheduled. */
 export async function scheduleConfigDue(

@@ -14,7 +14,7 @@ import {
 } from "../../lib/api/events/event-stream";
 import { createFirstPartySessionSource } from "../../lib/api/first-party-session";
 import { PartnerEventFeed } from "../../lib/events/feed";
-import { partnerEventId, type PartnerEvent } from "../../lib/vault/partner-event";
+import { partnerEventId, type PartnerEvent } from "../../lib/vault/model/partner-event";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
 import { recordPartnerEvents, type StoredPartnerEvent } from "../../lib/store/partner-events";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { createVaultClient, type TransactionSigner } from "../../lib/client";
 import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
-import { readVaultTokens } from "../../lib/vault/verify-transaction";
+import { readVaultTokens } from "../../lib/vault/operations/verify-transaction";
 import { devRoles } from "../../localnet/genesis";
 import { waitFor } from "../../localnet/testing";
 import { scheduleConfigDue } from "./config-notice";

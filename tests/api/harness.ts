@@ -32,16 +32,17 @@ export const REDIS_URL = process.env.REDIS_URL ?? null;
 
 export const USDC = 1_000_000n;
 
-export type ApiHostKind = "lean" | "production" | "dev";
+/** `next`: `npm start`'s build with /api through Next.js's route file, as a platform running Next.js alone serves it. */
+export type ApiHostKind = "lean" | "production" | "dev" | "next";
 
 function apiHostKind(value: string | undefined): ApiHostKind {
   if (value === undefined || value === "" || value === "lean") {
     return "lean";
   }
-  if (value === "production" || value === "dev") {
+  if (value === "production" || value === "dev" || value === "next") {
     return value;
   }
-  throw new Error(`API_HOST must be lean, production or dev, got ${value}`);
+  throw new Error(`API_HOST must be lean, production, dev or next, got ${value}`);
 }
 
 /** The host the API suites run against (tests/api/hosts.ts runs them on each). */
@@ -62,6 +63,7 @@ async function startHost(
   installProcessConfig(createProcessConfig(process.env));
   return startWebServer({
     dev: API_HOST === "dev",
+    apiThroughNext: API_HOST === "next",
     hostname: listen.host,
     port: listen.port,
     context,

@@ -13,11 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { historyRecordResponse } from "../../lib/api/schemas/history";
 import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
-import { findReceipt } from "../../lib/vault/addresses";
+import { findReceipt } from "../../lib/vault/program/addresses";
 import {
   buildClaimWithdrawalInstruction,
   buildRequestWithdrawalInstruction,
-} from "../../lib/vault/instructions";
+} from "../../lib/vault/program/instructions";
 import type { LocalnetVault } from "../../localnet/genesis";
 import { USDC, dataOf, startApiHarness, type ApiHarness } from "./harness";
 

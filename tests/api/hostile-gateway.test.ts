@@ -31,9 +31,9 @@ import {
   findReserve,
   findShareMint,
   findVaultAuthority,
-} from "../../lib/vault/addresses";
-import { VAULT_PROGRAM_ID, findIdlInstruction } from "../../lib/vault/idl";
-import type { OperationRequest, TransactionCheckCode } from "../../lib/vault/verify-transaction";
+} from "../../lib/vault/program/addresses";
+import { VAULT_PROGRAM_ID, findIdlInstruction } from "../../lib/vault/program/idl";
+import type { OperationRequest, TransactionCheckCode } from "../../lib/vault/operations/verify-transaction";
 import { runVaultTransaction, transactionCheck, type FlowStage } from "../../lib/web/transaction-flow";
 import { waitFor } from "../../localnet/testing";
 import { USDC, startApiHarness, type ApiHarness } from "./harness";

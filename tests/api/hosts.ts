@@ -3,7 +3,8 @@
 // tests do), then the endpoint, security, fuzz, due-fee and smoke suites against `npm start`'s server
 // (API_HOST=production), then the smoke suite, the security suite's credential cases and the typed
 // client's partner flow (deposit, withdraw, claim through lib/client alone) against `npm run dev`'s
-// (API_HOST=dev; its first page compiles for a minute, so only a subset runs there).
+// (API_HOST=dev; its first page compiles for a minute, so only a subset runs there), then every
+// endpoint's sample and the credential cases through Next.js's catch-all route file (API_HOST=next).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -37,6 +38,9 @@ const DEV_SUITES = [
  */
 const DEV_CASES = "API on the dev host|401|through the client deposits, withdraws and claims";
 
+const NEXT_SUITES = ["tests/api/hosts-smoke.test.ts", "tests/api/security.test.ts"];
+const NEXT_CASES = "documented status|401|403|bad key";
+
 function run(label: string, args: string[], env: NodeJS.ProcessEnv): boolean {
   console.log(`\ntest:api-hosts: ${label}`);
   const result = spawnSync(process.execPath, args, { cwd: REPO_ROOT, env, stdio: "inherit" });
@@ -69,7 +73,15 @@ function main(): number {
     [vitest, "run", "--no-file-parallelism", "--hookTimeout", "240000", ...DEV_SUITES, "-t", DEV_CASES],
     { ...env, API_HOST: "dev" },
   );
-  return production && dev ? 0 : 1;
+  // Next.js alone (a platform that runs `next start`): /api reaches the API through app/api's one
+  // catch-all route file. Every endpoint of ENDPOINTS answers its sample as documented, and the
+  // credential cases walk every partner route.
+  const nextAlone = run(
+    "every endpoint through Next.js's catch-all route file",
+    [vitest, "run", "--no-file-parallelism", "--hookTimeout", "180000", ...NEXT_SUITES, "-t", NEXT_CASES],
+    { ...env, API_HOST: "next" },
+  );
+  return production && dev && nextAlone ? 0 : 1;
 }
 
 process.exitCode = main();

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signaturesSince } from "../../lib/indexer/chain-reads";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
-import { trailingApy } from "../../lib/vault/apy";
-import { decodeVaultEvents, eventVault } from "../../lib/vault/events";
+import { trailingApy } from "../../lib/vault/model/apy";
+import { decodeVaultEvents, eventVault } from "../../lib/vault/program/events";
 import { sleep, waitFor } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";
 

@@ -11,13 +11,13 @@ import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
 import { buildCreateAssociatedTokenAccountIdempotentInstruction } from "../../lib/chain/spl-token";
 import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
-import { decodeVault } from "../../lib/vault/accounts";
-import { deriveVaultAddresses, findProtocolAddress } from "../../lib/vault/addresses";
+import { decodeVault } from "../../lib/vault/program/accounts";
+import { deriveVaultAddresses, findProtocolAddress } from "../../lib/vault/program/addresses";
 import {
   buildDepositInstruction,
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
-} from "../../lib/vault/instructions";
+} from "../../lib/vault/program/instructions";
 import { VaultNotFoundError, connectionFor, readVault, readVaults } from "../../lib/web/chain-reader";
 import { parseWebConfig } from "../../lib/web-config";
 import { submitLocalTransaction } from "../../localnet/local-transactions";

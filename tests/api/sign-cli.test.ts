@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
 import { runSignCli } from "../../lib/operator/sign-cli";
-import { TransactionCheckError } from "../../lib/vault/transaction-check-error";
+import { TransactionCheckError } from "../../lib/vault/operations/transaction-check-error";
 import { USDC, startApiHarness, type ApiHarness, type HttpResult } from "./harness";
 
 let harness: ApiHarness;

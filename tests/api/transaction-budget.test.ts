@@ -1,4 +1,4 @@
-// The per-action compute-unit budgets of lib/vault/transaction.ts against what the built transactions
+// The per-action compute-unit budgets of lib/vault/operations/transaction.ts against what the built transactions
 // consume on the local chain, in their worst case (token accounts created by the transaction).
 import {
   ComputeBudgetProgram,
@@ -16,8 +16,8 @@ import {
   findAssociatedTokenAddressAndBump,
 } from "../../lib/chain/spl-token";
 
-import { findReceiptAndBump } from "../../lib/vault/addresses";
-import { BUMP_TRY_UNITS, COMPUTE_UNIT_BUDGETS } from "../../lib/vault/transaction";
+import { findReceiptAndBump } from "../../lib/vault/program/addresses";
+import { BUMP_TRY_UNITS, COMPUTE_UNIT_BUDGETS } from "../../lib/vault/operations/transaction";
 import { waitFor } from "../../localnet/testing";
 import { USDC, dataOf, startApiHarness, type ApiHarness } from "./harness";
 

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
-import { decodeVault } from "../../lib/vault/accounts";
-import { averageSecondsToClaimable } from "../../lib/vault/directory";
+import { decodeVault } from "../../lib/vault/program/accounts";
+import { averageSecondsToClaimable } from "../../lib/vault/reads/directory";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import { sleep } from "../../localnet/testing";
 import { dataOf, startApiHarness, USDC, type ApiHarness } from "./harness";

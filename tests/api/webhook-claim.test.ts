@@ -12,7 +12,7 @@ import { Store } from "../../lib/store/store";
 import { WebhookStore, type ClaimedDelivery } from "../../lib/store/webhooks";
 import { SecretBox } from "../../lib/webhooks/secret-box";
 import { newWebhookSecret } from "../../lib/webhooks/signing";
-import type { PartnerEventType } from "../../lib/vault/partner-event";
+import type { PartnerEventType } from "../../lib/vault/model/partner-event";
 import { vaultEvent } from "../fixtures/partner-event";
 import { DATABASE_URL, uniqueSuffix } from "./harness";
 

@@ -15,7 +15,7 @@ import { newWebhookSecret } from "../../lib/webhooks/signing";
 import { TargetChecker } from "../../lib/webhooks/target";
 import { WebhookWorker } from "../../lib/webhooks/worker";
 import { waitFor } from "../../localnet/testing";
-import { partnerEventId } from "../../lib/vault/partner-event";
+import { partnerEventId } from "../../lib/vault/model/partner-event";
 import { vaultEvent } from "../fixtures/partner-event";
 import { DATABASE_URL, uniqueSuffix } from "./harness";
 import { startReceiver, type Receiver } from "./webhook-receiver";

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 
 import { Webhook } from "standardwebhooks";
 
-import type { PartnerEvent } from "../../lib/vault/partner-event";
+import type { PartnerEvent } from "../../lib/vault/model/partner-event";
 
 export interface Received {
   path: string;

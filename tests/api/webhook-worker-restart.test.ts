@@ -9,7 +9,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-import { partnerEventId, type PartnerEvent } from "../../lib/vault/partner-event";
+import { partnerEventId, type PartnerEvent } from "../../lib/vault/model/partner-event";
 import { dropPostgresSchema } from "../../lib/store/db";
 import { recordPartnerEvents } from "../../lib/store/partner-events";
 import { Store } from "../../lib/store/store";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { bearerKeySource } from "../../lib/api/credentials";
 import { createFirstPartySessionSource } from "../../lib/api/first-party-session";
-import type { PartnerEvent } from "../../lib/vault/partner-event";
+import type { PartnerEvent } from "../../lib/vault/model/partner-event";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
 import { parseWebhookSettings } from "../../lib/webhooks/settings";

@@ -5,7 +5,7 @@ export interface EventStreamLimits {
   perSession: number;
   /**
    * Open streams per client address (an IPv6 /64 is one): sized for the office of thirty behind one
-   * address that the session issue limit is sized for (README), each with a few tabs open.
+   * address that the session issue limit is sized for (docs/web-app.md), each with a few tabs open.
    */
   perAddress: number;
   /** Open streams in this process. */

@@ -2,8 +2,8 @@
 // supply equals circulating supply: no locked tokens), cached ~10 s in process.
 import { base58Of } from "../../chain/base58";
 import { decodeMint } from "../../chain/spl-token";
-import { formatUnits } from "../../vault/token-amount";
-import { vaultLayout } from "../../vault/vault-state";
+import { formatUnits } from "../../vault/model/token-amount";
+import { vaultLayout } from "../../vault/model/vault-state";
 import { publicEndpoint } from "../endpoint";
 import { circulatingSupplyBody, publicVaultQuery } from "../schemas/public";
 import { PUBLIC_LIMIT } from "../with-public";

@@ -1,8 +1,8 @@
 // GET /api/oracle[?vault=] — keyless: the share price (NAV per share) of the default vault, cached
 // ~10 s in process with one chain read per expiry however many callers wait.
 import { base58Of } from "../../chain/base58";
-import { loadVault } from "../../vault/vault-state";
-import { sharePrice } from "../../vault/share-math";
+import { loadVault } from "../../vault/model/vault-state";
+import { sharePrice } from "../../vault/model/share-math";
 import { publicEndpoint } from "../endpoint";
 import { PUBLIC_LIMIT } from "../with-public";
 import { oracleBody, publicVaultQuery } from "../schemas/public";

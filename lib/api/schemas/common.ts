@@ -4,9 +4,9 @@ import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import { boundedMemo } from "../../chain/bounded-memo";
-import { DOMAIN_ERROR_CONTEXTS } from "../../vault/domain-errors";
-import { expectedBalanceChangesSchema } from "../../vault/expected-balance-changes";
-import { U64_MAX } from "../../vault/token-amount";
+import { DOMAIN_ERROR_CONTEXTS } from "../../vault/model/domain-errors";
+import { expectedBalanceChangesSchema } from "../../vault/operations/expected-balance-changes";
+import { U64_MAX } from "../../vault/model/token-amount";
 
 const DOMAIN_ERROR_CONTEXT_SCHEMAS = Object.values(DOMAIN_ERROR_CONTEXTS).filter(
   (schema): schema is NonNullable<typeof schema> => schema !== null,
@@ -114,7 +114,7 @@ export const rawAmountInput = z
 
 export const vaultPathParams = z.object({ vault_id: addressInput });
 
-export { tokenAmountSchema } from "../../vault/token-amount";
+export { tokenAmountSchema } from "../../vault/model/token-amount";
 
 export const errorEnvelopeSchema = z
   .object({

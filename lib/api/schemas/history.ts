@@ -2,7 +2,7 @@
 import bs58 from "bs58";
 import { z } from "zod";
 
-import type { HistoryPosition } from "../../vault/history";
+import type { HistoryPosition } from "../../vault/reads/history";
 import {
   addressInput,
   base58KeyOutput,

@@ -3,7 +3,7 @@
 // others give fractions: every field ending in Pct is percent (8.24 = 8.24%).
 import { z } from "zod";
 
-import { SERIES_INTERVALS } from "../../vault/series-timestamps";
+import { SERIES_INTERVALS } from "../../vault/model/series-timestamps";
 import { base58KeyOutput, successEnvelope, tokenAmountSchema, walletInput } from "./common";
 
 /** Most points one response carries; a longer window needs a longer interval. */

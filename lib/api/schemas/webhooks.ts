@@ -1,7 +1,7 @@
 // Webhook subscriptions, their deliveries and the event feed: request validation and response shapes.
 import { z } from "zod";
 
-import { PARTNER_EVENT_TYPES } from "../../vault/partner-event";
+import { PARTNER_EVENT_TYPES } from "../../vault/model/partner-event";
 import { successEnvelope } from "./common";
 
 const eventTypes = z

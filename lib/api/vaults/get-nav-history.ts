@@ -1,6 +1,6 @@
 // GET /api/vault/{vault_id}/nav-history?from=&to=&interval= — the share price series from the
 // indexer's NAV strikes: at each point the newest NAV struck at or before it (read scope).
-import { navHistoryPoints } from "../../vault/directory";
+import { navHistoryPoints } from "../../vault/reads/directory";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { MAX_SERIES_POINTS, navHistoryQuery, navHistoryResponse } from "../schemas/position-history";

@@ -1,6 +1,6 @@
 // GET /api/vault/{vault_id}/pnl-history?wallet=&from=&to=&interval= — the wallet's unrealized and
 // realized PnL in the vault at each point, pnlPct in percent as the spec says (read scope).
-import { pnlHistoryPoints } from "../../vault/position-history";
+import { pnlHistoryPoints } from "../../vault/reads/position-history";
 import { MAX_SERIES_POINTS, pnlHistoryResponse } from "../schemas/position-history";
 import { partnerEndpoint } from "../endpoint";
 import { walletSeries, walletSeriesOptions, walletSeriesSample } from "./wallet-position-series";

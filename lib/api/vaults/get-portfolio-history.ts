@@ -1,7 +1,7 @@
 // GET /api/vault/{vault_id}/portfolio-history?wallet=&from=&to=&interval= — the wallet's position in
 // the vault at each point: shares, value, cost basis, PnL, and pnlPct and sharePriceChangePct in
 // percent as the spec says (read scope).
-import { portfolioHistoryPoints } from "../../vault/position-history";
+import { portfolioHistoryPoints } from "../../vault/reads/position-history";
 import { MAX_SERIES_POINTS, portfolioHistoryResponse } from "../schemas/position-history";
 import { partnerEndpoint } from "../endpoint";
 import { walletSeries, walletSeriesOptions, walletSeriesSample } from "./wallet-position-series";

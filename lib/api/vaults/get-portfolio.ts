@@ -4,8 +4,8 @@ import type { PublicKey } from "@solana/web3.js";
 
 import { findAssociatedTokenAddress } from "../../chain/spl-token";
 import type { StoredEvent } from "../../store/indexer";
-import { portfolioPosition, type HeldPosition } from "../../vault/portfolio";
-import { tokenAmount, type TokenLabel } from "../../vault/token-amount";
+import { portfolioPosition, type HeldPosition } from "../../vault/reads/portfolio";
+import { tokenAmount, type TokenLabel } from "../../vault/model/token-amount";
 import type { ApiContext } from "../context";
 import { partnerEndpoint } from "../endpoint";
 import { portfolioQuery, portfolioResponse } from "../schemas/portfolio";

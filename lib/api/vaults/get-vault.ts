@@ -1,5 +1,5 @@
 // GET /api/vault/{vault_id} — one vault in full: summary, withdrawal policy and current limits (read scope).
-import { vaultDetail } from "../../vault/directory";
+import { vaultDetail } from "../../vault/reads/directory";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { noQuery, vaultResponse } from "../schemas/vaults";

@@ -5,10 +5,10 @@ import type { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/base58";
 import { readVaultRows } from "../../indexer/chain-reads";
-import { annualizedYield } from "../../vault/apy";
-import { navPoints, vaultNav, vaultOfRow, type VaultApy } from "../../vault/directory";
-import { loadVault } from "../../vault/vault-state";
-import { vaultView } from "../../vault/vault-view";
+import { annualizedYield } from "../../vault/model/apy";
+import { navPoints, vaultNav, vaultOfRow, type VaultApy } from "../../vault/reads/directory";
+import { loadVault } from "../../vault/model/vault-state";
+import { vaultView } from "../../vault/model/vault-view";
 import type { IndexedVault } from "../chain-data-cache";
 import type { ApiContext } from "../context";
 import { ApiError } from "../errors";

@@ -1,6 +1,6 @@
 // The window of a series read (portfolio-, pnl- and nav-history): defaults, the order of from and to,
 // and the cap on points, each refused with a 400 that names the field to change.
-import { seriesPointCount, seriesTimestamps, type SeriesInterval } from "../../vault/series-timestamps";
+import { seriesPointCount, seriesTimestamps, type SeriesInterval } from "../../vault/model/series-timestamps";
 import { ApiError } from "../errors";
 import { DEFAULT_SERIES_DAYS, MAX_SERIES_POINTS } from "../schemas/position-history";
 

@@ -4,8 +4,8 @@
 import type { PublicKey } from "@solana/web3.js";
 import type { z } from "zod";
 
-import { positionSeries, type PositionPoint } from "../../vault/position-history";
-import type { LoadedVault } from "../../vault/vault-state";
+import { positionSeries, type PositionPoint } from "../../vault/reads/position-history";
+import type { LoadedVault } from "../../vault/model/vault-state";
 import type { ApiContext } from "../context";
 import type { SampleRequest } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";

@@ -5,8 +5,8 @@
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import { findQueueHoles } from "../../../lib/vault/addresses";
-import { decodeVaultEvents } from "../../../lib/vault/events";
+import { findQueueHoles } from "../../../lib/vault/program/addresses";
+import { decodeVaultEvents } from "../../../lib/vault/program/events";
 import { TestChain } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { TestVault, type Member } from "./vault-fixture";

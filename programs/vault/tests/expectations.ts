@@ -3,7 +3,7 @@
 import type { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { expect } from "vitest";
 
-import { vaultErrorCode } from "../../../lib/vault/program-errors";
+import { vaultErrorCode } from "../../../lib/vault/program/program-errors";
 import type { RawAccount, TestChain, TransactionOutcome } from "./harness";
 
 export function expectSuccess(outcome: TransactionOutcome): TransactionOutcome {

@@ -13,9 +13,9 @@ import {
   decodeVault,
   type VaultAccount,
   type WithdrawalReceiptAccount,
-} from "../../../lib/vault/accounts";
-import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
-import { decodeTransactionFailure } from "../../../lib/vault/transaction-failure";
+} from "../../../lib/vault/program/accounts";
+import { VAULT_PROGRAM_ID } from "../../../lib/vault/program/idl";
+import { decodeTransactionFailure } from "../../../lib/vault/send/transaction-failure";
 import { transactionErrorFromLiteSvm } from "../../../localnet/transaction-error";
 import {
   MINT_SIZE,
@@ -93,7 +93,7 @@ function toKitAddress(key: PublicKey) {
 
 /**
  * LiteSVM's failure as a validator encodes it (localnet/transaction-error.ts), decoded by the decoder
- * every sender shares (lib/vault/transaction-failure.ts): the vault's errors by their IDL name.
+ * every sender shares (lib/vault/send/transaction-failure.ts): the vault's errors by their IDL name.
  */
 function describeFailure(failure: FailedTransactionMetadata, programs: readonly string[]): TransactionError {
   const decoded = decodeTransactionFailure(transactionErrorFromLiteSvm(failure.err()), {

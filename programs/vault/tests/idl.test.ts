@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import { VAULT_EVENT_NAMES } from "../../../lib/vault/events";
+import { VAULT_EVENT_NAMES } from "../../../lib/vault/program/events";
 import {
   VAULT_ACCOUNT_SIZE,
   QUEUE_HOLES_ACCOUNT_SIZE,
@@ -14,8 +14,8 @@ import {
   WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
   vaultCoder,
   vaultIdl,
-} from "../../../lib/vault/idl";
-import { VAULT_ERRORS, vaultErrorFromCode } from "../../../lib/vault/program-errors";
+} from "../../../lib/vault/program/idl";
+import { VAULT_ERRORS, vaultErrorFromCode } from "../../../lib/vault/program/program-errors";
 import idlJson from "../idl.json";
 import { TestChain, type TransactionOutcome } from "./harness";
 import { decodeProgramEvents } from "./program-client";

@@ -3,10 +3,10 @@
 import { Keypair, PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import { VAULT_ERRORS } from "../../../lib/vault/program-errors";
-import { decodeVaultEvents, type VaultEvent } from "../../../lib/vault/events";
-import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
-import { buildApplyConfigInstruction } from "../../../lib/vault/instructions";
+import { VAULT_ERRORS } from "../../../lib/vault/program/program-errors";
+import { decodeVaultEvents, type VaultEvent } from "../../../lib/vault/program/events";
+import { VAULT_PROGRAM_ID } from "../../../lib/vault/program/idl";
+import { buildApplyConfigInstruction } from "../../../lib/vault/program/instructions";
 import { ASSET_DECIMALS, DEFAULT_START_TIME, TestChain, type TransactionOutcome } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { decodeMint, decodeTokenAccount, TOKEN_PROGRAM_ID } from "../../../lib/chain/spl-token";

@@ -3,7 +3,7 @@
 // (vault fields, receipts, share supply, reserve, escrow, wallet balances) must agree.
 import { describe, expect, it } from "vitest";
 
-import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/accounts";
+import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/program/accounts";
 import { TestChain, type TransactionOutcome } from "./harness";
 import {
   CONFIG_NOTICE_SECONDS,

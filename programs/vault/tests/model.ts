@@ -5,8 +5,8 @@
 // Where several refusals apply at once the README gives no precedence; the model takes "every account
 // is validated before any effect" to put account-state refusals (a receipt already open, no receipt)
 // before the vault-state and argument ones, which then follow the README's order of listing.
-import { vaultErrorCode } from "../../../lib/vault/program-errors";
-import { U64_MAX } from "../../../lib/vault/token-amount";
+import { vaultErrorCode } from "../../../lib/vault/program/program-errors";
+import { U64_MAX } from "../../../lib/vault/model/token-amount";
 
 export { U64_MAX };
 export const MAX_FEE_BPS = 1000;

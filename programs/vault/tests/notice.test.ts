@@ -3,8 +3,8 @@
 // the vault's notice period (3 days by default), a lower fee or minimum applies at once, a non-zero cap has a floor, and holders leave without a manager that stopped.
 import { describe, expect, it } from "vitest";
 
-import { buildApplyConfigInstruction } from "../../../lib/vault/instructions";
-import { decodeVaultEvents } from "../../../lib/vault/events";
+import { buildApplyConfigInstruction } from "../../../lib/vault/program/instructions";
+import { decodeVaultEvents } from "../../../lib/vault/program/events";
 import { TestChain } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { TestVault } from "./vault-fixture";

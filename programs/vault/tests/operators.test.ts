@@ -6,7 +6,11 @@ import { describe, expect, it } from "vitest";
 
 import { TestChain } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
-import { DEFAULT_NAV_RATES, NAV_RATE_CEILINGS, type NavBounds } from "../../../lib/vault/instructions";
+import {
+  DEFAULT_NAV_RATES,
+  NAV_RATE_CEILINGS,
+  type NavBounds,
+} from "../../../lib/vault/program/instructions";
 import { U64_MAX, strikeLimits, valueOfShares } from "./model";
 import { DEFAULT_VAULT_SETTINGS, TestProtocol, TestVault, type Member } from "./vault-fixture";
 

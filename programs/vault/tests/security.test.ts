@@ -3,8 +3,8 @@
 import { Keypair, PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import { describe, it } from "vitest";
 
-import { findReceipt } from "../../../lib/vault/addresses";
-import { VAULT_PROGRAM_ID } from "../../../lib/vault/idl";
+import { findReceipt } from "../../../lib/vault/program/addresses";
+import { VAULT_PROGRAM_ID } from "../../../lib/vault/program/idl";
 import { ASSET_DECIMALS, TestChain, type RawAccount } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import {

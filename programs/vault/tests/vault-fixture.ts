@@ -7,7 +7,7 @@ import {
   decodeQueueHoles,
   type VaultAccount,
   type WithdrawalReceiptAccount,
-} from "../../../lib/vault/accounts";
+} from "../../../lib/vault/program/accounts";
 import {
   findEscrow,
   findQueueHoles,
@@ -18,7 +18,7 @@ import {
   findVaultAddress,
   findVaultAuthority,
   type VaultAddresses,
-} from "../../../lib/vault/addresses";
+} from "../../../lib/vault/program/addresses";
 import {
   buildCancelWithdrawalInstruction,
   buildAcceptAdminInstruction,
@@ -48,7 +48,7 @@ import {
   type UpdateNavAccounts,
   type RequestWithdrawalAccounts,
   type StageWithdrawalsAccounts,
-} from "../../../lib/vault/instructions";
+} from "../../../lib/vault/program/instructions";
 import type { TestChain, TransactionOutcome } from "./harness";
 import { strikeLimits } from "./model";
 import {

@@ -25,11 +25,11 @@ import {
 import { historyRecordResponse } from "../../../lib/api/schemas/history";
 import { withdrawResponse, withdrawalStatusResponse } from "../../../lib/api/schemas/withdraw";
 import { createIndexer } from "../../../lib/server/indexer";
-import { findQueueHoles, findShareMint } from "../../../lib/vault/addresses";
-import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/idl";
-import type { PartnerEvent } from "../../../lib/vault/partner-event";
-import { COMPUTE_UNIT_BUDGETS } from "../../../lib/vault/transaction";
-import { rentExemptMinimum } from "../../../lib/vault/vault-state";
+import { findQueueHoles, findShareMint } from "../../../lib/vault/program/addresses";
+import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/program/idl";
+import type { PartnerEvent } from "../../../lib/vault/model/partner-event";
+import { COMPUTE_UNIT_BUDGETS } from "../../../lib/vault/operations/transaction";
+import { rentExemptMinimum } from "../../../lib/vault/model/vault-state";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
 

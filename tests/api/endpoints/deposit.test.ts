@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 
 import { depositResponse } from "../../../lib/api/schemas/deposit";
 import { TOKEN_ACCOUNT_SIZE } from "../../../lib/chain/spl-token";
-import { COMPUTE_UNIT_BUDGETS } from "../../../lib/vault/transaction";
-import { rentExemptMinimum } from "../../../lib/vault/vault-state";
+import { COMPUTE_UNIT_BUDGETS } from "../../../lib/vault/operations/transaction";
+import { rentExemptMinimum } from "../../../lib/vault/model/vault-state";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
 

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../../lib/indexer/indexer";
 import { createIndexer } from "../../../lib/server/indexer";
-import { decodeVault } from "../../../lib/vault/accounts";
+import { decodeVault } from "../../../lib/vault/program/accounts";
 import { historyRecordResponse } from "../../../lib/api/schemas/history";
 import { withdrawResponse, withdrawalStatusResponse } from "../../../lib/api/schemas/withdraw";
-import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/idl";
-import { rentExemptMinimum } from "../../../lib/vault/vault-state";
+import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/program/idl";
+import { rentExemptMinimum } from "../../../lib/vault/model/vault-state";
 import { findAssociatedTokenAddress } from "../../../lib/chain/spl-token";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";

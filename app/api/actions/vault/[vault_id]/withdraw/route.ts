@@ -1,2 +1,0 @@
-// GET, POST and OPTIONS /api/actions/vault/{vault_id}/withdraw (Solana Actions)
-export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/next-route";

@@ -1,2 +1,0 @@
-// POST and GET /api/history
-export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/next-route";

@@ -1,2 +1,0 @@
-// POST and GET /api/webhooks
-export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from "@/lib/api/next-route";

@@ -1,0 +1,20 @@
+// POST /api/actions/vault/{vault_id}/claim
+import { prepareClaimAction } from "../../actions/vault-actions";
+import { actionEndpoint } from "../endpoint";
+import { actionPostRequest, actionPostResponseSchema, noActionQuery } from "../schemas/actions";
+import { vaultPathParams } from "../schemas/common";
+import { schedule } from "./action-facts";
+
+export const postClaimAction = actionEndpoint({
+  operationId: "postClaimAction",
+  method: "POST",
+  path: "/api/actions/vault/:vault_id/claim",
+  summary: "The unsigned v0 claim of the account's pending withdrawal (409 when nothing is claimable)",
+  params: vaultPathParams,
+  query: noActionQuery,
+  body: actionPostRequest,
+  response: actionPostResponseSchema,
+  statuses: [404, 409, 413, 415, 422],
+  handler: async ({ params, body, context }) =>
+    prepareClaimAction(context.deps, schedule(context), { vault: params.vault_id, account: body.account }),
+});

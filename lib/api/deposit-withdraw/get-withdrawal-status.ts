@@ -1,0 +1,35 @@
+// GET /api/vault/{vault_id}/withdraw?wallet= — the wallet's withdrawal status (read scope).
+import { getWithdrawalStatus } from "../../vault/reads/withdrawal-status";
+import { partnerEndpoint } from "../endpoint";
+import { vaultPathParams } from "../schemas/common";
+import { withdrawalStatusResponse, withdrawStatusQuery } from "../schemas/withdraw";
+
+export const getWithdraw = partnerEndpoint({
+  operationId: "getWithdrawalStatus",
+  method: "GET",
+  path: "/api/vault/:vault_id/withdraw",
+  summary: "Withdrawal status for a wallet",
+  scope: "read",
+  params: vaultPathParams,
+  input: { from: "query", schema: withdrawStatusQuery },
+  response: withdrawalStatusResponse,
+  statuses: [404],
+  names: "vault-and-wallet",
+  target: (input, params) => ({ vault: params.vault_id, wallet: input.wallet }),
+  sample: ({ vault, wallet }) => ({ path: `/api/vault/${vault}/withdraw?wallet=${wallet}` }),
+  handler: async ({ input, params, context }) => {
+    const { estimatedAssetAmount, ...status } = await getWithdrawalStatus(
+      context.deps,
+      context.store.history,
+      {
+        navIntervalSeconds: context.config.navIntervalSeconds,
+        stageIntervalSeconds: context.config.stageIntervalSeconds,
+        stagingPace: context.stagingPace,
+      },
+      { vault: params.vault_id, wallet: input.wallet },
+      context.store.indexer,
+    );
+    // The spec's field name; it carries the vault's asset, whatever its symbol.
+    return { ...status, estimatedUsdcAmount: estimatedAssetAmount };
+  },
+});

@@ -1,0 +1,46 @@
+// GET /api/vault/{vault_id}/stats — TVL, depositors, APY 7d/30d (fractions), queue, staged so far, the
+// average time from request to claimable over 30 days and the first NAV strike (read scope).
+import { vaultStats, type VaultStatsReads } from "../../vault/reads/directory";
+import type { ApiContext } from "../context";
+import { partnerEndpoint } from "../endpoint";
+import { vaultPathParams } from "../schemas/common";
+import { noQuery, statsResponse } from "../schemas/vaults";
+import { indexedVault } from "./indexed-reads";
+
+const WINDOW_SECONDS = 30 * 86_400;
+
+/**
+ * The 30-day average from the database's aggregate, not from 30 days of events loaded per request,
+ * and the first strike from one index lookup.
+ */
+function statsReads(context: ApiContext, vault: string, nowMs: number): Promise<VaultStatsReads> {
+  return context.chainData.vaultStats.get(vault, async () => {
+    const store = context.store.indexer;
+    const [averageSecondsToClaimable30d, firstStrike] = await Promise.all([
+      store.averageSecondsToClaimable(vault, Math.floor(nowMs / 1000) - WINDOW_SECONDS),
+      store.firstNavStrike(vault),
+    ]);
+    return { averageSecondsToClaimable30d, firstNavAt: firstStrike?.takenAt ?? null };
+  });
+}
+
+export const getStats = partnerEndpoint({
+  operationId: "getVaultStats",
+  method: "GET",
+  path: "/api/vault/:vault_id/stats",
+  summary: "TVL, depositors, APY over 7 and 30 days (fractions), queue and staging, time to claimable",
+  scope: "read",
+  openToPages: true,
+  params: vaultPathParams,
+  input: { from: "query", schema: noQuery },
+  response: statsResponse,
+  statuses: [404],
+  names: "vault",
+  target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
+  sample: ({ vault }) => ({ path: `/api/vault/${vault}/stats` }),
+  handler: async ({ params, context }) => {
+    const entry = await indexedVault(context, params.vault_id);
+    const now = context.deps.now();
+    return vaultStats(entry, await statsReads(context, entry.row.vault, now));
+  },
+});

@@ -1,0 +1,301 @@
+// History entries: a confirmed signature is verified against the chain (successful, signed by the
+// wallet, carrying our program's deposit / withdrawal / cancel events for that vault and wallet), each such
+// event classified and stored once, keyed by signature and event index. A hand-built transaction may
+// hold several (a claim, then a new request): every one is recorded, in order, so the ordering rule
+// (a claim or a cancel only after its initiate) holds for each of them.
+import type { PublicKey } from "@solana/web3.js";
+
+import type { ConfirmedTransaction } from "../../chain/vault-chain";
+import { DomainError } from "../model/domain-errors";
+import { decodeVaultEvents, eventVault, type VaultEvent } from "../program/events";
+import { tokenAmount, type TokenAmount, type TokenLabel } from "../model/token-amount";
+import { shareDecimalsFor } from "../model/share-math";
+import { loadVault, shareSymbol, type VaultDeps } from "../model/vault-state";
+
+export type ActivityKind = "deposit" | "initiate" | "claim" | "cancel";
+
+/** A history row as stored: raw amounts, mints and decimals; symbols are resolved when shown. */
+export interface ActivityRecord {
+  signature: string;
+  /**
+   * The event's position among the vault program's events in the transaction's logs (the indexer's
+   * numbering). -1 marks a row recorded before events were numbered: the first event of its wallet
+   * on its vault in that transaction, renumbered when the signature is posted again.
+   */
+  eventIndex: number;
+  wallet: string;
+  vault: string;
+  kind: ActivityKind;
+  requestId: bigint | null;
+  assets: bigint;
+  shares: bigint;
+  fee: bigint | null;
+  assetMint: string;
+  shareMint: string;
+  decimals: number;
+  slot: number;
+  blockTime: Date | null;
+  recordedAt: Date;
+}
+
+export type NewActivityRecord = Omit<ActivityRecord, "recordedAt">;
+
+/** The history store, as the domain uses it. */
+export interface HistoryStore {
+  /** Every stored row of the transaction, in event order. */
+  findBySignature(signature: string): Promise<ActivityRecord[]>;
+  hasInitiate(vault: string, wallet: string, requestId: bigint): Promise<boolean>;
+  /**
+   * Stores the rows of one transaction (of one wallet on one vault) that are not stored yet, all in
+   * one statement; renumbers that pair's unnumbered row first. Returns that pair's rows of the
+   * transaction as stored, in event order, and whether this call inserted any.
+   */
+  insertEvents(
+    records: readonly NewActivityRecord[],
+  ): Promise<{ inserted: boolean; records: ActivityRecord[] }>;
+  /** Newest first; `before` continues after that entry (a cursor). */
+  list(vault: string, wallet: string, limit: number, before?: HistoryPosition): Promise<ActivityRecord[]>;
+}
+
+/** Where a row sits in the feed (newest first: slot down, signature up, event index down). */
+export interface HistoryPosition {
+  slot: number;
+  signature: string;
+  eventIndex: number;
+}
+
+export interface Activity {
+  signature: string;
+  eventIndex: number;
+  wallet: string;
+  vaultId: string;
+  kind: ActivityKind;
+  requestId: string | null;
+  assets: TokenAmount;
+  shares: TokenAmount;
+  fee: TokenAmount | null;
+  slot: number;
+  blockTime: string | null;
+  recordedAt: string;
+}
+
+export interface HistoryEntryRequest {
+  wallet: PublicKey;
+  vault: PublicKey;
+  signature: string;
+}
+
+/**
+ * Every vault action of this wallet on this vault that the transaction's events show, in emission
+ * order, each with its index among the program's events; throws when there is none.
+ */
+export function classifyVaultTransaction(
+  transaction: ConfirmedTransaction,
+  request: HistoryEntryRequest,
+  tokens: { assetMint: PublicKey; shareMint: PublicKey; decimals: number },
+): NewActivityRecord[] {
+  if (transaction.err !== null) {
+    throw new DomainError(
+      "TRANSACTION_FAILED",
+      "signature: the transaction failed on chain; only successful transactions are recorded",
+      { details: JSON.stringify(transaction.err) },
+    );
+  }
+  const wallet = request.wallet.toBase58();
+  const signers = transaction.accountKeys.slice(0, transaction.numRequiredSignatures);
+  if (!signers.includes(wallet)) {
+    throw new DomainError(
+      "NOT_A_VAULT_TRANSACTION",
+      "signature: the transaction is not signed by the wallet",
+    );
+  }
+  let events: VaultEvent[];
+  try {
+    events = decodeVaultEvents(transaction.logMessages ?? []);
+  } catch {
+    events = [];
+  }
+  const vault = request.vault.toBase58();
+  const base = {
+    signature: request.signature,
+    wallet,
+    vault,
+    assetMint: tokens.assetMint.toBase58(),
+    shareMint: tokens.shareMint.toBase58(),
+    decimals: tokens.decimals,
+    slot: transaction.slot,
+    blockTime: transaction.blockTime === null ? null : new Date(transaction.blockTime * 1000),
+  };
+  const records: NewActivityRecord[] = [];
+  events.forEach((event, eventIndex) => {
+    const action = walletAction(event);
+    if (action !== null && eventVault(event)?.toBase58() === vault && action.owner === wallet) {
+      records.push({ ...base, eventIndex, ...action.fields });
+    }
+  });
+  if (records.length === 0) {
+    throw new DomainError(
+      "NOT_A_VAULT_TRANSACTION",
+      "signature: the transaction holds no deposit, withdrawal request, claim or cancel of this wallet on this vault",
+    );
+  }
+  return records;
+}
+
+type ActionFields = Pick<NewActivityRecord, "kind" | "requestId" | "assets" | "shares" | "fee">;
+
+/**
+ * A deposit, request, claim or cancel event's owner and row fields; null for the vault's other events.
+ * A cancel moves no asset (assets 0): its shares come back from the escrow.
+ */
+function walletAction(event: VaultEvent): { owner: string; fields: ActionFields } | null {
+  switch (event.name) {
+    case "Deposited":
+      return {
+        owner: event.data.owner.toBase58(),
+        fields: {
+          kind: "deposit",
+          requestId: null,
+          assets: event.data.assets,
+          shares: event.data.shares,
+          fee: null,
+        },
+      };
+    case "WithdrawalRequested":
+      return {
+        owner: event.data.owner.toBase58(),
+        fields: {
+          kind: "initiate",
+          requestId: event.data.requestId,
+          assets: event.data.assets,
+          shares: event.data.shares,
+          fee: null,
+        },
+      };
+    case "WithdrawalClaimed":
+      return {
+        owner: event.data.owner.toBase58(),
+        fields: {
+          kind: "claim",
+          requestId: event.data.requestId,
+          assets: event.data.net,
+          shares: event.data.shares,
+          fee: event.data.fee,
+        },
+      };
+    case "WithdrawalCancelled":
+      return {
+        owner: event.data.owner.toBase58(),
+        fields: {
+          kind: "cancel",
+          requestId: event.data.requestId,
+          assets: 0n,
+          shares: event.data.shares,
+          fee: null,
+        },
+      };
+    default:
+      return null;
+  }
+}
+
+export function activityView(record: ActivityRecord, symbolOf: (mint: string) => string): Activity {
+  const assetSymbol = symbolOf(record.assetMint);
+  const asset: TokenLabel = { mint: record.assetMint, symbol: assetSymbol, decimals: record.decimals };
+  // Rows keep the asset's decimals; every vault's share mint has the program's offset on top.
+  const shares: TokenLabel = {
+    mint: record.shareMint,
+    symbol: shareSymbol(assetSymbol),
+    decimals: shareDecimalsFor(record.decimals),
+  };
+  return {
+    signature: record.signature,
+    eventIndex: record.eventIndex,
+    wallet: record.wallet,
+    vaultId: record.vault,
+    kind: record.kind,
+    requestId: record.requestId === null ? null : record.requestId.toString(),
+    assets: tokenAmount(asset, record.assets),
+    shares: tokenAmount(shares, record.shares),
+    fee: record.fee === null ? null : tokenAmount(asset, record.fee),
+    slot: record.slot,
+    blockTime: record.blockTime === null ? null : record.blockTime.toISOString(),
+    recordedAt: record.recordedAt.toISOString(),
+  };
+}
+
+function sameOwnerAndVault(record: ActivityRecord, request: HistoryEntryRequest): boolean {
+  return record.wallet === request.wallet.toBase58() && record.vault === request.vault.toBase58();
+}
+
+function conflict(): DomainError {
+  return new DomainError(
+    "SIGNATURE_CONFLICT",
+    "signature: this transaction is recorded for another wallet or vault",
+  );
+}
+
+/**
+ * Refuses the batch when a claim or a cancel in it comes before its initiate is recorded (there or
+ * earlier in it): the feed never shows a request ending that it did not show starting.
+ */
+async function requireInitiates(store: HistoryStore, records: readonly NewActivityRecord[]): Promise<void> {
+  for (const [position, record] of records.entries()) {
+    if ((record.kind !== "claim" && record.kind !== "cancel") || record.requestId === null) {
+      continue;
+    }
+    const requestId = record.requestId;
+    const initiatedEarlierHere = records
+      .slice(0, position)
+      .some((earlier) => earlier.kind === "initiate" && earlier.requestId === requestId);
+    if (!initiatedEarlierHere && !(await store.hasInitiate(record.vault, record.wallet, requestId))) {
+      throw new DomainError(
+        "INITIATE_NOT_RECORDED",
+        `The initiate of withdrawal request ${requestId} is not recorded; record its signature before the ${record.kind}'s`,
+        { context: { requestId: requestId.toString() } },
+      );
+    }
+  }
+}
+
+/**
+ * Verifies and records a history entry: every vault action of the wallet on the vault in the
+ * transaction, in order, or none of them. Idempotent: a transaction whose actions are already stored
+ * (by this call's twin or earlier) returns `duplicate: true` with the stored rows.
+ */
+export async function verifyHistoryEntry(
+  deps: VaultDeps,
+  store: HistoryStore,
+  request: HistoryEntryRequest,
+): Promise<{ duplicate: boolean; records: ActivityRecord[] }> {
+  const vault = await loadVault(deps, request.vault, "cached");
+  const existing = await store.findBySignature(request.signature);
+  const stored = existing.filter((record) => sameOwnerAndVault(record, request));
+  if (stored.length > 0 && stored.every((record) => record.eventIndex >= 0)) {
+    return { duplicate: true, records: stored };
+  }
+  const transaction = await deps.chain.getTransaction(request.signature);
+  if (transaction === null) {
+    throw new DomainError(
+      "TRANSACTION_NOT_CONFIRMED",
+      "signature: no confirmed transaction has this signature (yet); record it once it is confirmed",
+    );
+  }
+  let records: NewActivityRecord[];
+  try {
+    records = classifyVaultTransaction(transaction, request, {
+      assetMint: vault.state.assetMint,
+      shareMint: vault.state.shareMint,
+      decimals: vault.state.assetDecimals,
+    });
+  } catch (error) {
+    // Recorded for its other wallet or vault, and nothing in it is this pair's.
+    if (error instanceof DomainError && error.code === "NOT_A_VAULT_TRANSACTION" && existing.length > 0) {
+      throw conflict();
+    }
+    throw error;
+  }
+  await requireInitiates(store, records);
+  const result = await store.insertEvents(records);
+  return { duplicate: !result.inserted, records: result.records };
+}

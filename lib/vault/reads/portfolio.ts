@@ -1,0 +1,186 @@
+// A wallet's position in a vault and where a vault's NAV sits, from the indexer's rows plus the
+// wallet's share balance. Cost basis is average cost over the wallet's deposits on chain (from the
+// program's events): a claim takes out its shares' share of the basis. PnL and its fraction compare
+// the position's value (held + pending shares) with the basis still in it.
+import type { IndexedVaultRow, StoredEvent } from "../model/indexed-records";
+import { assetsForSharesRoundDown, assetsForSharesRoundUp, sharePrice } from "../model/share-math";
+import { tokenAmount, type TokenAmount, type TokenLabel } from "../model/token-amount";
+import type { LoadedVault } from "../model/vault-state";
+
+function field(event: StoredEvent, name: string): bigint {
+  return BigInt(String(event.data[name] ?? "0"));
+}
+
+export interface CostBasis {
+  /** Shares bought by deposits and not yet claimed. */
+  shares: bigint;
+  /** Assets paid for those shares. */
+  basis: bigint;
+  /** Shares escrowed by a request not yet claimed. */
+  pendingShares: bigint;
+  realizedPnl: bigint;
+}
+
+export const EMPTY_COST_BASIS: CostBasis = { shares: 0n, basis: 0n, pendingShares: 0n, realizedPnl: 0n };
+
+/** The basis after one more of the wallet's events (the history endpoints replay them one at a time). */
+export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostBasis {
+  if (event.name === "Deposited") {
+    return {
+      ...state,
+      shares: state.shares + field(event, "shares"),
+      basis: state.basis + field(event, "assets"),
+    };
+  }
+  if (event.name === "WithdrawalRequested") {
+    return { ...state, pendingShares: state.pendingShares + field(event, "shares") };
+  }
+  if (event.name === "WithdrawalCancelled") {
+    // The shares come back to the wallet: they leave the pending ones, the basis stays with them.
+    const cancelled = field(event, "shares");
+    return {
+      ...state,
+      pendingShares: state.pendingShares > cancelled ? state.pendingShares - cancelled : 0n,
+    };
+  }
+  if (event.name === "WithdrawalClaimed") {
+    const { shares, basis, pendingShares } = state;
+    const claimed = field(event, "shares");
+    // Average cost: the claimed shares take their proportional part of the basis (rounded down).
+    const released = shares === 0n ? 0n : (basis * (claimed < shares ? claimed : shares)) / shares;
+    return {
+      shares: shares > claimed ? shares - claimed : 0n,
+      basis: basis - released,
+      pendingShares: pendingShares > claimed ? pendingShares - claimed : 0n,
+      realizedPnl: state.realizedPnl + field(event, "net") - released,
+    };
+  }
+  return state;
+}
+
+/** Average-cost basis over the wallet's events in one vault, oldest first. */
+export function costBasis(events: readonly StoredEvent[]): CostBasis {
+  return events.reduce(applyCostBasisEvent, EMPTY_COST_BASIS);
+}
+
+/** A position with the asset it is valued in (a portfolio's totals add positions per asset). */
+export interface HeldPosition {
+  asset: TokenLabel;
+  position: PortfolioPosition;
+}
+
+export interface PortfolioPosition {
+  vaultId: string;
+  vaultName: string;
+  shares: TokenAmount;
+  value: TokenAmount;
+  costBasis: TokenAmount;
+  pnl: { amount: string; uiAmount: number; fraction: number | null };
+  realizedPnl: { amount: string; uiAmount: number };
+  pendingWithdrawal: { shares: TokenAmount; value: TokenAmount } | null;
+  sharePrice: number;
+}
+
+export function signedAmount(amount: bigint, decimals: number): { amount: string; uiAmount: number } {
+  return { amount: amount.toString(), uiAmount: Number(amount) / 10 ** decimals };
+}
+
+export function portfolioPosition(
+  vault: LoadedVault,
+  heldShares: bigint,
+  events: readonly StoredEvent[],
+): PortfolioPosition {
+  const { state } = vault;
+  const basis = costBasis(events);
+  const valueOf = (shares: bigint): bigint =>
+    assetsForSharesRoundDown(shares, state.totalAssets, state.totalShares);
+  const value = valueOf(heldShares + basis.pendingShares);
+  const pnl = value - basis.basis;
+  const decimals = vault.asset.decimals;
+  return {
+    vaultId: vault.address.toBase58(),
+    vaultName: state.name,
+    shares: tokenAmount(vault.shares, heldShares),
+    value: tokenAmount(vault.asset, value),
+    costBasis: tokenAmount(vault.asset, basis.basis),
+    pnl: {
+      ...signedAmount(pnl, decimals),
+      fraction: basis.basis === 0n ? null : Number(pnl) / Number(basis.basis),
+    },
+    realizedPnl: signedAmount(basis.realizedPnl, decimals),
+    pendingWithdrawal:
+      basis.pendingShares === 0n
+        ? null
+        : {
+            shares: tokenAmount(vault.shares, basis.pendingShares),
+            value: tokenAmount(vault.asset, valueOf(basis.pendingShares)),
+          },
+    sharePrice: sharePrice(state.totalAssets, state.totalShares),
+  };
+}
+
+export interface VaultAllocations {
+  totalAssets: TokenAmount;
+  idleReserve: { amount: TokenAmount; fraction: number | null };
+  fundedForQueue: { amount: TokenAmount; fraction: number | null };
+  deployed: { amount: TokenAmount; fraction: number | null };
+  strategies: { name: string; weight: number; amount: TokenAmount; fraction: number | null }[];
+  asOf: string;
+}
+
+/** A strategy the vault's manager declares for its deployed assets, with its share of them in bps. */
+export interface DeclaredStrategy {
+  name: string;
+  bps: number;
+}
+
+export const WHOLE_BPS = 10_000;
+
+/**
+ * `total` split by weights in bps that add up to 10,000: each part rounded down, the remainder (less
+ * than one raw unit per part) to the heaviest weight, so the parts always add up to the whole.
+ */
+export function splitByWeights(total: bigint, weightsBps: readonly number[]): bigint[] {
+  const parts = weightsBps.map((bps) => (total * BigInt(bps)) / BigInt(WHOLE_BPS));
+  const heaviest = weightsBps.indexOf(Math.max(...weightsBps));
+  const remainder = total - parts.reduce((sum, part) => sum + part, 0n);
+  return parts.map((part, index) => (index === heaviest ? part + remainder : part));
+}
+
+/**
+ * Where the NAV sits: the reserve's assets owed to the funded queue (rounded up, as the program does),
+ * the rest of the reserve idle, and what the NAV counts beyond the reserve deployed.
+ */
+export function vaultAllocations(
+  vault: LoadedVault,
+  row: IndexedVaultRow,
+  strategies: readonly DeclaredStrategy[] = [],
+): VaultAllocations {
+  const { state } = vault;
+  const fundedShares = state.queueFunded - state.queueClaimed;
+  const owed = assetsForSharesRoundUp(fundedShares, state.totalAssets, state.totalShares);
+  const funded = owed < row.reserveBalance ? owed : row.reserveBalance;
+  const idle = row.reserveBalance - funded;
+  const inReserve = row.reserveBalance < state.totalAssets ? row.reserveBalance : state.totalAssets;
+  const deployed = state.totalAssets - inReserve;
+  const part = (amount: bigint) => ({
+    amount: tokenAmount(vault.asset, amount),
+    fraction: state.totalAssets === 0n ? null : Number(amount) / Number(state.totalAssets),
+  });
+  const strategyParts = splitByWeights(
+    deployed,
+    strategies.map((strategy) => strategy.bps),
+  );
+  return {
+    totalAssets: tokenAmount(vault.asset, state.totalAssets),
+    idleReserve: part(idle),
+    fundedForQueue: part(funded),
+    deployed: part(deployed),
+    strategies: strategies.map((strategy, index) => ({
+      name: strategy.name,
+      weight: strategy.bps / WHOLE_BPS,
+      ...part(strategyParts[index] ?? 0n),
+    })),
+    asOf: row.updatedAt.toISOString(),
+  };
+}
