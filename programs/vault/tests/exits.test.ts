@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { TestChain } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { TestVault, type Member } from "./vault-fixture";
-import { findReceipt } from "../../../lib/vault/addresses";
+import { findReceipt } from "../../../lib/vault/program/addresses";
 
 const USDC = 1_000_000n;
 const DAY = 86_400n;
