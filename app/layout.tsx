@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 
 import { AppProviders } from "@/components/providers/app-providers";
 import { processConfig } from "@/lib/config";
+import { readerLocaleFrom } from "@/lib/web/reader-locale";
 import { SESSION_NOTICE_HEADER, parseSessionNotice } from "@/lib/web/session-issue";
 
 import "./globals.css";
@@ -28,10 +29,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const requestHeaders = await headers();
   const sessionNotice = parseSessionNotice(requestHeaders.get(SESSION_NOTICE_HEADER));
   const config = processConfig().web.client;
+  // Figures are written as the reader's browser reads them (its Accept-Language, as navigator.language).
+  const locale = readerLocaleFrom(requestHeaders.get("accept-language"));
   return (
     <html lang="en">
       <body>
-        <AppProviders config={config} sessionNotice={sessionNotice}>
+        <AppProviders config={config} sessionNotice={sessionNotice} locale={locale}>
           {children}
         </AppProviders>
       </body>

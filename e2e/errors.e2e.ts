@@ -147,7 +147,7 @@ describe("errors in words", () => {
       await stale.waitFor({ timeout: 30_000 });
       const staleText = (await stale.innerText()).replace(/\s+/g, " ");
       expect(staleText).toContain("The chain is unreachable");
-      expect(staleText).toMatch(/the figures shown are as of \d\d:\d\d, when it last answered/);
+      expect(staleText).toMatch(/the figures shown are as of \d{1,2}:\d\d( [AP]M)?, when it last answered/);
       await stale.getByRole("button", { name: "Try again now" }).waitFor();
       // The vault's figures are still on the page.
       await page.getByTestId("vault-name").waitFor();

@@ -131,7 +131,9 @@ describe("the vault page's share price chart", () => {
       expect(await page.getByTestId("time-tick").count()).toBe(3);
       const box = await page.locator("svg[role=img]").first().boundingBox();
       await page.mouse.move((box?.x ?? 0) + (box?.width ?? 0) - 2, (box?.y ?? 0) + 10);
-      expect(await textOf(page, "chart-readout")).toMatch(/\d\d:\d\d: 1\.\d{6} USDC per share/);
+      expect(await textOf(page, "chart-readout")).toMatch(
+        /(\d{1,2}:\d\d( [AP]M)?|Now): 1\.\d{6} USDC per share/,
+      );
       await page.getByRole("button", { name: "24 h" }).click();
       expect(await page.getByRole("button", { name: "24 h" }).getAttribute("aria-pressed")).toBe("true");
       await screenshot(page, "10-share-price-chart");
@@ -185,7 +187,7 @@ async function journey(page: Page, address: string): Promise<void> {
     expect(preview).toMatch(/Fee \(0\.10%\) − 0\.1\d USDC/);
     expect(preview).toMatch(/You receive about 99\.\d\d USDC/);
     expect(await textOf(page, "withdraw-capacity")).toMatch(
-      /Hourly cap [\d,.]+ USDC left \(resets \d\d:\d\d\)/,
+      /Hourly cap [\d,.]+ USDC left \(resets \d{1,2}:\d\d( [AP]M)? \S+\)/,
     );
     await screenshot(page, "04-withdraw-preview");
     await page.getByRole("button", { name: "Request withdrawal" }).click();
@@ -203,7 +205,9 @@ async function journey(page: Page, address: string): Promise<void> {
     );
     // The panel shows what the preview promised: the amount after the receipt's 0.10% fee, not the gross.
     expect(await textOf(page, "pending-net")).toMatch(/^99\.\d\d USDC$/);
-    expect(await textOf(page, "pending-withdrawal")).toMatch(/[\d,.]+ USDC before the 0\.10% fee/);
+    expect(await textOf(page, "pending-withdrawal")).toMatch(
+      /[\d,.]+ USDC less a 0\.\d+ USDC fee \(0\.10%\)/,
+    );
     // The vault's activity marks the open request.
     await page.getByTestId("request-state").waitFor({ timeout: 15_000 });
     expect(await textOf(page, "request-state")).toMatch(/^(Pending|Claimable)$/);
@@ -223,7 +227,7 @@ async function journey(page: Page, address: string): Promise<void> {
       const bandLocator = page.getByTestId("arrival-band");
       if (band === null && (await bandLocator.count()) > 0) {
         const text = await bandLocator.innerText();
-        if (/arrives between \d\d:\d\d and \d\d:\d\d/.test(text)) {
+        if (/arrives between \d{1,2}:\d\d( [AP]M)? and \d{1,2}:\d\d( [AP]M)?/.test(text)) {
           band = text;
           await screenshot(page, "05-pending-band");
         }
@@ -234,7 +238,7 @@ async function journey(page: Page, address: string): Promise<void> {
       await page.waitForTimeout(500);
     }
     expect(band, "an arrival band was shown").toMatch(
-      /^Your withdrawal arrives between \d\d:\d\d and \d\d:\d\d$/,
+      /^Your withdrawal arrives between \d{1,2}:\d\d( [AP]M)? and \d{1,2}:\d\d( [AP]M)?$/,
     );
     expect([...progress].length, `progress moved: ${[...progress].join(", ")}`).toBeGreaterThanOrEqual(2);
     expect(Math.max(...progress)).toBe(100);

@@ -107,7 +107,7 @@ describe("offers and previews", () => {
       expect(await send.isDisabled()).toBe(true);
       const signaturesBefore = wallet?.signatures ?? 0;
       expect(reason).toMatch(
-        /^The hourly withdrawal cap has [\d,.]+ USDC left until \d\d:\d\d; this request is worth more\./,
+        /^The hourly withdrawal cap has [\d,.]+ USDC left until \d{1,2}:\d\d( [AP]M)? \S+; this request is worth more\./,
       );
       // One request is open at a time: nothing offers "the rest after 02:00".
       expect(reason).not.toMatch(/the rest after/);

@@ -79,7 +79,9 @@ describe("a paused chain", () => {
       expect.soft(await textOf(page, "share-price")).toBe(price);
       const noticeText =
         (await page.getByTestId("chain-stall").count()) === 0 ? "" : await textOf(page, "chain-stall");
-      expect.soft(noticeText).toMatch(/^The chain is unreachable .*as of \d\d:\d\d, when it last answered/);
+      expect
+        .soft(noticeText)
+        .toMatch(/^The chain is unreachable .*as of \d{1,2}:\d\d( [AP]M)?, when it last answered/);
 
       // A deposit while the node is silent: the server answers 503 within its RPC timeout, and the
       // form says so then, not after the page's own chain reads (10 s each) have given up.

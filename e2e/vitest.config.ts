@@ -10,8 +10,10 @@ export default defineConfig({
     include: ["e2e/**/*.e2e.ts"],
     globalSetup: ["e2e/support/global-setup.ts"],
     fileParallelism: false,
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
+    // Ceilings for a hung test, well above the steps' own limits (30–60 s waits for a page or the chain),
+    // so a busy machine makes a test slower and a step that never happens fails with its own message.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     pool: "forks",
   },
 });

@@ -1,9 +1,9 @@
 // The chain: a LiteSVM that behaves like a single validator. Slots advance on a timer with the Clock
-// sysvar following wall time; each slot gets a new blockhash that stays valid for 150 slots; every
-// executed transaction is recorded with its slot, block time and full metadata; commitment levels
-// advance as slots pass (confirmed after one slot, finalized after `finalizationDepth`). The slot
-// clock and blockhash window are in slot-clock.ts, the reads around an execution in svm-execution.ts,
-// the shapes it hands out in chain-types.ts.
+// sysvar following wall time (plus however far a test moved it ahead with advanceClock); each slot
+// gets a new blockhash that stays valid for 150 slots; every executed transaction is recorded with its
+// slot, block time and full metadata; commitment levels advance as slots pass (confirmed after one
+// slot, finalized after `finalizationDepth`). The slot clock and blockhash window are in slot-clock.ts,
+// the reads around an execution in svm-execution.ts, the shapes it hands out in chain-types.ts.
 import { Account, Clock, EpochSchedule, FailedTransactionMetadata, LiteSvm } from "litesvm/dist/internal";
 
 import {
@@ -45,6 +45,8 @@ export class Chain {
   private readonly options: ChainOptions;
   private readonly clock: SlotClock;
   private timer: NodeJS.Timeout | null = null;
+  /** Seconds the clock runs ahead of wall time: advanceClock's, and a restored chain's lead. */
+  private clockLeadSeconds = 0;
   private readonly slotListeners = new Set<SlotListener>();
   private readonly transactionListeners = new Set<TransactionListener>();
   private readonly read = (address: string): ChainAccount | null => this.getAccount(address);
@@ -92,7 +94,10 @@ export class Chain {
       Ledger.fromJSON(state.ledger),
       SlotClock.restore(options.finalizationDepth, state),
     );
-    // Time moved on while the chain was stopped: the next slot starts now.
+    // Time moved on while the chain was stopped: the next slot starts now, or at the saved chain's own
+    // time if that is ahead (its clock was advanced), as a chain's time never goes back.
+    const savedTime = chain.clock.blockTime(chain.clock.slot) ?? chain.clock.genesisTime;
+    chain.clockLeadSeconds = Math.max(0, savedTime - unixNow());
     chain.produceSlot();
     return chain;
   }
@@ -123,9 +128,27 @@ export class Chain {
     return this.options.slotDurationMs;
   }
 
+  /** The chain's unix time: the wall clock plus the lead advanceClock gave it. */
+  now(): number {
+    return unixNow() + this.clockLeadSeconds;
+  }
+
+  /**
+   * Moves the chain's clock `seconds` ahead of where it would be (solana-test-validator's warp, in
+   * time) and starts a slot at the new time: tests drive time-based rules (NAV strikes, intervals,
+   * caps) without waiting for the wall clock, and without depending on a timer being on time.
+   */
+  advanceClock(seconds: number): void {
+    if (!Number.isSafeInteger(seconds) || seconds <= 0) {
+      throw new Error(`advanceClock takes a whole number of seconds above 0, got ${seconds}`);
+    }
+    this.clockLeadSeconds += seconds;
+    this.produceSlot();
+  }
+
   /** Ends the current slot and starts the next: new blockhash, clock, commitment progress. */
   produceSlot(): void {
-    const now = unixNow();
+    const now = this.now();
     const parent = this.clock.advance(now);
     this.setClock(now);
     this.svm.expireBlockhash();
@@ -390,7 +413,7 @@ export class Chain {
     const { logs, unitsConsumed, returnData, innerInstructions } = executionDetails(
       failed ? outcome.meta() : outcome,
     );
-    const blockTime = this.blockTime(this.clock.slot) ?? unixNow();
+    const blockTime = this.blockTime(this.clock.slot) ?? this.now();
     const record: TransactionRecord = {
       signature: transaction.signature,
       slot: this.clock.slot,

@@ -1,4 +1,4 @@
-// --state-dir keeps the chain across restarts; configuration fails fast naming the bad variable.
+// --state-dir keeps the chain across restarts (an advanced clock too); configuration fails fast naming the bad variable.
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,6 +45,27 @@ describe("--state-dir", () => {
       expect(await secondConnection.getBalance(wallet)).toBe(3 * LAMPORTS_PER_SOL);
     } finally {
       closeConnection(secondConnection);
+      await second.stop();
+    }
+  });
+
+  it("keeps a clock the test advanced: a restored chain's time does not go back", async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), "localnet-state-"));
+    const day = 86_400;
+    const first = await startTestLocalnet({ stateDir });
+    const before = first.chain.now();
+    first.chain.advanceClock(day);
+    const advanced = first.chain.blockTime(first.chain.slot);
+    expect(advanced).toBeGreaterThanOrEqual(before + day);
+    expect(() => first.chain.advanceClock(0)).toThrow(/whole number of seconds above 0/);
+    expect(() => first.chain.advanceClock(1.5)).toThrow(/whole number of seconds above 0/);
+    await first.stop();
+
+    const second = await startTestLocalnet({ stateDir });
+    try {
+      expect(second.chain.blockTime(second.chain.slot)).toBeGreaterThanOrEqual(advanced ?? Infinity);
+      expect(second.chain.now()).toBeGreaterThanOrEqual(before + day);
+    } finally {
       await second.stop();
     }
   });

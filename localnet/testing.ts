@@ -107,10 +107,14 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+/**
+ * Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. The default
+ * is just under vitest's test timeout: a busy machine makes the wait longer, not the test red, and a
+ * state never reached still fails with this message rather than the test's timeout.
+ */
 export async function waitFor<T>(
   check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 10_000,
+  timeoutMs = 50_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -180,6 +180,7 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
   });
 
   it("deposits USDC, and getTransaction returns the logs, token balances and block time", async () => {
+    const startedAt = Math.floor(Date.now() / 1000);
     const member = await newMember(1_000n * USDC);
     const before = await vaultState();
     const signature = await send(depositInstructions(member, 250n * USDC), member.wallet);
@@ -239,7 +240,9 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
         }),
       ]),
     );
-    expect(Math.abs((transaction?.blockTime ?? 0) - Date.now() / 1000)).toBeLessThan(10);
+    // Its slot started while the test ran, however long the machine took.
+    expect(transaction?.blockTime).toBeGreaterThanOrEqual(startedAt);
+    expect(transaction?.blockTime).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
   });
 
   it("refuses a withdrawal over the hourly cap with the program's 6020, in the validator's shape", async () => {
@@ -308,7 +311,7 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
     await waitFor(async () => {
       const state = await vaultState();
       return state.navSequence > receipt.navFloor && state.queueFunded >= receipt.queueEnd ? true : undefined;
-    }, 15_000);
+    });
 
     const usdcBefore = await tokenAmount(member.usdc);
     const signature = await send(
@@ -354,7 +357,7 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
           line.startsWith(`keeper: ${vault.spec.name} (${vault.vault.toBase58()}) NAV #`),
         ) || undefined;
       if (state.totalAssets > 0n) {
-        expect(await waitFor(struck, 15_000)).toBe(true);
+        expect(await waitFor(struck)).toBe(true);
       } else {
         expect(struck()).toBeUndefined();
       }

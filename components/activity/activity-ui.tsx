@@ -2,9 +2,11 @@
 // A wallet's recorded activity: deposits, withdrawal requests, claims and cancels, newest first.
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import type { ActivityData } from "@/lib/web/api-client";
-import { formatAmount } from "@/lib/web/amounts";
+import { formatAmount, fractionDigitsFor, type Rounding } from "@/lib/web/amounts";
+import { DECIMALS_OFFSET } from "@/lib/vault/model/share-math";
 import { activityKey, type RequestState } from "@/lib/web/open-requests";
 import { formatDateTime } from "@/lib/web/time";
+import { useReaderLocale } from "../providers/config-context";
 
 const KIND_WORDS: Record<ActivityData["kind"], string> = {
   deposit: "Deposit",
@@ -18,8 +20,20 @@ export interface ActivityItem {
   vaultName: string | null;
 }
 
-function amountOf(token: ActivityData["assets"]): string {
-  return `${formatAmount(BigInt(token.amount), token.decimals)} ${token.symbol}`;
+/** An amount at `fraction` digits in the reader's locale (a row's asset figures share one precision). */
+function amountOf(
+  token: ActivityData["assets"],
+  locale: string,
+  fraction: number,
+  rounding: Rounding = "down",
+): string {
+  const raw = BigInt(token.amount);
+  return `${formatAmount(raw, token.decimals, { locale, minFraction: fraction, maxFraction: fraction, rounding })} ${token.symbol}`;
+}
+
+/** The row's precision for the asset: two digits, more when its fee needs them ("fee 0.0015 USDC"). */
+function assetFraction(activity: ActivityData): number {
+  return activity.fee === null ? 2 : fractionDigitsFor(BigInt(activity.fee.amount), activity.fee.decimals);
 }
 
 function timeOf(activity: ActivityData): number {
@@ -45,6 +59,11 @@ export function ActivityList({
   /** Open withdrawal requests (lib/web/open-requests.ts): pending, or claimable. */
   states?: ReadonlyMap<string, RequestState>;
 }) {
+  const locale = useReaderLocale();
+  const asset = (token: ActivityData["assets"], activity: ActivityData, rounding?: Rounding) =>
+    amountOf(token, locale, assetFraction(activity), rounding);
+  const shares = (token: ActivityData["shares"]) =>
+    amountOf(token, locale, Math.max(0, token.decimals - DECIMALS_OFFSET));
   return (
     <ol className="divide-y divide-line" data-testid="activity-list">
       {items.map(({ activity, vaultName }) => (
@@ -71,7 +90,7 @@ export function ActivityList({
             </p>
             <p className="text-xs text-muted">
               <time dateTime={activity.blockTime ?? activity.recordedAt}>
-                {formatDateTime(timeOf(activity))}
+                {formatDateTime(timeOf(activity), { locale })}
               </time>
               {" · "}
               <ExplorerLink
@@ -85,15 +104,15 @@ export function ActivityList({
           </div>
           <p className="tabular text-right text-sm">
             {activity.kind === "initiate" ? "" : "+"}
-            {activity.kind === "claim" ? amountOf(activity.assets) : amountOf(activity.shares)}
+            {activity.kind === "claim" ? asset(activity.assets, activity) : shares(activity.shares)}
             <span className="block text-xs text-muted">
               {activity.kind === "claim"
-                ? `for ${amountOf(activity.shares)}${activity.fee === null ? "" : `, fee ${amountOf(activity.fee)}`}`
+                ? `for ${shares(activity.shares)}${activity.fee === null ? "" : `, fee ${asset(activity.fee, activity, "nearest")}`}`
                 : activity.kind === "deposit"
-                  ? `for ${amountOf(activity.assets)}`
+                  ? `for ${asset(activity.assets, activity)}`
                   : activity.kind === "cancel"
                     ? "shares back from the queue"
-                    : `worth ${amountOf(activity.assets)} at request`}
+                    : `worth ${asset(activity.assets, activity)} at request`}
             </span>
           </p>
         </li>

@@ -1,14 +1,16 @@
 "use client";
-// The wallet across every vault (GET /api/portfolio): each position's value, cost basis and PnL, its
-// pending withdrawal, the totals; and the wallet's own SOL and asset balances from the chain.
+// The wallet across every vault (GET /api/portfolio): each position's value and cost basis, its result
+// told apart (total = realized + unrealized, and the withdrawal fees paid, from the program's events),
+// its pending withdrawal, the totals; and the wallet's own SOL and asset balances from the chain.
 import Link from "next/link";
 import { useId } from "react";
 
 import type { PortfolioData } from "@/lib/web/api-client";
-import { formatAmount, formatPercent, formatSol } from "@/lib/web/amounts";
+import { formatAmount, formatPercent, formatSol, fractionDigitsFor, type Rounding } from "@/lib/web/amounts";
+import { DECIMALS_OFFSET } from "@/lib/vault/model/share-math";
 import { describeError } from "@/lib/web/error-words";
 import { isChainStall } from "@/lib/web/errors";
-import { useClientConfig } from "../providers/config-context";
+import { useClientConfig, useReaderLocale } from "../providers/config-context";
 import { Alert, Card, Skeleton, Stat } from "../ui/primitives";
 import { usePortfolio, useWalletBalances } from "../vault/wallet-reads";
 import { FaucetButton } from "../vault/faucet-button";
@@ -18,20 +20,66 @@ import { useWalletState } from "../wallet/wallet-data-access";
 type Token = { amount: string; decimals: number; symbol: string };
 type Position = PortfolioData["positions"][number];
 
-function tokenText(token: Token): string {
-  return `${formatAmount(BigInt(token.amount), token.decimals)} ${token.symbol}`;
+/** The figures of one position, in the reader's locale, with one precision for the asset. */
+interface Figures {
+  locale: string;
+  /** The position's asset precision: two digits, more when a result or a fee would not show. */
+  fraction: number;
 }
 
-function pnlText(position: Position): string {
-  const amount = BigInt(position.pnl.amount);
-  const sign = amount > 0n ? "+" : amount < 0n ? "−" : "";
-  const magnitude = formatAmount(amount < 0n ? -amount : amount, position.value.decimals);
-  const fraction =
-    position.pnl.fraction === null ? "" : ` (${formatPercent(Math.abs(position.pnl.fraction))})`;
-  return `${sign}${magnitude} ${position.value.symbol}${fraction}`;
+function tokenText(token: Token, figures: Figures, rounding: Rounding = "down"): string {
+  return `${formatAmount(BigInt(token.amount), token.decimals, {
+    locale: figures.locale,
+    minFraction: figures.fraction,
+    maxFraction: figures.fraction,
+    rounding,
+  })} ${token.symbol}`;
+}
+
+/** Shares always with the asset's decimals (one precision for the unit across the app). */
+function sharesText(token: Token, locale: string): string {
+  const fraction = Math.max(0, token.decimals - DECIMALS_OFFSET);
+  return `${formatAmount(BigInt(token.amount), token.decimals, { locale, minFraction: fraction, maxFraction: fraction })} ${token.symbol}`;
+}
+
+/** "+24.50 USDC", "−0.49 USDC": a signed result, to the nearest shown digit (no sign on a shown zero). */
+function signedText(amount: bigint, token: Token, figures: Figures): string {
+  const magnitude = formatAmount(amount < 0n ? -amount : amount, token.decimals, {
+    locale: figures.locale,
+    minFraction: figures.fraction,
+    maxFraction: figures.fraction,
+    rounding: "nearest",
+  });
+  const shownZero = !/[1-9]/.test(magnitude);
+  const sign = shownZero ? "" : amount > 0n ? "+" : amount < 0n ? "−" : "";
+  return `${sign}${magnitude} ${token.symbol}`;
+}
+
+/** "−0.0008%": a result's fraction with the digits it needs to show, signed as the amount is. */
+function signedPercent(fraction: number, locale: string): string {
+  const digits = Math.abs(fraction) >= 0.001 || fraction === 0 ? 2 : 4;
+  const magnitude = formatPercent(Math.abs(fraction), digits, locale);
+  const shownZero = !/[1-9]/.test(magnitude);
+  return `${shownZero ? "" : fraction > 0 ? "+" : "−"}${magnitude}`;
+}
+
+/** Enough digits for the smallest non-zero result or fee of the position to show. */
+function positionFigures(position: Position, locale: string): Figures {
+  const amounts = [position.totalPnl.amount, position.realizedPnl.amount, position.feesPaid.amount]
+    .map((amount) => BigInt(amount))
+    .filter((amount) => amount !== 0n);
+  const fraction = Math.max(
+    2,
+    ...amounts.map((amount) => fractionDigitsFor(amount, position.value.decimals)),
+  );
+  return { locale, fraction };
 }
 
 function PositionRow({ position }: { position: Position }) {
+  const locale = useReaderLocale();
+  const figures = positionFigures(position, locale);
+  const total = BigInt(position.totalPnl.amount);
+  const fraction = position.totalPnl.fraction;
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-3">
       <div>
@@ -39,16 +87,26 @@ function PositionRow({ position }: { position: Position }) {
           {position.vaultName}
         </Link>
         <p className="text-xs text-muted">
-          {tokenText(position.shares)} · cost {tokenText(position.costBasis)}
+          {sharesText(position.shares, locale)} · cost {tokenText(position.costBasis, figures)}
         </p>
       </div>
-      <div className="tabular text-right text-sm">
-        <p className="font-medium">{tokenText(position.value)}</p>
-        <p className="text-xs text-muted">PnL {pnlText(position)}</p>
+      <div className="tabular text-right text-sm" data-testid="position-result">
+        <p className="font-medium">{tokenText(position.value, figures, "nearest")}</p>
+        <p className={`text-xs ${total < 0n ? "text-bad" : "text-muted"}`} data-testid="position-total-pnl">
+          Result {signedText(total, position.value, figures)}
+          {fraction === null ? "" : ` (${signedPercent(fraction, locale)} of deposits)`}
+        </p>
+        <p className="text-xs text-muted" data-testid="position-pnl-parts">
+          realized {signedText(BigInt(position.realizedPnl.amount), position.value, figures)} · unrealized{" "}
+          {signedText(BigInt(position.unrealizedPnl.amount), position.value, figures)}
+        </p>
+        <p className="text-xs text-muted" data-testid="position-fees-paid">
+          Withdrawal fees paid {tokenText(position.feesPaid, figures, "nearest")}
+        </p>
         {position.pendingWithdrawal === null ? null : (
           <p className="text-xs text-warn">
-            {tokenText(position.pendingWithdrawal.shares)} withdrawing (about{" "}
-            {tokenText(position.pendingWithdrawal.value)})
+            {sharesText(position.pendingWithdrawal.shares, locale)} withdrawing (about{" "}
+            {tokenText(position.pendingWithdrawal.value, figures)})
           </p>
         )}
       </div>
@@ -62,6 +120,8 @@ export function PortfolioFeature() {
   const portfolio = usePortfolio();
   const balances = useWalletBalances();
   const titleId = useId();
+  const locale = useReaderLocale();
+  const figures: Figures = { locale, fraction: 2 };
 
   if (wallet.publicKey === null) {
     return (
@@ -97,16 +157,24 @@ export function PortfolioFeature() {
               <Stat
                 label="In vaults"
                 testId="portfolio-total"
-                value={data.totalValue.length === 0 ? "0.00" : data.totalValue.map(tokenText).join(" + ")}
+                value={
+                  data.totalValue.length === 0
+                    ? formatAmount(0n, 2, { locale })
+                    : data.totalValue.map((token) => tokenText(token, figures, "nearest")).join(" + ")
+                }
               />
               <Stat
                 label="Wallet"
                 value={
                   asset === undefined || balances.data === undefined
                     ? "—"
-                    : `${formatAmount(balances.data.assets[asset.mint] ?? 0n, asset.decimals)} ${asset.symbol}`
+                    : `${formatAmount(balances.data.assets[asset.mint] ?? 0n, asset.decimals, { locale })} ${asset.symbol}`
                 }
-                hint={balances.data === undefined ? undefined : `${formatSol(balances.data.lamports)} SOL`}
+                hint={
+                  balances.data === undefined
+                    ? undefined
+                    : `${formatSol(balances.data.lamports, { locale })} SOL`
+                }
               />
             </dl>
             {data.positions.length === 0 ? (

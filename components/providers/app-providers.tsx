@@ -8,14 +8,17 @@ import type { ClientConfig } from "@/lib/web/client-config";
 import { isChainStall } from "@/lib/web/errors";
 import type { SessionNotice } from "@/lib/web/session-issue";
 import { WalletStateProvider } from "../wallet/wallet-data-access";
-import { ConfigContext, SessionNoticeContext } from "./config-context";
+import { ConfigContext, LocaleContext, SessionNoticeContext } from "./config-context";
 
 export function AppProviders({
   config,
   sessionNotice,
+  locale,
   children,
 }: {
   config: ClientConfig;
+  /** The reader's locale, from the request's Accept-Language. */
+  locale: string;
   /** Set when the server could not issue this visitor a session (transactions wait; data shows). */
   sessionNotice: SessionNotice | null;
   children: ReactNode;
@@ -37,11 +40,13 @@ export function AppProviders({
   );
   return (
     <ConfigContext.Provider value={config}>
-      <SessionNoticeContext.Provider value={sessionNotice}>
-        <QueryClientProvider client={queryClient}>
-          <WalletStateProvider config={config}>{children}</WalletStateProvider>
-        </QueryClientProvider>
-      </SessionNoticeContext.Provider>
+      <LocaleContext.Provider value={locale}>
+        <SessionNoticeContext.Provider value={sessionNotice}>
+          <QueryClientProvider client={queryClient}>
+            <WalletStateProvider config={config}>{children}</WalletStateProvider>
+          </QueryClientProvider>
+        </SessionNoticeContext.Provider>
+      </LocaleContext.Provider>
     </ConfigContext.Provider>
   );
 }

@@ -22,6 +22,13 @@ export function useClientConfig(): ClientConfig {
   return config;
 }
 
+/** The reader's locale (lib/web/reader-locale.ts): every figure, date and time is written in it. */
+export const LocaleContext = createContext<string>("en-US");
+
+export function useReaderLocale(): string {
+  return useContext(LocaleContext);
+}
+
 /** The part of every query key that names the chain: data of one cluster never shows on another. */
 export function useClusterKey(): readonly [string, string] {
   const config = useClientConfig();

@@ -10,7 +10,7 @@ import { useRef, type ReactNode } from "react";
 
 import { describeError, slowStepWords, type ErrorContext } from "@/lib/web/error-words";
 import type { FlowStage } from "@/lib/web/transaction-flow";
-import { useClientConfig } from "../providers/config-context";
+import { useClientConfig, useReaderLocale } from "../providers/config-context";
 import type { ReviewAnswers, TransactionProgress } from "../vault/vault-transactions";
 import { Alert, Button } from "./primitives";
 import { useFocusWhenLost } from "./use-focus-when-lost";
@@ -46,6 +46,7 @@ export function TransactionStatus({
   testId: string;
 }) {
   const config = useClientConfig();
+  const locale = useReaderLocale();
   // Ticks each second only while a step runs.
   const now = useNow(progress.stage === null ? 60_000 : 1_000);
   const slow =
@@ -57,7 +58,9 @@ export function TransactionStatus({
       ? null
       : describeError(error, {
           hasFaucet: config.faucetUrl !== null,
+          nowMs: now,
           ...errorContext,
+          clock: { locale, ...errorContext?.clock },
           transaction: { sent: progress.sent },
         });
   const cancelled = words !== null && (words.kind === "cancelled" || words.kind === "wallet-rejected");

@@ -9,7 +9,7 @@ import type { WalletPosition } from "@/lib/web/chain-reader";
 import type { VaultView } from "@/lib/vault/model/vault-view";
 import { feeSolWords } from "@/lib/web/error-words";
 import { lacksFeeSol, previewDeposit } from "@/lib/web/vault-view";
-import { useClientConfig } from "../providers/config-context";
+import { useClientConfig, useReaderLocale } from "../providers/config-context";
 import { Alert, Button } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
 import { useWalletState } from "../wallet/wallet-data-access";
@@ -22,8 +22,9 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
   const inputId = useId();
   const previewId = useId();
   const [text, setText] = useState("");
+  const locale = useReaderLocale();
   const { mutation, progress, stop, review } = useDeposit(vault);
-  const parsed = parseAmountInput(text, vault.asset.decimals);
+  const parsed = parseAmountInput(text, vault.asset.decimals, locale);
   const balance = position?.assetBalance;
   const preview = parsed.ok ? previewDeposit(vault, parsed.raw) : null;
   const overBalance = parsed.ok && balance !== undefined && parsed.raw > balance;
@@ -53,11 +54,11 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
           }
         }}
         unit={vault.asset.symbol}
-        balance={balance === undefined ? null : assetText(balance, vault)}
+        balance={balance === undefined ? null : assetText(balance, vault, locale)}
         onMax={
           balance === undefined || balance === 0n
             ? null
-            : () => setText(amountInputText(balance, vault.asset.decimals))
+            : () => setText(amountInputText(balance, vault.asset.decimals, locale))
         }
         invalid={inputProblem !== null || overBalance}
         describedBy={previewId}
@@ -68,24 +69,24 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
         ) : overBalance ? (
           <div className="space-y-2" data-testid="deposit-refusal">
             <p className="text-bad">
-              That is more than the {assetText(balance ?? 0n, vault)} in this wallet.
+              That is more than the {assetText(balance ?? 0n, vault, locale)} in this wallet.
             </p>
             {balance === undefined || balance === 0n ? null : (
               <Button
                 variant="secondary"
                 className="w-full"
-                onClick={() => setText(amountInputText(balance, vault.asset.decimals))}
+                onClick={() => setText(amountInputText(balance, vault.asset.decimals, locale))}
               >
-                Deposit all {assetText(balance, vault)}
+                Deposit all {assetText(balance, vault, locale)}
               </Button>
             )}
           </div>
         ) : preview !== null ? (
           <dl data-testid="deposit-preview">
-            <Row label="You receive about" value={sharesText(preview.shares, vault)} strong />
+            <Row label="You receive about" value={sharesText(preview.shares, vault, locale)} strong />
             <Row
               label="Share price"
-              value={`${formatSharePrice(preview.sharePrice)} ${vault.asset.symbol}`}
+              value={`${formatSharePrice(preview.sharePrice, locale)} ${vault.asset.symbol}`}
             />
           </dl>
         ) : (
@@ -130,8 +131,8 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
         success={
           mutation.isSuccess && result !== undefined ? (
             <Alert tone="success" title="Deposit confirmed" testId="deposit-success">
-              Deposited {assetText(BigInt(result.recorded.assets.amount), vault)} and received{" "}
-              {sharesText(BigInt(result.recorded.shares.amount), vault)}.{" "}
+              Deposited {assetText(BigInt(result.recorded.assets.amount), vault, locale)} and received{" "}
+              {sharesText(BigInt(result.recorded.shares.amount), vault, locale)}.{" "}
               <ExplorerLink target={{ signature: result.recorded.signature }}>
                 View the transaction
               </ExplorerLink>

@@ -9,7 +9,7 @@ import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId, useState } from "react";
 
 import type { WithdrawalStatusData } from "@/lib/web/api-client";
-import { formatAmount, formatPercent } from "@/lib/web/amounts";
+import { formatPercent, fractionDigitsFor, moneyLine } from "@/lib/web/amounts";
 import { arrivalBandText } from "@/lib/web/time";
 import {
   arrivedText,
@@ -20,6 +20,7 @@ import {
 import type { VaultView } from "@/lib/vault/model/vault-view";
 import { withdrawalFeeRoundUp } from "@/lib/vault/model/share-math";
 import { claimNet } from "@/lib/web/vault-view";
+import { useReaderLocale } from "../providers/config-context";
 import { Alert, Button, Card, ProgressBar } from "../ui/primitives";
 import { useHydrated } from "../ui/local-time";
 import { TransactionStatus } from "../ui/transaction-status";
@@ -43,9 +44,9 @@ function bindingText(status: WithdrawalStatusData): string {
 export type ClaimHandle = ReturnType<typeof useClaimWithdrawal>;
 export type CancelHandle = ReturnType<typeof useCancelWithdrawal>;
 
-/** The reader's locale (and zone, by default) for the steps' times; the server renders no times. */
-function readerClock(): StepClock {
-  return typeof navigator === "undefined" ? {} : { locale: navigator.language };
+/** The reader's locale (and zone, by default) for the steps' times: the page's one clock. */
+function useReaderClock(): StepClock & { locale: string } {
+  return { locale: useReaderLocale() };
 }
 
 /**
@@ -55,10 +56,12 @@ function readerClock(): StepClock {
 export function DeliveredWithdrawal({ vault, status }: { vault: VaultView; status: WithdrawalStatusData }) {
   const hydrated = useHydrated();
   const now = useNow(60_000);
+  const clock = useReaderClock();
+  const { locale } = clock;
   const milestones = status.hasPendingWithdrawal ? null : (status.milestones ?? null);
   const net = milestones?.claimedNet ?? null;
   const text = hydrated
-    ? arrivedText(milestones, net === null ? null : assetText(BigInt(net.amount), vault), now, readerClock())
+    ? arrivedText(milestones, net === null ? null : assetText(BigInt(net.amount), vault, locale), now, clock)
     : null;
   if (text === null) {
     return null;
@@ -105,14 +108,20 @@ function Stepper({ steps }: { steps: WithdrawalStep[] }) {
 /** The claim's success outlives this panel (which goes when nothing is pending): the parent shows it. */
 export function ClaimResult({ vault, claim }: { vault: VaultView; claim: ClaimHandle }) {
   const { mutation } = claim;
+  const locale = useReaderLocale();
   if (!mutation.isSuccess) {
     return null;
   }
   const { recorded } = mutation.data;
+  // One precision for the claim's figures, enough for the fee to show ("0.0015 USDC", never "0.00").
+  const fee = recorded.fee === null ? null : BigInt(recorded.fee.amount);
+  const fraction = fee === null ? undefined : fractionDigitsFor(fee, vault.asset.decimals);
   return (
     <Alert tone="success" title="Withdrawal claimed" testId="claim-success">
-      {assetText(BigInt(recorded.assets.amount), vault)} arrived in your wallet
-      {recorded.fee === null ? "." : ` (after a ${assetText(BigInt(recorded.fee.amount), vault)} fee).`}{" "}
+      {assetText(BigInt(recorded.assets.amount), vault, locale, { fraction })} arrived in your wallet
+      {fee === null
+        ? "."
+        : ` (after a ${assetText(fee, vault, locale, { fraction, rounding: "nearest" })} fee).`}{" "}
       <ExplorerLink target={{ signature: recorded.signature }}>View the transaction</ExplorerLink>
     </Alert>
   );
@@ -121,14 +130,15 @@ export function ClaimResult({ vault, claim }: { vault: VaultView; claim: ClaimHa
 /** The cancel's outcome outlives the panel too: the shares that came back, from the recorded cancel. */
 export function CancelResult({ vault, cancel }: { vault: VaultView; cancel: CancelHandle }) {
   const { mutation } = cancel;
+  const locale = useReaderLocale();
   if (!mutation.isSuccess) {
     return null;
   }
   const { recorded } = mutation.data;
   return (
     <Alert tone="success" title="Withdrawal request cancelled" testId="cancel-success">
-      {sharesText(BigInt(recorded.shares.amount), vault)} came back to your wallet; the request left the
-      queue. <ExplorerLink target={{ signature: recorded.signature }}>View the transaction</ExplorerLink>
+      {sharesText(BigInt(recorded.shares.amount), vault, locale)} came back to your wallet; the request left
+      the queue. <ExplorerLink target={{ signature: recorded.signature }}>View the transaction</ExplorerLink>
     </Alert>
   );
 }
@@ -150,12 +160,13 @@ function CancelRequest({
   busy: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
+  const locale = useReaderLocale();
   const { mutation, progress } = cancel;
   return (
     <div className="space-y-2">
       {confirming && !mutation.isPending ? (
         <Alert tone="warning" title="Cancel this withdrawal request?" testId="cancel-confirm">
-          <p>Your {sharesText(shares, vault)} shares come back; the request leaves the queue.</p>
+          <p>Your {sharesText(shares, vault, locale)} shares come back; the request leaves the queue.</p>
           <div className="mt-2 flex gap-2">
             <Button
               variant="secondary"
@@ -220,7 +231,11 @@ export function PendingWithdrawal({
   // What the withdrawal pays after the receipt's fee, as the request's preview promised it (net), with
   // the gross value it is taken from beside it.
   const gross = BigInt(status.estimatedAssetAmount.amount);
-  const net = gross - withdrawalFeeRoundUp(gross, feeBps);
+  const clock = useReaderClock();
+  const { locale } = clock;
+  const line = moneyLine({ gross, fee: withdrawalFeeRoundUp(gross, feeBps) }, vault.asset.decimals, {
+    locale,
+  });
   const staged = status.progress === null ? 0n : BigInt(status.progress.stagedShares);
   const ahead = status.progress === null ? 0n : BigInt(status.progress.sharesAhead);
   const fraction = status.progress?.fraction ?? 0;
@@ -236,7 +251,7 @@ export function PendingWithdrawal({
       milestones: status.milestones ?? null,
     },
     now,
-    readerClock(),
+    clock,
   );
   // Funded in full while the NAV is still to come: the bar is full but the claim is not ready.
   const fundedAwaitingNav = fraction >= 1 && !status.canClaimNow;
@@ -247,28 +262,31 @@ export function PendingWithdrawal({
         <dl className="grid grid-cols-2 gap-3 text-sm">
           <div>
             <dt className="text-muted">Requested</dt>
-            <dd className="tabular font-medium">{sharesText(shares, vault)}</dd>
+            <dd className="tabular font-medium">{sharesText(shares, vault, locale)}</dd>
           </div>
           <div>
             <dt className="text-muted">You receive about</dt>
             <dd className="tabular font-medium" data-testid="pending-net">
-              {assetText(net, vault)}
+              {line.net} {vault.asset.symbol}
             </dd>
             <dd className="tabular text-xs text-muted">
-              {assetText(gross, vault)} before the {formatPercent(feeBps / 10_000)} fee
+              {line.gross} {vault.asset.symbol} less a {line.fee} {vault.asset.symbol} fee (
+              {formatPercent(feeBps / 10_000, 2, locale)})
             </dd>
           </div>
           <div>
             <dt className="text-muted">Queue position</dt>
             <dd className="tabular" data-testid="queue-position">
-              {ahead === 0n ? "Next in line" : `${sharesText(ahead, vault)} ahead of you`}
+              {ahead === 0n ? "Next in line" : `${sharesText(ahead, vault, locale)} ahead of you`}
             </dd>
           </div>
         </dl>
 
         {status.canClaimNow ? null : (
           <p className="text-base font-semibold" data-testid="arrival-band" aria-live="polite">
-            {band === null ? "Estimating when it arrives…" : `Your withdrawal ${arrivalBandText(band)}`}
+            {band === null
+              ? "Estimating when it arrives…"
+              : `Your withdrawal ${arrivalBandText(band, clock)}`}
           </p>
         )}
         <p
@@ -284,21 +302,21 @@ export function PendingWithdrawal({
             <span className="tabular" data-testid="progress-text">
               {fundedAwaitingNav
                 ? "Funded; waiting for the NAV before it can be claimed"
-                : `${formatPercent(fraction, 0)} · ${formatAmount(staged, vault.shares.decimals)} of ${formatAmount(shares, vault.shares.decimals)} ${vault.shares.symbol} staged`}
+                : `${formatPercent(fraction, 0, locale)} · ${sharesText(staged, vault, locale)} of ${sharesText(shares, vault, locale)} staged`}
             </span>
           </div>
           <ProgressBar
             fraction={fraction}
             label="Withdrawal queue funding"
-            valueText={`${formatPercent(fraction, 0)} of your request is funded`}
+            valueText={`${formatPercent(fraction, 0, locale)} of your request is funded`}
             testId="withdrawal-progress"
           />
         </div>
 
         {status.canClaimNow ? (
           <Alert tone="success" title="Ready to claim">
-            You can claim about {assetText(approximate, vault)} now (after the {(feeBps / 100).toFixed(2)}%
-            fee, at today&apos;s share price).
+            You can claim about {assetText(approximate, vault, locale, { fraction: line.fraction })} now
+            (after the {formatPercent(feeBps / 10_000, 2, locale)} fee, at today&apos;s share price).
           </Alert>
         ) : null}
         <Button
@@ -310,7 +328,7 @@ export function PendingWithdrawal({
           {mutation.isPending
             ? "Claiming…"
             : status.canClaimNow
-              ? `Claim about ${assetText(approximate, vault)}`
+              ? `Claim about ${assetText(approximate, vault, locale, { fraction: line.fraction })}`
               : "Claim (not ready yet)"}
         </Button>
         <TransactionStatus

@@ -1,10 +1,12 @@
 "use client";
-// The share price chart: the vault's NAV strikes over the last day, week or all of its history, on a
-// price axis of at least MIN_PRICE_RANGE_FRACTION (a 0.01% move is a slope, not a cliff), with time and
-// price ticks and a readout of the strike under the pointer or the arrow keys.
+// The share price chart: the vault's NAV strikes over the last day, week or all of its history, ended by
+// the chain's price now (the header's: one series, lib/web/nav-history.ts withLivePrice), on a price
+// axis of at least MIN_PRICE_RANGE_FRACTION (a 0.01% move is a slope, not a cliff), with time and price
+// ticks, a readout of the point under the pointer or the arrow keys, and a note when the price rose
+// since the last strike because exit fees stayed with the holders.
 import { useId, useState, type KeyboardEvent, type PointerEvent } from "react";
 
-import { formatSharePrice } from "@/lib/web/amounts";
+import { formatPercent, formatSharePrice } from "@/lib/web/amounts";
 import { describeError } from "@/lib/web/error-words";
 import {
   CHART_RANGES,
@@ -13,9 +15,12 @@ import {
   pointsInRange,
   tickDecimals,
   type ChartRange,
+  type FeesKept,
   type NavPoint,
 } from "@/lib/web/nav-history";
 import { formatDateTime } from "@/lib/web/time";
+import { useReaderLocale } from "../providers/config-context";
+import { useHydrated } from "../ui/local-time";
 import type { VaultView } from "@/lib/vault/model/vault-view";
 import { Button, Card, Skeleton } from "../ui/primitives";
 
@@ -26,12 +31,16 @@ const RANGE_LABELS: Record<ChartRange, string> = { "24h": "24 h", "7d": "7 d", a
 export function SharePriceChart({
   vault,
   history,
+  feesKept = null,
   error,
   onRetry,
   retrying,
 }: {
   vault: VaultView;
+  /** The strikes and, last, the chain's price now. */
   history: readonly NavPoint[] | undefined;
+  /** The rise since the last strike, from withdrawal fees the holders kept. */
+  feesKept?: FeesKept | null;
   /** Shown only while there is no history to draw: a failed refetch keeps the last chart. */
   error: unknown;
   onRetry(): void;
@@ -47,6 +56,16 @@ export function SharePriceChart({
   const first = shown?.[0];
   const last = shown?.at(-1);
   const symbol = vault.asset.symbol;
+  const locale = useReaderLocale();
+  // Times are the reader's (zone and locale): written once hydrated, as LocalTime does.
+  const hydrated = useHydrated();
+  const when = (point: NavPoint) =>
+    !hydrated ? "" : point.live === true ? "Now" : formatDateTime(point.time * 1000, { locale });
+  const strikes = shown?.filter((point) => point.live !== true).length ?? 0;
+  const priceDigits = (value: number, digits: number) =>
+    new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+      value,
+    );
 
   let body;
   if (history === undefined && error !== null) {
@@ -63,7 +82,7 @@ export function SharePriceChart({
   } else if (geometry === null || first === undefined || last === undefined) {
     body = (
       <p className="py-10 text-center text-sm text-muted">
-        The chart appears after the vault&apos;s first two NAV strikes.
+        The chart appears after the vault&apos;s first NAV strike.
       </p>
     );
   } else {
@@ -102,7 +121,7 @@ export function SharePriceChart({
                 style={{ top: `${(tick.at / HEIGHT) * 100}%` }}
                 data-testid="price-tick"
               >
-                {tick.value.toFixed(decimals)}
+                {priceDigits(tick.value, decimals)}
               </span>
             ))}
           </div>
@@ -162,7 +181,7 @@ export function SharePriceChart({
             <div className="tabular mt-1 flex justify-between text-[11px] text-muted" aria-hidden="true">
               {geometry.timeTicks.map((tick) => (
                 <span key={tick.at} data-testid="time-tick">
-                  {formatDateTime(tick.value * 1000)}
+                  {hydrated ? formatDateTime(tick.value * 1000, { locale }) : ""}
                 </span>
               ))}
             </div>
@@ -171,21 +190,29 @@ export function SharePriceChart({
         <p className="tabular mt-2 min-h-5 text-sm" aria-live="polite" data-testid="chart-readout">
           {point === null
             ? ""
-            : `${formatDateTime(point.time * 1000)}: ${formatSharePrice(point.sharePrice)} ${symbol} per share`}
+            : `${when(point)}: ${formatSharePrice(point.sharePrice, locale)} ${symbol} per share`}
         </p>
         <figcaption
           id={descriptionId}
           className="mt-1 flex flex-wrap justify-between gap-2 text-xs text-muted"
         >
           <span>
-            {formatDateTime(first.time * 1000)}: {formatSharePrice(first.sharePrice)}
+            {when(first)}: {formatSharePrice(first.sharePrice, locale)}
           </span>
           <span className="sr-only">to</span>
           <span>
-            {formatDateTime(last.time * 1000)}: {formatSharePrice(last.sharePrice)} {symbol} per share (
-            {shown?.length ?? 0} NAV strikes shown)
+            {when(last)}: {formatSharePrice(last.sharePrice, locale)} {symbol} per share ({strikes} NAV strike
+            {strikes === 1 ? "" : "s"} shown{last.live === true ? ", then the price now" : ""})
           </span>
         </figcaption>
+        {feesKept === null ? null : (
+          <p role="note" className="mt-2 text-xs font-medium text-accent-text" data-testid="fees-kept-note">
+            Since the NAV strike {hydrated ? `of ${formatDateTime(feesKept.since * 1000, { locale })}` : ""}{" "}
+            the share price rose {formatPercent(feesKept.change, 4, locale)} (
+            {formatSharePrice(feesKept.from, locale)} → {formatSharePrice(feesKept.to, locale)}): withdrawal
+            fees paid by exiting holders stay in the vault and lift every remaining share. It is not yield.
+          </p>
+        )}
       </figure>
     );
   }

@@ -5,15 +5,17 @@ import Link from "next/link";
 
 import type { VaultSummaryData } from "@/lib/web/api-client";
 import { formatAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts";
+import { useReaderLocale } from "../providers/config-context";
 import { Card, Skeleton } from "../ui/primitives";
 import { ReadError } from "./read-error";
 import { useVaultDirectory } from "./vault-reads";
 
-function tokenText(token: { amount: string; decimals: number; symbol: string }): string {
-  return `${formatAmount(BigInt(token.amount), token.decimals)} ${token.symbol}`;
+function tokenText(token: { amount: string; decimals: number; symbol: string }, locale: string): string {
+  return `${formatAmount(BigInt(token.amount), token.decimals, { locale })} ${token.symbol}`;
 }
 
 function VaultRow({ vault }: { vault: VaultSummaryData }) {
+  const locale = useReaderLocale();
   return (
     <li>
       <Link
@@ -25,18 +27,18 @@ function VaultRow({ vault }: { vault: VaultSummaryData }) {
           <span className="block text-xs text-muted">
             {vault.caps.hourly === null
               ? "No withdrawal caps"
-              : `Caps ${tokenText(vault.caps.hourly)} an hour`}
-            {vault.caps.daily === null ? "" : `, ${tokenText(vault.caps.daily)} a day`}
+              : `Caps ${tokenText(vault.caps.hourly, locale)} an hour`}
+            {vault.caps.daily === null ? "" : `, ${tokenText(vault.caps.daily, locale)} a day`}
             {vault.paused ? " · paused" : ""}
           </span>
         </span>
         <span>
           <span className="block text-xs text-muted">Share price</span>
-          <span className="tabular font-medium">{formatSharePrice(vault.sharePrice)}</span>
+          <span className="tabular font-medium">{formatSharePrice(vault.sharePrice, locale)}</span>
         </span>
         <span>
           <span className="block text-xs text-muted">TVL</span>
-          <span className="tabular font-medium">{tokenText(vault.tvl)}</span>
+          <span className="tabular font-medium">{tokenText(vault.tvl, locale)}</span>
         </span>
         <span>
           <span className="block text-xs text-muted">APY (7 d)</span>
@@ -46,13 +48,13 @@ function VaultRow({ vault }: { vault: VaultSummaryData }) {
               Not known yet: too little NAV history
             </span>
           ) : (
-            <span className="tabular font-medium">{formatPercent(vault.apy7d)}</span>
+            <span className="tabular font-medium">{formatPercent(vault.apy7d, 2, locale)}</span>
           )}
         </span>
         <span>
           <span className="block text-xs text-muted">Withdrawal fee</span>
           <span className="tabular font-medium" data-testid="vault-fee">
-            {formatPercent(vault.feeBps / 10_000)}
+            {formatPercent(vault.feeBps / 10_000, 2, locale)}
           </span>
         </span>
       </Link>

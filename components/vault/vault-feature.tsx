@@ -6,8 +6,9 @@ import { useEffect, useState } from "react";
 
 import { shortAddress } from "@/lib/web/client-config";
 import { formatAmount, formatSharePrice } from "@/lib/web/amounts";
+import { withLivePrice } from "@/lib/web/nav-history";
 import type { VaultView } from "@/lib/vault/model/vault-view";
-import { useClientConfig } from "../providers/config-context";
+import { useClientConfig, useReaderLocale } from "../providers/config-context";
 import { LocalTime } from "../ui/local-time";
 import { Button, Card, Skeleton } from "../ui/primitives";
 import { useNow } from "../ui/use-now";
@@ -102,6 +103,7 @@ function VaultSkeleton() {
 function IndexedFallback({ id }: { id: string }) {
   const nav = useIndexedNav(id, true);
   const stats = useVaultStats(id);
+  const locale = useReaderLocale();
   if (nav.data === undefined) {
     return null;
   }
@@ -112,13 +114,13 @@ function IndexedFallback({ id }: { id: string }) {
         <div>
           <dt className="text-muted">Share price</dt>
           <dd className="tabular font-medium">
-            {formatSharePrice(nav.data.sharePrice)} {totalAssets.symbol}
+            {formatSharePrice(nav.data.sharePrice, locale)} {totalAssets.symbol}
           </dd>
         </div>
         <div>
           <dt className="text-muted">Total assets</dt>
           <dd className="tabular font-medium">
-            {formatAmount(BigInt(totalAssets.amount), totalAssets.decimals)} {totalAssets.symbol}
+            {formatAmount(BigInt(totalAssets.amount), totalAssets.decimals, { locale })} {totalAssets.symbol}
           </dd>
         </div>
       </dl>
@@ -174,6 +176,11 @@ export function VaultFeature({
     );
   }
   const data = vault.data;
+  // One series for the header's price, the chart and the change tile: the strikes, then the price now.
+  const series =
+    history.data === undefined
+      ? undefined
+      : withLivePrice(history.data, { time: nowMs / 1000, sharePrice: data.sharePrice });
   return (
     <div className={`space-y-6 ${embed ? "" : "pb-20 lg:pb-0"}`}>
       {vault.isRefetchError ? (
@@ -217,12 +224,13 @@ export function VaultFeature({
           <ShareBlink vaultId={data.id} />
         )}
       </header>
-      <VaultStats vault={data} stats={stats.data} history={history.data} position={position.data} />
+      <VaultStats vault={data} stats={stats.data} history={series?.points} position={position.data} />
       <div className="grid gap-6 lg:grid-cols-5">
         <div className="space-y-6 lg:col-span-3">
           <SharePriceChart
             vault={data}
-            history={history.data}
+            history={series?.points}
+            feesKept={series?.feesKept ?? null}
             // The series waits for the stats' first strike, so their failure is the chart's too.
             error={history.error ?? (stats.data === undefined ? stats.error : null)}
             onRetry={() => void (stats.data === undefined ? stats.refetch() : history.refetch())}

@@ -24,7 +24,7 @@ import type {
 } from "@/lib/web/transaction-flow";
 import type { OperationRequest } from "@/lib/vault/operations/verify-transaction";
 import type { VaultView } from "@/lib/vault/model/vault-view";
-import { useClientConfig, useClusterKey } from "../providers/config-context";
+import { useClientConfig, useClusterKey, useReaderLocale } from "../providers/config-context";
 import { useWalletState, type WalletState } from "../wallet/wallet-data-access";
 import { loadApi, loadFlow, loadReader, vaultKeys } from "./vault-query-keys";
 
@@ -113,6 +113,7 @@ function useReview() {
 
 /** The flow's stage and rebuild notice for one form, plus the callbacks the flow reports through. */
 function useTransactionProgress(vault: VaultView) {
+  const locale = useReaderLocale();
   const [progress, setProgress] = useState<TransactionProgress>({
     stage: null,
     stageSince: null,
@@ -130,8 +131,8 @@ function useTransactionProgress(vault: VaultView) {
       })),
     rebuilt: () => setProgress((current) => ({ ...current, rebuilt: true })),
     previewed: (preview: TransactionPreview) => {
-      const rent = receiptRentWords(preview.verified);
-      const lines = balanceChangeWords(preview.changes, vault);
+      const rent = receiptRentWords(preview.verified, locale);
+      const lines = balanceChangeWords(preview.changes, vault, locale);
       setProgress((current) => ({ ...current, preview: rent === null ? lines : [...lines, rent] }));
     },
   };

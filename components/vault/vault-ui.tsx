@@ -3,35 +3,70 @@
 // them, and the wallet's position.
 import { useId } from "react";
 
-import { formatAmount, formatCompactAmount, formatPercent, formatSharePrice } from "@/lib/web/amounts";
+import {
+  formatAmount,
+  formatCompactAmount,
+  formatPercent,
+  formatSharePrice,
+  type Rounding,
+} from "@/lib/web/amounts";
 import { describeSpan, observedApy, type NavPoint } from "@/lib/web/nav-history";
 import { capWindow, type StoredCapWindow } from "@/lib/vault/model/cap-window";
+import { DECIMALS_OFFSET } from "@/lib/vault/model/share-math";
 import type { VaultView } from "@/lib/vault/model/vault-view";
 import { depositorsText, positionValue } from "@/lib/web/vault-view";
 import type { VaultStatsData } from "@/lib/web/api-client";
 import type { WalletPosition } from "@/lib/web/chain-reader";
+import { useReaderLocale } from "../providers/config-context";
 import { LocalTime } from "../ui/local-time";
 import { CompactFigure } from "../ui/compact-figure";
 import { Card, ProgressBar, Stat } from "../ui/primitives";
 
 const WEEK = 7 * 86_400;
 
-export function assetText(raw: bigint, vault: Pick<VaultView, "asset">): string {
-  return `${formatAmount(raw, vault.asset.decimals)} ${vault.asset.symbol}`;
+/** The asset's precision on the pages, unless a flow needs more for a small fee (moneyLine). */
+export const ASSET_FRACTION = 2;
+
+/**
+ * "1.234,56 USDC" in the reader's locale, with the flow's precision (`fraction`, two by default) and
+ * cut toward zero unless `rounding` says otherwise (a valuation rounds to the nearest digit).
+ */
+export function assetText(
+  raw: bigint,
+  vault: Pick<VaultView, "asset">,
+  locale: string,
+  options: { fraction?: number; rounding?: Rounding } = {},
+): string {
+  const fraction = options.fraction ?? ASSET_FRACTION;
+  return `${formatAmount(raw, vault.asset.decimals, { locale, minFraction: fraction, maxFraction: fraction, rounding: options.rounding })} ${vault.asset.symbol}`;
 }
 
 /** An asset amount for a stat tile: shortened on a phone ("60.91K USDC"), whole on a tap and from sm. */
-function AssetFigure({ raw, vault }: { raw: bigint; vault: Pick<VaultView, "asset"> }) {
+function AssetFigure({
+  raw,
+  vault,
+  rounding,
+}: {
+  raw: bigint;
+  vault: Pick<VaultView, "asset">;
+  rounding?: Rounding;
+}) {
+  const locale = useReaderLocale();
   return (
     <CompactFigure
-      full={assetText(raw, vault)}
-      compact={`${formatCompactAmount(raw, vault.asset.decimals)} ${vault.asset.symbol}`}
+      full={assetText(raw, vault, locale, { rounding })}
+      compact={`${formatCompactAmount(raw, vault.asset.decimals, locale)} ${vault.asset.symbol}`}
     />
   );
 }
 
-export function sharesText(raw: bigint, vault: Pick<VaultView, "shares">): string {
-  return `${formatAmount(raw, vault.shares.decimals)} ${vault.shares.symbol}`;
+/**
+ * "1,499999 vUSDC": shares always with the asset's six decimals (one precision for the unit everywhere,
+ * so a deposit's 1.499999 shares never read as 1.49), cut toward zero.
+ */
+export function sharesText(raw: bigint, vault: Pick<VaultView, "shares">, locale: string): string {
+  const fraction = Math.max(0, vault.shares.decimals - DECIMALS_OFFSET);
+  return `${formatAmount(raw, vault.shares.decimals, { locale, minFraction: fraction, maxFraction: fraction })} ${vault.shares.symbol}`;
 }
 
 /**
@@ -41,13 +76,16 @@ export function sharesText(raw: bigint, vault: Pick<VaultView, "shares">): strin
 export function apyFigure(
   stats: VaultStatsData | undefined,
   points: readonly NavPoint[] | undefined,
+  locale: string,
 ): { label: string; value: string; hint: string } {
   if (stats !== undefined && stats.apy7d !== null) {
     return {
       label: "APY",
-      value: formatPercent(stats.apy7d),
+      value: formatPercent(stats.apy7d, 2, locale),
       hint:
-        stats.apy30d === null ? "7-day, from NAV history" : `7-day; 30-day ${formatPercent(stats.apy30d)}`,
+        stats.apy30d === null
+          ? "7-day, from NAV history"
+          : `7-day; 30-day ${formatPercent(stats.apy30d, 2, locale)}`,
     };
   }
   if (points === undefined) {
@@ -62,10 +100,14 @@ export function apyFigure(
   return observed.apy === null
     ? {
         label: `Change (${span})`,
-        value: `${observed.change >= 0 ? "+" : ""}${formatPercent(observed.change, 4)}`,
+        value: `${observed.change >= 0 ? "+" : ""}${formatPercent(observed.change, 4, locale)}`,
         hint: "Share price change; an APY after a day of NAV history",
       }
-    : { label: "APY", value: formatPercent(observed.apy), hint: `Observed over ${span} of NAV strikes` };
+    : {
+        label: "APY",
+        value: formatPercent(observed.apy, 2, locale),
+        hint: `Observed over ${span} of NAV strikes`,
+      };
 }
 
 export function VaultStats({
@@ -79,12 +121,13 @@ export function VaultStats({
   history: readonly NavPoint[] | undefined;
   position: WalletPosition | undefined;
 }) {
-  const apy = apyFigure(stats, history);
+  const locale = useReaderLocale();
+  const apy = apyFigure(stats, history, locale);
   return (
     <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
       <Stat
         label="Share price"
-        value={formatSharePrice(vault.sharePrice)}
+        value={formatSharePrice(vault.sharePrice, locale)}
         hint={`${vault.asset.symbol} per ${vault.shares.symbol}`}
         testId="share-price"
       />
@@ -101,10 +144,11 @@ export function VaultStats({
           position === undefined ? (
             "—"
           ) : (
-            <AssetFigure raw={positionValue(vault, position.shareBalance)} vault={vault} />
+            // A valuation, to the nearest cent: 76.999999 after depositing 77.00 reads 77.00.
+            <AssetFigure raw={positionValue(vault, position.shareBalance)} vault={vault} rounding="nearest" />
           )
         }
-        hint={position === undefined ? "Connect a wallet" : sharesText(position.shareBalance, vault)}
+        hint={position === undefined ? "Connect a wallet" : sharesText(position.shareBalance, vault, locale)}
         testId="position-value"
       />
     </dl>
@@ -122,6 +166,7 @@ function CapRow({
   vault: VaultView;
   nowMs: number;
 }) {
+  const locale = useReaderLocale();
   const capacity = capWindow(window, nowMs / 1000);
   if (capacity.remaining === null) {
     return (
@@ -134,23 +179,23 @@ function CapRow({
     );
   }
   const usedFraction = capacity.cap === 0n ? 0 : Number((capacity.used * 10_000n) / capacity.cap) / 10_000;
-  const left = assetText(capacity.remaining, vault);
+  const left = assetText(capacity.remaining, vault, locale);
   return (
     <div className="space-y-1.5">
       <div className="flex flex-wrap justify-between gap-x-2 text-sm">
         <span className="font-medium">{label}</span>
         <span className="tabular" data-testid={`${label.toLowerCase()}-left`}>
-          {left} left of {assetText(capacity.cap, vault)}
+          {left} left of {assetText(capacity.cap, vault, locale)}
         </span>
       </div>
       <ProgressBar
         fraction={usedFraction}
         label={`${label} withdrawal cap used`}
-        valueText={`${formatPercent(usedFraction, 0)} used; ${left} left`}
+        valueText={`${formatPercent(usedFraction, 0, locale)} used; ${left} left`}
         tone={usedFraction >= 0.9 ? "bad" : usedFraction >= 0.7 ? "warn" : "accent"}
       />
       <p className="text-xs text-muted">
-        Resets at <LocalTime time={capacity.resetsAt * 1000} />
+        Resets at <LocalTime time={capacity.resetsAt * 1000} format="when" nowMs={nowMs} zone />
       </p>
     </div>
   );
@@ -161,19 +206,20 @@ function QueueRow({ vault, stats }: { vault: VaultView; stats: VaultStatsData | 
   const queued = vault.queueTail - vault.queueClaimed;
   const funded = vault.queueFunded - vault.queueClaimed;
   const average = stats?.averageSecondsToClaimable30d ?? null;
+  const locale = useReaderLocale();
   return (
     <p className="text-sm" data-testid="queue-stats">
       <span className="font-medium">Withdrawal queue:</span>{" "}
       {queued === 0n
         ? "empty"
-        : `${sharesText(queued, vault)} requested, ${sharesText(funded, vault)} funded`}
+        : `${sharesText(queued, vault, locale)} requested, ${sharesText(funded, vault, locale)} funded`}
       {average === null ? "" : `; requests became claimable in ${describeSpan(average)} on average`}
     </p>
   );
 }
 
-function capText(cap: bigint, vault: VaultView): string {
-  return cap === 0n ? "none" : assetText(cap, vault);
+function capText(cap: bigint, vault: VaultView, locale: string): string {
+  return cap === 0n ? "none" : assetText(cap, vault, locale);
 }
 
 /**
@@ -185,19 +231,20 @@ function ScheduledChange({ vault }: { vault: VaultView }) {
   if (pending === null) {
     return null;
   }
-  const percent = (bps: number) => formatPercent(bps / 10_000);
+  const locale = useReaderLocale();
+  const percent = (bps: number) => formatPercent(bps / 10_000, 2, locale);
   const changes = [
     pending.feeBps !== vault.feeBps && `fee ${percent(vault.feeBps)} → ${percent(pending.feeBps)}`,
     pending.minWithdrawalShares !== vault.minWithdrawalShares &&
-      `minimum ${sharesText(vault.minWithdrawalShares, vault)} → ${sharesText(pending.minWithdrawalShares, vault)}`,
+      `minimum ${sharesText(vault.minWithdrawalShares, vault, locale)} → ${sharesText(pending.minWithdrawalShares, vault, locale)}`,
     pending.hourlyCap !== vault.hourly.cap &&
-      `hourly cap ${capText(vault.hourly.cap, vault)} → ${capText(pending.hourlyCap, vault)}`,
+      `hourly cap ${capText(vault.hourly.cap, vault, locale)} → ${capText(pending.hourlyCap, vault, locale)}`,
     pending.dailyCap !== vault.daily.cap &&
-      `daily cap ${capText(vault.daily.cap, vault)} → ${capText(pending.dailyCap, vault)}`,
+      `daily cap ${capText(vault.daily.cap, vault, locale)} → ${capText(pending.dailyCap, vault, locale)}`,
   ].filter((change): change is string => change !== false);
   return (
     <p role="note" className="text-xs font-medium text-warn" data-testid="scheduled-config">
-      Announced change from <LocalTime time={Number(pending.effectiveAt) * 1000} format="date-time" />:{" "}
+      Announced change from <LocalTime time={Number(pending.effectiveAt) * 1000} format="date-time" zone />:{" "}
       {changes.length === 0 ? "the same terms, re-set" : changes.join("; ")}. Requests made before then keep
       today&apos;s terms.
     </p>
@@ -214,6 +261,7 @@ export function CapsCard({
   nowMs: number;
 }) {
   const titleId = useId();
+  const locale = useReaderLocale();
   return (
     <Card title="Withdrawal caps" titleId={titleId}>
       <div className="space-y-4">
@@ -222,9 +270,9 @@ export function CapsCard({
         <QueueRow vault={vault} stats={stats} />
         <p className="text-xs text-muted">
           Caps limit withdrawal requests per UTC hour and day; a deposit gives back capacity its window has
-          used, never more than that. Fee {(vault.feeBps / 100).toFixed(2)}%, minimum{" "}
-          {sharesText(vault.minWithdrawalShares, vault)}, paid in queue order once a NAV is struck after the
-          request.
+          used, never more than that. Fee {formatPercent(vault.feeBps / 10_000, 2, locale)}, minimum{" "}
+          {sharesText(vault.minWithdrawalShares, vault, locale)}, paid in queue order once a NAV is struck
+          after the request.
         </p>
         <ScheduledChange vault={vault} />
       </div>

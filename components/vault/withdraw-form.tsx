@@ -5,14 +5,14 @@ import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId, useState, type FormEvent } from "react";
 
 import { sharesForAssetsRoundUp } from "@/lib/vault/model/share-math";
-import { amountInputText, parseAmountInput } from "@/lib/web/amounts";
+import { amountInputText, formatPercent, moneyLine, parseAmountInput } from "@/lib/web/amounts";
 import type { WalletPosition } from "@/lib/web/chain-reader";
-import { formatClock } from "@/lib/web/time";
+import { formatWhen } from "@/lib/web/time";
 import type { CapWindow } from "@/lib/vault/model/cap-window";
 import type { VaultView } from "@/lib/vault/model/vault-view";
 import { feeSolWords, withdrawRefusalWords } from "@/lib/web/error-words";
 import { lacksFeeSol, positionValue, previewWithdrawal, withdrawVerdict } from "@/lib/web/vault-view";
-import { useClientConfig } from "../providers/config-context";
+import { useClientConfig, useReaderLocale } from "../providers/config-context";
 import { Alert, Button } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
 import { useNow } from "../ui/use-now";
@@ -21,10 +21,15 @@ import { AmountField, Row } from "./amount-field";
 import type { useRequestWithdrawal } from "./vault-transactions";
 import { assetText, sharesText } from "./vault-ui";
 
-function capacityText(capacity: CapWindow, vault: VaultView): string {
+function capacityText(
+  capacity: CapWindow,
+  vault: VaultView,
+  figures: { locale: string; fraction: number; nowMs: number },
+): string {
+  const { locale, fraction, nowMs } = figures;
   return capacity.remaining === null
     ? "no cap"
-    : `${assetText(capacity.remaining, vault)} left (resets ${formatClock(capacity.resetsAt * 1000)})`;
+    : `${assetText(capacity.remaining, vault, locale, { fraction })} left (resets ${formatWhen(capacity.resetsAt * 1000, nowMs, { locale, zone: true })})`;
 }
 
 export type RequestHandle = ReturnType<typeof useRequestWithdrawal>;
@@ -32,12 +37,14 @@ export type RequestHandle = ReturnType<typeof useRequestWithdrawal>;
 /** The request's success outlives the form (replaced by the pending withdrawal): the parent shows it. */
 export function RequestResult({ vault, request }: { vault: VaultView; request: RequestHandle }) {
   const { mutation } = request;
+  const locale = useReaderLocale();
   if (!mutation.isSuccess) {
     return null;
   }
   return (
     <Alert tone="success" title="Withdrawal requested" testId="withdraw-success">
-      Your request of {sharesText(BigInt(mutation.data.recorded.shares.amount), vault)} is in the queue.{" "}
+      Your request of {sharesText(BigInt(mutation.data.recorded.shares.amount), vault, locale)} is in the
+      queue.{" "}
       <ExplorerLink target={{ signature: mutation.data.recorded.signature }}>
         View the transaction
       </ExplorerLink>
@@ -60,8 +67,13 @@ export function WithdrawForm({
   const previewId = useId();
   const [mode, setMode] = useState<"shares" | "value">("shares");
   const [text, setText] = useState("");
+  const locale = useReaderLocale();
   const { mutation, progress, stop, review } = request;
-  const parsed = parseAmountInput(text, mode === "shares" ? vault.shares.decimals : vault.asset.decimals);
+  const parsed = parseAmountInput(
+    text,
+    mode === "shares" ? vault.shares.decimals : vault.asset.decimals,
+    locale,
+  );
   const walletShares = position?.shareBalance ?? 0n;
   const shares = parsed.ok
     ? mode === "shares"
@@ -70,12 +82,16 @@ export function WithdrawForm({
         sharesForAssetsRoundUp(parsed.raw, vault.totalAssets, vault.totalShares)
     : null;
   const preview = shares === null ? null : previewWithdrawal(vault, shares, walletShares, nowMs / 1000);
+  // The preview's line adds up as shown, and every asset figure of this form uses its precision.
+  const line = preview === null ? null : moneyLine(preview, vault.asset.decimals, { locale });
+  const fraction = line?.fraction ?? 2;
+  const figures = { locale, fraction, nowMs };
   const inputProblem = !parsed.ok && !("empty" in parsed) ? parsed.reason : null;
   const verdict = preview === null ? null : withdrawVerdict(vault, preview, walletShares);
   const block = verdict?.block ?? null;
   const refusal =
     verdict !== null && verdict.block !== null
-      ? withdrawRefusalWords({ ...verdict, block: verdict.block }, vault)
+      ? withdrawRefusalWords({ ...verdict, block: verdict.block }, vault, { locale }, nowMs)
       : null;
   const config = useClientConfig();
   const noFeeSol = position !== undefined && lacksFeeSol(position.lamports);
@@ -126,15 +142,15 @@ export function WithdrawForm({
           position === undefined
             ? null
             : mode === "shares"
-              ? sharesText(walletShares, vault)
-              : assetText(positionValue(vault, walletShares), vault)
+              ? sharesText(walletShares, vault, locale)
+              : assetText(positionValue(vault, walletShares), vault, locale, { fraction })
         }
         onMax={
           position === undefined || walletShares === 0n
             ? null
             : () => {
                 setMode("shares");
-                setText(amountInputText(walletShares, vault.shares.decimals));
+                setText(amountInputText(walletShares, vault.shares.decimals, locale));
               }
         }
         invalid={inputProblem !== null || block !== null}
@@ -150,18 +166,18 @@ export function WithdrawForm({
             {/* Never a preview of more than the wallet holds: the refusal below offers what it can request. */}
             {preview.exceedsBalance ? null : (
               <dl data-testid="withdraw-preview">
-                <Row label="Shares" value={sharesText(preview.shares, vault)} />
-                <Row label="Gross value" value={assetText(preview.gross, vault)} />
+                <Row label="Shares" value={sharesText(preview.shares, vault, locale)} />
+                <Row label="Gross value" value={`${line?.gross ?? ""} ${vault.asset.symbol}`} />
                 <Row
-                  label={`Fee (${(vault.feeBps / 100).toFixed(2)}%)`}
-                  value={`− ${assetText(preview.fee, vault)}`}
+                  label={`Fee (${formatPercent(vault.feeBps / 10_000, 2, locale)})`}
+                  value={`− ${line?.fee ?? ""} ${vault.asset.symbol}`}
                 />
-                <Row label="You receive about" value={assetText(preview.net, vault)} strong />
+                <Row label="You receive about" value={`${line?.net ?? ""} ${vault.asset.symbol}`} strong />
               </dl>
             )}
             <dl className="border-t border-line pt-2 text-xs" data-testid="withdraw-capacity">
-              <Row label="Hourly cap" value={capacityText(preview.hourly, vault)} />
-              <Row label="Daily cap" value={capacityText(preview.daily, vault)} />
+              <Row label="Hourly cap" value={capacityText(preview.hourly, vault, figures)} />
+              <Row label="Daily cap" value={capacityText(preview.daily, vault, figures)} />
             </dl>
             {refusal === null ? null : (
               <div className="space-y-2" data-testid="withdraw-refusal">
@@ -174,7 +190,7 @@ export function WithdrawForm({
                       const fit = verdict.fit;
                       if (fit !== null) {
                         setMode("shares");
-                        setText(amountInputText(fit.shares, vault.shares.decimals));
+                        setText(amountInputText(fit.shares, vault.shares.decimals, locale));
                       }
                     }}
                   >

@@ -11,7 +11,7 @@ import {
 } from "@solana/actions";
 import { PublicKey, VersionedTransaction } from "@solana/web3.js";
 
-import { buildDepositTransaction, type DepositSettings } from "../vault/operations/build-deposit-transaction";
+import { buildDepositTransaction, type DepositSettings } from "../vault/operations/deposit";
 import { buildWithdrawTransaction } from "../vault/operations/build-withdraw-transaction";
 import { DomainError } from "../vault/model/domain-errors";
 import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/reads/history";
@@ -407,28 +407,17 @@ export async function prepareWithdrawAction(
   return postResponse(prepared.transaction, prepared.message, request.vault);
 }
 
-export async function prepareClaimAction(
+/** The claim or the cancel of the account's pending withdrawal, as a blink's POST answers it. */
+export async function prepareWithdrawalAction(
   deps: VaultDeps,
   schedule: ScheduleSettings,
+  action: "claim" | "cancel",
   request: { vault: PublicKey; account: PublicKey },
 ): Promise<ActionPostResponse> {
   const prepared = await buildWithdrawTransaction(deps, schedule, {
     vault: request.vault,
     wallet: request.account,
-    action: "claim",
-  });
-  return postResponse(prepared.transaction, prepared.message, request.vault);
-}
-
-export async function prepareCancelAction(
-  deps: VaultDeps,
-  schedule: ScheduleSettings,
-  request: { vault: PublicKey; account: PublicKey },
-): Promise<ActionPostResponse> {
-  const prepared = await buildWithdrawTransaction(deps, schedule, {
-    vault: request.vault,
-    wallet: request.account,
-    action: "cancel",
+    action,
   });
   return postResponse(prepared.transaction, prepared.message, request.vault);
 }

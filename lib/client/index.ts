@@ -49,10 +49,10 @@ export {
   type ExpectedVaultTransaction,
   type OperationRequest,
   type VaultTokens,
-  type BalanceChanges,
   type TransactionCheckCode,
   type VerifiedTransaction,
 } from "../vault/operations/verify-transaction";
+export type { BalanceChanges } from "../vault/operations/balance-changes";
 export type { TransactionPreview } from "../vault/send/transaction-flow";
 
 /** The `data` of an operation's 200 envelope. */

@@ -1341,6 +1341,7 @@ export interface components {
       shares: components["schemas"]["TokenAmount"];
       value: components["schemas"]["TokenAmount"];
       costBasis: components["schemas"]["TokenAmount"];
+      /** @description Unrealized PnL: the position's value against the cost basis still in it */
       pnl: {
         /** @description Raw units, may be negative */
         amount: string;
@@ -1348,11 +1349,28 @@ export interface components {
         /** @description PnL over cost basis (0.0824 = 8.24%) */
         fraction: number | null;
       };
+      /** @description The same as pnl, named for what it is */
+      unrealizedPnl: {
+        /** @description Raw units, may be negative */
+        amount: string;
+        uiAmount: number;
+      };
+      /** @description What claims paid (after their fees) against the cost basis they took out */
       realizedPnl: {
         /** @description Raw units, may be negative */
         amount: string;
         uiAmount: number;
       };
+      /** @description Realized plus unrealized: a withdrawal fee that came back to the wallet's own shares counts as the loss it is */
+      totalPnl: {
+        /** @description Raw units, may be negative */
+        amount: string;
+        uiAmount: number;
+        /** @description Total PnL over all assets the wallet deposited (0.0824 = 8.24%) */
+        fraction: number | null;
+      };
+      /** @description Withdrawal fees the wallet's claims paid, from the program's WithdrawalClaimed events */
+      feesPaid: components["schemas"]["TokenAmount"];
       pendingWithdrawal: {
         shares: components["schemas"]["TokenAmount"];
         value: components["schemas"]["TokenAmount"];
@@ -1455,6 +1473,17 @@ export interface components {
       navSequence: string | null;
       /** @description ISO 8601: when that NAV was struck */
       struckAt: string | null;
+    };
+    /** @description The share price rose since the last NAV strike because claims' withdrawal fees stayed in the vault and lifted every remaining share: a jump from exit fees, not yield */
+    FeesKept: {
+      /** @description ISO 8601: the last NAV strike, from which the price rose */
+      since: string;
+      /** @description The share price at that strike */
+      fromSharePrice: number;
+      /** @description The share price on chain now */
+      toSharePrice: number;
+      /** @description toSharePrice / fromSharePrice − 1 (0.001 = 0.1%) */
+      change: number;
     };
     WebhookCreateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
@@ -4023,6 +4052,8 @@ export interface operations {
               /** @enum {string} */
               interval: "minute" | "hour" | "day" | "week";
               points: components["schemas"]["NavHistoryPoint"][];
+              /** @description Set when the price on chain now is above the last strike's (exit fees kept by holders) */
+              feesKeptSinceLastStrike: components["schemas"]["FeesKept"] | null;
             };
           };
         };

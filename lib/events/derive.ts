@@ -1,6 +1,7 @@
 // Partner events from the program's events as the indexer stores them. Pure: the indexer gives each
 // transaction's stored events with the vault's tokens, caps and previous paused flag, and the store
 // finds the requests a NAV strike or a staging made claimable (lib/store/partner-events.ts).
+import { operationOfEvent } from "../vault/operations/operations";
 import type { StoredEvent } from "../store/indexer";
 import { sharePrice } from "../vault/model/share-math";
 import { tokenAmount, type TokenLabel } from "../vault/model/token-amount";
@@ -113,47 +114,20 @@ export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEv
   for (const event of events) {
     const id = (type: Parameters<typeof partnerEventId>[0]) =>
       partnerEventId(type, event.signature, event.eventIndex);
+    const operation = operationOfEvent(event.name);
+    if (operation !== null) {
+      derived.push({
+        ...base(event, operation.partnerEvent, id(operation.partnerEvent)),
+        data: operation.partnerData({
+          integer: (name) => field(event, name),
+          asset: (name) => asset(event, name),
+          shares: (name) => shares(event, name),
+        }),
+      });
+      if (operation.takesWithdrawalCap) derived.push(...capacityLow(event, context));
+      continue;
+    }
     switch (event.name) {
-      case "Deposited":
-        derived.push({
-          ...base(event, "deposit.confirmed", id("deposit.confirmed")),
-          data: { assets: asset(event, "assets"), shares: shares(event, "shares") },
-        });
-        break;
-      case "WithdrawalRequested":
-        derived.push({
-          ...base(event, "withdrawal.requested", id("withdrawal.requested")),
-          data: {
-            requestId: field(event, "requestId").toString(),
-            shares: shares(event, "shares"),
-            estimatedAssets: asset(event, "assets"),
-            navFloor: field(event, "navFloor").toString(),
-          },
-        });
-        derived.push(...capacityLow(event, context));
-        break;
-      case "WithdrawalClaimed":
-        derived.push({
-          ...base(event, "withdrawal.claimed", id("withdrawal.claimed")),
-          data: {
-            requestId: field(event, "requestId").toString(),
-            shares: shares(event, "shares"),
-            gross: asset(event, "gross"),
-            fee: asset(event, "fee"),
-            net: asset(event, "net"),
-          },
-        });
-        break;
-      case "WithdrawalCancelled":
-        derived.push({
-          ...base(event, "withdrawal.cancelled", id("withdrawal.cancelled")),
-          data: {
-            requestId: field(event, "requestId").toString(),
-            // Back in the owner's wallet from the escrow; the request left the queue.
-            shares: shares(event, "shares"),
-          },
-        });
-        break;
       case "NavUpdated": {
         const totalAssets = field(event, "totalAssets");
         const totalShares = field(event, "totalShares");

@@ -586,13 +586,16 @@ describe.skipIf(!hasProgramBinary)("the keeper on the local chain", () => {
       // The same assets, said to be 1,000 slots apart: not the same moment of the chain.
       lie.assets = 0n;
       lie.slots = 1_000;
+      const slotBefore = localnet.chain.slot;
       expect(await keeper.strikeNav(prime.vault)).toBeNull();
+      const slotsMeanwhile = Number(localnet.chain.slot - slotBefore);
       expect(lines.at(-1)).toMatch(
         /strike skipped: the check RPC answered at slot \d+, the RPC at slot \d+: \d+ slots apart, more than 25$/,
       );
-      // 1,000 apart, give or take the slots the chain made between the two reads.
+      // 1,000 apart, give or take the slots the chain made between the two reads (however many a busy
+      // machine let pass during the strike's reads).
       const apart = Number(/(\d+) slots apart/.exec(lines.at(-1) ?? "")?.[1]);
-      expect(Math.abs(apart - 1_000)).toBeLessThanOrEqual(5);
+      expect(Math.abs(apart - 1_000)).toBeLessThanOrEqual(slotsMeanwhile);
       expect(await actionCount("strike", "rpcs disagree")).toBe(refusedBefore + 2);
 
       // The proxy passing answers through unchanged: the two agree and the strike lands.

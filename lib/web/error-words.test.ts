@@ -56,7 +56,7 @@ describe("errors in words", () => {
       kind: "refused",
       title: "Stopped before your wallet: the deposit's price protection was lowered",
       message:
-        "The deposit prepared for you would accept as few as 0.00 vUSDC, though it showed about 250.00 vUSDC " +
+        "The deposit prepared for you would accept as few as 0.000000 vUSDC, though it showed about 250.000000 vUSDC " +
         "and you accept at most 0.50% less. A price move before it lands could then cost you more than you " +
         "agreed to, so it was not shown to your wallet and nothing was signed. Try again; if it happens " +
         "again, do not use this site.",
@@ -67,7 +67,7 @@ describe("errors in words", () => {
       maxSlippageBps: 50,
     });
     expect(describeError(untrue, withShares).message).toContain(
-      "showed about 0.00 vUSDC but would mint 250.00 vUSDC, more than 0.50% apart: its price protection",
+      "showed about 0.000000 vUSDC but would mint 250.000000 vUSDC, more than 0.50% apart: its price protection",
     );
     const missing = new TransactionCheckError("MISSING_SHARE_ESTIMATE", "…", { argument: "min_shares_out" });
     expect(describeError(missing).title).toBe(
@@ -131,11 +131,19 @@ describe("errors in words", () => {
       new TransactionRefusedError("x", vaultErrorCode(name), "custom", null, name);
     const hourly = describeError(refused("HourlyWithdrawalCapExceeded"), { ...utc, vault, nowMs });
     expect(hourly.message).toBe(
-      "Cap reached — try a smaller amount or wait until 14:00. It has 1,000.00 USDC left right now.",
+      "Cap reached — try a smaller amount or wait until 14:00 UTC. It has 1,000.00 USDC left right now.",
     );
     const daily = describeError(refused("DailyWithdrawalCapExceeded"), { ...utc, vault, nowMs });
     expect(daily.title).toBe("The vault's daily withdrawal cap is reached");
-    expect(daily.message).toContain("wait until 00:00");
+    // A reset on another day carries its date and zone, never a bare "01:00" 24 h away (issue 29).
+    expect(daily.message).toContain("wait until 23 Nov, 00:00 UTC");
+    const german = describeError(refused("DailyWithdrawalCapExceeded"), {
+      vault,
+      nowMs,
+      clock: { timeZone: "UTC", locale: "de-DE" },
+    });
+    expect(german.message).toContain("wait until 23. Nov., 00:00 UTC");
+    expect(german.message).toContain("76.000,00 USDC");
   });
 
   it("not enough SOL for fees, from the API or from the chain", () => {
@@ -283,8 +291,8 @@ describe("a withdrawal the form will not send", () => {
         names,
       ),
     ).toEqual({
-      reason: "That is more than the 10.00 vUSDC this wallet holds.",
-      offer: "Request all 10.00 vUSDC: you receive about 10.98 USDC",
+      reason: "That is more than the 10.000000 vUSDC this wallet holds.",
+      offer: "Request all 10.000000 vUSDC: you receive about 10.989 USDC",
     });
   });
 });

@@ -8,7 +8,7 @@ import { capWindow } from "../vault/model/cap-window";
 import type { TokenAmount } from "../vault/model/token-amount";
 import type { VaultView } from "../vault/model/vault-view";
 import { TransactionCheckError } from "../vault/operations/transaction-check-error";
-import { formatAmount, formatPercent } from "./amounts";
+import { formatAmount, formatPercent, moneyLine } from "./amounts";
 import {
   ApiRequestError,
   AppUnreachableError,
@@ -21,7 +21,8 @@ import {
   WalletUnavailableError,
   isWalletRejection,
 } from "./errors";
-import { formatClock, relativeFromNow, type ClockOptions } from "./time";
+import { DECIMALS_OFFSET } from "../vault/model/share-math";
+import { formatClock, formatWhen, relativeFromNow, type ClockOptions } from "./time";
 import type { WithdrawBlock, WithdrawVerdict } from "./vault-view";
 
 export type ErrorKind =
@@ -76,8 +77,7 @@ function capWords(
   context: ErrorContext,
 ): ErrorWords {
   const left = remainingText === null ? "" : ` It has ${remainingText} left right now.`;
-  const wait =
-    resetsAt === null ? "wait for capacity" : `wait until ${formatClock(resetsAt, context.clock ?? {})}`;
+  const wait = resetsAt === null ? "wait for capacity" : `wait until ${resetText(resetsAt, context)}`;
   return {
     kind: "cap-reached",
     title:
@@ -88,8 +88,19 @@ function capWords(
   };
 }
 
-function amountWords(amount: TokenAmount): string {
-  return `${formatAmount(BigInt(amount.amount), amount.decimals)} ${amount.symbol}`;
+/**
+ * A cap's reset in the reader's locale: with its date and zone when not within today (a daily reset is
+ * often 24 h away), when the page says what now is.
+ */
+function resetText(resetsAtMs: number, context: Pick<ErrorContext, "clock" | "nowMs">): string {
+  const clock = context.clock ?? {};
+  return context.nowMs === undefined
+    ? formatClock(resetsAtMs, clock)
+    : formatWhen(resetsAtMs, context.nowMs, { ...clock, zone: true });
+}
+
+function amountWords(amount: TokenAmount, locale?: string): string {
+  return `${formatAmount(BigInt(amount.amount), amount.decimals, { locale })} ${amount.symbol}`;
 }
 
 /** CAPACITY_EXCEEDED at preparation: the window, what is left and the reset, from the API's context. */
@@ -101,7 +112,7 @@ function capFromApi(error: ApiRequestError, context: ErrorContext): ErrorWords {
   const resetsAt = Date.parse(capacity.resetsAt);
   return capWords(
     capacity.window,
-    amountWords(capacity.remaining),
+    amountWords(capacity.remaining, context.clock?.locale),
     Number.isFinite(resetsAt) ? resetsAt : null,
     context,
   );
@@ -125,7 +136,7 @@ function capFromChain(window: "hourly" | "daily", context: ErrorContext): ErrorW
   const remaining =
     capacity.remaining === null
       ? null
-      : `${formatAmount(capacity.remaining, vault.asset.decimals)} ${vault.asset.symbol}`;
+      : `${formatAmount(capacity.remaining, vault.asset.decimals, { locale: context.clock?.locale })} ${vault.asset.symbol}`;
   return capWords(window, remaining, capacity.resetsAt * 1000, context);
 }
 
@@ -374,7 +385,7 @@ export function sessionNoticeWords(
   clock: ClockOptions = {},
 ): SessionNoticeWords {
   const why =
-    `This app starts at most ${notice.limit.toLocaleString("en-US")} new session${notice.limit === 1 ? "" : "s"} per ` +
+    `This app starts at most ${notice.limit.toLocaleString(clock.locale ?? "en-US")} new session${notice.limit === 1 ? "" : "s"} per ` +
     `${windowText(notice.windowSeconds)} from one network address, and your network has reached that.`;
   if (nowMs >= notice.retryAtMs) {
     return {
@@ -448,42 +459,51 @@ export interface WithdrawRefusalWords {
   offer: string | null;
 }
 
-function assetWords(raw: bigint, vault: Pick<VaultView, "asset">): string {
-  return `${formatAmount(raw, vault.asset.decimals)} ${vault.asset.symbol}`;
+function assetWords(raw: bigint, vault: Pick<VaultView, "asset">, locale?: string): string {
+  return `${formatAmount(raw, vault.asset.decimals, { locale })} ${vault.asset.symbol}`;
 }
 
-function shareWords(raw: bigint, vault: Pick<VaultView, "shares">): string {
-  return `${formatAmount(raw, vault.shares.decimals)} ${vault.shares.symbol}`;
+/** Shares with the asset's decimals, as everywhere on the pages (one precision for the unit). */
+function shareWords(raw: bigint, vault: Pick<VaultView, "shares">, locale?: string): string {
+  const fraction = Math.max(0, vault.shares.decimals - DECIMALS_OFFSET);
+  return `${formatAmount(raw, vault.shares.decimals, { locale, minFraction: fraction, maxFraction: fraction })} ${vault.shares.symbol}`;
 }
 
 export function withdrawRefusalWords(
   verdict: WithdrawVerdict & { block: WithdrawBlock },
   vault: Pick<VaultView, "asset" | "shares">,
   clock: ClockOptions = {},
+  /** The page's now: a reset not within today is said with its date and zone. */
+  nowMs?: number,
 ): WithdrawRefusalWords {
   const { block, fit } = verdict;
+  const { locale } = clock;
+  const resets = (resetsAtSeconds: number) => resetText(resetsAtSeconds * 1000, { clock, nowMs });
   let reason: string;
   switch (block.kind) {
     case "balance":
-      reason = `That is more than the ${shareWords(block.held, vault)} this wallet holds.`;
+      reason = `That is more than the ${shareWords(block.held, vault, locale)} this wallet holds.`;
       break;
     case "minimum":
-      reason = `The vault's minimum withdrawal is ${shareWords(block.minimum, vault)}.`;
+      reason = `The vault's minimum withdrawal is ${shareWords(block.minimum, vault, locale)}.`;
       break;
     case "cap":
       reason =
         block.remaining === 0n
-          ? `The ${block.window} withdrawal cap is used up: nothing more can be requested until ${formatClock(block.resetsAt * 1000, clock)}.`
-          : `The ${block.window} withdrawal cap has ${assetWords(block.remaining, vault)} left until ${formatClock(block.resetsAt * 1000, clock)}; this request is worth more.`;
+          ? `The ${block.window} withdrawal cap is used up: nothing more can be requested until ${resets(block.resetsAt)}.`
+          : `The ${block.window} withdrawal cap has ${assetWords(block.remaining, vault, locale)} left until ${resets(block.resetsAt)}; this request is worth more.`;
       break;
   }
   if (fit === null) {
     return { reason, offer: null };
   }
+  // The net as the request's own preview will write it (moneyLine), so the offer and the preview agree.
+  const line = moneyLine({ gross: fit.assets, fee: fit.assets - fit.net }, vault.asset.decimals, { locale });
+  const netWords = `${line.net} ${vault.asset.symbol}`;
   if (fit.restAfter === null) {
     return {
       reason,
-      offer: `Request all ${shareWords(fit.shares, vault)}: you receive about ${assetWords(fit.net, vault)}`,
+      offer: `Request all ${shareWords(fit.shares, vault, locale)}: you receive about ${netWords}`,
     };
   }
   // One request is open at a time: the rest waits for this one's claim or cancel, not only the cap.
@@ -491,7 +511,7 @@ export function withdrawRefusalWords(
     reason:
       `${reason} A wallet has one request open at a time, so the rest can be requested once this one ` +
       "is claimed or cancelled.",
-    offer: `Request what fits now: you receive about ${assetWords(fit.net, vault)}`,
+    offer: `Request what fits now: you receive about ${netWords}`,
   };
 }
 

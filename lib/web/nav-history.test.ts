@@ -11,6 +11,7 @@ import {
   pointsInRange,
   tickDecimals,
   strikesOf,
+  withLivePrice,
   type NavPoint,
 } from "./nav-history";
 import { seriesPointCount } from "../vault/model/series-timestamps";
@@ -189,5 +190,34 @@ describe("tickDecimals", () => {
     expect(tickDecimals(1, 2)).toBe(2);
     expect(tickDecimals(1, 1.00002)).toBe(6);
     expect(tickDecimals(1, 1)).toBe(6);
+  });
+});
+
+describe("withLivePrice: the header, the chart and the change tile from one series", () => {
+  it("ends the chart at the header's price and names a jump from kept exit fees (issue 29)", () => {
+    // Two strikes at 1.000001, then a 25,000 USDC exit whose 25 USDC fee stayed with ~25,000 of shares:
+    // the chain's price is 1.001001 while the last strike still says 1.000001.
+    const strikes = points([1.000001, 1.000001], 60);
+    const series = withLivePrice(strikes, { time: 1_200, sharePrice: 1.001001 });
+    expect(series.points.at(-1)).toEqual({ time: 1_200, sharePrice: 1.001001, live: true });
+    expect(series.feesKept).toEqual({
+      since: 1_060,
+      from: 1.000001,
+      to: 1.001001,
+      change: expect.closeTo(0.001, 6) as number,
+    });
+    // The change tile reads the same line: +0.1%, not +0.0000%.
+    expect(observedApy(series.points, DAY)?.change).toBeCloseTo(0.001, 6);
+  });
+
+  it("says nothing of fees when the price only moved by rounding dust", () => {
+    const series = withLivePrice(points([1.000001], 60), { time: 2_000, sharePrice: 1.0000012 });
+    expect(series.feesKept).toBeNull();
+    expect(series.points).toHaveLength(2);
+  });
+
+  it("has no series before the first strike, and never puts the live point before the last strike", () => {
+    expect(withLivePrice([], { time: 5, sharePrice: 1 })).toEqual({ points: [], feesKept: null });
+    expect(withLivePrice(points([1], 60), { time: 10, sharePrice: 1 }).points.at(-1)?.time).toBe(1_000);
   });
 });

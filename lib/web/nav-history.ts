@@ -1,12 +1,15 @@
 // The share price over time from the vault's NAV strikes (GET /api/vault/{id}/nav-history): which
 // window and interval to ask for, the strikes in the answer, the APY they show, and the geometry of
 // the chart that draws them.
+import { feesKeptSinceStrike, type FeesKept } from "../vault/model/fees-kept";
 import { SERIES_INTERVALS, seriesPointCount, type SeriesInterval } from "../vault/model/series-timestamps";
 
 export interface NavPoint {
-  /** Unix seconds of the strike. */
+  /** Unix seconds of the strike (of the chain's read, for the live point). */
   time: number;
   sharePrice: number;
+  /** The chain's price now, after the last strike (withLivePrice); strikes leave it out. */
+  live?: true;
 }
 
 const DAY_MS = 86_400_000;
@@ -62,6 +65,35 @@ export function strikesOf(points: readonly SeriesNavPoint[]): NavPoint[] {
     }
   }
   return strikes;
+}
+
+export type { FeesKept };
+
+export interface PriceSeries {
+  /** The strikes, then the chain's price now: the header, the chart and the change tile all read these. */
+  points: NavPoint[];
+  feesKept: FeesKept | null;
+}
+
+/**
+ * One source for every share price a page shows: the NAV strikes, ended by the price the chain holds
+ * now (the header's), so the chart ends where the header stands and the change tile measures the same
+ * line; a rise since the last strike is named as exit fees kept by the holders.
+ */
+export function withLivePrice(
+  strikes: readonly NavPoint[],
+  live: { time: number; sharePrice: number },
+): PriceSeries {
+  const last = strikes.at(-1);
+  if (last === undefined) {
+    return { points: [], feesKept: null };
+  }
+  const points: NavPoint[] = [
+    ...strikes,
+    { time: Math.max(live.time, last.time), sharePrice: live.sharePrice, live: true },
+  ];
+  const feesKept = feesKeptSinceStrike(last, live.sharePrice);
+  return { points, feesKept };
 }
 
 const YEAR_SECONDS = 365 * 86_400;

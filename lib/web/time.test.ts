@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { arrivalBandText, formatClock, relativeFromNow } from "./time";
+import { arrivalBandText, formatClock, formatDateTime, formatWhen, relativeFromNow } from "./time";
 
 const utc = { timeZone: "UTC" };
 
@@ -23,5 +23,27 @@ describe("times in words", () => {
     expect(relativeFromNow(1_000, 5_000)).toBe("now");
     expect(relativeFromNow(50_000, 5_000)).toBe("in 45 s");
     expect(relativeFromNow(5_000 + 600_000, 5_000)).toBe("in 10 min");
+  });
+
+  it("writes one clock per locale, with the zone when asked (never '12:48 AM GMT+1' beside '00:49')", () => {
+    const berlin = { timeZone: "Europe/Berlin" };
+    const at = "2026-11-27T23:48:00Z";
+    expect(formatClock(at, { ...berlin, locale: "de-DE" })).toBe("00:48");
+    expect(formatClock(at, { ...berlin, locale: "de-DE", zone: true })).toBe("00:48 MEZ");
+    expect(formatClock(at, { ...berlin, locale: "en-US" })).toBe("12:48 AM");
+    expect(formatClock(at, { ...berlin, locale: "en-US", zone: true })).toBe("12:48 AM GMT+1");
+    expect(formatDateTime(at, { ...berlin, locale: "de-DE" })).toBe("28. Nov., 00:48");
+    expect(formatDateTime(at, { ...berlin, locale: "en-US" })).toBe("Nov 28, 12:48 AM");
+  });
+
+  it("dates a time that is not within today (a daily reset 24 h away)", () => {
+    const now = Date.parse("2026-11-28T00:00:30Z");
+    const inAnHour = Date.parse("2026-11-28T01:00:00Z");
+    const tomorrow = Date.parse("2026-11-29T00:00:00Z");
+    expect(formatWhen(inAnHour, now, { ...utc, zone: true })).toBe("01:00 UTC");
+    expect(formatWhen(tomorrow, now, { ...utc, zone: true })).toBe("29 Nov, 00:00 UTC");
+    expect(formatWhen(tomorrow, now, { ...utc, locale: "de-DE", zone: true })).toBe("29. Nov., 00:00 UTC");
+    // Same date but more than 12 h away also carries the date.
+    expect(formatWhen(Date.parse("2026-11-28T13:00:00Z"), now, utc)).toBe("28 Nov, 13:00");
   });
 });

@@ -1,32 +1,70 @@
-// Times as the pages say them: "14:05" in the reader's time zone, and the withdrawal's arrival band.
+// Times as the pages say them, in the reader's locale and time zone: one format for a time of day
+// ("14:05" in de-DE and en-GB, "2:05 PM" in en-US), with the date when it is not within the same day
+// and the zone where it matters; and the withdrawal's arrival band.
 
 export interface ClockOptions {
   /** For tests; the reader's zone by default. */
   timeZone?: string;
+  /** The reader's locale; en-GB (a 24-hour clock) when absent, as in server-made messages. */
+  locale?: string;
+  /** Add the zone's short name ("14:05 GMT+1"), for a time a person may compare with another place's. */
+  zone?: boolean;
 }
 
-/** "14:05" (24-hour clock). */
+const DEFAULT_CLOCK_LOCALE = "en-GB";
+
+/** "2-digit" for a 24-hour locale ("00:48"), "numeric" for a 12-hour one ("12:48 AM", "2:05 PM"). */
+function hourStyle(locale: string): "numeric" | "2-digit" {
+  const cycle = new Intl.DateTimeFormat(locale, { hour: "numeric" }).resolvedOptions().hourCycle;
+  return cycle === "h11" || cycle === "h12" ? "numeric" : "2-digit";
+}
+
+function asDate(time: Date | number | string): Date {
+  return time instanceof Date ? time : new Date(time);
+}
+
+/** "14:05" (en-GB, de-DE), "2:05 PM" (en-US): the reader's own way to write a time of day. */
 export function formatClock(time: Date | number | string, options: ClockOptions = {}): string {
-  const date = time instanceof Date ? time : new Date(time);
-  return new Intl.DateTimeFormat("en-GB", {
-    hour: "2-digit",
+  const locale = options.locale ?? DEFAULT_CLOCK_LOCALE;
+  return new Intl.DateTimeFormat(locale, {
+    hour: hourStyle(locale),
     minute: "2-digit",
-    hourCycle: "h23",
     timeZone: options.timeZone,
-  }).format(date);
+    timeZoneName: options.zone === true ? "short" : undefined,
+  }).format(asDate(time));
 }
 
-/** "Nov 22, 14:05". */
+/** "Nov 22, 14:05" (en-GB "22 Nov, 14:05", de-DE "22. Nov., 14:05"), the same clock as formatClock. */
 export function formatDateTime(time: Date | number | string, options: ClockOptions = {}): string {
-  const date = time instanceof Date ? time : new Date(time);
-  return new Intl.DateTimeFormat("en-US", {
+  const locale = options.locale ?? DEFAULT_CLOCK_LOCALE;
+  return new Intl.DateTimeFormat(locale, {
     month: "short",
     day: "numeric",
-    hour: "2-digit",
+    hour: hourStyle(locale),
     minute: "2-digit",
-    hourCycle: "h23",
     timeZone: options.timeZone,
-  }).format(date);
+    timeZoneName: options.zone === true ? "short" : undefined,
+  }).format(asDate(time));
+}
+
+function calendarDay(timeMs: number, options: ClockOptions): string {
+  return new Intl.DateTimeFormat("en-CA", {
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    timeZone: options.timeZone,
+  }).format(new Date(timeMs));
+}
+
+/**
+ * A time as a person needs it relative to now: the clock alone when it falls on today's date and
+ * within 12 h, otherwise with its date ("Resets at 01:00" 24 h away is "Nov 29, 01:00 GMT+1").
+ */
+export function formatWhen(timeMs: number, nowMs: number, options: ClockOptions = {}): string {
+  const sameDay = calendarDay(timeMs, options) === calendarDay(nowMs, options);
+  return sameDay && Math.abs(timeMs - nowMs) <= 12 * 3_600_000
+    ? formatClock(timeMs, options)
+    : formatDateTime(timeMs, options);
 }
 
 /**

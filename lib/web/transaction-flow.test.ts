@@ -490,12 +490,22 @@ describe("runVaultTransaction", () => {
     const confirmed = harness();
     let go: () => void = () => undefined;
     const answered = new Promise<void>((resolve) => (go = resolve));
+    let asked: () => void = () => undefined;
+    const reviewing = new Promise<void>((resolve) => (asked = resolve));
     const run = runVaultTransaction(
-      { ...confirmed.deps, confirm: () => answered },
+      {
+        ...confirmed.deps,
+        confirm: () => {
+          asked();
+          return answered;
+        },
+      },
       async () => built(),
       async () => null,
     );
-    await vi.waitFor(() => expect(confirmed.stages).toContain("reviewing"));
+    // Waits for the question itself, not for a poll to see it in time.
+    await reviewing;
+    expect(confirmed.stages).toContain("reviewing");
     expect(confirmed.signTransaction).not.toHaveBeenCalled();
     go();
     await run;

@@ -43,19 +43,8 @@ export interface StepClock extends ClockOptions {
 
 /** "14:05 GMT+1": a time of day with the reader's zone (in the reader's locale when one is given). */
 export function clockWithZone(timeMs: number, options: StepClock = {}): string {
-  if (options.locale !== undefined) {
-    return new Intl.DateTimeFormat(options.locale, {
-      hour: "numeric",
-      minute: "2-digit",
-      timeZoneName: "short",
-      timeZone: options.timeZone,
-    }).format(new Date(timeMs));
-  }
-  const zone =
-    new Intl.DateTimeFormat("en-GB", { timeZoneName: "short", timeZone: options.timeZone })
-      .formatToParts(new Date(timeMs))
-      .find((part) => part.type === "timeZoneName")?.value ?? "";
-  return zone === "" ? formatClock(timeMs, options) : `${formatClock(timeMs, options)} ${zone}`;
+  // The same clock as every other time on the page (lib/web/time.ts), with the zone.
+  return formatClock(timeMs, { ...options, zone: true });
 }
 
 /** "in ~2 min", "in ~40 s", "~3 min ago", "just now": a rough distance from now. */

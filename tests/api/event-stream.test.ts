@@ -229,7 +229,7 @@ describe("GET /api/events/stream", () => {
         const again = await waitFor(() => {
           const events = resumed.events();
           return events.length >= received.length - 1 ? events : undefined;
-        }, 10_000);
+        });
         expect(again.map(({ id }) => id)).toEqual(received.slice(1).map(({ id }) => id));
       } finally {
         resumed.close();

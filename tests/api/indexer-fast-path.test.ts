@@ -49,12 +49,12 @@ describe("the indexer woken by the program's logs", () => {
         types: ["deposit.confirmed"],
       });
       return events[0];
-    }, 20_000);
+    });
     expect(deposited.event.signature).toBe(signature);
     // Only the first scheduled pass ran (before the deposit): a woken pass wrote the event, and is
     // counted once it has gone through every vault.
     expect(indexer.runs).toBe(1);
-    await waitFor(() => (indexer.wokenRuns >= 1 ? true : undefined), 20_000);
+    await waitFor(() => (indexer.wokenRuns >= 1 ? true : undefined));
   });
 });
 

@@ -191,7 +191,7 @@ describe.skipIf(skip)("two instances over one PostgreSQL and one Redis", () => {
     first.context.webhooks.worker.start();
     second.context.webhooks.worker.start();
     const leader = startIndexer(first);
-    await waitFor(() => (leader.isLeader ? true : undefined), 15_000);
+    await waitFor(() => (leader.isLeader ? true : undefined));
     const follower = startIndexer(second);
     // The follower has tried (and been refused) several times by now.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -286,7 +286,7 @@ describe.skipIf(skip)("two instances over one PostgreSQL and one Redis", () => {
 
     // The leader stops: the follower takes the lock within a few of its runs.
     await leader.stop();
-    await waitFor(() => (follower.isLeader ? true : undefined), 10_000);
+    await waitFor(() => (follower.isLeader ? true : undefined));
     expect(leader.isLeader).toBe(false);
   }, 180_000);
 });

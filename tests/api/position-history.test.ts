@@ -89,7 +89,7 @@ beforeAll(async () => {
     }
     const last = (dataOf(result) as unknown as Series<PnlPoint>).points.at(-1);
     return last !== undefined && last.pnlPct !== null && last.pnlPct > 0 ? true : undefined;
-  }, 30_000);
+  });
 });
 
 afterAll(async () => {
@@ -164,7 +164,7 @@ describe("GET /api/vault/{id}/portfolio-history", () => {
         positions: { shares: { amount: string }; costBasis: { amount: string }; pnl: { fraction: number } }[];
       };
       return read[0]?.shares.amount === (DEPOSITED_SHARES - REQUESTED).toString() ? read : undefined;
-    }, 15_000);
+    });
     const last = (await portfolioHistory(`wallet=${investor}`)).points.at(-1);
     expect(last?.costBasis.amount).toBe(positions[0]?.costBasis.amount);
     // The portfolio values at the indexed vault account, the series at the last NAV strike: a strike apart.

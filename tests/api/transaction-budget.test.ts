@@ -17,7 +17,11 @@ import {
 } from "../../lib/chain/spl-token";
 
 import { findReceiptAndBump } from "../../lib/vault/program/addresses";
-import { BUMP_TRY_UNITS, COMPUTE_UNIT_BUDGETS } from "../../lib/vault/operations/transaction";
+import { BUMP_TRY_UNITS } from "../../lib/vault/operations/transaction";
+import { OPERATIONS } from "../../lib/vault/operations/operations";
+import { deposit as depositOperation } from "../../lib/vault/operations/deposit";
+import { requestWithdrawal } from "../../lib/vault/operations/request-withdrawal";
+import { claimWithdrawal } from "../../lib/vault/operations/claim-withdrawal";
 import { waitFor } from "../../localnet/testing";
 import { USDC, dataOf, startApiHarness, type ApiHarness } from "./harness";
 
@@ -123,7 +127,7 @@ describe("compute-unit budgets", () => {
     );
     // The limit the API set pays for the share account's bump search on top of the base budget.
     expect(limitOf(String(deposit.transaction))).toBeGreaterThanOrEqual(
-      COMPUTE_UNIT_BUDGETS.deposit + 4 * BUMP_TRY_UNITS,
+      depositOperation.computeUnits + 4 * BUMP_TRY_UNITS,
     );
     const depositUnits = await consumed(await harness.signAndSend(String(deposit.transaction), wallet));
 
@@ -135,7 +139,7 @@ describe("compute-unit budgets", () => {
     );
     // And for the receipt's bump search in request_withdrawal.
     expect(limitOf(String(initiate.transaction))).toBeGreaterThanOrEqual(
-      COMPUTE_UNIT_BUDGETS.initiate + 4 * BUMP_TRY_UNITS,
+      requestWithdrawal.computeUnits + 4 * BUMP_TRY_UNITS,
     );
     const initiateUnits = await consumed(await harness.signAndSend(String(initiate.transaction), wallet));
 
@@ -146,13 +150,13 @@ describe("compute-unit budgets", () => {
         await harness.request("GET", `${path}/withdraw?wallet=${address}`, { key: secret }),
       );
       return status.canClaimNow === true ? true : undefined;
-    }, 20_000);
+    });
     const claim = dataOf(
       await harness.request("POST", `${path}/withdraw`, { key: secret, body: { wallet: address } }),
     );
     expect(claim.action).toBe("claim");
     expect(limitOf(String(claim.transaction))).toBeGreaterThanOrEqual(
-      COMPUTE_UNIT_BUDGETS.claim + 4 * BUMP_TRY_UNITS,
+      claimWithdrawal.computeUnits + 4 * BUMP_TRY_UNITS,
     );
     const claimUnits = await consumed(await harness.signAndSend(String(claim.transaction), wallet));
 
@@ -162,7 +166,14 @@ describe("compute-unit budgets", () => {
       initiate: limitOf(String(initiate.transaction)),
       claim: limitOf(String(claim.transaction)),
     };
-    console.log("compute units consumed", measured, "limits", limits, "base budgets", COMPUTE_UNIT_BUDGETS);
+    console.log(
+      "compute units consumed",
+      measured,
+      "limits",
+      limits,
+      "base budgets",
+      Object.fromEntries(OPERATIONS.map((operation) => [operation.instruction.name, operation.computeUnits])),
+    );
     for (const action of ["deposit", "initiate", "claim"] as const) {
       expect(measured[action]).toBeLessThanOrEqual(limits[action] * 0.85);
       expect(measured[action]).toBeGreaterThan(limits[action] / 4);

@@ -112,7 +112,7 @@ it("loses nothing when the worker is SIGKILLed mid-delivery; repeats keep their 
   // The first worker gets no answer: every delivery it claimed is in flight when it dies.
   receiver.respond.set("/crash", () => "hang");
   const first = await startWorker();
-  await waitFor(() => (receiver.verifiedOn("/crash").length >= EVENTS ? true : undefined), 20_000);
+  await waitFor(() => (receiver.verifiedOn("/crash").length >= EVENTS ? true : undefined));
   first.kill("SIGKILL");
   await new Promise((resolve) => first.once("exit", resolve));
   const inFlight = new Set(receiver.verifiedOn("/crash").map((entry) => entry.webhookId));
@@ -128,7 +128,7 @@ it("loses nothing when the worker is SIGKILLed mid-delivery; repeats keep their 
         .map((entry) => entry.webhookId),
     );
     return ids.size === EVENTS ? ids : undefined;
-  }, 20_000);
+  });
   expect(delivered).toEqual(inFlight);
   // The receiver records a delivery before answering it; the worker marks it after the answer.
   const rows = await waitFor(async () => {

@@ -1,5 +1,5 @@
 // POST /api/actions/vault/{vault_id}/cancel
-import { prepareCancelAction } from "../../actions/vault-actions";
+import { prepareWithdrawalAction } from "../../actions/vault-actions";
 import { actionEndpoint } from "../endpoint";
 import { actionPostRequest, actionPostResponseSchema, noActionQuery } from "../schemas/actions";
 import { vaultPathParams } from "../schemas/common";
@@ -16,5 +16,8 @@ export const postCancelAction = actionEndpoint({
   response: actionPostResponseSchema,
   statuses: [404, 409, 413, 415, 422],
   handler: async ({ params, body, context }) =>
-    prepareCancelAction(context.deps, schedule(context), { vault: params.vault_id, account: body.account }),
+    prepareWithdrawalAction(context.deps, schedule(context), "cancel", {
+      vault: params.vault_id,
+      account: body.account,
+    }),
 });

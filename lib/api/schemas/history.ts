@@ -1,4 +1,5 @@
 // POST and GET /api/history: request validation and the response shapes.
+import { OPERATION_ACTIONS } from "../../vault/operations/operations";
 import bs58 from "bs58";
 import { z } from "zod";
 
@@ -89,7 +90,7 @@ export const activitySchema = z
       .meta({ description: "Position among the vault program's events in the transaction" }),
     wallet: base58KeyOutput,
     vaultId: z.string(),
-    kind: z.enum(["deposit", "initiate", "claim", "cancel"]).meta({
+    kind: z.enum(OPERATION_ACTIONS).meta({
       description:
         "cancel (beside the spec's three): a pending request cancelled by its owner; its shares came back (assets 0)",
     }),

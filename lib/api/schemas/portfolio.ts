@@ -17,10 +17,29 @@ export const positionSchema = z
     shares: tokenAmountSchema,
     value: tokenAmountSchema,
     costBasis: tokenAmountSchema,
-    pnl: signedAmountSchema.extend({
-      fraction: z.number().nullable().meta({ description: "PnL over cost basis (0.0824 = 8.24%)" }),
+    pnl: signedAmountSchema
+      .extend({
+        fraction: z.number().nullable().meta({ description: "PnL over cost basis (0.0824 = 8.24%)" }),
+      })
+      .meta({ description: "Unrealized PnL: the position's value against the cost basis still in it" }),
+    unrealizedPnl: signedAmountSchema.meta({ description: "The same as pnl, named for what it is" }),
+    realizedPnl: signedAmountSchema.meta({
+      description: "What claims paid (after their fees) against the cost basis they took out",
     }),
-    realizedPnl: signedAmountSchema,
+    totalPnl: signedAmountSchema
+      .extend({
+        fraction: z
+          .number()
+          .nullable()
+          .meta({ description: "Total PnL over all assets the wallet deposited (0.0824 = 8.24%)" }),
+      })
+      .meta({
+        description:
+          "Realized plus unrealized: a withdrawal fee that came back to the wallet's own shares counts as the loss it is",
+      }),
+    feesPaid: tokenAmountSchema.meta({
+      description: "Withdrawal fees the wallet's claims paid, from the program's WithdrawalClaimed events",
+    }),
     pendingWithdrawal: z.object({ shares: tokenAmountSchema, value: tokenAmountSchema }).nullable(),
     sharePrice: z.number(),
   })

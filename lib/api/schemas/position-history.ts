@@ -138,6 +138,25 @@ export const portfolioHistoryResponse = successEnvelope(
 export const pnlHistoryResponse = successEnvelope(
   z.object({ ...seriesFields, wallet: base58KeyOutput, points: z.array(pnlHistoryPointSchema) }),
 );
+export const feesKeptSchema = z
+  .object({
+    since: z.string().meta({ description: "ISO 8601: the last NAV strike, from which the price rose" }),
+    fromSharePrice: z.number().meta({ description: "The share price at that strike" }),
+    toSharePrice: z.number().meta({ description: "The share price on chain now" }),
+    change: z.number().meta({ description: "toSharePrice / fromSharePrice − 1 (0.001 = 0.1%)" }),
+  })
+  .meta({
+    id: "FeesKept",
+    description:
+      "The share price rose since the last NAV strike because claims' withdrawal fees stayed in the vault and lifted every remaining share: a jump from exit fees, not yield",
+  });
+
 export const navHistoryResponse = successEnvelope(
-  z.object({ ...seriesFields, points: z.array(navHistoryPointSchema) }),
+  z.object({
+    ...seriesFields,
+    points: z.array(navHistoryPointSchema),
+    feesKeptSinceLastStrike: feesKeptSchema.nullable().meta({
+      description: "Set when the price on chain now is above the last strike's (exit fees kept by holders)",
+    }),
+  }),
 );

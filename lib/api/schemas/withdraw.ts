@@ -1,4 +1,5 @@
 // GET, POST and PUT /api/vault/{vault_id}/withdraw: request validation and the response shapes.
+import { WITHDRAWAL_ACTIONS, wordsOf } from "../../vault/operations/operations";
 import { z } from "zod";
 
 import { rawAmountInput, successEnvelope, tokenAmountSchema, transactionFields, walletInput } from "./common";
@@ -12,7 +13,7 @@ export const withdrawRequest = z
       .optional()
       .meta({ description: "Raw share units; required when initiating" }),
     action: z
-      .enum(["initiate", "claim", "cancel"], { error: "must be initiate, claim or cancel" })
+      .enum(WITHDRAWAL_ACTIONS, { error: `must be ${wordsOf(WITHDRAWAL_ACTIONS)}` })
       .optional()
       .meta({
         description:

@@ -1,6 +1,9 @@
 // GET /api/vault/{vault_id}/nav-history?from=&to=&interval= — the share price series from the
-// indexer's NAV strikes: at each point the newest NAV struck at or before it (read scope).
+// indexer's NAV strikes: at each point the newest NAV struck at or before it, and the rise since the
+// last strike that exit fees kept by the holders explain (read scope).
 import { navHistoryPoints } from "../../vault/reads/directory";
+import { feesKeptSinceStrike } from "../../vault/model/fees-kept";
+import { sharePrice } from "../../vault/model/share-math";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { MAX_SERIES_POINTS, navHistoryQuery, navHistoryResponse } from "../schemas/position-history";
@@ -24,13 +27,34 @@ export const getNavHistory = partnerEndpoint({
   handler: async ({ input, params, context }) => {
     const window = resolveSeriesWindow(input, context.deps.now());
     const entry = await indexedVault(context, params.vault_id);
-    const navAt = await context.store.indexer.navAt(
-      entry.row.vault,
-      window.timestamps.map((ms) => new Date(ms)),
-    );
+    // One round trip: the window's strikes and, last, the strike in force now.
+    const strikes = await context.store.indexer.navAt(entry.row.vault, [
+      ...window.timestamps.map((ms) => new Date(ms)),
+      new Date(context.deps.now()),
+    ]);
+    const current = strikes.at(-1) ?? null;
+    const kept =
+      current === null
+        ? null
+        : feesKeptSinceStrike(
+            {
+              time: (current.navUpdatedAt ?? current.takenAt).getTime() / 1000,
+              sharePrice: sharePrice(current.totalAssets, current.totalShares),
+            },
+            entry.view.sharePrice,
+          );
     return {
       ...seriesFields(entry.row.vault, window),
-      points: navHistoryPoints(entry.vault, window.timestamps, navAt),
+      points: navHistoryPoints(entry.vault, window.timestamps, strikes.slice(0, -1)),
+      feesKeptSinceLastStrike:
+        kept === null
+          ? null
+          : {
+              since: new Date(kept.since * 1000).toISOString(),
+              fromSharePrice: kept.from,
+              toSharePrice: kept.to,
+              change: kept.change,
+            },
     };
   },
 });

@@ -23,6 +23,9 @@ import {
 import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "../model/share-math";
 import { formatAbout, formatHuman, tokenAmount, type TokenAmount } from "../model/token-amount";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
+import { cancelWithdrawal } from "./cancel-withdrawal";
+import { claimWithdrawal } from "./claim-withdrawal";
+import { requestWithdrawal } from "./request-withdrawal";
 import { rentExemptMinimum, withdrawalWindows, type LoadedVault, type VaultDeps } from "../model/vault-state";
 import { readWithdrawalAccounts, type WithdrawalAccounts } from "./withdrawal-accounts";
 import { navSilent } from "../model/manager-silence";
@@ -236,11 +239,11 @@ async function prepareInitiate(
   ];
   requireSol(
     accounts,
-    computeUnitLimit("initiate", instructions),
+    computeUnitLimit(requestWithdrawal, instructions),
     price,
     rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE),
   );
-  const built = buildUnsignedTransaction(request.wallet, "initiate", instructions, blockhash, price);
+  const built = buildUnsignedTransaction(request.wallet, requestWithdrawal, instructions, blockhash, price);
   const estimate = estimateView(vault, shares, state.feeBps);
   const expectedBalanceChanges =
     options.simulateBalanceChanges === true
@@ -316,11 +319,11 @@ async function prepareClaim(
   ];
   requireSol(
     accounts,
-    computeUnitLimit("claim", instructions),
+    computeUnitLimit(claimWithdrawal, instructions),
     price,
     accounts.assetAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE),
   );
-  const built = buildUnsignedTransaction(request.wallet, "claim", instructions, blockhash, price);
+  const built = buildUnsignedTransaction(request.wallet, claimWithdrawal, instructions, blockhash, price);
   const amounts = claimAmounts(state, receipt);
   const expectedBalanceChanges =
     options.simulateBalanceChanges === true
@@ -396,11 +399,11 @@ async function prepareCancel(
     holeList === null || holeList === undefined ? rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE) : 0n;
   requireSol(
     accounts,
-    computeUnitLimit("cancel", instructions),
+    computeUnitLimit(cancelWithdrawal, instructions),
     price,
     holeListRent + (accounts.shareAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE)),
   );
-  const built = buildUnsignedTransaction(request.wallet, "cancel", instructions, blockhash, price);
+  const built = buildUnsignedTransaction(request.wallet, cancelWithdrawal, instructions, blockhash, price);
   const value = assetsForSharesRoundDown(receipt.shares, state.totalAssets, state.totalShares);
   const expectedBalanceChanges =
     options.simulateBalanceChanges === true

@@ -8,7 +8,7 @@ import { findAssociatedTokenAddress } from "../../chain/spl-token";
 import { tokenAmount } from "../model/token-amount";
 import { maximumFee, type BuiltTransaction } from "./transaction";
 import type { LoadedVault, VaultDeps } from "../model/vault-state";
-import { balanceChanges } from "./verify-transaction";
+import { balanceChanges } from "./balance-changes";
 
 const signedTokenAmount = z
   .object({

@@ -1,32 +1,16 @@
 // Assembles an unsigned v0 transaction for a wallet: compute-unit limit and price first, then the
-// action's instructions, the wallet as fee payer and a recent blockhash from the cache.
+// operation's instructions, the wallet as fee payer and a recent blockhash from the cache.
 import bs58 from "bs58";
 import { ComputeBudgetProgram, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/base58";
 import { boundedMemo } from "../../chain/bounded-memo";
 import { ASSOCIATED_TOKEN_PROGRAM_ID, findAssociatedTokenAddressAndBump } from "../../chain/spl-token";
-import { findQueueHolesAndBump, findReceiptAndBump } from "../program/addresses";
-import { VAULT_PROGRAM_ID, findIdlInstruction } from "../program/idl";
+import { VAULT_PROGRAM_ID } from "../program/idl";
+import type { OperationDefinition } from "./operation";
 
 import type { RecentBlockhash } from "../../chain/blockhash";
 import { LAMPORTS_PER_SIGNATURE } from "../model/vault-state";
-
-/**
- * Compute units per action, from the consumption measured in tests/api/transaction-budget.test.ts
- * (worst case: associated token accounts created) with headroom, for accounts whose bump seed is 255;
- * computeUnitLimit adds what a lower bump costs. The test fails if one runs over. The cancel's worst
- * case (share account re-opened and the vault's hole list created: 22,362 CU) is measured in
- * tests/api/endpoints/cancel.test.ts.
- */
-export const COMPUTE_UNIT_BUDGETS = {
-  deposit: 40_000,
-  initiate: 20_000,
-  claim: 40_000,
-  cancel: 30_000,
-} as const;
-
-export type TransactionAction = keyof typeof COMPUTE_UNIT_BUDGETS;
 
 /**
  * A program that derives the account it creates searches for its bump seed, 255 down, and each try
@@ -35,22 +19,12 @@ export type TransactionAction = keyof typeof COMPUTE_UNIT_BUDGETS;
  */
 export const BUMP_TRY_UNITS = 1_500;
 
-const REQUEST_WITHDRAWAL = findIdlInstruction("request_withdrawal");
-const REQUEST_WITHDRAWAL_TAG = Buffer.from(REQUEST_WITHDRAWAL.discriminator);
-const REQUEST_WITHDRAWAL_OWNER = REQUEST_WITHDRAWAL.accounts.findIndex((account) => account.name === "owner");
-const REQUEST_WITHDRAWAL_VAULT = REQUEST_WITHDRAWAL.accounts.findIndex((account) => account.name === "vault");
-const CANCEL_WITHDRAWAL = findIdlInstruction("cancel_withdrawal");
-const CANCEL_WITHDRAWAL_TAG = Buffer.from(CANCEL_WITHDRAWAL.discriminator);
-const CANCEL_WITHDRAWAL_VAULT = CANCEL_WITHDRAWAL.accounts.findIndex((account) => account.name === "vault");
-
 /**
  * The bump seed an instruction searches for on chain, or null when it searches none: the associated
- * token program's account (owner and mint at keys 2 and 3), the withdrawal receipt the vault's
- * request_withdrawal creates (find_program_address over the vault and owner), and the vault's
- * queue-hole list cancel_withdrawal looks for while it does not exist (counted always: the build does
- * not know whether this cancel is the one that creates it).
+ * token program's account (owner and mint at keys 2 and 3), and whatever the operation's own program
+ * instruction derives (its definition's searchedBump: a request's receipt, a cancel's hole list).
  */
-function searchedBump(instruction: TransactionInstruction): number | null {
+function searchedBump(operation: OperationDefinition, instruction: TransactionInstruction): number | null {
   const { keys, programId, data } = instruction;
   if (programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID)) {
     const owner = keys[2]?.pubkey;
@@ -59,32 +33,25 @@ function searchedBump(instruction: TransactionInstruction): number | null {
       ? null
       : findAssociatedTokenAddressAndBump(owner, mint).bump;
   }
+  const { discriminator } = operation.instruction;
   if (
-    programId.equals(VAULT_PROGRAM_ID) &&
-    data.subarray(0, REQUEST_WITHDRAWAL_TAG.length).equals(REQUEST_WITHDRAWAL_TAG)
+    operation.searchedBump === null ||
+    !programId.equals(VAULT_PROGRAM_ID) ||
+    !discriminator.every((byte, index) => data[index] === byte)
   ) {
-    const owner = keys[REQUEST_WITHDRAWAL_OWNER]?.pubkey;
-    const vault = keys[REQUEST_WITHDRAWAL_VAULT]?.pubkey;
-    return owner === undefined || vault === undefined ? null : findReceiptAndBump(vault, owner).bump;
+    return null;
   }
-  if (
-    programId.equals(VAULT_PROGRAM_ID) &&
-    data.subarray(0, CANCEL_WITHDRAWAL_TAG.length).equals(CANCEL_WITHDRAWAL_TAG)
-  ) {
-    const vault = keys[CANCEL_WITHDRAWAL_VAULT]?.pubkey;
-    return vault === undefined ? null : findQueueHolesAndBump(vault).bump;
-  }
-  return null;
+  return operation.searchedBump((name) => keys[operation.accountIndex(name)]?.pubkey);
 }
 
-/** The action's budget plus what its instructions' bump searches cost beyond their first try. */
+/** The operation's budget plus what its instructions' bump searches cost beyond their first try. */
 export function computeUnitLimit(
-  action: TransactionAction,
+  operation: OperationDefinition,
   instructions: readonly TransactionInstruction[],
 ): number {
-  let units: number = COMPUTE_UNIT_BUDGETS[action];
+  let units = operation.computeUnits;
   for (const instruction of instructions) {
-    const bump = searchedBump(instruction);
+    const bump = searchedBump(operation, instruction);
     if (bump !== null) {
       units += (255 - bump) * BUMP_TRY_UNITS;
     }
@@ -249,12 +216,12 @@ export function computeBudgetInstructions(
 
 export function buildUnsignedTransaction(
   payer: PublicKey,
-  action: TransactionAction,
+  operation: OperationDefinition,
   instructions: readonly TransactionInstruction[],
   blockhash: RecentBlockhash,
   computeUnitPriceMicroLamports: number,
 ): BuiltTransaction {
-  const units = computeUnitLimit(action, instructions);
+  const units = computeUnitLimit(operation, instructions);
   const bytes = serializeUnsignedV0(
     payer,
     [...computeBudgetInstructions(units, computeUnitPriceMicroLamports), ...instructions],

@@ -32,7 +32,9 @@ import {
   buildUpdateNavInstruction,
 } from "../program/instructions";
 import { lessBasisPointsRoundDown } from "../model/share-math";
-import { buildUnsignedTransaction, type TransactionAction } from "./transaction";
+import { buildUnsignedTransaction } from "./transaction";
+import type { OperationAction } from "./operation";
+import { operationOf } from "./operations";
 import { rentExemptMinimum } from "../model/vault-state";
 import {
   DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS,
@@ -84,12 +86,12 @@ function verify(
 }
 
 function transactionOf(
-  action: TransactionAction,
+  action: OperationAction,
   instructions: TransactionInstruction[],
   price = 1_000,
   payer = wallet,
 ): VersionedTransaction {
-  const built = buildUnsignedTransaction(payer, action, instructions, blockhash, price);
+  const built = buildUnsignedTransaction(payer, operationOf(action), instructions, blockhash, price);
   return VersionedTransaction.deserialize(Buffer.from(built.transaction, "base64"));
 }
 

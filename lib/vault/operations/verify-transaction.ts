@@ -17,9 +17,6 @@
 // operation's bounds and reported, so a person sees what will happen before the wallet opens; a
 // deposit's preview may not understate the shares the simulation mints by more than the slippage (a
 // gateway that lowered its estimate with the guard would otherwise pass).
-// Browsers have no global Buffer; the pages run this check too.
-import { Buffer } from "buffer";
-
 import {
   ComputeBudgetProgram,
   PublicKey,
@@ -33,7 +30,6 @@ import {
   TOKEN_ACCOUNT_SIZE,
   TOKEN_PROGRAM_ID,
   findAssociatedTokenAddress,
-  tokenAccountAmount,
 } from "../../chain/spl-token";
 import { decodeVault, type VaultAccount } from "../program/accounts";
 import {
@@ -44,17 +40,13 @@ import {
   findShareMint,
   findVaultAuthority,
 } from "../program/addresses";
-import {
-  QUEUE_HOLES_ACCOUNT_SIZE,
-  VAULT_PROGRAM_ID,
-  WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
-  findIdlInstruction,
-  vaultIdl,
-  type IdlInstruction,
-} from "../program/idl";
+import { VAULT_PROGRAM_ID, vaultIdl, type IdlInstruction } from "../program/idl";
 import { configInForce } from "../model/pending-config";
 import { lessBasisPointsRoundDown } from "../model/share-math";
 import { parseUiAmount } from "../model/token-amount";
+import type { BalanceChanges, WatchedAccounts } from "./balance-changes";
+import type { OperationAction } from "./operation";
+import { operationOf } from "./operations";
 import {
   TransactionCheckError,
   type TransactionCheckCode,
@@ -62,11 +54,8 @@ import {
 } from "./transaction-check-error";
 import { LAMPORTS_PER_SIGNATURE, rentExemptMinimum } from "../model/vault-state";
 
-/**
- * The operations a wallet is asked to sign, as the spec names them (initiate = request_withdrawal),
- * and the cancel of a pending request (cancel_withdrawal).
- */
-export type VaultOperation = "deposit" | "initiate" | "claim" | "cancel";
+/** The operations a wallet is asked to sign, by the spec's words (lib/vault/operations/operations.ts). */
+export type VaultOperation = OperationAction;
 
 /** An operation as asked for. A deposit's amount in raw units, or human units of the asset. */
 export type OperationRequest =
@@ -130,13 +119,6 @@ export interface BuildAnswer {
   details?: unknown;
 }
 
-/** The wallet's accounts whose balances the simulation reports, in this order. */
-export interface WatchedAccounts {
-  wallet: PublicKey;
-  asset: PublicKey;
-  shares: PublicKey;
-}
-
 export interface VerifiedTransaction {
   operation: VaultOperation;
   tokens: VaultTokens;
@@ -154,39 +136,6 @@ export interface VerifiedTransaction {
   maxSlippageBps: number;
   watched: WatchedAccounts;
 }
-
-/** The wallet's balance changes in the simulation (negative: leaves the wallet). */
-export interface BalanceChanges {
-  asset: bigint;
-  shares: bigint;
-  lamports: bigint;
-}
-
-const VAULT_INSTRUCTION_OF: Record<VaultOperation, IdlInstruction> = {
-  deposit: findIdlInstruction("deposit"),
-  initiate: findIdlInstruction("request_withdrawal"),
-  claim: findIdlInstruction("claim_withdrawal"),
-  cancel: findIdlInstruction("cancel_withdrawal"),
-};
-
-/** The argument that carries the asked-for amount, per operation (none for a claim or a cancel). */
-const AMOUNT_ARG: Record<VaultOperation, string | null> = {
-  deposit: "amount",
-  initiate: "shares",
-  claim: null,
-  cancel: null,
-};
-
-/**
- * The associated token account an operation creates for the wallet, by the mint of its token: a
- * cancel returns shares to the wallet's share account, which it may have closed once it held none.
- */
-const CREATED_TOKEN_ACCOUNT: Record<VaultOperation, "asset" | "shares" | null> = {
-  deposit: "shares",
-  initiate: null,
-  claim: "asset",
-  cancel: "shares",
-};
 
 const COMPUTE_BUDGET_SET_LIMIT = 2;
 const COMPUTE_BUDGET_SET_PRICE = 3;
@@ -481,7 +430,8 @@ function checkVaultInstruction(
   tokens: VaultTokens,
   amount: bigint | null,
 ): Record<string, string> {
-  const definition = VAULT_INSTRUCTION_OF[expected.operation];
+  const operation = operationOf(expected.operation);
+  const definition = operation.instruction;
   if (!sameBytes(instruction.data, definition.discriminator)) {
     fail(
       "WRONG_VAULT_INSTRUCTION",
@@ -495,7 +445,7 @@ function checkVaultInstruction(
   }
   checkAccounts(instruction, definition, expected, tokens);
   const args = decodeIntegerArgs(definition, instruction.data, instruction.index);
-  const amountArg = AMOUNT_ARG[expected.operation];
+  const { amountArg } = operation;
   if (amountArg !== null && amount !== null && args[amountArg] !== amount.toString()) {
     fail(
       "WRONG_AMOUNT",
@@ -525,7 +475,7 @@ function checkTokenAccountCreation(
   expected: ExpectedVaultTransaction,
   tokens: VaultTokens,
 ): void {
-  const created = CREATED_TOKEN_ACCOUNT[expected.operation];
+  const created = operationOf(expected.operation).createdTokenAccount;
   const [kind] = instruction.data;
   if (
     created === null ||
@@ -697,9 +647,9 @@ export function verifyVaultTransaction(
   if (args === null) {
     fail(
       "MISSING_VAULT_INSTRUCTION",
-      `The transaction has no ${VAULT_INSTRUCTION_OF[expected.operation].name} instruction`,
+      `The transaction has no ${operationOf(expected.operation).instruction.name} instruction`,
       {
-        expected: VAULT_INSTRUCTION_OF[expected.operation].name,
+        expected: operationOf(expected.operation).instruction.name,
       },
     );
   }
@@ -735,11 +685,10 @@ export function verifyVaultTransaction(
     );
   }
   const maxFeeLamports = LAMPORTS_PER_SIGNATURE + (BigInt(limit) * BigInt(price) + 999_999n) / 1_000_000n;
-  // A request pays its receipt's rent; a cancel may pay the vault's queue-hole list's (the first
-  // cancel that leaves a hole creates it), before its receipt's rent comes back.
+  // The rent of the program accounts the operation may pay for (a request's receipt; the queue's hole
+  // list, which the first cancel that leaves a hole creates) and of a token account it creates.
   const rent =
-    (expected.operation === "initiate" ? rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE) : 0n) +
-    (expected.operation === "cancel" ? rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE) : 0n) +
+    operationOf(expected.operation).rentPaidFor.reduce((sum, size) => sum + rentExemptMinimum(size), 0n) +
     (createdAccounts > 0 ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE) : 0n);
   return {
     operation: expected.operation,
@@ -756,48 +705,6 @@ export function verifyVaultTransaction(
       asset: findAssociatedTokenAddress(expected.wallet, tokens.assetMint),
       shares: findAssociatedTokenAddress(expected.wallet, tokens.shareMint),
     },
-  };
-}
-
-/** The watched accounts in the order the simulation is asked for them. */
-export function watchedAddresses(watched: WatchedAccounts): PublicKey[] {
-  return [watched.wallet, watched.asset, watched.shares];
-}
-
-/** An account read before the simulation (web3.js's AccountInfo, or the API's ChainAccount). */
-type PreAccount = { lamports: number | bigint; owner: PublicKey; data: Uint8Array } | null;
-
-/** An account as the simulation returns it (data: [base64, "base64"]). */
-type PostAccount = { lamports: number; owner: string; data: readonly string[] } | null;
-
-function tokenBalanceBefore(account: PreAccount | undefined): bigint {
-  return account === null || account === undefined
-    ? 0n
-    : (tokenAccountAmount(account.owner, account.data) ?? 0n);
-}
-
-function tokenBalanceAfter(account: PostAccount | undefined): bigint {
-  if (account === null || account === undefined) {
-    return 0n;
-  }
-  const [base64] = account.data;
-  return base64 === undefined
-    ? 0n
-    : (tokenAccountAmount(new PublicKey(account.owner), Buffer.from(base64, "base64")) ?? 0n);
-}
-
-/**
- * The wallet's balance changes between its accounts read before the simulation and the simulation's
- * accounts after it (both in watchedAddresses' order). An account the simulation does not return
- * (null) holds nothing after it.
- */
-export function balanceChanges(before: readonly PreAccount[], after: readonly PostAccount[]): BalanceChanges {
-  const [walletBefore, assetBefore, sharesBefore] = before;
-  const [walletAfter, assetAfter, sharesAfter] = after;
-  return {
-    lamports: BigInt(walletAfter?.lamports ?? 0) - BigInt(walletBefore?.lamports ?? 0),
-    asset: tokenBalanceAfter(assetAfter) - tokenBalanceBefore(assetBefore),
-    shares: tokenBalanceAfter(sharesAfter) - tokenBalanceBefore(sharesBefore),
   };
 }
 

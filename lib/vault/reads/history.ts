@@ -8,11 +8,14 @@ import type { PublicKey } from "@solana/web3.js";
 import type { ConfirmedTransaction } from "../../chain/vault-chain";
 import { DomainError } from "../model/domain-errors";
 import { decodeVaultEvents, eventVault, type VaultEvent } from "../program/events";
+import type { OperationAction } from "../operations/operation";
+import { operationOfEvent } from "../operations/operations";
 import { tokenAmount, type TokenAmount, type TokenLabel } from "../model/token-amount";
 import { shareDecimalsFor } from "../model/share-math";
 import { loadVault, shareSymbol, type VaultDeps } from "../model/vault-state";
 
-export type ActivityKind = "deposit" | "initiate" | "claim" | "cancel";
+/** A history row's kind: the operation, by the spec's word (lib/vault/operations/operations.ts). */
+export type ActivityKind = OperationAction;
 
 /** A history row as stored: raw amounts, mints and decimals; symbols are resolved when shown. */
 export interface ActivityRecord {
@@ -128,8 +131,8 @@ export function classifyVaultTransaction(
   };
   const records: NewActivityRecord[] = [];
   events.forEach((event, eventIndex) => {
-    const action = walletAction(event);
-    if (action !== null && eventVault(event)?.toBase58() === vault && action.owner === wallet) {
+    const action = operationOfEvent(event.name)?.activityOf(event) ?? null;
+    if (action !== null && eventVault(event)?.toBase58() === vault && action.owner.toBase58() === wallet) {
       records.push({ ...base, eventIndex, ...action.fields });
     }
   });
@@ -140,63 +143,6 @@ export function classifyVaultTransaction(
     );
   }
   return records;
-}
-
-type ActionFields = Pick<NewActivityRecord, "kind" | "requestId" | "assets" | "shares" | "fee">;
-
-/**
- * A deposit, request, claim or cancel event's owner and row fields; null for the vault's other events.
- * A cancel moves no asset (assets 0): its shares come back from the escrow.
- */
-function walletAction(event: VaultEvent): { owner: string; fields: ActionFields } | null {
-  switch (event.name) {
-    case "Deposited":
-      return {
-        owner: event.data.owner.toBase58(),
-        fields: {
-          kind: "deposit",
-          requestId: null,
-          assets: event.data.assets,
-          shares: event.data.shares,
-          fee: null,
-        },
-      };
-    case "WithdrawalRequested":
-      return {
-        owner: event.data.owner.toBase58(),
-        fields: {
-          kind: "initiate",
-          requestId: event.data.requestId,
-          assets: event.data.assets,
-          shares: event.data.shares,
-          fee: null,
-        },
-      };
-    case "WithdrawalClaimed":
-      return {
-        owner: event.data.owner.toBase58(),
-        fields: {
-          kind: "claim",
-          requestId: event.data.requestId,
-          assets: event.data.net,
-          shares: event.data.shares,
-          fee: event.data.fee,
-        },
-      };
-    case "WithdrawalCancelled":
-      return {
-        owner: event.data.owner.toBase58(),
-        fields: {
-          kind: "cancel",
-          requestId: event.data.requestId,
-          assets: 0n,
-          shares: event.data.shares,
-          fee: null,
-        },
-      };
-    default:
-      return null;
-  }
 }
 
 export function activityView(record: ActivityRecord, symbolOf: (mint: string) => string): Activity {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { vaultAccount } from "../../../tests/fixtures/vault-account";
 import type { IndexedVaultRow, StoredEvent } from "../model/indexed-records";
-import { costBasis, splitByWeights, vaultAllocations } from "./portfolio";
+import { costBasis, portfolioPosition, splitByWeights, vaultAllocations } from "./portfolio";
 import type { LoadedVault } from "../model/vault-state";
 
 const USDC = { mint: PublicKey.default, symbol: "USDC", decimals: 6 };
@@ -56,7 +56,68 @@ describe("costBasis", () => {
       basis: 1_000_000n,
       pendingShares: 400_000_000n,
       realizedPnl: 0n,
+      feesPaid: 0n,
+      deposited: 1_000_000n,
     });
+  });
+});
+
+describe("portfolioPosition: a withdrawal fee is a cost, not a profit", () => {
+  // Issue 29: a wallet deposits 50,000 USDC beside another holder's 500, then exits 25,000 USDC with a
+  // 0.1% fee (25 USDC). The fee stays in the vault, where the wallet owns 98% of the shares left: its
+  // remaining shares gain 24.509803 USDC. The page said "PnL +24.50 USDC"; the wallet is 0.49 USDC down.
+  const WHOLE_USDC = 1_000_000n;
+  const WHOLE_SHARE = 1_000_000_000n;
+  const afterExit: LoadedVault = {
+    address: PublicKey.default,
+    state: vaultAccount({
+      totalAssets: 25_525n * WHOLE_USDC,
+      totalShares: 25_500n * WHOLE_SHARE,
+      queueFunded: 0n,
+      queueClaimed: 0n,
+    }),
+    asset: USDC,
+    shares: { ...USDC, symbol: "vUSDC", decimals: 9 },
+  };
+  const events = [
+    walletEvent(
+      "Deposited",
+      { assets: String(50_000n * WHOLE_USDC), shares: String(50_000n * WHOLE_SHARE) },
+      0,
+    ),
+    walletEvent("WithdrawalRequested", { shares: String(25_000n * WHOLE_SHARE) }, 1),
+    walletEvent(
+      "WithdrawalClaimed",
+      {
+        shares: String(25_000n * WHOLE_SHARE),
+        gross: String(25_000n * WHOLE_USDC),
+        fee: String(25n * WHOLE_USDC),
+        net: String(24_975n * WHOLE_USDC),
+      },
+      2,
+    ),
+  ];
+
+  it("tells realized, unrealized and total apart, with the fee paid", () => {
+    const position = portfolioPosition(afterExit, 25_000n * WHOLE_SHARE, events);
+    expect(position.value.amount).toBe("25024509803");
+    expect(position.costBasis.amount).toBe(String(25_000n * WHOLE_USDC));
+    // Unrealized: the fee that came back to the wallet's own shares.
+    expect(position.unrealizedPnl.amount).toBe("24509803");
+    expect(position.pnl.amount).toBe("24509803");
+    // Realized: 24,975 received for shares that cost 25,000.
+    expect(position.realizedPnl.amount).toBe(String(-25n * WHOLE_USDC));
+    // The answer a person needs: about half a dollar down, not 24.50 up.
+    expect(position.totalPnl.amount).toBe("-490197");
+    expect(position.totalPnl.fraction).toBeCloseTo(-490_197 / 50_000_000_000, 12);
+    expect(position.feesPaid).toMatchObject({ amount: String(25n * WHOLE_USDC), symbol: "USDC" });
+  });
+
+  it("a wallet that never claimed has no realized result and no fees", () => {
+    const position = portfolioPosition(afterExit, 25_000n * WHOLE_SHARE, events.slice(0, 1));
+    expect(position.realizedPnl.amount).toBe("0");
+    expect(position.feesPaid.amount).toBe("0");
+    expect(position.totalPnl.amount).toBe(position.unrealizedPnl.amount);
   });
 });
 

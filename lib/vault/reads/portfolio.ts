@@ -1,7 +1,9 @@
 // A wallet's position in a vault and where a vault's NAV sits, from the indexer's rows plus the
 // wallet's share balance. Cost basis is average cost over the wallet's deposits on chain (from the
-// program's events): a claim takes out its shares' share of the basis. PnL and its fraction compare
-// the position's value (held + pending shares) with the basis still in it.
+// program's events): a claim takes out its shares' share of the basis. Unrealized PnL compares the
+// position's value (held + pending shares) with the basis still in it; realized PnL is what claims paid
+// (net of their fees) against the basis they took out; the total is both, so a withdrawal fee that
+// mostly came back to the wallet's own shares reads as the small loss it is, not as a gain.
 import type { IndexedVaultRow, StoredEvent } from "../model/indexed-records";
 import { assetsForSharesRoundDown, assetsForSharesRoundUp, sharePrice } from "../model/share-math";
 import { tokenAmount, type TokenAmount, type TokenLabel } from "../model/token-amount";
@@ -19,9 +21,20 @@ export interface CostBasis {
   /** Shares escrowed by a request not yet claimed. */
   pendingShares: bigint;
   realizedPnl: bigint;
+  /** Withdrawal fees the wallet's claims paid (the program's WithdrawalClaimed `fee`). */
+  feesPaid: bigint;
+  /** Assets the wallet ever deposited: what the total result is a fraction of. */
+  deposited: bigint;
 }
 
-export const EMPTY_COST_BASIS: CostBasis = { shares: 0n, basis: 0n, pendingShares: 0n, realizedPnl: 0n };
+export const EMPTY_COST_BASIS: CostBasis = {
+  shares: 0n,
+  basis: 0n,
+  pendingShares: 0n,
+  realizedPnl: 0n,
+  feesPaid: 0n,
+  deposited: 0n,
+};
 
 /** The basis after one more of the wallet's events (the history endpoints replay them one at a time). */
 export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostBasis {
@@ -30,6 +43,7 @@ export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostB
       ...state,
       shares: state.shares + field(event, "shares"),
       basis: state.basis + field(event, "assets"),
+      deposited: state.deposited + field(event, "assets"),
     };
   }
   if (event.name === "WithdrawalRequested") {
@@ -49,10 +63,12 @@ export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostB
     // Average cost: the claimed shares take their proportional part of the basis (rounded down).
     const released = shares === 0n ? 0n : (basis * (claimed < shares ? claimed : shares)) / shares;
     return {
+      ...state,
       shares: shares > claimed ? shares - claimed : 0n,
       basis: basis - released,
       pendingShares: pendingShares > claimed ? pendingShares - claimed : 0n,
       realizedPnl: state.realizedPnl + field(event, "net") - released,
+      feesPaid: state.feesPaid + field(event, "fee"),
     };
   }
   return state;
@@ -75,8 +91,13 @@ export interface PortfolioPosition {
   shares: TokenAmount;
   value: TokenAmount;
   costBasis: TokenAmount;
+  /** Unrealized: the value held (and pending) against the basis still in it. */
   pnl: { amount: string; uiAmount: number; fraction: number | null };
+  unrealizedPnl: { amount: string; uiAmount: number };
   realizedPnl: { amount: string; uiAmount: number };
+  /** Realized plus unrealized, and its fraction of everything the wallet deposited. */
+  totalPnl: { amount: string; uiAmount: number; fraction: number | null };
+  feesPaid: TokenAmount;
   pendingWithdrawal: { shares: TokenAmount; value: TokenAmount } | null;
   sharePrice: number;
 }
@@ -107,7 +128,13 @@ export function portfolioPosition(
       ...signedAmount(pnl, decimals),
       fraction: basis.basis === 0n ? null : Number(pnl) / Number(basis.basis),
     },
+    unrealizedPnl: signedAmount(pnl, decimals),
     realizedPnl: signedAmount(basis.realizedPnl, decimals),
+    totalPnl: {
+      ...signedAmount(pnl + basis.realizedPnl, decimals),
+      fraction: basis.deposited === 0n ? null : Number(pnl + basis.realizedPnl) / Number(basis.deposited),
+    },
+    feesPaid: tokenAmount(vault.asset, basis.feesPaid),
     pendingWithdrawal:
       basis.pendingShares === 0n
         ? null

@@ -18,15 +18,13 @@ import {
   transactionErrorInText,
   type TransactionFailure,
 } from "./transaction-failure";
+import { balanceChanges, watchedAddresses, type BalanceChanges } from "../operations/balance-changes";
 import {
-  balanceChanges,
   checkBalanceChanges,
   vaultTransactionVerifier,
-  watchedAddresses,
   type BuildAnswer,
   type CheckOptions,
   type OperationRequest,
-  type BalanceChanges,
   type VerifiedTransaction,
 } from "../operations/verify-transaction";
 import {

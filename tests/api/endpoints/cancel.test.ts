@@ -28,7 +28,7 @@ import { createIndexer } from "../../../lib/server/indexer";
 import { findQueueHoles, findShareMint } from "../../../lib/vault/program/addresses";
 import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/program/idl";
 import type { PartnerEvent } from "../../../lib/vault/model/partner-event";
-import { COMPUTE_UNIT_BUDGETS } from "../../../lib/vault/operations/transaction";
+import { cancelWithdrawal } from "../../../lib/vault/operations/cancel-withdrawal";
 import { rentExemptMinimum } from "../../../lib/vault/model/vault-state";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
@@ -202,8 +202,15 @@ describe("cancelling a pending withdrawal: POST /api/vault/{vault_id}/withdraw w
     const units = landed?.meta?.computeUnitsConsumed ?? Number.NaN;
     // The limit the build set: the base budget plus what this wallet's and vault's bump searches cost.
     const limit = computeUnitLimitOf(data.transaction);
-    console.log("cancel compute units consumed", units, "limit", limit, "base", COMPUTE_UNIT_BUDGETS.cancel);
-    expect(limit).toBeGreaterThanOrEqual(COMPUTE_UNIT_BUDGETS.cancel);
+    console.log(
+      "cancel compute units consumed",
+      units,
+      "limit",
+      limit,
+      "base",
+      cancelWithdrawal.computeUnits,
+    );
+    expect(limit).toBeGreaterThanOrEqual(cancelWithdrawal.computeUnits);
     expect(units).toBeLessThanOrEqual(limit * 0.85);
     const after = await statusOf(middle);
     expect(after).toMatchObject({

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import { depositResponse } from "../../../lib/api/schemas/deposit";
 import { TOKEN_ACCOUNT_SIZE } from "../../../lib/chain/spl-token";
-import { COMPUTE_UNIT_BUDGETS } from "../../../lib/vault/operations/transaction";
+import { deposit } from "../../../lib/vault/operations/deposit";
 import { rentExemptMinimum } from "../../../lib/vault/model/vault-state";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
@@ -38,7 +38,7 @@ describe("POST /api/vault/{vault_id}/deposit", () => {
     expect(transaction.message.staticAccountKeys[0]?.equals(wallet.publicKey)).toBe(true);
     const simulation = await api.harness.connection.simulateTransaction(transaction, { sigVerify: false });
     expect(simulation.value.err).toBeNull();
-    expect(simulation.value.unitsConsumed).toBeLessThanOrEqual(COMPUTE_UNIT_BUDGETS.deposit);
+    expect(simulation.value.unitsConsumed).toBeLessThanOrEqual(deposit.computeUnits);
     // What it does, simulated at build time: 250 USDC out, 250,000,000,000 raw shares in, and SOL for
     // the fee and the share account's rent (2,039,280 lamports for 165 bytes).
     const changes = body.data.expectedBalanceChanges;

@@ -37,11 +37,18 @@ describe("operations", () => {
       return query(text, params);
     }) as typeof context.store.query;
     try {
+      const startedAt = performance.now();
       const answers = await Promise.all(
         Array.from({ length: 25 }, () => api.harness.request("GET", "/api/health")),
       );
+      // Once per second the burst spanned: one on any machine quick enough to answer 25 within a
+      // second, a few more on a busy one, never one per request.
+      const allowed = Math.floor((performance.now() - startedAt) / 1000) + 1;
       expect(answers.map((answer) => answer.status)).toEqual(Array(25).fill(200));
-      expect([slotProbes, storeProbes]).toEqual([1, 1]);
+      expect(slotProbes).toBeGreaterThanOrEqual(1);
+      expect(slotProbes).toBeLessThanOrEqual(allowed);
+      expect(storeProbes).toBeGreaterThanOrEqual(1);
+      expect(storeProbes).toBeLessThanOrEqual(allowed);
     } finally {
       context.chain.getSlot = getSlot;
       context.store.query = query;

@@ -1,4 +1,7 @@
-// Preparing a deposit: checks the vault, the wallet's asset balance and SOL, estimates the shares and
+// deposit: the wallet pays `amount` of the asset into the reserve and receives shares (at least
+// min_shares_out); its share account is created if it has none.
+//
+// Its prepare step (buildDepositTransaction) checks the vault, the wallet's asset balance and SOL, estimates the shares and
 // builds the unsigned transaction (idempotent share-account creation, then deposit with a slippage
 // floor). Reads go through the account cache; a refusal is only made on freshly read data.
 import type { PublicKey } from "@solana/web3.js";
@@ -25,6 +28,29 @@ import {
 } from "../model/token-amount";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { loadVault, rentExemptMinimum, type LoadedVault, type VaultDeps } from "../model/vault-state";
+import { defineOperation } from "./operation";
+
+export const deposit = defineOperation({
+  instruction: "deposit",
+  action: "deposit",
+  amountArg: "amount",
+  createdTokenAccount: "shares",
+  takesWithdrawalCap: false,
+  rentPaidFor: [],
+  computeUnits: 40_000,
+  searchedBump: null,
+  event: "Deposited",
+  activityOf: (event) => {
+    if (event.name !== "Deposited") return null;
+    const { data } = event;
+    return {
+      owner: data.owner,
+      fields: { kind: "deposit", requestId: null, assets: data.assets, shares: data.shares, fee: null },
+    };
+  },
+  partnerEvent: "deposit.confirmed",
+  partnerData: (fields) => ({ assets: fields.asset("assets"), shares: fields.shares("shares") }),
+});
 
 /** Raw units, or a human amount converted with the asset's decimals once the vault is read. */
 export type DepositAmount = { raw: bigint } | { ui: number };
@@ -171,7 +197,7 @@ export async function buildDepositTransaction(
     shareAccount,
   );
   // The limit the built transaction will carry (its account creation's bump search included).
-  const units = computeUnitLimit("deposit", [createShareAccount]);
+  const units = computeUnitLimit(deposit, [createShareAccount]);
   if (refusal(vault, amount, accounts, units, price) !== null) {
     // Cached data may be a few seconds old: refuse only what the chain says now.
     [vault, accounts] = await Promise.all([
@@ -194,7 +220,7 @@ export async function buildDepositTransaction(
   }
   const built = buildUnsignedTransaction(
     request.wallet,
-    "deposit",
+    deposit,
     [
       createShareAccount,
       buildDepositInstruction(

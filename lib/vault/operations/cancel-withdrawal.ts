@@ -1,0 +1,39 @@
+// cancel_withdrawal: a pending request's escrowed shares come back to the owner's share account
+// (re-opened if it was closed) and the request leaves the queue. It moves no asset. The first cancel
+// that leaves a hole in the queue creates the vault's hole list, whose rent the wallet pays.
+import { findQueueHolesAndBump } from "../program/addresses";
+import { QUEUE_HOLES_ACCOUNT_SIZE } from "../program/idl";
+import { defineOperation } from "./operation";
+
+export const cancelWithdrawal = defineOperation({
+  instruction: "cancel_withdrawal",
+  action: "cancel",
+  amountArg: null,
+  createdTokenAccount: "shares",
+  takesWithdrawalCap: false,
+  rentPaidFor: [QUEUE_HOLES_ACCOUNT_SIZE],
+  // Worst case (share account re-opened and the hole list created: 22,362 CU), measured in
+  // tests/api/endpoints/cancel.test.ts.
+  computeUnits: 30_000,
+  // The hole list, looked for while it does not exist (counted always: the build does not know
+  // whether this cancel is the one that creates it).
+  searchedBump: (account) => {
+    const vault = account("vault");
+    return vault === undefined ? null : findQueueHolesAndBump(vault).bump;
+  },
+  event: "WithdrawalCancelled",
+  activityOf: (event) => {
+    if (event.name !== "WithdrawalCancelled") return null;
+    const { data } = event;
+    return {
+      owner: data.owner,
+      fields: { kind: "cancel", requestId: data.requestId, assets: 0n, shares: data.shares, fee: null },
+    };
+  },
+  partnerEvent: "withdrawal.cancelled",
+  // Back in the owner's wallet from the escrow; the request left the queue.
+  partnerData: (fields) => ({
+    requestId: fields.integer("requestId").toString(),
+    shares: fields.shares("shares"),
+  }),
+});

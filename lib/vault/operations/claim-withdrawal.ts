@@ -1,0 +1,37 @@
+// claim_withdrawal: a funded request pays its net (gross less the fee it accepted) into the owner's
+// asset account, created if it has none; the receipt closes and its rent goes back.
+import { defineOperation } from "./operation";
+
+export const claimWithdrawal = defineOperation({
+  instruction: "claim_withdrawal",
+  action: "claim",
+  amountArg: null,
+  createdTokenAccount: "asset",
+  takesWithdrawalCap: false,
+  rentPaidFor: [],
+  computeUnits: 40_000,
+  searchedBump: null,
+  event: "WithdrawalClaimed",
+  activityOf: (event) => {
+    if (event.name !== "WithdrawalClaimed") return null;
+    const { data } = event;
+    return {
+      owner: data.owner,
+      fields: {
+        kind: "claim",
+        requestId: data.requestId,
+        assets: data.net,
+        shares: data.shares,
+        fee: data.fee,
+      },
+    };
+  },
+  partnerEvent: "withdrawal.claimed",
+  partnerData: (fields) => ({
+    requestId: fields.integer("requestId").toString(),
+    shares: fields.shares("shares"),
+    gross: fields.asset("gross"),
+    fee: fields.asset("fee"),
+    net: fields.asset("net"),
+  }),
+});

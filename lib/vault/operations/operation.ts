@@ -1,0 +1,85 @@
+// What an operation a wallet signs is, declared once: the program instruction it sends (whose name is
+// the operation's name), the spec's word for it at the HTTP edge, the amount argument, the token
+// account and rent it may cost, its compute budget, the program event it emits and what that event
+// becomes in the wallet's history and in the partner feed. Each operation's file
+// (lib/vault/operations/<instruction>.ts) declares one with defineOperation, next to its prepare step,
+// and operations.ts lists them; the check before signing, the builders' compute budget, history
+// classification and partner events read that list instead of keeping a table per operation.
+import type { PublicKey } from "@solana/web3.js";
+
+import type { PartnerEventType } from "../model/partner-event";
+import type { TokenAmount } from "../model/token-amount";
+import { findIdlInstruction, type IdlInstruction, type VaultInstructionName } from "../program/idl";
+import type { VaultEvent, VaultEventName } from "../program/events";
+
+/** The spec's words for the operations (API-SPEC: a withdrawal's action is initiate or claim). */
+export type OperationAction = "deposit" | "initiate" | "claim" | "cancel";
+
+/** The fields of a history row an operation's event makes (amounts in raw units). */
+export interface ActivityFields {
+  kind: OperationAction;
+  requestId: bigint | null;
+  assets: bigint;
+  shares: bigint;
+  fee: bigint | null;
+}
+
+/** An event's fields as the indexer stores them, read as amounts of the vault's tokens. */
+export interface StoredEventFields {
+  integer(name: string): bigint;
+  asset(name: string): TokenAmount;
+  shares(name: string): TokenAmount;
+}
+
+interface OperationSpec<Action extends OperationAction, Event extends VaultEventName> {
+  /** The program instruction (the operation's one name inside: request_withdrawal, not initiate). */
+  instruction: VaultInstructionName;
+  /** The spec's word at the HTTP edge and in history. */
+  action: Action;
+  /** The instruction argument that carries the amount asked for (raw units), or null. */
+  amountArg: string | null;
+  /** The wallet's associated token account the transaction may create, by its token. */
+  createdTokenAccount: "asset" | "shares" | null;
+  /** It counts against the vault's hourly and daily withdrawal caps (so a partner may hear they run low). */
+  takesWithdrawalCap: boolean;
+  /** Sizes of the program accounts whose rent the wallet may pay (a receipt, the queue's hole list). */
+  rentPaidFor: readonly number[];
+  /**
+   * Compute units for accounts whose bump seed is 255, from the consumption measured in
+   * tests/api/transaction-budget.test.ts (worst case: token accounts created) with headroom.
+   */
+  computeUnits: number;
+  /**
+   * The bump seed the instruction searches for on chain (find_program_address over the account it
+   * creates), from the instruction's accounts by the IDL's names; null when it searches none.
+   */
+  searchedBump: ((account: (name: string) => PublicKey | undefined) => number | null) | null;
+  /** The event the program emits for the wallet. */
+  event: Event;
+  /** A program event as a row of the wallet's history, when it is this operation's event; else null. */
+  activityOf(event: VaultEvent): { owner: PublicKey; fields: ActivityFields } | null;
+  /** That event in the partner feed: its type and its data. */
+  partnerEvent: PartnerEventType;
+  partnerData(fields: StoredEventFields): Record<string, unknown>;
+}
+
+export interface OperationDefinition<
+  Action extends OperationAction = OperationAction,
+  Event extends VaultEventName = VaultEventName,
+> extends Omit<OperationSpec<Action, Event>, "instruction"> {
+  /** The program instruction from the IDL (discriminator, accounts in order, arguments). */
+  instruction: IdlInstruction;
+  /** The position of the instruction's account `name`, from the IDL. */
+  accountIndex(name: string): number;
+}
+
+export function defineOperation<Action extends OperationAction, Event extends VaultEventName>(
+  spec: OperationSpec<Action, Event>,
+): OperationDefinition<Action, Event> {
+  const instruction = findIdlInstruction(spec.instruction);
+  return {
+    ...spec,
+    instruction,
+    accountIndex: (name) => instruction.accounts.findIndex((account) => account.name === name),
+  };
+}
