@@ -1,7 +1,7 @@
 // npm run vault -- create|show|config|pause|resume|stage … --url <rpc> --keypair <file> [--yes]
 // Each command reads the vault, checks the keypair may do what is asked, prints the change, simulates
 // it and sends it with --yes. Amounts are raw units of the asset (or shares), as the program keeps them.
-import { PublicKey } from "@solana/web3.js";
+import { PublicKey, SYSVAR_CLOCK_PUBKEY } from "@solana/web3.js";
 
 import { decodeMint } from "../chain/spl-token";
 import { observeRpcCall } from "../observability/metrics";
@@ -397,6 +397,16 @@ async function acceptManager(argv: string[], out: (line: string) => void, env: O
   );
 }
 
+/** The chain's clock (the Clock sysvar's unix_timestamp, bytes 32–40), which the program judges by. */
+async function chainTimeMs(context: Pick<CommandContext, "client">): Promise<number> {
+  const clock = await context.client.getAccount(SYSVAR_CLOCK_PUBKEY);
+  if (clock === null || clock.data.length < 40) {
+    throw new OperatorError("the RPC returned no Clock sysvar");
+  }
+  const view = new DataView(clock.data.buffer, clock.data.byteOffset, clock.data.byteLength);
+  return Number(view.getBigInt64(32, true)) * 1000;
+}
+
 /**
  * A holder's way out when the manager holds the queue (issue 28): once a request has waited the vault's
  * silence period without being wholly funded, anyone may stage the queue up to it from the reserve's idle
@@ -435,9 +445,10 @@ async function stage(argv: string[], out: (line: string) => void, env: OperatorE
   if (opensAt === null) {
     throw new OperatorError(`request ${receipt.requestId} is funded already: claim it`);
   }
-  const now = BigInt(Math.floor(Date.now() / 1000));
+  const nowMs = await chainTimeMs(context);
+  const now = BigInt(Math.floor(nowMs / 1000));
   const byManager = vault.manager.equals(signer);
-  if (!byManager && now < opensAt && !stagingSilent(vault, Date.now())) {
+  if (!byManager && now < opensAt && !stagingSilent(vault, nowMs)) {
     throw new OperatorError(
       `request ${receipt.requestId} has waited ${now - receipt.requestedAt} s unfunded; anyone may stage it from ${isoOf(opensAt)} (the vault's silence period after the request)`,
     );
