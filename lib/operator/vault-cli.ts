@@ -1,12 +1,23 @@
-// npm run vault -- create|show|config|pause|resume … --url <rpc> --keypair <file> [--yes]
+// npm run vault -- create|show|config|pause|resume|stage … --url <rpc> --keypair <file> [--yes]
 // Each command reads the vault, checks the keypair may do what is asked, prints the change, simulates
 // it and sends it with --yes. Amounts are raw units of the asset (or shares), as the program keeps them.
-import { PublicKey } from "@solana/web3.js";
+import { PublicKey, SYSVAR_CLOCK_PUBKEY } from "@solana/web3.js";
 
 import { decodeMint } from "../chain/spl-token";
 import { observeRpcCall } from "../observability/metrics";
-import { decodeVault, type VaultAccount } from "../vault/program/accounts";
-import { deriveVaultAddresses, findProtocolAddress } from "../vault/program/addresses";
+import {
+  decodeReceipt,
+  decodeVault,
+  type VaultAccount,
+  type WithdrawalReceiptAccount,
+} from "../vault/program/accounts";
+import {
+  deriveVaultAddresses,
+  findProtocolAddress,
+  findQueueHoles,
+  findReceipt,
+} from "../vault/program/addresses";
+import { hatchOpensAt, stagingSilent } from "../vault/model/manager-silence";
 import { VAULT_PROGRAM_ID } from "../vault/program/idl";
 import { U64_MAX } from "../vault/model/token-amount";
 import { hurtingFields, noticeSeconds, type ConfigField } from "../vault/model/pending-config";
@@ -14,6 +25,7 @@ import {
   buildAcceptManagerInstruction,
   buildInitializeVaultInstruction,
   buildProposeManagerInstruction,
+  buildStageWithdrawalsInstruction,
   buildUpdateConfigInstruction,
   type ConfigUpdate,
 } from "../vault/program/instructions";
@@ -34,6 +46,8 @@ export const VAULT_USAGE = `Usage: npm run vault -- <command> [options] --url <r
   config <vault> [--name <name>] [--fee-bps <bps>] [--min-withdrawal-shares <raw>] [--hourly-cap <raw>] [--daily-cap <raw>]
   pause <vault>
   resume <vault>
+  stage <vault> [--receipt <address>]      (anyone, once a request has waited the silence period unfunded:
+                                            funds the queue up to it; --receipt defaults to the signer's own)
 Without --yes a command prints what it would change and simulates it; nothing is sent.`;
 
 const COMMON = {
@@ -383,6 +397,88 @@ async function acceptManager(argv: string[], out: (line: string) => void, env: O
   );
 }
 
+/** The chain's clock (the Clock sysvar's unix_timestamp, bytes 32–40), which the program judges by. */
+async function chainTimeMs(context: Pick<CommandContext, "client">): Promise<number> {
+  const clock = await context.client.getAccount(SYSVAR_CLOCK_PUBKEY);
+  if (clock === null || clock.data.length < 40) {
+    throw new OperatorError("the RPC returned no Clock sysvar");
+  }
+  const view = new DataView(clock.data.buffer, clock.data.byteOffset, clock.data.byteLength);
+  return Number(view.getBigInt64(32, true)) * 1000;
+}
+
+/**
+ * A holder's way out when the manager holds the queue (issue 28): once a request has waited the vault's
+ * silence period without being wholly funded, anyone may stage the queue up to it from the reserve's idle
+ * assets; then the request can be claimed (by its owner, or delivered by anyone into the owner's account).
+ */
+async function stage(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
+  const { values, positionals } = parseFlags(argv, { ...COMMON, receipt: { type: "string" } });
+  const address = parseAddress("<vault>", positionals[0]);
+  const context = await commandContext(values, out, env);
+  const vault = await readVaultAccount(context, address);
+  const signer = context.signer.publicKey;
+  const receiptAddress =
+    values.receipt === undefined ? findReceipt(address, signer) : parseAddress("--receipt", values.receipt);
+  const account = await context.client.getAccount(receiptAddress);
+  if (account === null || !account.owner.equals(VAULT_PROGRAM_ID)) {
+    throw new OperatorError(
+      values.receipt === undefined
+        ? `${signer.toBase58()} has no pending withdrawal in ${address.toBase58()}: name one with --receipt <address>`
+        : `no withdrawal receipt at ${receiptAddress.toBase58()}`,
+    );
+  }
+  let receipt: WithdrawalReceiptAccount;
+  try {
+    receipt = decodeReceipt(account.data);
+  } catch {
+    throw new OperatorError(
+      `${receiptAddress.toBase58()} is an account of the program but not a withdrawal receipt`,
+    );
+  }
+  if (!receipt.vault.equals(address)) {
+    throw new OperatorError(
+      `${receiptAddress.toBase58()} is a request in ${receipt.vault.toBase58()}, not ${address.toBase58()}`,
+    );
+  }
+  const opensAt = hatchOpensAt(vault, receipt);
+  if (opensAt === null) {
+    throw new OperatorError(`request ${receipt.requestId} is funded already: claim it`);
+  }
+  const nowMs = await chainTimeMs(context);
+  const now = BigInt(Math.floor(nowMs / 1000));
+  const byManager = vault.manager.equals(signer);
+  if (!byManager && now < opensAt && !stagingSilent(vault, nowMs)) {
+    throw new OperatorError(
+      `request ${receipt.requestId} has waited ${now - receipt.requestedAt} s unfunded; anyone may stage it from ${isoOf(opensAt)} (the vault's silence period after the request)`,
+    );
+  }
+  const shares = receipt.queueEnd - vault.queueFunded;
+  await runPlan(
+    context,
+    `vault stage ${address.toBase58()} (request ${receipt.requestId})`,
+    [
+      {
+        field: "queue_funded",
+        from: vault.queueFunded.toString(),
+        to: `up to ${receipt.queueEnd} (+${shares} shares, as the reserve's idle assets allow)`,
+      },
+    ],
+    [
+      buildStageWithdrawalsInstruction(
+        {
+          manager: signer,
+          vault: address,
+          reserve: vault.reserve,
+          queueHoles: findQueueHoles(address),
+          headReceipt: receiptAddress,
+        },
+        { maxShares: shares },
+      ),
+    ],
+  );
+}
+
 /** `env`: the operator's RPC_URL and CLUSTER (scripts pass process.env); --url overrides them. */
 export async function runVaultCli(
   argv: readonly string[],
@@ -405,6 +501,8 @@ export async function runVaultCli(
       return setManager(rest, out, env);
     case "accept-manager":
       return acceptManager(rest, out, env);
+    case "stage":
+      return stage(rest, out, env);
     case undefined:
     case "help":
     case "--help":
@@ -412,7 +510,7 @@ export async function runVaultCli(
       return;
     default:
       throw new OperatorError(
-        `unknown command "${command}" (create, show, config, pause, resume, set-manager, accept-manager)`,
+        `unknown command "${command}" (create, show, config, pause, resume, set-manager, accept-manager, stage)`,
       );
   }
 }

@@ -104,6 +104,21 @@ describe("vault commands refuse bad input", () => {
     );
   });
 
+  it("stage: names a missing request and an account that is not a receipt, and sends nothing", async () => {
+    lines.length = 0;
+    await expect(runVaultCli(["stage", vault(), "--keypair", strangerFile, ...url()], out)).rejects.toThrow(
+      /has no pending withdrawal in .*: name one with --receipt <address>/,
+    );
+    await expect(
+      runVaultCli(["stage", vault(), "--receipt", vault(), "--keypair", strangerFile, ...url()], out),
+    ).rejects.toThrow(/is an account of the program but not a withdrawal receipt/);
+    const nobody = Keypair.generate().publicKey.toBase58();
+    await expect(
+      runVaultCli(["stage", vault(), "--receipt", nobody, "--keypair", strangerFile, ...url()], out),
+    ).rejects.toThrow(`no withdrawal receipt at ${nobody}`);
+    expect(lines).toEqual([]);
+  });
+
   it("create needs the protocol's admin and a manager; the hand-over needs a proposal", async () => {
     const mint = localnet.addresses.usdcMint.toBase58();
     const manager = devKeypair("manager").publicKey.toBase58();

@@ -133,10 +133,12 @@ describe("the pages' view of a vault with a scheduled change", () => {
 
 describe("hurtingFields (update_config's rule)", () => {
   const current = { feeBps: 10, minWithdrawalShares: 1_000n, hourlyCap: 5_000n, dailyCap: 0n };
-  it("names the fields the program schedules: a higher fee or minimum, a lower, new or removed cap", () => {
+  it("names the fields the program schedules: a higher fee or minimum, any cap change", () => {
     expect(
-      hurtingFields(current, { feeBps: 5, minWithdrawalShares: 0n, hourlyCap: 6_000n, dailyCap: 0n }),
+      hurtingFields(current, { feeBps: 5, minWithdrawalShares: 0n, hourlyCap: 5_000n, dailyCap: 0n }),
     ).toEqual([]);
+    expect(hurtingFields(current, { hourlyCap: 6_000n })).toEqual(["hourlyCap"]);
+    expect(hurtingFields(current, { hourlyCap: 18_446_744_073_709_551_615n })).toEqual(["hourlyCap"]);
     expect(hurtingFields(current, { feeBps: 1_010, minWithdrawalShares: 1_001n })).toEqual([
       "feeBps",
       "minWithdrawalShares",

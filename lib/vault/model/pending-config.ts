@@ -25,6 +25,8 @@ type ConfigFields = Pick<
   | "pendingHourlyCap"
   | "pendingDailyCap"
   | "pendingEffectiveAt"
+  | "paused"
+  | "pauseUntil"
 >;
 
 function isDue(state: ConfigFields, nowSeconds: bigint): boolean {
@@ -45,13 +47,19 @@ export function pendingConfig(state: ConfigFields, nowMs: number): PendingConfig
   };
 }
 
-/** The account as a request sent at `nowMs` meets it: a due pending config applied, as the program does. */
+/**
+ * The account as a request sent at `nowMs` meets it, as the program reads it: a due pending config
+ * applied, and a pause past its end (pauseUntil) no longer in force.
+ */
 export function configInForce<State extends ConfigFields>(state: State, nowMs: number): State {
-  if (!isDue(state, BigInt(Math.floor(nowMs / 1000)))) {
-    return state;
+  const nowSeconds = BigInt(Math.floor(nowMs / 1000));
+  const paused = state.paused && nowSeconds < state.pauseUntil;
+  if (!isDue(state, nowSeconds)) {
+    return paused === state.paused ? state : { ...state, paused };
   }
   return {
     ...state,
+    paused,
     feeBps: state.pendingFeeBps,
     minWithdrawalShares: state.pendingMinWithdrawalShares,
     hourlyCap: state.pendingHourlyCap,
@@ -69,14 +77,14 @@ export function noticeSeconds(state: Pick<VaultAccount, "configNoticeSeconds">):
 
 export type ConfigField = "feeBps" | "minWithdrawalShares" | "hourlyCap" | "dailyCap";
 
-/** Keeping a cap or raising a finite one eases exits; lowering one, adding one or removing one (0) hurts. */
+/** Only a kept cap applies at once: any other value (raised to u64::MAX included) waits the notice. */
 function capEases(current: bigint, next: bigint): boolean {
-  return next === current || (current !== 0n && next > current);
+  return next === current;
 }
 
 /**
  * The fields of an update the program schedules rather than applies (update_config's rule): a higher
- * fee or minimum, a lower, new or removed cap. Any of them schedules the update's whole target.
+ * fee or minimum, and any change of a cap. Any of them schedules the update's whole target.
  */
 export function hurtingFields(
   current: Pick<VaultAccount, ConfigField>,

@@ -27,6 +27,7 @@ describe("vaultView", () => {
       dailyUsed: 9n,
       dailyWindowStart: 0n,
       paused: true,
+      pauseUntil: 604_800n,
     });
     const view = vaultView(
       {

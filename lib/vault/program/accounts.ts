@@ -61,6 +61,10 @@ const vaultSchema = z
     config_notice_seconds: z.number().int().nonnegative(),
     silence_seconds: z.number().int().nonnegative(),
     staged_at: i64Value,
+    /** When the manager's pause ends by itself: a pause is in force while paused and now < this. */
+    pause_until: i64Value,
+    /** The longest a manager's pause lasts (0 = 7 days); a new one waits as long after the last ends. */
+    max_pause_seconds: z.number().int().nonnegative(),
   })
   .transform(camelCaseKeys);
 

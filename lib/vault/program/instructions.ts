@@ -138,6 +138,11 @@ export interface StageWithdrawalsAccounts extends ManagerAccounts {
   reserve: PublicKey;
   /** The vault's hole list (findQueueHoles), passed at no asset cost; it need not exist yet. */
   queueHoles: PublicKey;
+  /**
+   * For anyone but the manager: a receipt not wholly funded (the queue's head, findReceipt) that has
+   * waited the vault's silence period, which lets any signer stage. Omitted by the manager.
+   */
+  headReceipt?: PublicKey;
 }
 
 export interface StageWithdrawalsArgs {
@@ -385,6 +390,7 @@ export function buildStageWithdrawalsInstruction(
       vault: addressOf(accounts.vault),
       reserve: addressOf(accounts.reserve),
       queueHoles: addressOf(accounts.queueHoles),
+      headReceipt: optionalAddress(accounts.headReceipt),
       maxShares: args.maxShares,
     }),
     accounts,

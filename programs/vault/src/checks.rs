@@ -31,6 +31,15 @@ pub fn address(account: &Account, expected: &Pubkey) -> Result<()> {
     }
 }
 
+/// A stored key is `expected` (a receipt's vault, say).
+pub fn address_is(stored: &Pubkey, expected: &Pubkey) -> Result<()> {
+    if keys_equal(stored, expected) {
+        Ok(())
+    } else {
+        Err(VaultError::InvalidAccount.into())
+    }
+}
+
 /// The signer is the vault's manager.
 pub fn manager(account: &Account, vault: &Vault) -> Result<()> {
     signer(account)?;

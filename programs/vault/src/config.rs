@@ -1,11 +1,12 @@
 //! The vault's holder-facing config over time: which changes wait out a notice period, the floor under
 //! the withdrawal caps, and when the manager counts as silent so that holders can leave without it.
 //!
-//! A change that makes leaving dearer or slower (a higher fee, a higher minimum withdrawal, a lower
-//! cap, a cap removed or a cap set where there was none) is scheduled: it applies by itself once
+//! A change that makes leaving dearer or slower (a higher fee, a higher minimum withdrawal) and every
+//! change of a cap, whatever value it writes, is scheduled: it applies by itself once
 //! `now ≥ pending_effective_at`, wherever the config is read next (request_withdrawal, update_config)
 //! or by anyone through apply_config. Until then every holder can still request at the old terms.
-//! A change that makes leaving cheaper or easier (a lower fee or minimum, a higher cap) applies at once.
+//! Only a lower fee or a lower minimum applies at once: it makes leaving cheaper or easier for every
+//! holder alike, and moves no one ahead of anyone else.
 
 use crate::error::{Result, VaultError};
 use crate::math::{assets_for_shares_floor, bps_of, DAY};
@@ -28,6 +29,11 @@ pub const MAX_CONFIG_NOTICE_SECONDS: u32 = 30 * DAY as u32;
 pub const DEFAULT_SILENCE_SECONDS: u32 = 7 * DAY as u32;
 pub const MIN_SILENCE_SECONDS: u32 = DAY as u32;
 pub const MAX_SILENCE_SECONDS: u32 = 30 * DAY as u32;
+
+/// A pause by the manager alone ends by itself after this long (seven days unless stored otherwise),
+/// and the next one may start only as long after it ends: a manager key holds exits at most half the
+/// time, a week at a stretch. Holding longer takes the protocol's admin.
+pub const DEFAULT_MAX_PAUSE_SECONDS: u32 = 7 * DAY as u32;
 
 /// A non-zero daily cap is at least 1% of NAV (the whole vault can leave within 100 days), a non-zero
 /// hourly cap at least a 24th of that; both are at least the value of the minimum withdrawal (so the
@@ -94,11 +100,12 @@ impl Config {
     }
 }
 
-/// A cap change eases exits only when it keeps the cap or raises a finite one. Lowering a cap, setting
-/// one where there was none (0) and removing one (to 0) all wait: removing the caps is how a stolen
-/// manager key would let its own exit drain the reserve ahead of everyone else's.
+/// A cap applies at once only when it is kept. Every other value waits the notice: a lower cap, one set
+/// where there was none and one removed (0) slow exits, and a raised one (up to u64::MAX, which is no
+/// cap at all) lets a stolen manager key's own exit drain the reserve ahead of everyone else's in the
+/// same block.
 pub fn cap_eases(current: u64, new: u64) -> bool {
-    new == current || (current != 0 && new > current)
+    new == current
 }
 
 /// Applies the scheduled config once its time has come; true when it did (the caller emits ConfigUpdated).
@@ -134,11 +141,55 @@ pub fn nav_silent(vault: &Vault, now: i64) -> bool {
     now >= vault.nav_updated_at.saturating_add(silence_seconds(vault))
 }
 
+fn max_pause_seconds(vault: &Vault) -> i64 {
+    (match vault.max_pause_seconds {
+        0 => DEFAULT_MAX_PAUSE_SECONDS,
+        seconds => seconds,
+    }) as i64
+}
+
+/// Whether a pause is in force: set, and not yet past its end.
+#[inline(always)]
+pub fn paused(vault: &Vault, now: i64) -> bool {
+    vault.paused != 0 && now < vault.pause_until
+}
+
+/// The manager's pause flag: a pause lasts at most max_pause_seconds from now, and may start only
+/// max_pause_seconds after the last one ended (PauseCooldown); a pause already in force is not
+/// lengthened. Lifting it ends it now, which starts the cooldown.
+pub fn set_manager_pause(vault: &mut Vault, pause: bool, now: i64) -> Result<()> {
+    let in_force = paused(vault, now);
+    if pause {
+        if in_force {
+            return Ok(());
+        }
+        if vault.pause_until != 0 && now < vault.pause_until.saturating_add(max_pause_seconds(vault)) {
+            return Err(VaultError::PauseCooldown.into());
+        }
+        vault.paused = 1;
+        vault.pause_until = now.saturating_add(max_pause_seconds(vault));
+    } else {
+        if in_force {
+            vault.pause_until = now;
+        }
+        vault.paused = 0;
+    }
+    Ok(())
+}
+
 /// No staging by the manager for the silence period (counted from the vault's creation before its
 /// first): anyone may stage the queue from the reserve's idle assets.
 pub fn staging_silent(vault: &Vault, now: i64) -> bool {
     let last = if vault.staged_at == 0 { vault.nav_updated_at } else { vault.staged_at };
     now >= last.saturating_add(silence_seconds(vault))
+}
+
+/// A request that has waited the silence period and is still not wholly funded: the head of the queue
+/// has then waited at least as long (requests queue in the order they are made), so anyone may stage,
+/// whatever the manager struck or staged meanwhile (a strike a day, or one raw share staged every six
+/// days, would otherwise hold the hatch shut forever).
+pub fn request_waited_silence(vault: &Vault, queue_end: u64, requested_at: i64, now: i64) -> bool {
+    queue_end > vault.queue_funded && now >= requested_at.saturating_add(silence_seconds(vault))
 }
 
 /// Refuses a non-zero cap below its floor (see MIN_DAILY_CAP_BPS) at the vault's current NAV.
@@ -174,8 +225,10 @@ mod tests {
     fn easing_applies_and_hurting_is_scheduled() {
         let lower_fee = Config { fee_bps: 5, ..C };
         assert_eq!(C.split(&lower_fee), (lower_fee, false));
+        // Raising a cap waits too, up to u64::MAX (no cap in effect).
         let raise_caps = Config { hourly_cap: 6_000, daily_cap: 30_000, ..C };
-        assert_eq!(C.split(&raise_caps), (raise_caps, false));
+        assert_eq!(C.split(&raise_caps), (C, true));
+        assert_eq!(C.split(&Config { hourly_cap: u64::MAX, daily_cap: u64::MAX, ..C }), (C, true));
         let higher_fee = Config { fee_bps: 1_010, ..C };
         assert_eq!(C.split(&higher_fee), (C, true));
         // Mixed: the lower minimum applies now, the cut cap waits.

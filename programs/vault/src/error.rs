@@ -37,6 +37,7 @@ pub enum VaultError {
     QueueHolesFull = 6029,
     CapBelowFloor = 6030,
     NoConfigDue = 6031,
+    PauseCooldown = 6032,
 }
 
 /// An instruction's failure as the runtime reads the program's return value: a custom code in the low

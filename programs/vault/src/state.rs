@@ -111,7 +111,12 @@ pub struct Vault {
     pub silence_seconds: u32,
     /// The manager's last stage_withdrawals (0 = never: the vault's creation, nav_updated_at, counts).
     pub staged_at: i64,
-    pub reserved: [u8; 14],
+    /// When the manager's pause ends by itself (a pause is in force while `paused` and now < this); after
+    /// it, a new pause waits as long again (`max_pause_seconds`), so pausing cannot be chained.
+    pub pause_until: i64,
+    /// The longest a pause by the manager alone lasts (0 = DEFAULT_MAX_PAUSE_SECONDS).
+    pub max_pause_seconds: u32,
+    pub reserved: [u8; 2],
 }
 
 #[repr(C, packed)]
@@ -271,7 +276,9 @@ mod tests {
         assert_eq!(offset(&v, core::ptr::addr_of!(v.config_notice_seconds) as *const u8), 484);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.silence_seconds) as *const u8), 488);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.staged_at) as *const u8), 492);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 500);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.pause_until) as *const u8), 500);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.max_pause_seconds) as *const u8), 508);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 512);
     }
 
     #[test]

@@ -103,7 +103,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6031);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6032);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
@@ -127,7 +127,8 @@ describe("the vault IDL", () => {
     expect(vaultErrorFromCode(6029)?.name).toBe("QueueHolesFull");
     expect(vaultErrorFromCode(6030)?.name).toBe("CapBelowFloor");
     expect(vaultErrorFromCode(6031)?.name).toBe("NoConfigDue");
-    expect(vaultErrorFromCode(6032)).toBeUndefined();
+    expect(vaultErrorFromCode(6032)?.name).toBe("PauseCooldown");
+    expect(vaultErrorFromCode(6033)).toBeUndefined();
   });
 
   it("lays out the accounts at the README's sizes", () => {

@@ -109,6 +109,8 @@ describe("initialize_vault", () => {
       configNoticeSeconds: 259_200,
       silenceSeconds: 604_800,
       stagedAt: 0n,
+      pauseUntil: 0n,
+      maxPauseSeconds: 604_800,
     });
     expect(vault.registration()).toEqual({
       protocol,
@@ -469,6 +471,7 @@ describe("update_config", () => {
     expect(vault.state()).toEqual({
       ...before,
       paused: true,
+      pauseUntil: chain.now() + 604_800n,
       name: "Renamed",
       pendingFeeBps: 5,
       pendingMinWithdrawalShares: 3n,
@@ -503,8 +506,8 @@ describe("update_config", () => {
         },
       },
     ]);
-    // Mixed: the lower minimum and the higher daily cap apply now, the 1,000 bps fee is scheduled and
-    // replaces the pending cap removal (which is no longer pending).
+    // Mixed: the lower minimum applies now; the 1,000 bps fee and the higher daily cap are scheduled
+    // and replace the pending cap removal (which is no longer pending).
     chain.warpBy(60n);
     expectSuccess(
       vault.updateConfig({ feeBps: 1000, minWithdrawalShares: 0n, dailyCap: 300n, name: "x".repeat(32) }),
@@ -513,9 +516,10 @@ describe("update_config", () => {
       feeBps: 5,
       minWithdrawalShares: 0n,
       hourlyCap: 100n,
-      dailyCap: 300n,
+      dailyCap: 200n,
       name: "x".repeat(32),
       pendingFeeBps: 1000,
+      pendingDailyCap: 300n,
       pendingHourlyCap: 100n,
       pendingEffectiveAt: chain.now() + 259_200n,
     });
@@ -586,6 +590,16 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     return {
       chain,
       instructions: [vault.updateConfigInstruction({ dailyCap: 9_999n })],
+      signers: [vault.manager],
+    };
+  },
+  PauseCooldown: () => {
+    const { chain, vault } = setup();
+    expectSuccess(vault.updateConfig({ paused: true }));
+    expectSuccess(vault.updateConfig({ paused: false }));
+    return {
+      chain,
+      instructions: [vault.updateConfigInstruction({ paused: true })],
       signers: [vault.manager],
     };
   },
@@ -915,6 +929,21 @@ describe("custom errors", () => {
     const limits = { ...DEFAULT_VAULT_SETTINGS, feeBps: 1000, name: "n".repeat(32) };
     expectSuccess(chain.send([unborn.initializeInstruction(limits)], [admin]));
     expect(unborn.state()).toMatchObject({ feeBps: 1000, name: "n".repeat(32) });
+  });
+
+  it("refuses a cap below the minimum withdrawal's value at initialisation with CapBelowFloor", () => {
+    const chain = TestChain.create();
+    const unborn = TestVault.at(chain, chain.createFundedKeypair(), 0n);
+    const admin = unborn.protocol.admin;
+    // 1,000 whole shares (10^12 units) are worth 1,000 USDC at the starting price: a 999.999999 USDC
+    // hourly or daily cap could never take the smallest request the minimum allows.
+    const minimum = { ...DEFAULT_VAULT_SETTINGS, minWithdrawalShares: 1_000_000_000_000n };
+    for (const caps of [{ hourlyCap: 999_999_999n }, { dailyCap: 999_999_999n }]) {
+      expectRefused(chain, [unborn.initializeInstruction({ ...minimum, ...caps })], [admin], "CapBelowFloor");
+    }
+    const atFloor = { ...minimum, hourlyCap: 1_000_000_000n, dailyCap: 1_000_000_000n };
+    expectSuccess(chain.send([unborn.initializeInstruction(atFloor)], [admin]));
+    expect(unborn.state()).toMatchObject({ hourlyCap: 1_000_000_000n, dailyCap: 1_000_000_000n });
   });
 
   it("refuses a config name outside 1–32 bytes with InvalidConfig", () => {

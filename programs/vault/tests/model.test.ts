@@ -8,12 +8,14 @@ import { TestChain, type TransactionOutcome } from "./harness";
 import {
   CONFIG_NOTICE_SECONDS,
   MAX_MIN_WITHDRAWAL_SHARES,
+  MAX_PAUSE_SECONDS,
   U64_MAX,
   applyDueConfig,
   applyOperation,
   configEases,
   currentConfig,
   initializeModel,
+  pausedAt,
   sharesForDeposit,
   strikeLimits,
   valueOfShares,
@@ -318,6 +320,7 @@ function projectVault(vault: TestVault, account: VaultAccount): ModelVault {
     pendingDailyCap: account.pendingDailyCap,
     pendingEffectiveAt: account.pendingEffectiveAt,
     stagedAt: account.stagedAt,
+    pauseUntil: account.pauseUntil,
   };
 }
 
@@ -495,6 +498,22 @@ hole ${start}..${end} overlaps a receipt`,
  * holder than the one in force before it (the due pending config, if any, counts as in force), and
  * whatever it scheduled waits the whole notice.
  */
+/**
+ * A manager's pause ends by itself within MAX_PAUSE_SECONDS of now, and one that starts now starts at
+ * least MAX_PAUSE_SECONDS after the last one ended: the manager holds requests at most half the time.
+ */
+function expectPauseBounded(before: ModelState, after: ModelState, now: bigint, context: string): void {
+  if (!pausedAt(after.vault, now)) return;
+  expect(after.vault.pauseUntil - now, `${context}\na pause lasts past its bound`).toBeLessThanOrEqual(
+    MAX_PAUSE_SECONDS,
+  );
+  if (!pausedAt(before.vault, now) && before.vault.pauseUntil !== 0n) {
+    expect(now, `${context}\na pause started inside the cooldown`).toBeGreaterThanOrEqual(
+      before.vault.pauseUntil + MAX_PAUSE_SECONDS,
+    );
+  }
+}
+
 function expectNoConfigHurtInsideNotice(
   before: ModelState,
   after: ModelState,
@@ -636,6 +655,7 @@ liabilities grew`,
       }
       if (operation.kind === "updateConfig") {
         expectNoConfigHurtInsideNotice(model, predicted.state, chain.now(), context);
+        expectPauseBounded(model, predicted.state, chain.now(), context);
       }
       model = predicted.state;
     }

@@ -91,11 +91,34 @@ export interface ModelVault {
   pendingEffectiveAt: bigint;
   /** The manager's last staging (0 = never). */
   stagedAt: bigint;
+  /** When the manager's pause ends by itself; a new one may start MAX_PAUSE_SECONDS after it. */
+  pauseUntil: bigint;
 }
 
 /** The program's defaults for a new vault: 3 days of notice, 7 days of silence. */
 export const CONFIG_NOTICE_SECONDS = 259_200n;
 export const SILENCE_SECONDS = 604_800n;
+/** A pause by the manager alone lasts at most 7 days, and the next starts at least 7 days after it ends. */
+export const MAX_PAUSE_SECONDS = 604_800n;
+
+/** A pause is in force while set and not past its end. */
+export function pausedAt(vault: ModelVault, now: bigint): boolean {
+  return vault.paused && now < vault.pauseUntil;
+}
+
+/** update_config's pause flag: bounded, not lengthened while in force, a cooldown before the next. */
+function setManagerPause(vault: ModelVault, pause: boolean, now: bigint): void {
+  const inForce = pausedAt(vault, now);
+  if (pause) {
+    if (inForce) return;
+    if (vault.pauseUntil !== 0n && now < vault.pauseUntil + MAX_PAUSE_SECONDS) refuse("PauseCooldown");
+    vault.paused = true;
+    vault.pauseUntil = now + MAX_PAUSE_SECONDS;
+  } else {
+    if (inForce) vault.pauseUntil = now;
+    vault.paused = false;
+  }
+}
 /** A non-zero daily cap is at least 1% of NAV, an hourly one a 24th of that; both at least value(min). */
 export const MIN_DAILY_CAP_BPS = 100n;
 
@@ -111,9 +134,9 @@ export function currentConfig(vault: ModelVault): ModelConfig {
   return { feeBps, minWithdrawalShares, hourlyCap, dailyCap };
 }
 
-/** Keeping a cap or raising a finite one eases exits; lowering, adding or removing one hurts. */
+/** Only a kept cap applies at once: any other value, raised to u64::MAX included, waits the notice. */
 export function capEases(current: bigint, next: bigint): boolean {
-  return next === current || (current !== 0n && next > current);
+  return next === current;
 }
 
 /** Whether `next` is, field by field, no worse for a holder than `current`. */
@@ -363,6 +386,7 @@ export function initializeModel(
         pendingDailyCap: 0n,
         pendingEffectiveAt: 0n,
         stagedAt: 0n,
+        pauseUntil: 0n,
       },
       holes: null,
       reserve: 0n,
@@ -390,7 +414,7 @@ function deposit(
 ): void {
   const { vault } = state;
   const wallet = walletAt(state, walletIndex);
-  if (vault.paused) refuse("VaultPaused");
+  if (pausedAt(vault, now)) refuse("VaultPaused");
   if (amount === 0n) refuse("InvalidAmount");
   const shares = sharesForDeposit(vault, amount);
   if (shares === 0n) refuse("InvalidAmount");
@@ -416,7 +440,7 @@ function requestWithdrawal(
   const { vault } = state;
   const wallet = walletAt(state, walletIndex);
   if (wallet.receipt !== null) refuse("WithdrawalAlreadyPending");
-  if (vault.paused && !navSilent(vault, now)) refuse("VaultPaused");
+  if (pausedAt(vault, now) && !navSilent(vault, now)) refuse("VaultPaused");
   applyDueConfig(vault, now);
   if (shares === 0n) refuse("InvalidAmount");
   if (vault.feeBps > maxFeeBps) refuse("FeeAboveMaximum");
@@ -663,7 +687,7 @@ function updateConfig(state: ModelState, update: ConfigUpdateInput, now: bigint)
       vault.pendingEffectiveAt = now + CONFIG_NOTICE_SECONDS;
     }
   }
-  if (update.paused !== undefined) vault.paused = update.paused;
+  if (update.paused !== undefined) setManagerPause(vault, update.paused, now);
   if (update.name !== undefined) vault.name = update.name;
 }
 

@@ -1,6 +1,6 @@
 // Issue 21 item 2 and the exit after a long silence (item 4), with their numbers against the built
-// program: holder-hurting config changes wait out the vault's notice period (3 days by default), easing
-// ones apply at once, a non-zero cap has a floor, and holders leave without a manager that stopped.
+// program: config changes that can hurt holders or move some ahead of others (any cap change) wait out
+// the vault's notice period (3 days by default), a lower fee or minimum applies at once, a non-zero cap has a floor, and holders leave without a manager that stopped.
 import { describe, expect, it } from "vitest";
 
 import { buildApplyConfigInstruction } from "../../../lib/vault/program/instructions";
@@ -111,31 +111,65 @@ describe("lowering caps and raising the minimum", () => {
   });
 });
 
+describe("raising the caps to u64::MAX (none in effect)", () => {
+  it("waits the notice: the 500,000 USDC request stays refused until it ends", () => {
+    const chain = TestChain.create();
+    const { vault } = TestVault.create(chain, { hourlyCap: 25_000n * USDC, dailyCap: 100_000n * USDC });
+    const insider = vault.addMember(600_000n * USDC);
+    const holder = vault.addMember(1_400_000n * USDC);
+    expectSuccess(vault.deposit(insider, 600_000n * USDC));
+    expectSuccess(vault.deposit(holder, 1_400_000n * USDC));
+    const request = () => vault.requestWithdrawalInstruction(insider, 500_000_000_000_000n);
+    expectRefused(chain, [request()], [insider.keypair], "HourlyWithdrawalCapExceeded");
+
+    const max = 18_446_744_073_709_551_615n;
+    expectSuccess(vault.updateConfig({ hourlyCap: max, dailyCap: max }));
+    const effectiveAt = chain.now() + NOTICE;
+    expect(vault.state()).toMatchObject({
+      hourlyCap: 25_000n * USDC,
+      dailyCap: 100_000n * USDC,
+      pendingHourlyCap: max,
+      pendingEffectiveAt: effectiveAt,
+    });
+    expectRefused(chain, [request()], [insider.keypair], "HourlyWithdrawalCapExceeded");
+    chain.warpTo(effectiveAt - 1n);
+    expectRefused(chain, [request()], [insider.keypair], "HourlyWithdrawalCapExceeded");
+    // The whole notice, 72 h, in which every holder saw it announced and could request at 25,000 an hour.
+    chain.warpTo(effectiveAt);
+    expectSuccess(vault.requestWithdrawal(insider, 500_000_000_000_000n));
+  });
+});
+
 describe("easing changes", () => {
-  it("apply at once; a mixed update applies its easing parts and schedules the rest", () => {
+  it("a lower fee or minimum applies at once; a raised cap waits with the rest", () => {
     const { chain, vault, alice } = twoHolders({
       feeBps: 50,
       minWithdrawalShares: 100_000_000_000n,
       hourlyCap: 100n * USDC,
       dailyCap: 200n * USDC,
     });
-    expectSuccess(vault.updateConfig({ feeBps: 5, minWithdrawalShares: 0n, hourlyCap: 300n * USDC }));
+    expectSuccess(vault.updateConfig({ feeBps: 5, minWithdrawalShares: 0n }));
+    expect(vault.state()).toMatchObject({ feeBps: 5, minWithdrawalShares: 0n, pendingEffectiveAt: 0n });
+    // Mixed: the lower fee applies now, the raised caps wait.
+    expectSuccess(vault.updateConfig({ feeBps: 4, hourlyCap: 300n * USDC, dailyCap: 500n * USDC }));
     expect(vault.state()).toMatchObject({
-      feeBps: 5,
-      minWithdrawalShares: 0n,
-      hourlyCap: 300n * USDC,
-      pendingEffectiveAt: 0n,
+      feeBps: 4,
+      hourlyCap: 100n * USDC,
+      dailyCap: 200n * USDC,
+      pendingHourlyCap: 300n * USDC,
+      pendingEffectiveAt: chain.now() + NOTICE,
     });
-    // Mixed: the higher daily cap applies now, the higher fee waits.
-    expectSuccess(vault.updateConfig({ feeBps: 100, dailyCap: 500n * USDC }));
-    expect(vault.state()).toMatchObject({ feeBps: 5, dailyCap: 500n * USDC, pendingFeeBps: 100 });
-    // 250 USDC fits the raised caps at once, at 5 bps.
-    expectSuccess(vault.requestWithdrawal(alice, 250_000_000_000n, 5));
-    expect(vault.receiptFeeOf(alice)).toBe(5);
-    // A later easing-only update replaces (withdraws) the pending fee raise.
+    // 250 USDC does not fit the old 100 USDC hourly cap until the notice ends.
+    expectRefused(
+      chain,
+      [vault.requestWithdrawalInstruction(alice, 250_000_000_000n, {}, 4)],
+      [alice.keypair],
+      "HourlyWithdrawalCapExceeded",
+    );
+    // A later update of the fee alone replaces (withdraws) the pending raise.
     chain.warpBy(60n);
-    const withdrawn = expectSuccess(vault.updateConfig({ feeBps: 4 }));
-    expect(vault.state()).toMatchObject({ feeBps: 4, pendingEffectiveAt: 0n });
+    const withdrawn = expectSuccess(vault.updateConfig({ feeBps: 3 }));
+    expect(vault.state()).toMatchObject({ feeBps: 3, hourlyCap: 100n * USDC, pendingEffectiveAt: 0n });
     expect(decodeVaultEvents(withdrawn.logs).at(-1)).toMatchObject({
       name: "ConfigScheduled",
       data: { effectiveAt: 0n },

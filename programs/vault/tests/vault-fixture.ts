@@ -469,9 +469,11 @@ export class TestVault {
   }
 
   /** stage_withdrawals sent by `caller` instead of the manager (allowed after the manager's silence). */
-  stageWithdrawalsBy(caller: Keypair, maxShares: bigint): TransactionOutcome {
+  /** Staging by a signer other than the manager, naming `head`'s receipt when given (the hatch). */
+  stageWithdrawalsBy(caller: Keypair, maxShares: bigint, head?: Member): TransactionOutcome {
+    const headReceipt = head === undefined ? undefined : findReceipt(this.addresses.vault, head.publicKey);
     return this.chain.send(
-      [this.stageWithdrawalsInstruction(maxShares, { manager: caller.publicKey })],
+      [this.stageWithdrawalsInstruction(maxShares, { manager: caller.publicKey, headReceipt })],
       [caller],
     );
   }

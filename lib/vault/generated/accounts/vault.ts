@@ -99,6 +99,8 @@ export type Vault = {
   configNoticeSeconds: number;
   silenceSeconds: number;
   stagedAt: bigint;
+  pauseUntil: bigint;
+  maxPauseSeconds: number;
   reserved: ReadonlyUint8Array;
 };
 
@@ -147,6 +149,8 @@ export type VaultArgs = {
   configNoticeSeconds: number;
   silenceSeconds: number;
   stagedAt: number | bigint;
+  pauseUntil: number | bigint;
+  maxPauseSeconds: number;
   reserved: ReadonlyUint8Array;
 };
 
@@ -199,7 +203,9 @@ export function getVaultEncoder(): FixedSizeEncoder<VaultArgs> {
       ["configNoticeSeconds", getU32Encoder()],
       ["silenceSeconds", getU32Encoder()],
       ["stagedAt", getI64Encoder()],
-      ["reserved", fixEncoderSize(getBytesEncoder(), 14)],
+      ["pauseUntil", getI64Encoder()],
+      ["maxPauseSeconds", getU32Encoder()],
+      ["reserved", fixEncoderSize(getBytesEncoder(), 2)],
     ]),
     (value) => ({ ...value, discriminator: VAULT_DISCRIMINATOR }),
   );
@@ -253,7 +259,9 @@ export function getVaultDecoder(): FixedSizeDecoder<Vault> {
     ["configNoticeSeconds", getU32Decoder()],
     ["silenceSeconds", getU32Decoder()],
     ["stagedAt", getI64Decoder()],
-    ["reserved", fixDecoderSize(getBytesDecoder(), 14)],
+    ["pauseUntil", getI64Decoder()],
+    ["maxPauseSeconds", getU32Decoder()],
+    ["reserved", fixDecoderSize(getBytesDecoder(), 2)],
   ]);
 }
 

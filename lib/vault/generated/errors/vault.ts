@@ -78,6 +78,8 @@ export const VAULT_ERROR__QUEUE_HOLES_FULL = 0x178d; // 6029
 export const VAULT_ERROR__CAP_BELOW_FLOOR = 0x178e; // 6030
 /** NoConfigDue: The vault has no pending config whose effective time has come */
 export const VAULT_ERROR__NO_CONFIG_DUE = 0x178f; // 6031
+/** PauseCooldown: A pause by the manager may start only as long after the last one ended as it may last */
+export const VAULT_ERROR__PAUSE_COOLDOWN = 0x1790; // 6032
 
 export type VaultError =
   | typeof VAULT_ERROR__ACCOUNT_NOT_WRITABLE
@@ -105,6 +107,7 @@ export type VaultError =
   | typeof VAULT_ERROR__NAV_STRIKE_TOO_SOON
   | typeof VAULT_ERROR__NO_CONFIG_DUE
   | typeof VAULT_ERROR__NO_PENDING_WITHDRAWAL
+  | typeof VAULT_ERROR__PAUSE_COOLDOWN
   | typeof VAULT_ERROR__QUEUE_HOLES_FULL
   | typeof VAULT_ERROR__QUEUE_NOT_FUNDED
   | typeof VAULT_ERROR__SLIPPAGE_EXCEEDED
@@ -141,6 +144,7 @@ if (process.env.NODE_ENV !== "production") {
     [VAULT_ERROR__NAV_STRIKE_TOO_SOON]: `The previous NAV strike is more recent than the protocol's minimum interval`,
     [VAULT_ERROR__NO_CONFIG_DUE]: `The vault has no pending config whose effective time has come`,
     [VAULT_ERROR__NO_PENDING_WITHDRAWAL]: `This wallet has no pending withdrawal in this vault`,
+    [VAULT_ERROR__PAUSE_COOLDOWN]: `A pause by the manager may start only as long after the last one ended as it may last`,
     [VAULT_ERROR__QUEUE_HOLES_FULL]: `The withdrawal queue already holds 16 holes of cancelled requests; it clears as stage_withdrawals funds the queue up to the earliest hole`,
     [VAULT_ERROR__QUEUE_NOT_FUNDED]: `The withdrawal queue has not been funded up to this request`,
     [VAULT_ERROR__SLIPPAGE_EXCEEDED]: `The deposit would mint fewer shares than the minimum accepted`,

@@ -48,6 +48,7 @@ export type StageWithdrawalsInstruction<
   TAccountVault extends string | AccountMeta<string> = string,
   TAccountReserve extends string | AccountMeta<string> = string,
   TAccountQueueHoles extends string | AccountMeta<string> = string,
+  TAccountHeadReceipt extends string | AccountMeta<string> = string,
   TRemainingAccounts extends readonly AccountMeta<string>[] = [],
 > = Instruction<TProgram> &
   InstructionWithData<ReadonlyUint8Array> &
@@ -59,6 +60,7 @@ export type StageWithdrawalsInstruction<
       TAccountVault extends string ? WritableAccount<TAccountVault> : TAccountVault,
       TAccountReserve extends string ? ReadonlyAccount<TAccountReserve> : TAccountReserve,
       TAccountQueueHoles extends string ? WritableAccount<TAccountQueueHoles> : TAccountQueueHoles,
+      TAccountHeadReceipt extends string ? ReadonlyAccount<TAccountHeadReceipt> : TAccountHeadReceipt,
       ...TRemainingAccounts,
     ]
   >;
@@ -99,11 +101,14 @@ export type StageWithdrawalsAsyncInput<
   TAccountVault extends string = string,
   TAccountReserve extends string = string,
   TAccountQueueHoles extends string = string,
+  TAccountHeadReceipt extends string = string,
 > = {
   manager: TransactionSigner<TAccountManager>;
   vault: Address<TAccountVault>;
   reserve?: Address<TAccountReserve>;
   queueHoles?: Address<TAccountQueueHoles>;
+  /** A receipt of this vault not wholly funded: once it has waited the silence period, anyone may stage (omitted: the program id). */
+  headReceipt?: Address<TAccountHeadReceipt>;
   maxShares: StageWithdrawalsInstructionDataArgs["maxShares"];
 };
 
@@ -112,9 +117,16 @@ export async function getStageWithdrawalsInstructionAsync<
   TAccountVault extends string,
   TAccountReserve extends string,
   TAccountQueueHoles extends string,
+  TAccountHeadReceipt extends string,
   TProgramAddress extends Address = typeof VAULT_PROGRAM_ADDRESS,
 >(
-  input: StageWithdrawalsAsyncInput<TAccountManager, TAccountVault, TAccountReserve, TAccountQueueHoles>,
+  input: StageWithdrawalsAsyncInput<
+    TAccountManager,
+    TAccountVault,
+    TAccountReserve,
+    TAccountQueueHoles,
+    TAccountHeadReceipt
+  >,
   config?: { programAddress?: TProgramAddress },
 ): Promise<
   StageWithdrawalsInstruction<
@@ -122,7 +134,8 @@ export async function getStageWithdrawalsInstructionAsync<
     TAccountManager,
     TAccountVault,
     TAccountReserve,
-    TAccountQueueHoles
+    TAccountQueueHoles,
+    TAccountHeadReceipt
   >
 > {
   // Program address.
@@ -134,6 +147,7 @@ export async function getStageWithdrawalsInstructionAsync<
     vault: { value: input.vault ?? null, isWritable: true },
     reserve: { value: input.reserve ?? null, isWritable: false },
     queueHoles: { value: input.queueHoles ?? null, isWritable: true },
+    headReceipt: { value: input.headReceipt ?? null, isWritable: false },
   };
   const accounts = originalAccounts as Record<keyof typeof originalAccounts, ResolvedAccount>;
 
@@ -155,6 +169,7 @@ export async function getStageWithdrawalsInstructionAsync<
       getAccountMeta(accounts.vault),
       getAccountMeta(accounts.reserve),
       getAccountMeta(accounts.queueHoles),
+      getAccountMeta(accounts.headReceipt),
     ],
     data: getStageWithdrawalsInstructionDataEncoder().encode(args as StageWithdrawalsInstructionDataArgs),
     programAddress,
@@ -163,7 +178,8 @@ export async function getStageWithdrawalsInstructionAsync<
     TAccountManager,
     TAccountVault,
     TAccountReserve,
-    TAccountQueueHoles
+    TAccountQueueHoles,
+    TAccountHeadReceipt
   >);
 }
 
@@ -172,11 +188,14 @@ export type StageWithdrawalsInput<
   TAccountVault extends string = string,
   TAccountReserve extends string = string,
   TAccountQueueHoles extends string = string,
+  TAccountHeadReceipt extends string = string,
 > = {
   manager: TransactionSigner<TAccountManager>;
   vault: Address<TAccountVault>;
   reserve: Address<TAccountReserve>;
   queueHoles: Address<TAccountQueueHoles>;
+  /** A receipt of this vault not wholly funded: once it has waited the silence period, anyone may stage (omitted: the program id). */
+  headReceipt?: Address<TAccountHeadReceipt>;
   maxShares: StageWithdrawalsInstructionDataArgs["maxShares"];
 };
 
@@ -185,16 +204,24 @@ export function getStageWithdrawalsInstruction<
   TAccountVault extends string,
   TAccountReserve extends string,
   TAccountQueueHoles extends string,
+  TAccountHeadReceipt extends string,
   TProgramAddress extends Address = typeof VAULT_PROGRAM_ADDRESS,
 >(
-  input: StageWithdrawalsInput<TAccountManager, TAccountVault, TAccountReserve, TAccountQueueHoles>,
+  input: StageWithdrawalsInput<
+    TAccountManager,
+    TAccountVault,
+    TAccountReserve,
+    TAccountQueueHoles,
+    TAccountHeadReceipt
+  >,
   config?: { programAddress?: TProgramAddress },
 ): StageWithdrawalsInstruction<
   TProgramAddress,
   TAccountManager,
   TAccountVault,
   TAccountReserve,
-  TAccountQueueHoles
+  TAccountQueueHoles,
+  TAccountHeadReceipt
 > {
   // Program address.
   const programAddress = config?.programAddress ?? VAULT_PROGRAM_ADDRESS;
@@ -205,6 +232,7 @@ export function getStageWithdrawalsInstruction<
     vault: { value: input.vault ?? null, isWritable: true },
     reserve: { value: input.reserve ?? null, isWritable: false },
     queueHoles: { value: input.queueHoles ?? null, isWritable: true },
+    headReceipt: { value: input.headReceipt ?? null, isWritable: false },
   };
   const accounts = originalAccounts as Record<keyof typeof originalAccounts, ResolvedAccount>;
 
@@ -218,6 +246,7 @@ export function getStageWithdrawalsInstruction<
       getAccountMeta(accounts.vault),
       getAccountMeta(accounts.reserve),
       getAccountMeta(accounts.queueHoles),
+      getAccountMeta(accounts.headReceipt),
     ],
     data: getStageWithdrawalsInstructionDataEncoder().encode(args as StageWithdrawalsInstructionDataArgs),
     programAddress,
@@ -226,7 +255,8 @@ export function getStageWithdrawalsInstruction<
     TAccountManager,
     TAccountVault,
     TAccountReserve,
-    TAccountQueueHoles
+    TAccountQueueHoles,
+    TAccountHeadReceipt
   >);
 }
 
@@ -240,6 +270,8 @@ export type ParsedStageWithdrawalsInstruction<
     vault: TAccountMetas[1];
     reserve: TAccountMetas[2];
     queueHoles: TAccountMetas[3];
+    /** A receipt of this vault not wholly funded: once it has waited the silence period, anyone may stage (omitted: the program id). */
+    headReceipt?: TAccountMetas[4] | undefined;
   };
   data: StageWithdrawalsInstructionData;
 };
@@ -252,7 +284,7 @@ export function parseStageWithdrawalsInstruction<
     InstructionWithAccounts<TAccountMetas> &
     InstructionWithData<ReadonlyUint8Array>,
 ): ParsedStageWithdrawalsInstruction<TProgram, TAccountMetas> {
-  if (instruction.accounts.length < 4) {
+  if (instruction.accounts.length < 5) {
     // TODO: Coded error.
     throw new Error("Not enough accounts");
   }
@@ -262,6 +294,10 @@ export function parseStageWithdrawalsInstruction<
     accountIndex += 1;
     return accountMeta;
   };
+  const getNextOptionalAccount = () => {
+    const accountMeta = getNextAccount();
+    return accountMeta.address === VAULT_PROGRAM_ADDRESS ? undefined : accountMeta;
+  };
   return {
     programAddress: instruction.programAddress,
     accounts: {
@@ -269,6 +305,7 @@ export function parseStageWithdrawalsInstruction<
       vault: getNextAccount(),
       reserve: getNextAccount(),
       queueHoles: getNextAccount(),
+      headReceipt: getNextOptionalAccount(),
     },
     data: getStageWithdrawalsInstructionDataDecoder().decode(instruction.data),
   };

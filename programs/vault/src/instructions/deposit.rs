@@ -4,6 +4,7 @@
 use crate::account::Input;
 use crate::borsh::Reader;
 use crate::checks;
+use crate::config;
 use crate::error::{Result, VaultError};
 use crate::events;
 use crate::math::{checked_add, shares_for_deposit, Window, DAY, HOUR};
@@ -29,7 +30,8 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     checks::token_account(&depositor_shares, &vault.share_mint, depositor.key())?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
 
-    if vault.paused != 0 {
+    let now = runtime::unix_timestamp()?;
+    if config::paused(vault, now) {
         return Err(VaultError::VaultPaused.into());
     }
     if amount == 0 {
@@ -44,7 +46,6 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     }
     let total_assets = checked_add(vault.total_assets, amount)?;
     let total_shares = checked_add(vault.total_shares, shares)?;
-    let now = runtime::unix_timestamp()?;
     let hourly = Window { start: vault.hourly_window_start, used: vault.hourly_used }.rolled(now, HOUR).credited(amount);
     let daily = Window { start: vault.daily_window_start, used: vault.daily_used }.rolled(now, DAY).credited(amount);
 

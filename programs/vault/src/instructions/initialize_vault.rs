@@ -1,9 +1,10 @@
 //! initialize_vault(index, manager, name, fee_bps, min_withdrawal_shares, hourly_cap, daily_cap)
 //! (protocol admin): registers the vault under the protocol at ["vault", protocol, index] with
 //! index = protocol.vault_count, and creates its share mint (asset decimals + 3), reserve and escrow;
-//! the payer pays every account's rent.
+//! the payer pays every account's rent. A non-zero cap below the minimum withdrawal's value is refused
+//! (CapBelowFloor), as update_config refuses it.
 
-use crate::config::{DEFAULT_CONFIG_NOTICE_SECONDS, DEFAULT_SILENCE_SECONDS};
+use crate::config::{self, Config, DEFAULT_CONFIG_NOTICE_SECONDS, DEFAULT_MAX_PAUSE_SECONDS, DEFAULT_SILENCE_SECONDS};
 use crate::account::{copy_key, Account, Input, Pubkey};
 use crate::borsh::Reader;
 use crate::checks;
@@ -56,6 +57,10 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     if fee_bps > MAX_FEE_BPS || min_withdrawal_shares > max_min_withdrawal_shares(share_decimals) {
         return Err(VaultError::InvalidConfig.into());
     }
+    // The caps' floor holds from the start, as update_config holds it: at an empty NAV it is the
+    // minimum withdrawal's value, so the smallest request the minimum allows fits an empty window.
+    let initial = Config { fee_bps, min_withdrawal_shares, hourly_cap, daily_cap };
+    config::check_cap_floor(&initial, 0, 0)?;
 
     let index_bytes = index.to_le_bytes();
     let vault_key = vault_account.key();
@@ -115,6 +120,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     vault.daily_window_start = window_start(now, DAY);
     vault.config_notice_seconds = DEFAULT_CONFIG_NOTICE_SECONDS;
     vault.silence_seconds = DEFAULT_SILENCE_SECONDS;
+    vault.max_pause_seconds = DEFAULT_MAX_PAUSE_SECONDS;
 
     events::vault_initialized(vault_key, vault, now);
     Ok(())

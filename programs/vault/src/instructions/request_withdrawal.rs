@@ -46,7 +46,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let now = runtime::unix_timestamp()?;
     // A pause stops new requests, unless the manager has been silent so long that holders may leave
     // without it.
-    if vault.paused != 0 && !config::nav_silent(vault, now) {
+    if config::paused(vault, now) && !config::nav_silent(vault, now) {
         return Err(VaultError::VaultPaused.into());
     }
     // A config whose notice has run out applies before this request reads it.

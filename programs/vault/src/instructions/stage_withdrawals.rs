@@ -1,10 +1,11 @@
 //! stage_withdrawals(max_shares) (manager, or anyone after its silence): funds the withdrawal queue in
 //! FIFO order with the reserve's idle assets — what is left after the already funded, unclaimed shares
 //! at the current NAV — passing the holes cancelled requests left (queue_holes) at no asset cost.
-//! Once the manager has not staged for the vault's silence period, anyone may send it (at the last
-//! struck NAV, as the manager would), so an absent manager cannot hold the queue.
+//! Anyone may send it (at the last struck NAV, as the manager would) once the manager has not staged
+//! for the vault's silence period, or once a request not wholly funded (`head_receipt`, usually the
+//! head of the queue) has waited that long: a manager that strikes or stages dust cannot hold the queue.
 
-use crate::account::Input;
+use crate::account::{keys_equal, Account, Input, Pubkey};
 use crate::borsh::Reader;
 use crate::checks::{self, HoleList};
 use crate::config;
@@ -13,9 +14,25 @@ use crate::events;
 use crate::math::{assets_for_shares_ceil, checked_sub, shares_affordable};
 use crate::queue::{self, Queue};
 use crate::runtime;
+use crate::state::{Vault, WithdrawalReceipt};
+
+/// Refuses (Unauthorized) unless the optional `head_receipt` (the program id when omitted) is a receipt
+/// of this vault that has waited the silence period without being wholly funded. (Result<()>, not
+/// Result<bool>: five arguments and a one-word result are all a BPF call carries.)
+fn head_waited(account: &Account, vault_key: &Pubkey, vault: &Vault, now: i64, program_id: &Pubkey) -> Result<()> {
+    if keys_equal(account.key(), program_id) {
+        return Err(VaultError::Unauthorized.into());
+    }
+    let receipt = WithdrawalReceipt::load(account, program_id)?;
+    checks::address_is(&receipt.vault, vault_key)?;
+    if !config::request_waited_silence(vault, receipt.queue_end, receipt.requested_at, now) {
+        return Err(VaultError::Unauthorized.into());
+    }
+    Ok(())
+}
 
 pub fn process(input: &Input, mut args: Reader) -> Result<()> {
-    let [manager, vault_account, reserve, holes_account] = input.take::<4>()?;
+    let [manager, vault_account, reserve, holes_account, head_receipt] = input.take::<5>()?;
     let max_shares = args.u64()?;
     args.finish()?;
 
@@ -23,10 +40,11 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let now = runtime::unix_timestamp()?;
     let by_manager = checks::manager(&manager, vault).is_ok();
     if !by_manager {
-        // Anyone may stage once the manager has not staged for the silence period.
+        // Anyone may stage once the manager has not staged for the silence period, or once a request
+        // has waited that long unfunded.
         checks::signer(&manager)?;
         if !config::staging_silent(vault, now) {
-            return Err(VaultError::Unauthorized.into());
+            head_waited(&head_receipt, vault_account.key(), vault, now, input.program_id)?;
         }
     }
     checks::address(&reserve, &vault.reserve)?;

@@ -1,8 +1,9 @@
 //! update_config(update) (manager): the fee, minimum withdrawal and caps the update carries move toward
-//! it — at once where that eases exits (a lower fee or minimum, a higher cap), after the vault's notice
-//! period where it hurts holders (a higher fee or minimum, a lower, new or removed cap: the whole target
+//! it — at once for a lower fee or minimum, after the vault's notice period for a higher fee or minimum
+//! and for any change of a cap, raised (to u64::MAX included), lowered, set or removed (the whole target
 //! is then scheduled as the pending config). An update carrying any of those four replaces whatever was
-//! pending. The pause flag and the name apply at once. A due pending config is applied first.
+//! pending. The name applies at once; so does a pause, which ends by itself after the vault's
+//! max_pause_seconds and may not start again for as long after it ends (PauseCooldown). A due pending config is applied first.
 
 use crate::account::Input;
 use crate::borsh::Reader;
@@ -68,7 +69,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
         }
     }
     if let Some(paused) = paused {
-        vault.paused = paused as u8;
+        config::set_manager_pause(vault, paused, now)?;
     }
     if let Some(name) = name {
         vault.name = name;
