@@ -11,7 +11,7 @@ import {
 } from "@solana/actions";
 import { PublicKey, VersionedTransaction } from "@solana/web3.js";
 
-import { buildDepositTransaction, type DepositSettings } from "../vault/operations/deposit";
+import { buildDepositTransaction, type DepositSettings } from "../vault/operations/build-deposit-transaction";
 import { buildWithdrawTransaction } from "../vault/operations/build-withdraw-transaction";
 import { DomainError } from "../vault/model/domain-errors";
 import { activityView, verifyHistoryEntry, type HistoryStore } from "../vault/reads/history";

@@ -1,5 +1,5 @@
 // POST /api/vault/{vault_id}/deposit — builds an unsigned deposit transaction (write scope).
-import { buildDepositTransaction } from "../../vault/operations/deposit";
+import { buildDepositTransaction } from "../../vault/operations/build-deposit-transaction";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { depositRequest, depositResponse } from "../schemas/deposit";

@@ -1,0 +1,237 @@
+// Preparing a deposit: checks the vault, the wallet's asset balance and SOL, estimates the shares and
+// builds the unsigned transaction (idempotent share-account creation, then deposit with a slippage
+// floor). Reads go through the account cache; a refusal is only made on freshly read data.
+import type { PublicKey } from "@solana/web3.js";
+
+import type { ChainAccount } from "../../chain/accounts";
+import { base58Of } from "../../chain/base58";
+import type { ReadMode } from "../../chain/vault-chain";
+import {
+  TOKEN_ACCOUNT_SIZE,
+  buildCreateAssociatedTokenAccountIdempotentInstruction,
+  tokenAccountAmount,
+  findAssociatedTokenAddress,
+} from "../../chain/spl-token";
+import { DomainError } from "../model/domain-errors";
+import { simulateExpectedBalanceChanges, type ExpectedBalanceChanges } from "./expected-balance-changes";
+import { buildDepositInstruction } from "../program/instructions";
+import { lessBasisPointsRoundDown, sharePrice, sharesForAssetsRoundDown } from "../model/share-math";
+import {
+  formatAbout,
+  formatHuman,
+  parseUiAmount,
+  tokenAmount,
+  type TokenAmount,
+} from "../model/token-amount";
+import { deposit } from "./deposit";
+import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
+import { loadVault, rentExemptMinimum, type LoadedVault, type VaultDeps } from "../model/vault-state";
+
+/** Raw units, or a human amount converted with the asset's decimals once the vault is read. */
+export type DepositAmount = { raw: bigint } | { ui: number };
+
+export interface DepositRequest {
+  vault: PublicKey;
+  wallet: PublicKey;
+  amount: DepositAmount;
+}
+
+export interface DepositSettings {
+  /** Tolerated drop of the share price between preparation and execution, in basis points. */
+  slippageBps: number;
+  /** Simulate the built transaction and report the wallet's balance changes (the partner API does). */
+  simulateBalanceChanges?: boolean;
+}
+
+export interface DepositDetails {
+  vaultId: string;
+  vaultName: string;
+  depositAmount: TokenAmount;
+  depositAmountHuman: string;
+  assetDecimals: number;
+  estimatedSharesReceived: TokenAmount;
+  currentSharePrice: number;
+}
+
+export interface PreparedDeposit {
+  transaction: string;
+  message: string;
+  details: DepositDetails;
+  lastValidBlockHeight: number;
+  expiresAt: string;
+  /** The wallet's changes in a simulation at build time; null when not simulated or it failed. */
+  expectedBalanceChanges: ExpectedBalanceChanges;
+}
+
+interface WalletAccounts {
+  wallet: ChainAccount | null;
+  assetAccount: ChainAccount | null;
+  shareAccount: ChainAccount | null;
+}
+
+async function readWalletAccounts(
+  deps: VaultDeps,
+  vault: LoadedVault,
+  wallet: PublicKey,
+  mode: ReadMode,
+): Promise<WalletAccounts> {
+  const [walletAccount, assetAccount, shareAccount] = await deps.chain.getAccounts(
+    [
+      wallet,
+      findAssociatedTokenAddress(wallet, vault.asset.mint),
+      findAssociatedTokenAddress(wallet, vault.shares.mint),
+    ],
+    mode,
+  );
+  return {
+    wallet: walletAccount ?? null,
+    assetAccount: assetAccount ?? null,
+    shareAccount: shareAccount ?? null,
+  };
+}
+
+function assetBalance(accounts: WalletAccounts): bigint {
+  const account = accounts.assetAccount;
+  return account === null ? 0n : (tokenAccountAmount(account.owner, account.data) ?? 0n);
+}
+
+/**
+ * Lamports the wallet needs: the fee at the transaction's compute-unit limit, plus rent when the share
+ * account does not exist yet.
+ */
+function lamportsNeeded(accounts: WalletAccounts, units: number, priceMicroLamports: number): bigint {
+  const rent = accounts.shareAccount === null ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE) : 0n;
+  return maximumFee(units, priceMicroLamports) + rent;
+}
+
+function rawAmount(vault: LoadedVault, amount: DepositAmount): bigint {
+  if ("raw" in amount) {
+    return amount.raw;
+  }
+  const parsed = parseUiAmount(amount.ui, vault.asset.decimals);
+  if (!parsed.ok) {
+    throw new DomainError("INVALID_AMOUNT", `uiAmount ${parsed.reason}`, { context: { field: "uiAmount" } });
+  }
+  return parsed.amount;
+}
+
+function refusal(
+  vault: LoadedVault,
+  amount: bigint,
+  accounts: WalletAccounts,
+  units: number,
+  priceMicroLamports: number,
+): DomainError | null {
+  if (vault.state.paused) {
+    return new DomainError(
+      "VAULT_PAUSED",
+      `The vault ${vault.state.name} is paused; deposits are not accepted`,
+      { context: { vault: base58Of(vault.address), vaultName: vault.state.name } },
+    );
+  }
+  const balance = assetBalance(accounts);
+  if (balance < amount) {
+    return new DomainError(
+      "INSUFFICIENT_BALANCE",
+      `The wallet holds ${formatHuman(balance, vault.asset)}, less than the ${formatHuman(amount, vault.asset)} to deposit`,
+      {
+        context: { balance: tokenAmount(vault.asset, balance), requested: tokenAmount(vault.asset, amount) },
+        details: `balance ${balance} < amount ${amount} (raw units of ${vault.asset.mint.toBase58()})`,
+      },
+    );
+  }
+  const needed = lamportsNeeded(accounts, units, priceMicroLamports);
+  const lamports = accounts.wallet?.lamports ?? 0n;
+  if (lamports < needed) {
+    return new DomainError(
+      "INSUFFICIENT_SOL",
+      `The wallet needs ${needed} lamports of SOL for the fee and account rent; it holds ${lamports}`,
+      { context: { neededLamports: needed.toString(), heldLamports: lamports.toString() } },
+    );
+  }
+  return null;
+}
+
+export async function buildDepositTransaction(
+  deps: VaultDeps,
+  settings: DepositSettings,
+  request: DepositRequest,
+): Promise<PreparedDeposit> {
+  let vault = await loadVault(deps, request.vault, "cached");
+  const [blockhash, price] = await Promise.all([
+    deps.chain.recentBlockhash(),
+    deps.chain.priorityFee([request.vault]),
+  ]);
+  const amount = rawAmount(vault, request.amount);
+  let accounts = await readWalletAccounts(deps, vault, request.wallet, "cached");
+  const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
+  const createShareAccount = buildCreateAssociatedTokenAccountIdempotentInstruction(
+    request.wallet,
+    request.wallet,
+    vault.shares.mint,
+    shareAccount,
+  );
+  // The limit the built transaction will carry (its account creation's bump search included).
+  const units = computeUnitLimit(deposit, [createShareAccount]);
+  if (refusal(vault, amount, accounts, units, price) !== null) {
+    // Cached data may be a few seconds old: refuse only what the chain says now.
+    [vault, accounts] = await Promise.all([
+      loadVault(deps, request.vault, "fresh"),
+      readWalletAccounts(deps, vault, request.wallet, "fresh"),
+    ]);
+    const confirmed = refusal(vault, amount, accounts, units, price);
+    if (confirmed !== null) {
+      throw confirmed;
+    }
+  }
+  const { state } = vault;
+  const shares = sharesForAssetsRoundDown(amount, state.totalAssets, state.totalShares);
+  if (shares === 0n) {
+    throw new DomainError(
+      "AMOUNT_TOO_SMALL",
+      `A deposit of ${formatHuman(amount, vault.asset)} would mint no shares at the current share price`,
+      { context: { amount: tokenAmount(vault.asset, amount) } },
+    );
+  }
+  const built = buildUnsignedTransaction(
+    request.wallet,
+    deposit,
+    [
+      createShareAccount,
+      buildDepositInstruction(
+        {
+          depositor: request.wallet,
+          vault: vault.address,
+          authority: state.authority,
+          shareMint: state.shareMint,
+          reserve: state.reserve,
+          depositorAsset: findAssociatedTokenAddress(request.wallet, vault.asset.mint),
+          depositorShares: shareAccount,
+        },
+        { amount, minSharesOut: lessBasisPointsRoundDown(shares, settings.slippageBps) },
+      ),
+    ],
+    blockhash,
+    price,
+  );
+  const human = formatHuman(amount, vault.asset);
+  return {
+    transaction: built.transaction,
+    message: `Deposit ${formatAbout(amount, vault.asset)} into ${state.name} for about ${formatAbout(shares, vault.shares)}`,
+    details: {
+      vaultId: base58Of(vault.address),
+      vaultName: state.name,
+      depositAmount: tokenAmount(vault.asset, amount),
+      depositAmountHuman: human,
+      assetDecimals: vault.asset.decimals,
+      estimatedSharesReceived: tokenAmount(vault.shares, shares),
+      currentSharePrice: sharePrice(state.totalAssets, state.totalShares),
+    },
+    lastValidBlockHeight: built.lastValidBlockHeight,
+    expiresAt: built.expiresAt,
+    expectedBalanceChanges:
+      settings.simulateBalanceChanges === true
+        ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
+        : null,
+  };
+}
