@@ -2,9 +2,12 @@
 // the operation's name), the spec's word for it at the HTTP edge, the amount argument, the token
 // account and rent it may cost, its compute budget, the program event it emits and what that event
 // becomes in the wallet's history and in the partner feed. Each operation's file
-// (lib/vault/operations/<instruction>.ts) declares one with defineOperation, next to its prepare step,
-// and operations.ts lists them; the check before signing, the builders' compute budget, history
-// classification and partner events read that list instead of keeping a table per operation.
+// (lib/vault/operations/<instruction>.ts) declares one with defineOperation and operations.ts lists
+// them; the check before signing, the builders' compute budget, history classification and partner
+// events read that list instead of keeping a table per operation. The prepare steps stay in
+// build-deposit-transaction.ts and build-withdraw-transaction.ts: the definitions are data the typed
+// client and the pages bundle with the check, and must not pull in the builders (Kit's instruction
+// codecs; tests/client-package.test.ts fails when they do).
 import type { PublicKey } from "@solana/web3.js";
 
 import type { PartnerEventType } from "../model/partner-event";
