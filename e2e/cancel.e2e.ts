@@ -51,7 +51,7 @@ async function cancelJourney(page: Page): Promise<void> {
   // Nothing is signed before the confirmation, and keeping the request leaves it as it was.
   await page.getByTestId("cancel-button").click();
   expect(await textOf(page, "cancel-confirm")).toContain(
-    "Your 40.00 vUSDC shares come back; the request leaves the queue.",
+    "Your 40.000000 vUSDC shares come back; the request leaves the queue.",
   );
   await page.getByTestId("cancel-keep-button").click();
   await page.getByTestId("cancel-confirm").waitFor({ state: "detached" });
@@ -63,7 +63,7 @@ async function cancelJourney(page: Page): Promise<void> {
 
   await page.getByTestId("cancel-success").waitFor({ timeout: 45_000 });
   expect(await textOf(page, "cancel-success")).toMatch(
-    /^Withdrawal request cancelled ?40\.00 vUSDC came back to your wallet; the request left the queue\./,
+    /^Withdrawal request cancelled ?40\.000000 vUSDC came back to your wallet; the request left the queue\./,
   );
   await page.getByTestId("pending-withdrawal").waitFor({ state: "detached", timeout: 15_000 });
   // The withdraw form is offered again: nothing is pending.
