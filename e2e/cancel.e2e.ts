@@ -1,6 +1,6 @@
 // Cancelling a pending withdrawal in a real browser: a fresh wallet deposits and requests, the pending
 // panel's "Cancel request" asks for a confirmation that says what happens, the wallet signs the checked
-// cancel, and the shares are back: the panel goes, the page says so, the activity lists the cancel.
+// cancel, and the shares are back (less the exit fee, burned): the panel goes, the page says so, the activity lists the cancel.
 import type { Page } from "playwright";
 import { describe, expect, inject, it } from "vitest";
 
@@ -50,8 +50,9 @@ async function cancelJourney(page: Page): Promise<void> {
 
   // Nothing is signed before the confirmation, and keeping the request leaves it as it was.
   await page.getByTestId("cancel-button").click();
+  // The prime vault's 10 bps exit fee on 40 vUSDC: 0.04 vUSDC burned, 39.96 back.
   expect(await textOf(page, "cancel-confirm")).toContain(
-    "Your 40.000000 vUSDC shares come back; the request leaves the queue.",
+    "39.960000 vUSDC of your 40.000000 vUSDC come back; the exit fee of 0.040000 vUSDC (0.10%) is burned",
   );
   await page.getByTestId("cancel-keep-button").click();
   await page.getByTestId("cancel-confirm").waitFor({ state: "detached" });
@@ -63,7 +64,7 @@ async function cancelJourney(page: Page): Promise<void> {
 
   await page.getByTestId("cancel-success").waitFor({ timeout: 45_000 });
   expect(await textOf(page, "cancel-success")).toMatch(
-    /^Withdrawal request cancelled ?40\.000000 vUSDC came back to your wallet; the request left the queue\./,
+    /^Withdrawal request cancelled ?39\.960000 vUSDC came back to your wallet; the request left the queue\./,
   );
   await page.getByTestId("pending-withdrawal").waitFor({ state: "detached", timeout: 15_000 });
   // The withdraw form is offered again: nothing is pending.

@@ -150,11 +150,14 @@ export function CancelResult({ vault, cancel }: { vault: VaultView; cancel: Canc
 function CancelRequest({
   vault,
   shares,
+  feeBps,
   cancel,
   busy,
 }: {
   vault: VaultView;
   shares: bigint;
+  /** The receipt's fee: a cancel burns it in shares, as an exit pays it. */
+  feeBps: number;
   cancel: CancelHandle;
   /** The claim is under way: one transaction at a time. */
   busy: boolean;
@@ -162,11 +165,16 @@ function CancelRequest({
   const [confirming, setConfirming] = useState(false);
   const locale = useReaderLocale();
   const { mutation, progress } = cancel;
+  const feeShares = withdrawalFeeRoundUp(shares, feeBps);
   return (
     <div className="space-y-2">
       {confirming && !mutation.isPending ? (
         <Alert tone="warning" title="Cancel this withdrawal request?" testId="cancel-confirm">
-          <p>Your {sharesText(shares, vault, locale)} shares come back; the request leaves the queue.</p>
+          <p data-testid="cancel-terms">
+            {feeShares > 0n
+              ? `${sharesText(shares - feeShares, vault, locale)} of your ${sharesText(shares, vault, locale)} come back; the exit fee of ${sharesText(feeShares, vault, locale)} (${formatPercent(feeBps / 10_000, 2, locale)}) is burned, so a cancel costs what a withdrawal costs, and its value stays with the vault's holders. The request leaves the queue.`
+              : `Your ${sharesText(shares, vault, locale)} come back; the request leaves the queue.`}
+          </p>
           <div className="mt-2 flex gap-2">
             <Button
               variant="secondary"
@@ -339,7 +347,13 @@ export function PendingWithdrawal({
           errorContext={{ vault }}
           success={null}
         />
-        <CancelRequest vault={vault} shares={shares} cancel={cancel} busy={mutation.isPending} />
+        <CancelRequest
+          vault={vault}
+          shares={shares}
+          feeBps={feeBps}
+          cancel={cancel}
+          busy={mutation.isPending}
+        />
       </div>
     </Card>
   );

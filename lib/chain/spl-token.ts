@@ -165,6 +165,7 @@ export function findAssociatedTokenAddressAndBump(owner: PublicKey, mint: Public
 }
 
 const TokenInstruction = {
+  Transfer: 3,
   MintTo: 7,
   InitializeAccount3: 18,
   InitializeMint2: 20,
@@ -247,5 +248,23 @@ export function buildMintToInstruction(
       { pubkey: mintAuthority, isSigner: true, isWritable: false },
     ],
     data: Buffer.concat([Buffer.from([TokenInstruction.MintTo]), u64Bytes(amount)]),
+  });
+}
+
+/** SPL Token `Transfer` of `amount` raw units between two accounts of one mint, signed by `owner`. */
+export function buildTransferInstruction(
+  source: PublicKey,
+  destination: PublicKey,
+  owner: PublicKey,
+  amount: bigint,
+): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: TOKEN_PROGRAM_ID,
+    keys: [
+      { pubkey: source, isSigner: false, isWritable: true },
+      { pubkey: destination, isSigner: false, isWritable: true },
+      { pubkey: owner, isSigner: true, isWritable: false },
+    ],
+    data: Buffer.concat([Buffer.from([TokenInstruction.Transfer]), u64Bytes(amount)]),
   });
 }

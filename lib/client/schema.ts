@@ -1086,8 +1086,10 @@ export interface components {
           details: {
             /** @description The cancelled request's vault-wide sequence */
             requestId: string;
-            /** @description The escrowed shares that come back to the wallet */
+            /** @description The escrowed shares that come back to the wallet: all of them less the fee */
             returnedShares: components["schemas"]["TokenAmount"];
+            /** @description The cancel's fee: the request's exit fee taken in shares (rounded up) and burned by the program, so a cancel costs what an honest exit of the same shares costs; its value stays with the vault's holders */
+            feeShares: components["schemas"]["TokenAmount"];
             /** @description What those shares are worth at today's share price (they stay in the vault) */
             returnedValue: components["schemas"]["TokenAmount"];
             withdrawalPolicy: {
@@ -1157,7 +1159,7 @@ export interface components {
       wallet: string;
       vaultId: string;
       /**
-       * @description cancel (beside the spec's three): a pending request cancelled by its owner; its shares came back (assets 0)
+       * @description cancel (beside the spec's three): a pending request cancelled by its owner; its shares came back less the exit fee the program burned (assets 0)
        * @enum {string}
        */
       kind: "deposit" | "initiate" | "claim" | "cancel";

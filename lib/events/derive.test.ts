@@ -76,6 +76,7 @@ describe("partnerEventsOf", () => {
       owner: WALLET,
       requestId: "7",
       shares: "5000000",
+      feeShares: "5000",
       cancelledAt: "1700000120",
     });
     const [event, ...rest] = partnerEventsOf([cancel], context);
@@ -91,7 +92,21 @@ describe("partnerEventsOf", () => {
       slot: 42,
       data: {
         requestId: "7",
-        shares: { mint: context.shares.mint, symbol: "vUSDC", amount: "5000000", decimals: 6, uiAmount: 5 },
+        // 5 vUSDC escrowed, 0.005 burned as the fee: 4.995 came back.
+        shares: {
+          mint: context.shares.mint,
+          symbol: "vUSDC",
+          amount: "4995000",
+          decimals: 6,
+          uiAmount: 4.995,
+        },
+        feeShares: {
+          mint: context.shares.mint,
+          symbol: "vUSDC",
+          amount: "5000",
+          decimals: 6,
+          uiAmount: 0.005,
+        },
       },
     });
     expect(partnerEventsOf([{ ...cancel, eventIndex: 1 }], context)[0]?.id).not.toBe(event?.id);

@@ -122,6 +122,7 @@ export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEv
           integer: (name) => field(event, name),
           asset: (name) => asset(event, name),
           shares: (name) => shares(event, name),
+          sharesOf: (raw) => tokenAmount(context.shares, raw),
         }),
       });
       if (operation.takesWithdrawalCap) derived.push(...capacityLow(event, context));

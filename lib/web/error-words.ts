@@ -154,6 +154,14 @@ const PROGRAM_ERROR_WORDS: Readonly<Record<string, string>> = {
   SlippageExceeded: "The share price moved while you were signing; try again for a fresh quote.",
   FeeAboveMaximum:
     "The vault raised its withdrawal fee above the one you were shown; nothing was taken. Review the new fee and try again.",
+  PauseCooldown:
+    "The vault's manager paused it recently; a new pause must wait as long as the last one lasted.",
+  QueueHolesFull:
+    "Too many cancelled requests are waiting in the queue to be passed; this one can be cancelled after the next staging.",
+  SmallRequestCannotLeaveQueue:
+    "A request below the vault's minimum can be cancelled once the queue is funded up to it, or when it is last in the queue.",
+  NotAssociatedTokenAccount:
+    "Only the owner can claim into an account other than its main token account for the asset; nothing was moved.",
 };
 
 function chainRefusal(error: TransactionRefusedError, context: ErrorContext): ErrorWords {

@@ -2,7 +2,7 @@
 // against runtime mirrors of @solana/actions' types (typed so they cannot stray from them) and its
 // headers; a blink's deposit → withdraw → claim, and a withdrawal request → cancel, signed, landed and
 // recorded through the chained callback; and the error cases, each the specification's { message } with a 4xx.
-import { Keypair, VersionedTransaction } from "@solana/web3.js";
+import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
@@ -13,6 +13,7 @@ import {
   completedActionSchema as completedAction,
   type ActionTransactionResponse as TransactionResponse,
 } from "../../lib/api/schemas/actions";
+import { decodeVault } from "../../lib/vault/program/accounts";
 import { waitFor } from "../../localnet/testing";
 import { USDC, startApiHarness, type ApiHarness, type HttpResult } from "./harness";
 
@@ -245,6 +246,15 @@ describe("a blink's whole flow", () => {
     const nothingYet = await post(vault.claim, { account });
     expectActionError(nothingYet, 409, /no pending withdrawal/);
 
+    // The share price from the chain before the build and after the request lands: the keeper strikes a
+    // gain every 2 s, so the shares asked for at the build's price may be worth a little more by then.
+    const price = async (): Promise<[bigint, bigint]> => {
+      const info = await harness.connection.getAccountInfo(new PublicKey(harness.vaultId), "confirmed");
+      if (info === null) throw new Error("no vault account");
+      const state = decodeVault(info.data);
+      return [state.totalAssets + 1n, state.totalShares + 1_000n];
+    };
+    const [assetsBefore, sharesBefore] = await price();
     const withdraw = await post(`${vault.withdraw}?amount=100`, { account });
     expect(withdraw.status, withdraw.text).toBe(200);
     const withdrawResponse = actionPostResponse.parse(withdraw.body);
@@ -256,8 +266,11 @@ describe("a blink's whole flow", () => {
     expect(completedAction.parse(withdrawDone.body)).toMatchObject({ title: "Withdrawal requested" });
     const [initiate] = await harness.context.store.history.findBySignature(withdrawSignature);
     expect(initiate?.kind).toBe("initiate");
-    // By value: the shares are worth at most the 100 USDC asked for, and not a unit of USDC less.
-    expect(initiate?.assets).toBeLessThanOrEqual(100n * USDC);
+    // By value: the shares are worth at most the 100 USDC asked for at the price they were built at
+    // (scaled by the gain struck until they landed), and not a unit of USDC less.
+    const [assetsAfter, sharesAfter] = await price();
+    const ceiling = (100n * USDC * assetsAfter * sharesBefore) / (sharesAfter * assetsBefore) + 1n;
+    expect(initiate?.assets).toBeLessThanOrEqual(ceiling);
     expect(initiate?.assets).toBeGreaterThan(100n * USDC - 2n);
 
     const pendingAgain = await post(`${vault.withdraw}?amount=1`, { account });
@@ -296,18 +309,19 @@ describe("a blink's whole flow", () => {
     expectActionHeaders(cancel);
     const cancelResponse = actionPostResponse.parse(cancel.body);
     expect(cancelResponse.message).toMatch(
-      /^Cancel the pending withdrawal of 20\.00 vUSDC from USDC Prime: the shares \(about [\d,]+\.\d{2} USDC at today's share price\) come back/,
+      // The prime vault's 10 bps exit fee, burned in shares: 0.02 of 20 vUSDC.
+      /^Cancel the pending withdrawal of 20\.00 vUSDC from USDC Prime: the exit fee of 0\.02 vUSDC \(0\.1%\) is burned and the other 19\.98 vUSDC \(about [\d,]+\.\d{2} USDC at today's share price\) come back/,
     );
     expect(cancelResponse.links?.next).toEqual({ type: "post", href: vault.confirm });
     const signature = await signAndLand(cancelResponse, wallet);
     const done = await post(vault.confirm, { account, signature });
     expect(completedAction.parse(done.body)).toMatchObject({
       title: "Withdrawal cancelled",
-      description: "20.00 vUSDC came back to your wallet; the request left the queue",
+      description: "19.98 vUSDC came back to your wallet; the request left the queue",
     });
     expect((await harness.context.store.history.findBySignature(signature))[0]).toMatchObject({
       kind: "cancel",
-      shares: 20_000_000_000n,
+      shares: 19_980_000_000n,
       assets: 0n,
     });
     expectActionError(

@@ -124,17 +124,19 @@ describe("the partner flow through the client", () => {
 
       const cancel = await client.cancelWithdrawal({ wallet: owner }, signer);
       expect(cancel.prepared.action).toBe("cancel");
-      expect(cancel.preview.changes).toMatchObject({ asset: 0n, shares: requested });
+      // Back: the request less the prime vault's 10 bps exit fee in shares, rounded up and burned.
+      const back = requested - (requested * 10n + 9_999n) / 10_000n;
+      expect(cancel.preview.changes).toMatchObject({ asset: 0n, shares: back });
       expect(cancel.recorded.activity).toMatchObject({
         kind: "cancel",
         requestId: withdrawal.recorded.activity.requestId,
-        shares: { amount: requested.toString() },
+        shares: { amount: back.toString() },
       });
       const shareAccount = await harness.connection.getTokenAccountBalance(
         findAssociatedTokenAddress(wallet.publicKey, findShareMint(new PublicKey(harness.vaultId))),
         "confirmed",
       );
-      expect(BigInt(shareAccount.value.amount)).toBe(held);
+      expect(BigInt(shareAccount.value.amount)).toBe(held - requested + back);
       expect(await client.withdrawalStatus(owner)).toMatchObject({
         hasPendingWithdrawal: false,
         pendingShares: "0",

@@ -127,7 +127,8 @@ describe("npm run sign", () => {
     await expect(asClaim).rejects.toBeInstanceOf(TransactionCheckError);
     await expect(asClaim).rejects.toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "account" } });
     const lines = await sign(wallet, answer, ["--cancel"]);
-    expect(lines.find((line) => line.startsWith("checked;"))).toMatch(/: asset 0\.00, shares \+40\.00, SOL /);
+    // 40 vUSDC back less the prime vault's 10 bps exit fee (0.04 vUSDC, burned).
+    expect(lines.find((line) => line.startsWith("checked;"))).toMatch(/: asset 0\.00, shares \+39\.96, SOL /);
     const status = await harness.request("GET", `${withdrawPath}?wallet=${owner}`, { key });
     expect((status.body as { data: { hasPendingWithdrawal: boolean } }).data.hasPendingWithdrawal).toBe(
       false,

@@ -169,7 +169,12 @@ describe("partner events and webhooks", () => {
       signature: cancelSignature,
       vault,
       wallet: owner,
-      data: { requestId: events[0]?.data.requestId, shares: { amount: shares, symbol: "vUSDC" } },
+      // 30 vUSDC less the 10 bps exit fee (0.03 vUSDC) burned.
+      data: {
+        requestId: events[0]?.data.requestId,
+        shares: { amount: "29970000000", symbol: "vUSDC" },
+        feeShares: { amount: "30000000", symbol: "vUSDC" },
+      },
     });
   }, 90_000);
 

@@ -92,7 +92,7 @@ export const activitySchema = z
     vaultId: z.string(),
     kind: z.enum(OPERATION_ACTIONS).meta({
       description:
-        "cancel (beside the spec's three): a pending request cancelled by its owner; its shares came back (assets 0)",
+        "cancel (beside the spec's three): a pending request cancelled by its owner; its shares came back less the exit fee the program burned (assets 0)",
     }),
     requestId: z.string().nullable(),
     assets: tokenAmountSchema,

@@ -156,7 +156,11 @@ export const withdrawData = z
         details: z.object({
           requestId: z.string().meta({ description: "The cancelled request's vault-wide sequence" }),
           returnedShares: tokenAmountSchema.meta({
-            description: "The escrowed shares that come back to the wallet",
+            description: "The escrowed shares that come back to the wallet: all of them less the fee",
+          }),
+          feeShares: tokenAmountSchema.meta({
+            description:
+              "The cancel's fee: the request's exit fee taken in shares (rounded up) and burned by the program, so a cancel costs what an honest exit of the same shares costs; its value stays with the vault's holders",
           }),
           returnedValue: tokenAmountSchema.meta({
             description: "What those shares are worth at today's share price (they stay in the vault)",

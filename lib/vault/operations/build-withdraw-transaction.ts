@@ -20,7 +20,12 @@ import {
   buildClaimWithdrawalInstruction,
   buildRequestWithdrawalInstruction,
 } from "../program/instructions";
-import { assetsForSharesRoundDown, sharePrice, withdrawalAmounts } from "../model/share-math";
+import {
+  assetsForSharesRoundDown,
+  sharePrice,
+  withdrawalAmounts,
+  withdrawalFeeRoundUp,
+} from "../model/share-math";
 import { formatAbout, formatHuman, tokenAmount, type TokenAmount } from "../model/token-amount";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { cancelWithdrawal } from "./cancel-withdrawal";
@@ -81,8 +86,10 @@ export interface ClaimDetails {
 
 export interface CancelDetails {
   requestId: string;
-  /** The escrowed shares that come back to the wallet. */
+  /** The escrowed shares that come back to the wallet: all of them less the fee. */
   returnedShares: TokenAmount;
+  /** The request's exit fee in shares (rounded up), burned by the program. */
+  feeShares: TokenAmount;
   /** What those shares are worth at today's share price (they stay in the vault, earning). */
   returnedValue: TokenAmount;
   withdrawalPolicy: WithdrawalPolicy;
@@ -390,6 +397,7 @@ async function prepareCancel(
       ownerShares: shareAccount,
       escrow: state.escrow,
       authority: state.authority,
+      shareMint: vault.shares.mint,
       queueHoles,
     }),
   ];
@@ -404,7 +412,10 @@ async function prepareCancel(
     holeListRent + (accounts.shareAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE)),
   );
   const built = buildUnsignedTransaction(request.wallet, cancelWithdrawal, instructions, blockhash, price);
-  const value = assetsForSharesRoundDown(receipt.shares, state.totalAssets, state.totalShares);
+  // The program burns the receipt's fee in shares (rounded up), so a cancel costs what an exit costs.
+  const feeShares = withdrawalFeeRoundUp(receipt.shares, receipt.feeBps);
+  const returned = receipt.shares - feeShares;
+  const value = assetsForSharesRoundDown(returned, state.totalAssets, state.totalShares);
   const expectedBalanceChanges =
     options.simulateBalanceChanges === true
       ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
@@ -414,11 +425,16 @@ async function prepareCancel(
     transaction: built.transaction,
     message:
       `Cancel the pending withdrawal of ${formatAbout(receipt.shares, vault.shares)} from ${state.name}: ` +
-      `the shares (about ${formatAbout(value, vault.asset)} at today's share price) come back to the wallet ` +
+      (feeShares > 0n
+        ? `the exit fee of ${formatAbout(feeShares, vault.shares)} (${receipt.feeBps / 100}%) is burned and the other ` +
+          `${formatAbout(returned, vault.shares)}`
+        : `the shares`) +
+      ` (about ${formatAbout(value, vault.asset)} at today's share price) come back to the wallet ` +
       `and the request leaves the queue`,
     details: {
       requestId: receipt.requestId.toString(),
-      returnedShares: tokenAmount(vault.shares, receipt.shares),
+      returnedShares: tokenAmount(vault.shares, returned),
+      feeShares: tokenAmount(vault.shares, feeShares),
       returnedValue: tokenAmount(vault.asset, value),
       withdrawalPolicy: withdrawalPolicy(vault, schedule),
       withdrawalLimits: withdrawalLimits(vault, deps.now()),

@@ -1,6 +1,7 @@
 // cancel_withdrawal: a pending request's escrowed shares come back to the owner's share account
-// (re-opened if it was closed) and the request leaves the queue. It moves no asset. The first cancel
-// that leaves a hole in the queue creates the vault's hole list, whose rent the wallet pays.
+// (re-opened if it was closed), less the receipt's fee in shares, which the program burns (a cancel
+// costs what an honest exit costs), and the request leaves the queue. It moves no asset. The first
+// cancel that leaves a hole in the queue creates the vault's hole list, whose rent the wallet pays.
 import { findQueueHolesAndBump } from "../program/addresses";
 import { QUEUE_HOLES_ACCOUNT_SIZE } from "../program/idl";
 import { defineOperation } from "./operation";
@@ -27,13 +28,22 @@ export const cancelWithdrawal = defineOperation({
     const { data } = event;
     return {
       owner: data.owner,
-      fields: { kind: "cancel", requestId: data.requestId, assets: 0n, shares: data.shares, fee: null },
+      // The shares that came back; the burned fee shares are the cancel's fee (in shares, not assets).
+      fields: {
+        kind: "cancel",
+        requestId: data.requestId,
+        assets: 0n,
+        shares: data.shares - data.feeShares,
+        fee: null,
+      },
     };
   },
   partnerEvent: "withdrawal.cancelled",
-  // Back in the owner's wallet from the escrow; the request left the queue.
+  // Back in the owner's wallet from the escrow (the escrowed shares less the burned fee); the request
+  // left the queue.
   partnerData: (fields) => ({
     requestId: fields.integer("requestId").toString(),
-    shares: fields.shares("shares"),
+    shares: fields.sharesOf(fields.integer("shares") - fields.integer("feeShares")),
+    feeShares: fields.shares("feeShares"),
   }),
 });

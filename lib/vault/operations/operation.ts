@@ -32,6 +32,8 @@ export interface StoredEventFields {
   integer(name: string): bigint;
   asset(name: string): TokenAmount;
   shares(name: string): TokenAmount;
+  /** A raw share amount worked out from the fields (what came back: escrowed less burned). */
+  sharesOf(raw: bigint): TokenAmount;
 }
 
 interface OperationSpec<Action extends OperationAction, Event extends VaultEventName> {

@@ -165,6 +165,7 @@ function cancelInstruction(
     ownerShares: findAssociatedTokenAddress(options.sharesOwner ?? wallet, tokens.shareMint),
     escrow: findEscrow(target),
     authority: findVaultAuthority(target),
+    shareMint: tokens.shareMint,
     queueHoles: options.queueHoles ?? findQueueHoles(target),
   });
 }

@@ -67,6 +67,7 @@ const vaultEventSchemas = {
       owner: publicKeyValue,
       request_id: u64Value,
       shares: u64Value,
+      fee_shares: u64Value,
       cancelled_at: i64Value,
     })
     .transform(camelCaseKeys),

@@ -70,6 +70,7 @@ describe("instruction builders", () => {
     cancel_withdrawal: buildCancelWithdrawalInstruction({
       ...withdrawalAccounts,
       authority,
+      shareMint,
       queueHoles: findQueueHoles(vault),
     }),
     update_nav: buildUpdateNavInstruction({ manager, vault, protocol }, { gain: 1n, loss: 0n }),

@@ -116,6 +116,7 @@ export interface CancelWithdrawalAccounts extends ProgramAccounts {
   ownerShares: PublicKey;
   escrow: PublicKey;
   authority: PublicKey;
+  shareMint: PublicKey;
   queueHoles: PublicKey;
 }
 
@@ -356,6 +357,7 @@ export function buildCancelWithdrawalInstruction(accounts: CancelWithdrawalAccou
       ownerShares: addressOf(accounts.ownerShares),
       escrow: addressOf(accounts.escrow),
       authority: addressOf(accounts.authority),
+      shareMint: addressOf(accounts.shareMint),
       tokenProgram: optionalAddress(accounts.tokenProgram),
       queueHoles: addressOf(accounts.queueHoles),
       systemProgram: optionalAddress(accounts.systemProgram),

@@ -50,11 +50,18 @@ export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostB
     return { ...state, pendingShares: state.pendingShares + field(event, "shares") };
   }
   if (event.name === "WithdrawalCancelled") {
-    // The shares come back to the wallet: they leave the pending ones, the basis stays with them.
+    // The shares come back to the wallet less the fee the program burned: they leave the pending
+    // ones; the burned shares leave the position and take their part of the basis as a realized loss.
     const cancelled = field(event, "shares");
+    const burned = field(event, "feeShares");
+    const { shares, basis } = state;
+    const released = shares === 0n ? 0n : (basis * (burned < shares ? burned : shares)) / shares;
     return {
       ...state,
+      shares: shares > burned ? shares - burned : 0n,
+      basis: basis - released,
       pendingShares: state.pendingShares > cancelled ? state.pendingShares - cancelled : 0n,
+      realizedPnl: state.realizedPnl - released,
     };
   }
   if (event.name === "WithdrawalClaimed") {

@@ -3,8 +3,10 @@
 
 use crate::account::{keys_equal, Account, Pubkey};
 use crate::error::{Result, VaultError};
-use crate::runtime::{find_program_address, verify_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
-use crate::state::{mint, token_account, Protocol, QueueHoles, Vault};
+use crate::runtime::{
+    find_program_address, verify_program_address, Seeds, ASSOCIATED_TOKEN_PROGRAM_ID, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID,
+};
+use crate::state::{mint, token_account, Protocol, QueueHoles, Vault, WithdrawalReceipt};
 
 pub fn signer(account: &Account) -> Result<()> {
     if account.is_signer() {
@@ -140,6 +142,22 @@ pub fn token_account(account: &Account, mint: &Pubkey, owner: &Pubkey) -> Result
         return Err(VaultError::InvalidTokenOwner.into());
     }
     Ok(field_u64(data, token_account::AMOUNT))
+}
+
+/// The account is `owner`'s associated token account of `mint` (the one wallets and programs watch):
+/// a bump search, so only on paths a second account could otherwise dodge.
+pub fn associated_token_account(account: &Account, owner: &Pubkey, mint: &Pubkey) -> Result<()> {
+    let seeds = Seeds::new(&[owner, &TOKEN_PROGRAM_ID, mint]);
+    let (expected, _) = find_program_address(&seeds, &ASSOCIATED_TOKEN_PROGRAM_ID)?;
+    address(account, &expected)
+}
+
+/// A receipt loaded by the program belongs to this vault and owner. The program creates receipts only
+/// at ["receipt", vault, owner] and stores both keys, so comparing them is the re-derivation without
+/// its hash.
+pub fn receipt_of(receipt: &WithdrawalReceipt, vault_key: &Pubkey, owner: &Pubkey) -> Result<()> {
+    address_is(&receipt.vault, vault_key)?;
+    address_is(&receipt.owner, owner)
 }
 
 /// An initialized SPL Token mint; returns its decimals.

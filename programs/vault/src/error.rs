@@ -38,6 +38,8 @@ pub enum VaultError {
     CapBelowFloor = 6030,
     NoConfigDue = 6031,
     PauseCooldown = 6032,
+    NotAssociatedTokenAccount = 6033,
+    SmallRequestCannotLeaveQueue = 6034,
 }
 
 /// An instruction's failure as the runtime reads the program's return value: a custom code in the low

@@ -92,12 +92,21 @@ pub fn withdrawal_claimed(vault_key: &Pubkey, owner: &Pubkey, claim: &Claim, vau
     emit(w.bytes());
 }
 
-pub fn withdrawal_cancelled(vault_key: &Pubkey, owner: &Pubkey, request_id: u64, shares: u64, cancelled_at: i64) {
-    let mut w = Writer::<96>::new(&WITHDRAWAL_CANCELLED);
+/// `shares` the request escrowed; `fee_shares` of them were burned as its fee, the rest came back.
+pub fn withdrawal_cancelled(
+    vault_key: &Pubkey,
+    owner: &Pubkey,
+    request_id: u64,
+    shares: u64,
+    fee_shares: u64,
+    cancelled_at: i64,
+) {
+    let mut w = Writer::<104>::new(&WITHDRAWAL_CANCELLED);
     w.pubkey(vault_key);
     w.pubkey(owner);
     w.u64(request_id);
     w.u64(shares);
+    w.u64(fee_shares);
     w.i64(cancelled_at);
     emit(w.bytes());
 }

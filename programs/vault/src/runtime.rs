@@ -116,6 +116,12 @@ pub const TOKEN_PROGRAM_ID: Pubkey = [
     58, 140, 245, 133, 126, 255, 0, 169,
 ];
 pub const SYSTEM_PROGRAM_ID: Pubkey = [0; 32];
+/// ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL, the Associated Token Account program (only its
+/// addresses are derived here; it is never called).
+pub const ASSOCIATED_TOKEN_PROGRAM_ID: Pubkey = [
+    140, 151, 37, 143, 78, 36, 137, 241, 187, 61, 16, 41, 20, 142, 13, 131, 11, 90, 19, 153, 218, 255, 16, 132, 4,
+    142, 123, 216, 219, 233, 248, 89,
+];
 
 fn meta(account: &Account, is_writable: bool, is_signer: bool) -> SolAccountMeta {
     SolAccountMeta { pubkey: account.key(), is_writable, is_signer }

@@ -76,6 +76,7 @@ describe("cancel_withdrawal", () => {
           owner: holder.publicKey,
           requestId: 0n,
           shares: 600_000_000_000n,
+          feeShares: 0n,
           cancelledAt: chain.now(),
         },
       },

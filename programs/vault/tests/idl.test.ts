@@ -103,7 +103,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6032);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6034);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
@@ -128,7 +128,9 @@ describe("the vault IDL", () => {
     expect(vaultErrorFromCode(6030)?.name).toBe("CapBelowFloor");
     expect(vaultErrorFromCode(6031)?.name).toBe("NoConfigDue");
     expect(vaultErrorFromCode(6032)?.name).toBe("PauseCooldown");
-    expect(vaultErrorFromCode(6033)).toBeUndefined();
+    expect(vaultErrorFromCode(6033)?.name).toBe("NotAssociatedTokenAccount");
+    expect(vaultErrorFromCode(6034)?.name).toBe("SmallRequestCannotLeaveQueue");
+    expect(vaultErrorFromCode(6035)).toBeUndefined();
   });
 
   it("lays out the accounts at the README's sizes", () => {
@@ -184,8 +186,9 @@ describe("the IDL against the built program", () => {
       ["deposit", () => vault.deposit(member, 1_000_000n)],
       // Every share: the claim empties the vault and retains the fee as surplus.
       ["request_withdrawal", () => vault.requestWithdrawal(member, 1_000_000_000n)],
+      // The cancel burns the 25 bps fee in shares (2,500,000 of them); the rest come back.
       ["cancel_withdrawal", () => vault.cancelWithdrawal(member)],
-      ["request_withdrawal", () => vault.requestWithdrawal(member, 1_000_000_000n)],
+      ["request_withdrawal", () => vault.requestWithdrawal(member, 997_500_000n)],
       ["update_nav", () => vault.updateNav(0n, 0n)],
       ["stage_withdrawals", () => vault.stageWithdrawals(1_000_000_000n)],
       ["claim_withdrawal", () => vault.claimWithdrawal(member)],

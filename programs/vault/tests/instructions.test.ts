@@ -860,6 +860,39 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     const last = memberAt(members, 33);
     return { chain, instructions: [vault.cancelWithdrawalInstruction(last)], signers: [last.keypair] };
   },
+  NotAssociatedTokenAccount: () => {
+    // A stranger delivers alice's claimable withdrawal into a plain token account alice owns but her
+    // wallet does not watch.
+    const { chain, vault, members } = setup();
+    const [alice, stranger] = [memberAt(members, 0), memberAt(members, 1)];
+    expectSuccess(vault.deposit(alice, 100n));
+    expectSuccess(vault.requestWithdrawal(alice, 10_000n));
+    expectSuccess(vault.updateNav(0n, 0n));
+    expectSuccess(vault.stageWithdrawals(10_000n));
+    const unwatched = chain.createTokenAccount(alice.publicKey, chain.assetMint);
+    return {
+      chain,
+      instructions: [vault.claimWithdrawalInstruction(alice, { ownerAsset: unwatched })],
+      signers: [stranger.keypair],
+    };
+  },
+  SmallRequestCannotLeaveQueue: () => {
+    // Under a 5,000-share minimum, bob's whole balance of 1,000 shares is queued between two requests;
+    // cancelling it would leave a hole.
+    const { chain, vault, members } = setup({ minWithdrawalShares: 5_000n }, [1_000n, 1n, 1_000n]);
+    const [alice, bob, carol] = [memberAt(members, 0), memberAt(members, 1), memberAt(members, 2)];
+    for (const [member, assets] of [
+      [alice, 100n],
+      [bob, 1n],
+      [carol, 100n],
+    ] as const) {
+      expectSuccess(vault.deposit(member, assets));
+    }
+    expectSuccess(vault.requestWithdrawal(alice, 10_000n));
+    expectSuccess(vault.requestWithdrawal(bob, 1_000n));
+    expectSuccess(vault.requestWithdrawal(carol, 10_000n));
+    return { chain, instructions: [vault.cancelWithdrawalInstruction(bob)], signers: [bob.keypair] };
+  },
   VaultIndexMismatch: () => {
     const chain = TestChain.create();
     const protocol = TestProtocol.of(chain);

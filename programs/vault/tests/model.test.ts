@@ -20,6 +20,7 @@ import {
   strikeLimits,
   valueOfShares,
   valueOfSharesRoundedUp,
+  withdrawalFee,
   type ConfigUpdateInput,
   type ModelOperation,
   type ModelReceipt,
@@ -376,8 +377,8 @@ function redeemableValue(state: ModelState, wallet: ModelWallet): bigint {
 }
 
 /**
- * No wallet's redeemable value rises except through a NAV gain or a fee another holder's exit left
- * behind; otherwise by at most one raw unit of rounding per operation (always in the vault's favour).
+ * No wallet's redeemable value rises except through a NAV gain or a fee another holder's exit or
+ * cancel left behind; otherwise by at most one raw unit of rounding per operation (always in the vault's favour).
  * A depositor gains at most what he paid; a claimant receives at most what its shares were worth.
  */
 function expectNoValueTaken(
@@ -392,7 +393,9 @@ function expectNoValueTaken(
     // nobody (a depositor who came in while it was queued) gains from it.
     (operation.kind === "claimWithdrawal" &&
       (before.wallets[operation.wallet]?.receipt?.feeBps ?? 0) > 0 &&
-      before.wallets[operation.wallet]?.receipt?.lastHolderExit !== true);
+      before.wallets[operation.wallet]?.receipt?.lastHolderExit !== true) ||
+    // A cancel's fee, burned in shares, stays with the holders.
+    (operation.kind === "cancelWithdrawal" && (before.wallets[operation.wallet]?.receipt?.feeBps ?? 0) > 0);
   before.wallets.forEach((wallet, index) => {
     const next = after.wallets[index];
     if (next === undefined) return;
@@ -416,30 +419,47 @@ function expectNoValueTaken(
 }
 
 /**
- * A cancel moves no value: every wallet's redeemable value is what it was (NAV and supply unchanged),
- * and the canceller holds exactly the shares its receipt escrowed again.
+ * A cancel costs what an honest exit of the same shares costs and moves no value between others: the
+ * canceller holds its escrowed shares again less the receipt's fee in shares (rounded up), its value falls
+ * by at most those shares' value, and nobody else's value falls (the burned fee stays with the holders).
  */
-function expectCancelMovesNoValue(
+function expectCancelCostsTheFee(
   before: ModelState,
   after: ModelState,
   walletIndex: number,
   context: string,
 ): void {
+  const canceller = before.wallets[walletIndex];
+  const receipt = canceller?.receipt;
+  const feeShares =
+    receipt === null || receipt === undefined ? 0n : withdrawalFee(receipt.shares, receipt.feeBps);
   before.wallets.forEach((wallet, index) => {
     const next = after.wallets[index];
     if (next === undefined) return;
-    expect(
-      redeemableValue(after, next),
-      `${context}
-wallet ${index}'s value fell on a cancel`,
-    ).toBe(redeemableValue(before, wallet));
+    const valueAfter = redeemableValue(after, next);
+    const valueBefore = redeemableValue(before, wallet);
+    if (index === walletIndex) {
+      expect(valueAfter, `${context}\nthe canceller paid more than its fee`).toBeGreaterThanOrEqual(
+        valueBefore - valueOfShares(before.vault, feeShares) - 1n,
+      );
+      if (
+        feeShares > 0n &&
+        receipt !== null &&
+        receipt !== undefined &&
+        receipt.shares < before.vault.totalShares
+      ) {
+        expect(valueAfter, `${context}\nthe cancel was free`).toBeLessThanOrEqual(valueBefore);
+      }
+    } else {
+      expect(valueAfter, `${context}\nwallet ${index}'s value fell on a cancel`).toBeGreaterThanOrEqual(
+        valueBefore,
+      );
+    }
   });
-  const canceller = before.wallets[walletIndex];
   expect(
     after.wallets[walletIndex]?.shares,
-    `${context}
-the cancelled shares did not all come back`,
-  ).toBe((canceller?.shares ?? 0n) + (canceller?.receipt?.shares ?? 0n));
+    `${context}\nthe cancelled shares less the fee did not come back`,
+  ).toBe((canceller?.shares ?? 0n) + (receipt?.shares ?? 0n) - feeShares);
 }
 
 /**
@@ -641,16 +661,27 @@ function runSeed(seed: number): { steps: number; refusals: Map<number, number>; 
         if (holesAfter > holesBefore) {
           cancels.holesMade += 1;
         }
-        expectCancelMovesNoValue(model, predicted.state, operation.wallet, context);
-        // What the reserve must hold for funded receipts never grows on a cancel, the reserve stays:
-        // covered before, covered after.
+        expectCancelCostsTheFee(model, predicted.state, operation.wallet, context);
+        // The funded, unclaimed shares never grow on a cancel, and what the reserve must hold for them
+        // grows at most by their part of the burned fee (it stays with every holder, queued ones too);
+        // the reserve stays.
+        const fundedShares = (state: ModelState): bigint =>
+          state.vault.queueFunded - state.vault.queueClaimed;
         const heldBack = (state: ModelState): bigint =>
-          valueOfSharesRoundedUp(state.vault, state.vault.queueFunded - state.vault.queueClaimed);
+          valueOfSharesRoundedUp(state.vault, fundedShares(state));
+        const receipt = model.wallets[operation.wallet]?.receipt;
+        const feeValue =
+          receipt === null || receipt === undefined
+            ? 0n
+            : valueOfSharesRoundedUp(model.vault, withdrawalFee(receipt.shares, receipt.feeBps));
+        expect(fundedShares(predicted.state), `${context}\nfunded shares grew`).toBeLessThanOrEqual(
+          fundedShares(model),
+        );
         expect(
           heldBack(predicted.state),
           `${context}
-liabilities grew`,
-        ).toBeLessThanOrEqual(heldBack(model));
+liabilities grew by more than the fee`,
+        ).toBeLessThanOrEqual(heldBack(model) + feeValue + 1n);
         expect(predicted.state.reserve).toBe(model.reserve);
       }
       if (operation.kind === "updateConfig") {

@@ -444,7 +444,8 @@ function requestWithdrawal(
   applyDueConfig(vault, now);
   if (shares === 0n) refuse("InvalidAmount");
   if (vault.feeBps > maxFeeBps) refuse("FeeAboveMaximum");
-  // A holder can always request every share it holds, whatever the minimum.
+  // A holder can always request every share it holds (its associated account's: the model's wallets
+  // hold shares only there), whatever the minimum.
   if (shares < vault.minWithdrawalShares && shares !== wallet.shares) refuse("BelowMinimumWithdrawal");
   const assets = valueOfShares(vault, shares);
   rollWindows(vault, now);
@@ -578,8 +579,10 @@ function stageWithdrawals(state: ModelState, maxShares: bigint, now: bigint): vo
  * cancel_withdrawal (the owner; also while paused): the request leaves the queue — the tail shrinks
  * when it is last and wholly unfunded (and past a hole just before it); reached by the funded frontier
  * it is settled (queue_claimed += shares, the frontier past it); otherwise it becomes a hole, merged
- * with neighbouring holes, refused when a new one would exceed MAX_QUEUE_HOLES. The cap usage comes
- * back to the windows it was charged in; the shares go back from the escrow.
+ * with neighbouring holes, refused when a new one would exceed MAX_QUEUE_HOLES, and refused for a
+ * request below the minimum (dust never becomes a hole). The cap usage comes back to the windows it
+ * was charged in. The receipt's fee, in shares rounded up, is burned (NAV keeps its value: it stays
+ * with the holders; were they the last shares, NAV leaves as surplus); the rest go back from the escrow.
  */
 function cancelWithdrawal(state: ModelState, walletIndex: number, now: bigint): void {
   const { vault } = state;
@@ -587,6 +590,8 @@ function cancelWithdrawal(state: ModelState, walletIndex: number, now: bigint): 
   const receipt = wallet.receipt;
   if (receipt === null) refuse("NoPendingWithdrawal");
   const { queueStart: start, queueEnd: end, shares } = receipt;
+  const becomesHole = !(vault.queueFunded <= start && end === vault.queueTail) && vault.queueFunded < start;
+  if (becomesHole && shares < vault.minWithdrawalShares) refuse("SmallRequestCannotLeaveQueue");
   if (vault.queueFunded <= start && end === vault.queueTail) {
     vault.queueTail = start;
     const before = (state.holes ?? []).findIndex(([, holeEnd]) => holeEnd === start);
@@ -627,8 +632,15 @@ function cancelWithdrawal(state: ModelState, walletIndex: number, now: bigint): 
     vault.dailyUsed = saturatingSubtract(vault.dailyUsed, receipt.assetsAtRequest);
   }
   vault.pendingRequests = checkedU64(vault.pendingRequests - 1n);
+  const feeShares = withdrawalFee(shares, receipt.feeBps);
+  vault.totalShares = checkedU64(vault.totalShares - feeShares);
+  if (vault.totalShares === 0n) {
+    vault.surplusAssets = checkedU64(vault.surplusAssets + vault.totalAssets);
+    vault.totalAssets = 0n;
+  }
   state.escrow -= shares;
-  wallet.shares += shares;
+  state.shareSupply -= feeShares;
+  wallet.shares += shares - feeShares;
   wallet.receipt = null;
 }
 

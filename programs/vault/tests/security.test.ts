@@ -617,7 +617,7 @@ const attacks: Attack[] = [
     error: "AccountNotWritable",
     build: ({ vault, alice }) => {
       const instruction = vault.cancelWithdrawalInstruction(alice);
-      const holes = instruction.keys[7]?.pubkey ?? PublicKey.default;
+      const holes = instruction.keys[8]?.pubkey ?? PublicKey.default;
       return {
         instructions: [withMeta(instruction, holes, { isWritable: false })],
         signers: [alice.keypair],

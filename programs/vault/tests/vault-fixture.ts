@@ -352,15 +352,18 @@ export class TestVault {
     });
   }
 
+  /** The owner's own claim, as the API builds it: the owner signs (a delivery by anyone else does not). */
   claimWithdrawal(member: Member): TransactionOutcome {
-    return this.chain.send([this.claimWithdrawalInstruction(member)], [member.keypair]);
+    const instruction = this.claimWithdrawalInstruction(member);
+    instruction.keys[0] = { pubkey: member.publicKey, isSigner: true, isWritable: true };
+    return this.chain.send([instruction], [member.keypair]);
   }
 
   cancelWithdrawalInstruction(
     member: Member,
     overrides: Partial<CancelWithdrawalAccounts> = {},
   ): TransactionInstruction {
-    const { vault, escrow, authority } = this.addresses;
+    const { vault, escrow, authority, shareMint } = this.addresses;
     return buildCancelWithdrawalInstruction({
       owner: member.publicKey,
       vault,
@@ -368,6 +371,7 @@ export class TestVault {
       ownerShares: member.shareAccount,
       escrow,
       authority,
+      shareMint,
       queueHoles: findQueueHoles(vault),
       ...overrides,
     });

@@ -29,6 +29,7 @@ import { findQueueHoles, findShareMint } from "../../../lib/vault/program/addres
 import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/program/idl";
 import type { PartnerEvent } from "../../../lib/vault/model/partner-event";
 import { cancelWithdrawal } from "../../../lib/vault/operations/cancel-withdrawal";
+import { readVaultTokens } from "../../../lib/vault/operations/verify-transaction";
 import { rentExemptMinimum } from "../../../lib/vault/model/vault-state";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
@@ -57,6 +58,7 @@ describe("cancelling a pending withdrawal: POST /api/vault/{vault_id}/withdraw w
   const REQUESTED = 100_000_000_000n;
   /** The middle wallet's request: all of its shares. */
   let middleShares: bigint;
+  let middleFeeShares = 0n;
 
   const statusOf = async (wallet: Keypair) =>
     withdrawalStatusResponse.parse(
@@ -167,9 +169,17 @@ describe("cancelling a pending withdrawal: POST /api/vault/{vault_id}/withdraw w
     if (data.action !== "cancel") {
       return;
     }
+    // A cancel costs the exit fee the receipt recorded (the vault's fee at the request), in shares
+    // rounded up and burned: read from the chain, not from the server's answer.
+    const { feeBps } = await readVaultTokens(api.harness.connection, vault());
+    const feeShares = (middleShares * BigInt(feeBps) + 9_999n) / 10_000n;
+    middleFeeShares = feeShares;
+    expect(feeShares).toBeGreaterThan(0n);
+    const returned = middleShares - feeShares;
     expect(data.details).toMatchObject({
       requestId: middleRequestId,
-      returnedShares: { amount: middleShares.toString(), symbol: "vUSDC", decimals: 9 },
+      returnedShares: { amount: returned.toString(), symbol: "vUSDC", decimals: 9 },
+      feeShares: { amount: feeShares.toString(), symbol: "vUSDC", decimals: 9 },
       withdrawalEstimate: null,
       withdrawalReservation: null,
     });
@@ -184,13 +194,13 @@ describe("cancelling a pending withdrawal: POST /api/vault/{vault_id}/withdraw w
       fee;
     expect(data.expectedBalanceChanges).toMatchObject({
       asset: { amount: "0" },
-      shares: { amount: middleShares.toString() },
+      shares: { amount: returned.toString() },
       sol: { lamports: solChange.toString() },
     });
 
     const lamportsBefore = await api.harness.connection.getBalance(middle.publicKey, "confirmed");
     const signature = await api.harness.signAndSend(data.transaction, middle);
-    expect(await sharesHeld(middle)).toBe(held);
+    expect(await sharesHeld(middle)).toBe(held - feeShares);
     const lamportsAfter = await api.harness.connection.getBalance(middle.publicKey, "confirmed");
     expect(BigInt(lamportsAfter - lamportsBefore)).toBe(solChange);
     expect(await api.harness.connection.getAccountInfo(findQueueHoles(vault()))).not.toBeNull();
@@ -236,7 +246,7 @@ describe("cancelling a pending withdrawal: POST /api/vault/{vault_id}/withdraw w
       activity: {
         kind: "cancel",
         requestId: middleRequestId,
-        shares: { amount: middleShares.toString() },
+        shares: { amount: returned.toString() },
         assets: { amount: "0" },
         fee: null,
       },
@@ -273,7 +283,12 @@ describe("cancelling a pending withdrawal: POST /api/vault/{vault_id}/withdraw w
     expect(cancelled[0]).toMatchObject({
       wallet: middle.publicKey.toBase58(),
       vault: api.harness.vaultId,
-      data: { requestId: middleRequestId, shares: { amount: middleShares.toString(), symbol: "vUSDC" } },
+      // The shares that came back, and the fee burned.
+      data: {
+        requestId: middleRequestId,
+        shares: { amount: (middleShares - middleFeeShares).toString(), symbol: "vUSDC" },
+        feeShares: { amount: middleFeeShares.toString(), symbol: "vUSDC" },
+      },
     });
     const claimable = events.filter((event) => event.type === "withdrawal.claimable");
     expect(claimable.map((event) => event.data.requestId).sort()).toEqual(

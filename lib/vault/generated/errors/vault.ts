@@ -80,6 +80,10 @@ export const VAULT_ERROR__CAP_BELOW_FLOOR = 0x178e; // 6030
 export const VAULT_ERROR__NO_CONFIG_DUE = 0x178f; // 6031
 /** PauseCooldown: A pause by the manager may start only as long after the last one ended as it may last */
 export const VAULT_ERROR__PAUSE_COOLDOWN = 0x1790; // 6032
+/** NotAssociatedTokenAccount: A claim sent by anyone but the owner pays only into the owner's associated token account */
+export const VAULT_ERROR__NOT_ASSOCIATED_TOKEN_ACCOUNT = 0x1791; // 6033
+/** SmallRequestCannotLeaveQueue: A request below the vault's minimum leaves the queue only once funded or last */
+export const VAULT_ERROR__SMALL_REQUEST_CANNOT_LEAVE_QUEUE = 0x1792; // 6034
 
 export type VaultError =
   | typeof VAULT_ERROR__ACCOUNT_NOT_WRITABLE
@@ -107,10 +111,12 @@ export type VaultError =
   | typeof VAULT_ERROR__NAV_STRIKE_TOO_SOON
   | typeof VAULT_ERROR__NO_CONFIG_DUE
   | typeof VAULT_ERROR__NO_PENDING_WITHDRAWAL
+  | typeof VAULT_ERROR__NOT_ASSOCIATED_TOKEN_ACCOUNT
   | typeof VAULT_ERROR__PAUSE_COOLDOWN
   | typeof VAULT_ERROR__QUEUE_HOLES_FULL
   | typeof VAULT_ERROR__QUEUE_NOT_FUNDED
   | typeof VAULT_ERROR__SLIPPAGE_EXCEEDED
+  | typeof VAULT_ERROR__SMALL_REQUEST_CANNOT_LEAVE_QUEUE
   | typeof VAULT_ERROR__UNAUTHORIZED
   | typeof VAULT_ERROR__VAULT_INDEX_MISMATCH
   | typeof VAULT_ERROR__VAULT_PAUSED
@@ -144,10 +150,12 @@ if (process.env.NODE_ENV !== "production") {
     [VAULT_ERROR__NAV_STRIKE_TOO_SOON]: `The previous NAV strike is more recent than the protocol's minimum interval`,
     [VAULT_ERROR__NO_CONFIG_DUE]: `The vault has no pending config whose effective time has come`,
     [VAULT_ERROR__NO_PENDING_WITHDRAWAL]: `This wallet has no pending withdrawal in this vault`,
+    [VAULT_ERROR__NOT_ASSOCIATED_TOKEN_ACCOUNT]: `A claim sent by anyone but the owner pays only into the owner's associated token account`,
     [VAULT_ERROR__PAUSE_COOLDOWN]: `A pause by the manager may start only as long after the last one ended as it may last`,
     [VAULT_ERROR__QUEUE_HOLES_FULL]: `The withdrawal queue already holds 16 holes of cancelled requests; it clears as stage_withdrawals funds the queue up to the earliest hole`,
     [VAULT_ERROR__QUEUE_NOT_FUNDED]: `The withdrawal queue has not been funded up to this request`,
     [VAULT_ERROR__SLIPPAGE_EXCEEDED]: `The deposit would mint fewer shares than the minimum accepted`,
+    [VAULT_ERROR__SMALL_REQUEST_CANNOT_LEAVE_QUEUE]: `A request below the vault's minimum leaves the queue only once funded or last`,
     [VAULT_ERROR__UNAUTHORIZED]: `The signer is not the vault manager`,
     [VAULT_ERROR__VAULT_INDEX_MISMATCH]: `The vault index is not the protocol's next vault index`,
     [VAULT_ERROR__VAULT_PAUSED]: `The vault is paused`,

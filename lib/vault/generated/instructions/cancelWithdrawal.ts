@@ -30,7 +30,13 @@ import {
   type WritableAccount,
   type WritableSignerAccount,
 } from "@solana/kit";
-import { findAuthorityPda, findEscrowPda, findQueueHolesPda, findReceiptPda } from "../pdas";
+import {
+  findAuthorityPda,
+  findEscrowPda,
+  findQueueHolesPda,
+  findReceiptPda,
+  findShareMintPda,
+} from "../pdas";
 import { VAULT_PROGRAM_ADDRESS } from "../programs";
 import { expectAddress, getAccountMetaFactory, type ResolvedAccount } from "../shared";
 
@@ -48,6 +54,7 @@ export type CancelWithdrawalInstruction<
   TAccountOwnerShares extends string | AccountMeta<string> = string,
   TAccountEscrow extends string | AccountMeta<string> = string,
   TAccountAuthority extends string | AccountMeta<string> = string,
+  TAccountShareMint extends string | AccountMeta<string> = string,
   TAccountTokenProgram extends string | AccountMeta<string> = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
   TAccountQueueHoles extends string | AccountMeta<string> = string,
   TAccountSystemProgram extends string | AccountMeta<string> = "11111111111111111111111111111111",
@@ -64,6 +71,7 @@ export type CancelWithdrawalInstruction<
       TAccountOwnerShares extends string ? WritableAccount<TAccountOwnerShares> : TAccountOwnerShares,
       TAccountEscrow extends string ? WritableAccount<TAccountEscrow> : TAccountEscrow,
       TAccountAuthority extends string ? ReadonlyAccount<TAccountAuthority> : TAccountAuthority,
+      TAccountShareMint extends string ? WritableAccount<TAccountShareMint> : TAccountShareMint,
       TAccountTokenProgram extends string ? ReadonlyAccount<TAccountTokenProgram> : TAccountTokenProgram,
       TAccountQueueHoles extends string ? WritableAccount<TAccountQueueHoles> : TAccountQueueHoles,
       TAccountSystemProgram extends string ? ReadonlyAccount<TAccountSystemProgram> : TAccountSystemProgram,
@@ -103,6 +111,7 @@ export type CancelWithdrawalAsyncInput<
   TAccountOwnerShares extends string = string,
   TAccountEscrow extends string = string,
   TAccountAuthority extends string = string,
+  TAccountShareMint extends string = string,
   TAccountTokenProgram extends string = string,
   TAccountQueueHoles extends string = string,
   TAccountSystemProgram extends string = string,
@@ -113,6 +122,7 @@ export type CancelWithdrawalAsyncInput<
   ownerShares: Address<TAccountOwnerShares>;
   escrow?: Address<TAccountEscrow>;
   authority?: Address<TAccountAuthority>;
+  shareMint?: Address<TAccountShareMint>;
   tokenProgram?: Address<TAccountTokenProgram>;
   queueHoles?: Address<TAccountQueueHoles>;
   systemProgram?: Address<TAccountSystemProgram>;
@@ -125,6 +135,7 @@ export async function getCancelWithdrawalInstructionAsync<
   TAccountOwnerShares extends string,
   TAccountEscrow extends string,
   TAccountAuthority extends string,
+  TAccountShareMint extends string,
   TAccountTokenProgram extends string,
   TAccountQueueHoles extends string,
   TAccountSystemProgram extends string,
@@ -137,6 +148,7 @@ export async function getCancelWithdrawalInstructionAsync<
     TAccountOwnerShares,
     TAccountEscrow,
     TAccountAuthority,
+    TAccountShareMint,
     TAccountTokenProgram,
     TAccountQueueHoles,
     TAccountSystemProgram
@@ -151,6 +163,7 @@ export async function getCancelWithdrawalInstructionAsync<
     TAccountOwnerShares,
     TAccountEscrow,
     TAccountAuthority,
+    TAccountShareMint,
     TAccountTokenProgram,
     TAccountQueueHoles,
     TAccountSystemProgram
@@ -167,6 +180,7 @@ export async function getCancelWithdrawalInstructionAsync<
     ownerShares: { value: input.ownerShares ?? null, isWritable: true },
     escrow: { value: input.escrow ?? null, isWritable: true },
     authority: { value: input.authority ?? null, isWritable: false },
+    shareMint: { value: input.shareMint ?? null, isWritable: true },
     tokenProgram: { value: input.tokenProgram ?? null, isWritable: false },
     queueHoles: { value: input.queueHoles ?? null, isWritable: true },
     systemProgram: { value: input.systemProgram ?? null, isWritable: false },
@@ -185,6 +199,9 @@ export async function getCancelWithdrawalInstructionAsync<
   }
   if (!accounts.authority.value) {
     accounts.authority.value = await findAuthorityPda({ vault: expectAddress(accounts.vault.value) });
+  }
+  if (!accounts.shareMint.value) {
+    accounts.shareMint.value = await findShareMintPda({ vault: expectAddress(accounts.vault.value) });
   }
   if (!accounts.tokenProgram.value) {
     accounts.tokenProgram.value =
@@ -207,6 +224,7 @@ export async function getCancelWithdrawalInstructionAsync<
       getAccountMeta(accounts.ownerShares),
       getAccountMeta(accounts.escrow),
       getAccountMeta(accounts.authority),
+      getAccountMeta(accounts.shareMint),
       getAccountMeta(accounts.tokenProgram),
       getAccountMeta(accounts.queueHoles),
       getAccountMeta(accounts.systemProgram),
@@ -221,6 +239,7 @@ export async function getCancelWithdrawalInstructionAsync<
     TAccountOwnerShares,
     TAccountEscrow,
     TAccountAuthority,
+    TAccountShareMint,
     TAccountTokenProgram,
     TAccountQueueHoles,
     TAccountSystemProgram
@@ -234,6 +253,7 @@ export type CancelWithdrawalInput<
   TAccountOwnerShares extends string = string,
   TAccountEscrow extends string = string,
   TAccountAuthority extends string = string,
+  TAccountShareMint extends string = string,
   TAccountTokenProgram extends string = string,
   TAccountQueueHoles extends string = string,
   TAccountSystemProgram extends string = string,
@@ -244,6 +264,7 @@ export type CancelWithdrawalInput<
   ownerShares: Address<TAccountOwnerShares>;
   escrow: Address<TAccountEscrow>;
   authority: Address<TAccountAuthority>;
+  shareMint: Address<TAccountShareMint>;
   tokenProgram?: Address<TAccountTokenProgram>;
   queueHoles: Address<TAccountQueueHoles>;
   systemProgram?: Address<TAccountSystemProgram>;
@@ -256,6 +277,7 @@ export function getCancelWithdrawalInstruction<
   TAccountOwnerShares extends string,
   TAccountEscrow extends string,
   TAccountAuthority extends string,
+  TAccountShareMint extends string,
   TAccountTokenProgram extends string,
   TAccountQueueHoles extends string,
   TAccountSystemProgram extends string,
@@ -268,6 +290,7 @@ export function getCancelWithdrawalInstruction<
     TAccountOwnerShares,
     TAccountEscrow,
     TAccountAuthority,
+    TAccountShareMint,
     TAccountTokenProgram,
     TAccountQueueHoles,
     TAccountSystemProgram
@@ -281,6 +304,7 @@ export function getCancelWithdrawalInstruction<
   TAccountOwnerShares,
   TAccountEscrow,
   TAccountAuthority,
+  TAccountShareMint,
   TAccountTokenProgram,
   TAccountQueueHoles,
   TAccountSystemProgram
@@ -296,6 +320,7 @@ export function getCancelWithdrawalInstruction<
     ownerShares: { value: input.ownerShares ?? null, isWritable: true },
     escrow: { value: input.escrow ?? null, isWritable: true },
     authority: { value: input.authority ?? null, isWritable: false },
+    shareMint: { value: input.shareMint ?? null, isWritable: true },
     tokenProgram: { value: input.tokenProgram ?? null, isWritable: false },
     queueHoles: { value: input.queueHoles ?? null, isWritable: true },
     systemProgram: { value: input.systemProgram ?? null, isWritable: false },
@@ -321,6 +346,7 @@ export function getCancelWithdrawalInstruction<
       getAccountMeta(accounts.ownerShares),
       getAccountMeta(accounts.escrow),
       getAccountMeta(accounts.authority),
+      getAccountMeta(accounts.shareMint),
       getAccountMeta(accounts.tokenProgram),
       getAccountMeta(accounts.queueHoles),
       getAccountMeta(accounts.systemProgram),
@@ -335,6 +361,7 @@ export function getCancelWithdrawalInstruction<
     TAccountOwnerShares,
     TAccountEscrow,
     TAccountAuthority,
+    TAccountShareMint,
     TAccountTokenProgram,
     TAccountQueueHoles,
     TAccountSystemProgram
@@ -353,9 +380,10 @@ export type ParsedCancelWithdrawalInstruction<
     ownerShares: TAccountMetas[3];
     escrow: TAccountMetas[4];
     authority: TAccountMetas[5];
-    tokenProgram: TAccountMetas[6];
-    queueHoles: TAccountMetas[7];
-    systemProgram: TAccountMetas[8];
+    shareMint: TAccountMetas[6];
+    tokenProgram: TAccountMetas[7];
+    queueHoles: TAccountMetas[8];
+    systemProgram: TAccountMetas[9];
   };
   data: CancelWithdrawalInstructionData;
 };
@@ -368,7 +396,7 @@ export function parseCancelWithdrawalInstruction<
     InstructionWithAccounts<TAccountMetas> &
     InstructionWithData<ReadonlyUint8Array>,
 ): ParsedCancelWithdrawalInstruction<TProgram, TAccountMetas> {
-  if (instruction.accounts.length < 9) {
+  if (instruction.accounts.length < 10) {
     // TODO: Coded error.
     throw new Error("Not enough accounts");
   }
@@ -387,6 +415,7 @@ export function parseCancelWithdrawalInstruction<
       ownerShares: getNextAccount(),
       escrow: getNextAccount(),
       authority: getNextAccount(),
+      shareMint: getNextAccount(),
       tokenProgram: getNextAccount(),
       queueHoles: getNextAccount(),
       systemProgram: getNextAccount(),

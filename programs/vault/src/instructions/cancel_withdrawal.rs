@@ -1,23 +1,27 @@
 //! cancel_withdrawal — the owner takes a pending request back until it is claimed, also while the
-//! vault is paused (the escrowed shares are the holder's): the shares return from the escrow, the cap
-//! usage the request took in the current hourly and daily windows is given back, the request leaves the
-//! queue (see queue.rs: settled if funded, the tail shrinks if last, a hole otherwise) and the receipt
-//! closes, so the owner can request again at once. Only the owner can: it signs, and the receipt is
-//! re-derived from its key.
+//! vault is paused (the escrowed shares are the holder's). A cancel costs what an honest exit of the same
+//! shares costs: the fee the receipt recorded, taken in shares (rounded up) and burned, so its value
+//! stays with the holders as an exit's fee does; holding the caps for an hour and cancelling is then
+//! never free. The rest of the shares return from the escrow, the cap usage the request took in the
+//! current hourly and daily windows is given back, the request leaves the queue (see queue.rs: settled
+//! if funded, the tail shrinks if last, a hole otherwise) and the receipt closes, so the owner can
+//! request again at once. A request below the vault's minimum (a holder's whole small balance) does not
+//! become a hole: it leaves the queue once funded or last, so dust cannot fill the hole list. Only the
+//! owner can cancel: it signs, and the receipt names it.
 
 use crate::account::{keys_equal, Account, Input, Pubkey};
 use crate::borsh::Reader;
 use crate::checks::{self, HoleList};
 use crate::error::{Result, VaultError};
 use crate::events;
-use crate::math::{checked_add, checked_sub, window_start, Window, DAY, HOUR};
+use crate::math::{checked_add, checked_sub, window_start, withdrawal_fee, Window, DAY, HOUR};
 use crate::queue::{self, Exit, Queue};
-use crate::runtime::{self, verify_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
+use crate::runtime::{self, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
 use crate::state::{self, QueueHoles, WithdrawalReceipt, QUEUE_HOLES_DISCRIMINATOR, QUEUE_HOLES_SIZE};
 
 pub fn process(input: &Input, args: Reader) -> Result<()> {
-    let [owner, vault_account, receipt_account, owner_shares, escrow, authority, token_program, holes_account, system_program] =
-        input.take::<9>()?;
+    let [owner, vault_account, receipt_account, owner_shares, escrow, authority, share_mint, token_program, holes_account, system_program] =
+        input.take::<10>()?;
     args.finish()?;
 
     let program_id = input.program_id;
@@ -29,14 +33,14 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
         return Err(VaultError::NoPendingWithdrawal.into());
     }
     let receipt = WithdrawalReceipt::load(&receipt_account, program_id)?;
-    let bump = [receipt.bump];
-    let seeds = Seeds::new(&[b"receipt", vault_account.key(), owner.key()]).with_bump(&bump);
-    verify_program_address(&seeds, program_id, receipt_account.key())?;
+    checks::receipt_of(receipt, vault_account.key(), owner.key())?;
     checks::writable(&owner_shares)?;
     checks::token_account(&owner_shares, &vault.share_mint, owner.key())?;
     checks::address(&escrow, &vault.escrow)?;
     checks::writable(&escrow)?;
     checks::address(&authority, &vault.authority)?;
+    checks::address(&share_mint, &vault.share_mint)?;
+    checks::writable(&share_mint)?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
     let holes = checks::queue_holes(&holes_account, vault_account.key(), program_id)?;
     checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;
@@ -45,9 +49,13 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     let request_id = receipt.request_id;
     let (start, end) = (receipt.queue_start, receipt.queue_end);
     let mut counters = Queue { tail: vault.queue_tail, funded: vault.queue_funded, claimed: vault.queue_claimed };
+    let exit = queue::exit_of(&counters, start, end);
+    if exit == Exit::Hole && shares < vault.min_withdrawal_shares {
+        return Err(VaultError::SmallRequestCannotLeaveQueue.into());
+    }
     let holes = match holes {
         HoleList::Stored(holes) => Some(holes),
-        HoleList::Missing(bump) if queue::exit_of(&counters, start, end) == Exit::Hole => {
+        HoleList::Missing(bump) if exit == Exit::Hole => {
             Some(create_hole_list(&owner, &holes_account, vault_account.key(), program_id, bump)?)
         }
         HoleList::Missing(_) => None,
@@ -66,6 +74,18 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
         daily = daily.credited(assets);
     }
 
+    // The exit fee in shares, burned: NAV keeps their value, so it stays with the holders. Should they
+    // be the vault's last shares, what NAV still counts leaves it, as at the last claim.
+    let fee_shares = withdrawal_fee(shares, receipt.fee_bps)?;
+    let returned = shares - fee_shares;
+    let total_shares = checked_sub(vault.total_shares, fee_shares)?;
+    let mut retained = 0;
+    if total_shares == 0 {
+        retained = vault.total_assets;
+        vault.surplus_assets = checked_add(vault.surplus_assets, retained)?;
+        vault.total_assets = 0;
+    }
+    vault.total_shares = total_shares;
     vault.queue_tail = counters.tail;
     vault.queue_funded = counters.funded;
     vault.queue_claimed = counters.claimed;
@@ -77,7 +97,12 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
 
     let authority_bump = [vault.authority_bump];
     let signer = Seeds::new(&[b"authority", vault_account.key()]).with_bump(&authority_bump);
-    runtime::token_transfer(&escrow, &owner_shares, &authority, shares, Some(&signer))?;
+    if fee_shares > 0 {
+        runtime::token_burn(&escrow, &share_mint, &authority, fee_shares, &signer)?;
+    }
+    if returned > 0 {
+        runtime::token_transfer(&escrow, &owner_shares, &authority, returned, Some(&signer))?;
+    }
 
     // Close the receipt: its rent to the wallet (read after any CPI that charged the wallet), no data,
     // back to the system program.
@@ -86,7 +111,10 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     receipt_account.set_data_len(0);
     receipt_account.set_owner(&SYSTEM_PROGRAM_ID);
 
-    events::withdrawal_cancelled(vault_account.key(), owner.key(), request_id, shares, now);
+    events::withdrawal_cancelled(vault_account.key(), owner.key(), request_id, shares, fee_shares, now);
+    if retained > 0 {
+        events::surplus_retained(vault_account.key(), retained, vault, now);
+    }
     Ok(())
 }
 

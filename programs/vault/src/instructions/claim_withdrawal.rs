@@ -15,7 +15,7 @@ use crate::config;
 use crate::error::{Result, VaultError};
 use crate::events::{self, Claim};
 use crate::math::{assets_for_shares_floor, checked_add, checked_sub, withdrawal_fee};
-use crate::runtime::{self, verify_program_address, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
+use crate::runtime::{self, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
 use crate::state::WithdrawalReceipt;
 
 pub fn process(input: &Input, args: Reader) -> Result<()> {
@@ -25,7 +25,8 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
 
     let program_id = input.program_id;
     // Anyone may send the claim (the keeper, a partner, the owner): it pays only the owner's asset
-    // account and returns the receipt's rent to the owner, so no signature of the owner is needed.
+    // account (its associated one unless the owner signs) and returns the receipt's rent to the owner,
+    // so no signature of the owner is needed.
     checks::writable(&owner)?;
     let vault = checks::vault(&vault_account, program_id, true)?;
     checks::address(&authority, &vault.authority)?;
@@ -40,11 +41,15 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
         return Err(VaultError::NoPendingWithdrawal.into());
     }
     let receipt = WithdrawalReceipt::load(&receipt_account, program_id)?;
-    let bump = [receipt.bump];
-    let seeds = Seeds::new(&[b"receipt", vault_account.key(), owner.key()]).with_bump(&bump);
-    verify_program_address(&seeds, program_id, receipt_account.key())?;
+    checks::receipt_of(receipt, vault_account.key(), owner.key())?;
     checks::writable(&owner_asset)?;
     checks::token_account(&owner_asset, &vault.asset_mint, owner.key())?;
+    // The owner may name any asset account of its own; anyone else delivers only into the owner's
+    // associated token account, the one its wallet watches.
+    if !owner.is_signer() {
+        checks::associated_token_account(&owner_asset, owner.key(), &vault.asset_mint)
+            .map_err(|_| VaultError::NotAssociatedTokenAccount)?;
+    }
     let reserve_balance = checks::token_account(&reserve, &vault.asset_mint, &vault.authority)?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
 

@@ -57,9 +57,14 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     if vault.fee_bps > max_fee_bps {
         return Err(VaultError::FeeAboveMaximum.into());
     }
-    // Whatever the minimum, a holder can always ask for every share it holds.
-    if shares < vault.min_withdrawal_shares && shares != held {
-        return Err(VaultError::BelowMinimumWithdrawal.into());
+    // Whatever the minimum, a holder can always ask for every share it holds, read from its associated
+    // token account: a second account holding a few raw shares does not make a dust request.
+    if shares < vault.min_withdrawal_shares {
+        if shares != held {
+            return Err(VaultError::BelowMinimumWithdrawal.into());
+        }
+        checks::associated_token_account(&owner_shares, owner.key(), &vault.share_mint)
+            .map_err(|_| VaultError::BelowMinimumWithdrawal)?;
     }
     let assets = assets_for_shares_floor(shares, vault.total_assets, vault.total_shares)?;
     let hourly = Window { start: vault.hourly_window_start, used: vault.hourly_used }
