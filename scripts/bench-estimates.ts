@@ -289,17 +289,17 @@ interface Wave {
 const CAPPED_SIZES: Record<SizeClass, [number, number]> = {
   small: [0.0004, 0.004],
   medium: [0.01, 0.03],
-  large: [0.1, 0.18],
+  large: [0.08, 0.14],
 };
 const STAGING_SIZES: Record<SizeClass, [number, number]> = {
   small: [0.002, 0.03],
-  medium: [0.2, 0.7],
-  large: [1.1, 2.6],
+  medium: [0.15, 0.5],
+  large: [1.1, 2.2],
 };
 /** At most this share of a capped vault's cap is requested in all (the caps refuse the rest). */
-const CAP_BUDGET = 0.85;
+const CAP_BUDGET = 0.95;
 /** At most this many stagings' worth of shares on an uncapped vault, so the queue drains within the run. */
-const STAGING_BUDGET = 10;
+const STAGING_BUDGET = 14;
 /** Requests per wave, sent at once; the waves' spacing, ms. */
 const WAVE_SIZE: [number, number] = [1, 7];
 const WAVE_SPACING_MS: [number, number] = [5_000, 25_000];
@@ -320,6 +320,53 @@ function fractionOf(amount: bigint, fraction: number): bigint {
   return (amount * BigInt(Math.round(fraction * 1_000_000))) / 1_000_000n;
 }
 
+interface SizedRequest {
+  vault: BenchVault;
+  size: SizeClass;
+  shares: bigint;
+  relative: string;
+  /** What it takes from the vault's budget: assets on a capped vault, shares on an uncapped one. */
+  cost: bigint;
+}
+
+/** A request of the wanted size on the vault, or of the largest smaller one its budget takes; null: none. */
+function sizeRequest(
+  { vault, state }: { vault: BenchVault; state: VaultAccount },
+  wanted: SizeClass,
+  random: () => number,
+  stageMaxShares: bigint,
+  spent: bigint,
+): SizedRequest | null {
+  for (let size: SizeClass | null = wanted; size !== null; size = SMALLER[size]) {
+    if (vault.cap !== null) {
+      const fraction = between(random, CAPPED_SIZES[size]);
+      const assets = fractionOf(vault.cap, fraction);
+      if (spent + assets <= fractionOf(vault.cap, CAP_BUDGET)) {
+        return {
+          vault,
+          size,
+          shares: sharesForAssetsRoundDown(assets, state.totalAssets, state.totalShares),
+          relative: `${(fraction * 100).toFixed(fraction < 0.01 ? 2 : 1)}% of the cap`,
+          cost: assets,
+        };
+      }
+    } else {
+      const fraction = between(random, STAGING_SIZES[size]);
+      const shares = fractionOf(stageMaxShares, fraction);
+      if (spent + shares <= stageMaxShares * BigInt(STAGING_BUDGET)) {
+        return {
+          vault,
+          size,
+          shares,
+          relative: `${fraction.toFixed(fraction < 0.1 ? 3 : 2)}× a staging`,
+          cost: shares,
+        };
+      }
+    }
+  }
+  return null;
+}
+
 function planRequests(
   count: number,
   random: () => number,
@@ -336,40 +383,21 @@ function planRequests(
       requests: [],
     };
     for (let index = 0; index < size; index += 1) {
-      const entry = vaults[Math.floor(random() * vaults.length)] ?? vaults[0];
-      if (entry === undefined) {
-        throw new Error("no vault to request from");
-      }
-      const { vault, state } = entry;
-      const spent = used.get(vault) ?? 0n;
-      let chosen: SizeClass | null = pickSize(random);
-      let shares = 0n;
-      let relative = "";
-      // A size past the vault's budget is taken one class smaller.
-      while (chosen !== null) {
-        if (vault.cap !== null) {
-          const fraction = between(random, CAPPED_SIZES[chosen]);
-          const assets = fractionOf(vault.cap, fraction);
-          shares = sharesForAssetsRoundDown(assets, state.totalAssets, state.totalShares);
-          relative = `${(fraction * 100).toFixed(fraction < 0.01 ? 2 : 1)}% of the cap`;
-          if (spent + assets <= fractionOf(vault.cap, CAP_BUDGET)) {
-            used.set(vault, spent + assets);
-            break;
-          }
-        } else {
-          const fraction = between(random, STAGING_SIZES[chosen]);
-          shares = fractionOf(stageMaxShares, fraction);
-          relative = `${fraction.toFixed(fraction < 0.1 ? 3 : 2)}× a staging`;
-          if (spent + shares <= stageMaxShares * BigInt(STAGING_BUDGET)) {
-            used.set(vault, spent + shares);
-            break;
-          }
+      const first = Math.floor(random() * vaults.length);
+      const picked = pickSize(random);
+      // The picked vault first; one whose budget cannot take even a small request passes it on.
+      let sized: SizedRequest | null = null;
+      for (let offset = 0; sized === null && offset < vaults.length; offset += 1) {
+        const entry = vaults[(first + offset) % vaults.length];
+        if (entry !== undefined) {
+          sized = sizeRequest(entry, picked, random, stageMaxShares, used.get(entry.vault) ?? 0n);
         }
-        chosen = SMALLER[chosen];
       }
-      if (chosen === null) {
-        throw new Error(`${vault.name}: the plan's budget is spent; fewer --requests or another --seed`);
+      if (sized === null) {
+        throw new Error("every vault's budget is spent: fewer --requests, or another --seed");
       }
+      used.set(sized.vault, (used.get(sized.vault) ?? 0n) + sized.cost);
+      const { vault, size: chosen, shares, relative } = sized;
       wave.requests.push({ number, vault, size: chosen, shares, relative, wave: waves.length + 1 });
       number += 1;
     }
