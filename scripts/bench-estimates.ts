@@ -534,7 +534,11 @@ async function transactionEvents(connection: Connection, signature: string): Pro
     commitment: "confirmed",
     maxSupportedTransactionVersion: 0,
   });
-  return decodeVaultEvents(transaction?.meta?.logMessages ?? []);
+  // A listed signature the node cannot return would drop a strike or a staging unseen.
+  if (transaction === null) {
+    throw new Error(`the chain does not return the transaction ${signature}`);
+  }
+  return decodeVaultEvents(transaction.meta?.logMessages ?? []);
 }
 
 async function chainNowSeconds(connection: Connection): Promise<number> {
