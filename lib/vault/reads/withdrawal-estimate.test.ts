@@ -104,9 +104,10 @@ describe("the arrival estimate", () => {
   });
 
   it("lets the next staging land a second before an interval past staged_at: the keeper counts from its look", () => {
-    // bench:estimates, seed 29, #39: the keeper looked at 10:27:55, its staging was stamped 10:27:56
-    // (the chain's whole second turned in between), and it staged again at 10:28:15, an interval after
-    // its look; the band said 10:28:16–10:28:21. Here: looked 11:59:55, stamped 11:59:56, read 12:00:01.
+    // bench:estimates' first run (request #39): the keeper looked at 10:27:55, its staging was stamped
+    // 10:27:56 (the chain's whole second turned in between), and it staged again at 10:28:15, an
+    // interval after its look; the band said 10:28:16–10:28:21. Here: looked 11:59:55, stamped
+    // 11:59:56, read 12:00:01.
     const state = vault({ navSequence: 8n, stagedAt: NOW_S - 4n, queueTail: 10_000n * SHARE });
     const request = receipt(10_000n * SHARE, 0n, { requestedAt: NOW_S });
     const estimate = estimateArrival(input({ state, receipt: request, nowMs: NOW + 1_000 }), pace);
