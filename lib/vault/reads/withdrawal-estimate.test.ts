@@ -85,8 +85,9 @@ describe("the arrival estimate", () => {
   });
 
   it("counts one staging per cap's worth of shares, an interval apart, from the last staging", () => {
-    // 60,000 shares ahead of the end: three stagings of ≤ 25,000; the last one was 5 s ago, so the
-    // first is due in 15 s, the third 40 s later. NAV already struck past the floor.
+    // 60,000 shares ahead of the end: three stagings of ≤ 25,000; the last one was stamped 5 s ago, so
+    // the first is due in 15 s (14 s if the keeper looked a second before the stamp), the third 40 s
+    // later. NAV already struck past the floor.
     const state = vault({ navSequence: 8n, stagedAt: NOW_S - 5n, queueTail: 60_000n * SHARE });
     const estimate = estimateArrival(
       input({ state, receipt: receipt(10_000n * SHARE, 50_000n * SHARE) }),
@@ -95,9 +96,27 @@ describe("the arrival estimate", () => {
     expect(estimate).toEqual({
       kind: "staging",
       band: {
-        earliest: iso(NOW + 15_000 + 2 * 20_000),
+        earliest: iso(NOW + 14_000 + 2 * 20_000),
         latest: iso(NOW + 15_000 + 2 * (20_000 + SLACK_MS) + SLACK_MS),
       },
+      awaiting: ["staging"],
+    });
+  });
+
+  it("lets the next staging land a second before an interval past staged_at: the keeper counts from its look", () => {
+    // bench:estimates' first run (request #39): the keeper looked at 10:27:55, its staging was stamped
+    // 10:27:56 (the chain's whole second turned in between), and it staged again at 10:28:15, an
+    // interval after its look; the band said 10:28:16–10:28:21. Here: looked 11:59:55, stamped
+    // 11:59:56, read 12:00:01.
+    const state = vault({ navSequence: 8n, stagedAt: NOW_S - 4n, queueTail: 10_000n * SHARE });
+    const request = receipt(10_000n * SHARE, 0n, { requestedAt: NOW_S });
+    const estimate = estimateArrival(input({ state, receipt: request, nowMs: NOW + 1_000 }), pace);
+    const stagedAgainMs = NOW - 5_000 + 20_000;
+    expect(Date.parse(estimate.band?.earliest ?? "")).toBeLessThanOrEqual(stagedAgainMs);
+    // The latest edge still counts from the stamp: the look was at most that late.
+    expect(estimate).toEqual({
+      kind: "staging",
+      band: { earliest: iso(NOW + 15_000), latest: iso(NOW + 16_000 + SLACK_MS) },
       awaiting: ["staging"],
     });
   });

@@ -34,6 +34,13 @@ export interface KeeperPace extends ScheduleSettings {
 export const ACTION_CONFIRM_SECONDS = 4;
 
 /**
+ * How far the keeper's look may precede the stamp of the staging it sends (staged_at): it counts its
+ * staging interval from the chain's clock as it looked, in whole seconds, and the second may turn
+ * before the staging executes (bench:estimates measured stagings a second before staged_at + interval).
+ */
+export const STAGING_LOOK_LEAD_SECONDS = 1;
+
+/**
  * The shares of the queue's holes inside [from, to): cancelled requests no one waits for, which
  * staging passes at no cost.
  */
@@ -104,11 +111,13 @@ function stagingWindow(input: EstimateInput, pace: KeeperPace, slackMs: number):
   if (nowMs > Math.max(dueMs, requestedMs) + intervalMs + 2 * slackMs) {
     return null;
   }
-  const firstMs = Math.max(nowMs, dueMs);
+  // The keeper's interval runs from its look, which staged_at may trail by up to the lead.
+  const firstEarliestMs = Math.max(nowMs, dueMs - STAGING_LOOK_LEAD_SECONDS * 1000);
+  const firstLatestMs = Math.max(nowMs, dueMs);
   return {
-    earliestMs: firstMs + (stagings - 1) * intervalMs,
+    earliestMs: firstEarliestMs + (stagings - 1) * intervalMs,
     // Each staging is due an interval after the previous one was sent, which took up to the slack.
-    latestMs: firstMs + (stagings - 1) * (intervalMs + slackMs) + slackMs,
+    latestMs: firstLatestMs + (stagings - 1) * (intervalMs + slackMs) + slackMs,
   };
 }
 
