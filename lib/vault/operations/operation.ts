@@ -32,6 +32,8 @@ export interface StoredEventFields {
   integer(name: string): bigint;
   asset(name: string): TokenAmount;
   shares(name: string): TokenAmount;
+  /** Who sent the transaction when the event's owner did not sign it (its fee payer); else null. */
+  deliveredBy: string | null;
 }
 
 interface OperationSpec<Action extends OperationAction, Event extends VaultEventName> {
