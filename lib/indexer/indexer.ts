@@ -3,9 +3,9 @@
 // a NAV/supply/queue snapshot and its holders, then walks the vault's signatures newer than its cursor
 // (all of them on first run, or after downtime) and stores each successful transaction's program
 // events together with the cursor, and the history rows of the claims in it that someone other than
-// their owner sent (a delivery, which the owner cannot post). Reads are served from these rows. Woken (the program's logs over
-// the node's WebSocket, program-watch.ts), it runs a lighter pass at once: the vaults' new
-// transactions only, without the snapshot and holder reads of the scheduled pass.
+// their owner sent (a delivery, which the owner cannot post). Reads are served from these rows. Woken
+// (the program's logs over the node's WebSocket, program-watch.ts), it runs a lighter pass at once: the
+// vaults' new transactions only, without the snapshot and holder reads of the scheduled pass.
 import { PublicKey } from "@solana/web3.js";
 
 import type { GenesisWatch } from "../chain/genesis-watch";
