@@ -1,9 +1,12 @@
 // Cancelling a pending withdrawal in a real browser: a fresh wallet deposits and requests, the pending
 // panel's "Cancel request" asks for a confirmation that says what happens, the wallet signs the checked
 // cancel, and the shares are back (less the exit fee, burned): the panel goes, the page says so, the activity lists the cancel.
+// The request is made right after a NAV strike: the local keeper delivers a withdrawal in the pass that
+// makes it claimable, which is the next strike's, a whole NAV interval later.
 import type { Page } from "playwright";
 import { describe, expect, inject, it } from "vitest";
 
+import { nextNavStrike } from "./support/chain";
 import {
   browserPerFile,
   confirmInWallet,
@@ -44,6 +47,7 @@ async function cancelJourney(page: Page): Promise<void> {
 
   await page.getByRole("tab", { name: "withdraw" }).click();
   await page.getByLabel("Shares to withdraw").fill("40");
+  await nextNavStrike(env.rpcUrl, env.primeVaultId, (env.navIntervalSeconds * 2 + 30) * 1000);
   await page.getByRole("button", { name: "Request withdrawal" }).click();
   await confirmInWallet(page, "withdraw-status");
   await page.getByTestId("pending-withdrawal").waitFor({ timeout: 45_000 });

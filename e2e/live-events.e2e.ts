@@ -1,11 +1,13 @@
 // The vault page listening to the chain: a wallet requests a withdrawal, the page's event stream
 // (GET /api/events/stream through the page session) opens, and once the keeper has staged the queue
-// and struck a NAV the pending withdrawal says "Ready to claim" without a reload — while, once the
-// status endpoint has shown it pending, every later status request is held unanswered, so the change
-// can only have come from the stream.
+// and struck a NAV the withdrawal is claimable, and in the same pass the keeper delivers it: the
+// pending withdrawal turns "Withdrawal delivered", by the keeper's address, without a reload — while,
+// once the status endpoint has shown it pending, every later status request is held unanswered, so the
+// change can only have come from the stream.
 import type { Browser, Page, Route } from "playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
+import { devRoles } from "../localnet/genesis";
 import { confirmInWallet, connectWallet, launchChromium, openSession, screenshot } from "./support/browser";
 import "./support/environment";
 
@@ -59,7 +61,7 @@ async function waitForHeld(held: readonly Route[]): Promise<void> {
 }
 
 describe("the vault page's event stream", () => {
-  it("turns a pending withdrawal ready to claim from the stream, with the status endpoint's word held back", async () => {
+  it("turns a pending withdrawal delivered from the stream, with the status endpoint's word held back", async () => {
     const { page, wallet, problems } = await openSession(browser);
     const held: Route[] = [];
     const streams: string[] = [];
@@ -75,20 +77,26 @@ describe("the vault page's event stream", () => {
       await connectWallet(page);
       // Once the request is recorded and its panel shows it pending, every later status request is held
       // unanswered: from then on only the stream can tell the page. No status answer that says the
-      // withdrawal is claimable may reach the page.
+      // withdrawal is claimable, or claimed, may reach the page.
       const isStatus = (url: URL): boolean =>
         url.pathname === `/api/vault/${env.flexVaultId}/withdraw` && url.searchParams.has("wallet");
       let holding = false;
       let claimableAnswered = false;
+      let claimedAnswered = false;
       page.on("response", (response) => {
         if (!isStatus(new URL(response.url())) || response.request().method() !== "GET") {
           return;
         }
         void response
           .json()
-          .then((body: { data?: { canClaimNow?: boolean } }) => {
-            claimableAnswered ||= body.data?.canClaimNow === true;
-          })
+          .then(
+            (body: {
+              data?: { canClaimNow?: boolean; milestones?: { claimedAt?: string | null } | null };
+            }) => {
+              claimableAnswered ||= body.data?.canClaimNow === true;
+              claimedAnswered ||= typeof body.data?.milestones?.claimedAt === "string";
+            },
+          )
           .catch(() => undefined);
       });
       await page.route(isStatus, async (route) => {
@@ -132,19 +140,37 @@ describe("the vault page's event stream", () => {
       );
       expect(claimableAnswered, "the request was claimable before the stream could tell").toBe(false);
       holding = true;
-      await page.getByText("Ready to claim").waitFor({ timeout: (env.navIntervalSeconds * 3 + 30) * 1000 });
-      expect(await page.getByTestId("claim-button").isEnabled()).toBe(true);
-      // The poll did ask, and was not answered; no answer that said claimable reached the page.
+      // Claimable, then delivered by the keeper in the same pass: the card turns delivered.
+      const arrived = page.getByTestId("withdrawal-arrived");
+      await arrived.waitFor({ timeout: (env.navIntervalSeconds * 3 + 30) * 1000 });
+      expect(await panel.count()).toBe(0);
+      // The poll did ask, and was not answered; no answer that said claimable or claimed reached the page.
       await waitForHeld(held);
       expect(claimableAnswered).toBe(false);
-      await screenshot(page, "12-ready-from-stream");
+      expect(claimedAnswered).toBe(false);
+      // Who sent it is the event's word alone (the held status read would say it is the keeper).
+      const keeper = devRoles().manager.publicKey.toBase58();
+      expect(await page.getByTestId("withdrawal-delivered-by").innerText()).toBe(
+        `${keeper.slice(0, 4)}…${keeper.slice(-4)}`,
+      );
+      expect((await arrived.innerText()).replace(/\s+/g, " ")).toMatch(
+        /^Withdrawal delivered ?Arrived: 10\.\d\d USDC in your wallet at .+ sent the claim for you/,
+      );
+      await screenshot(page, "12-delivered-from-stream");
 
       const events = await streamEvents(page);
+      const types = events.map((event) => event.type);
       const claimable = events.find((event) => event.type === "withdrawal.claimable");
-      expect(claimable, `stream events: ${events.map((event) => event.type).join(", ")}`).toBeDefined();
+      expect(claimable, `stream events: ${types.join(", ")}`).toBeDefined();
       const payload = JSON.parse(claimable?.data ?? "{}") as { wallet?: string; vault?: string };
       expect(payload.wallet).toBe(wallet?.address);
       expect(payload.vault).toBe(env.flexVaultId);
+      const claimed = events.find((event) => event.type === "withdrawal.claimed");
+      expect(types.indexOf("withdrawal.claimable")).toBeLessThan(types.indexOf("withdrawal.claimed"));
+      expect(JSON.parse(claimed?.data ?? "{}")).toMatchObject({
+        wallet: wallet?.address,
+        data: { deliveredBy: keeper, net: { symbol: "USDC" } },
+      });
       expect(
         events.every(
           (event) => !event.data.includes('"wallet":"') || event.data.includes(wallet?.address ?? "?"),

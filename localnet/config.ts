@@ -21,8 +21,8 @@ export interface KeeperConfig {
   /** Most shares one stage_withdrawals call funds. */
   stageMaxShares: bigint;
   /**
-   * Most claimable withdrawals the keeper delivers per vault and pass; 0 (the default here, unlike
-   * `npm run keeper`'s 10) leaves every claim to its owner, as the app's claim flow expects.
+   * Most claimable withdrawals the keeper delivers per vault and pass (default 5, as a deployment's
+   * keeper does: the pages show them delivered); 0 leaves every claim to its owner.
    */
   deliverMaxPerPass: number;
 }
@@ -159,7 +159,7 @@ const OPTIONS = {
     "--keeper-deliver",
     "LOCALNET_KEEPER_DELIVER",
     integer(0, 100),
-    "claimable withdrawals the keeper delivers per vault and pass (default 0: owners claim)",
+    "claimable withdrawals the keeper delivers per vault and pass (default 5; 0: owners claim)",
   ),
   faucetUsdcAmount: option(
     "--faucet-usdc-amount",
@@ -290,7 +290,7 @@ export function parseLocalnetConfig(
       apyBps: read("apyBps", 1000),
       stageIntervalSeconds: read("stageIntervalSeconds", 20),
       stageMaxShares: read("stageMaxShares", 25_000_000_000_000n),
-      deliverMaxPerPass: read("deliverMaxPerPass", 0),
+      deliverMaxPerPass: read("deliverMaxPerPass", 5),
     },
     faucet: {
       usdcAmount: read("faucetUsdcAmount", 10_000_000_000n),

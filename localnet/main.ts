@@ -33,7 +33,11 @@ function banner(localnet: LocalnetHandle): string {
   if (localnet.keeper !== null) {
     const keeper = config.keeper;
     lines.push(
-      `  Keeper     NAV every ${keeper.navIntervalSeconds} s at ${keeper.apyBps / 100}% APY, staging every ${keeper.stageIntervalSeconds} s`,
+      `  Keeper     NAV every ${keeper.navIntervalSeconds} s at ${keeper.apyBps / 100}% APY, staging every ${keeper.stageIntervalSeconds} s, ${
+        keeper.deliverMaxPerPass === 0
+          ? "delivering no claims (owners claim)"
+          : `delivering up to ${keeper.deliverMaxPerPass} claimable withdrawals per vault and pass`
+      }`,
     );
   }
   if (config.stateDir !== null) {

@@ -110,10 +110,12 @@ describe("configuration", () => {
       stateDir: null,
       slotMs: 400,
       finalizationDepth: 32,
-      // Owners claim on the local chain unless --keeper-deliver asks the keeper to deliver.
-      keeper: { enabled: true, navIntervalSeconds: 60, stageIntervalSeconds: 20, deliverMaxPerPass: 0 },
+      // The keeper delivers claimable withdrawals on the local chain, as a deployment's does.
+      keeper: { enabled: true, navIntervalSeconds: 60, stageIntervalSeconds: 20, deliverMaxPerPass: 5 },
     });
-    expect(parseLocalnetConfig(["--keeper-deliver", "5"], {}).keeper.deliverMaxPerPass).toBe(5);
+    // --keeper-deliver 0 leaves every claim to its owner.
+    expect(parseLocalnetConfig(["--keeper-deliver", "0"], {}).keeper.deliverMaxPerPass).toBe(0);
+    expect(parseLocalnetConfig([], { LOCALNET_KEEPER_DELIVER: "12" }).keeper.deliverMaxPerPass).toBe(12);
     expect(config.addressesFile).toMatch(/localnet\/\.state\/addresses\.json$/);
   });
 

@@ -34,7 +34,10 @@ export interface TestLocalnetOptions {
   log?: (line: string) => void;
 }
 
-/** A localnet on OS-assigned ports with fast slots and, unless asked for, no keeper. */
+/**
+ * A localnet on OS-assigned ports with fast slots and, unless asked for, no keeper; a keeper asked
+ * for delivers no claim unless `deliverMaxPerPass` says so (most tests claim as the owner).
+ */
 export async function startTestLocalnet(options: TestLocalnetOptions = {}): Promise<LocalnetHandle> {
   const base = parseLocalnetConfig([], {});
   const directory = await mkdtemp(join(tmpdir(), "localnet-test-"));
@@ -48,7 +51,7 @@ export async function startTestLocalnet(options: TestLocalnetOptions = {}): Prom
     stateDir: options.stateDir ?? null,
     slotMs: options.slotMs ?? 100,
     finalizationDepth: options.finalizationDepth ?? 32,
-    keeper: { ...base.keeper, enabled: false, ...options.keeper },
+    keeper: { ...base.keeper, enabled: false, deliverMaxPerPass: 0, ...options.keeper },
     faucet: { ...base.faucet, ...options.faucet },
   };
   return startLocalnet(config, options.log ?? (() => undefined));

@@ -1,7 +1,9 @@
 "use client";
-// A wallet's recorded activity: deposits, withdrawal requests, claims and cancels, newest first.
+// A wallet's recorded activity: deposits, withdrawal requests, claims and cancels, newest first; a claim
+// the keeper (or anyone) sent for the wallet reads "Withdrawal delivered", by whom.
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import type { ActivityData } from "@/lib/web/api-client";
+import { shortAddress } from "@/lib/web/client-config";
 import { formatAmount, fractionDigitsFor, type Rounding } from "@/lib/web/amounts";
 import { DECIMALS_OFFSET } from "@/lib/vault/model/share-math";
 import { activityKey, type RequestState } from "@/lib/web/open-requests";
@@ -14,6 +16,13 @@ const KIND_WORDS: Record<ActivityData["kind"], string> = {
   claim: "Withdrawal claimed",
   cancel: "Withdrawal cancelled",
 };
+
+/** The row's title: its kind, or "Withdrawal delivered" for a claim the wallet did not send. */
+function titleOf(activity: ActivityData): string {
+  return activity.kind === "claim" && activity.deliveredBy !== null
+    ? "Withdrawal delivered"
+    : KIND_WORDS[activity.kind];
+}
 
 export interface ActivityItem {
   activity: ActivityData;
@@ -72,8 +81,25 @@ export function ActivityList({
           className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2.5"
         >
           <div className="min-w-0">
-            <p className="font-medium" data-kind={activity.kind}>
-              {KIND_WORDS[activity.kind]}
+            <p
+              className="font-medium"
+              data-kind={activity.kind}
+              data-delivered={activity.deliveredBy === null ? undefined : "true"}
+            >
+              {titleOf(activity)}
+              {activity.deliveredBy === null ? null : (
+                <span className="font-normal text-muted">
+                  {" "}
+                  by{" "}
+                  <span
+                    className="font-mono"
+                    data-testid="activity-delivered-by"
+                    title={activity.deliveredBy}
+                  >
+                    {shortAddress(activity.deliveredBy)}
+                  </span>
+                </span>
+              )}
               {states.has(activityKey(activity)) ? (
                 <span
                   className={`ml-2 rounded-full border px-2 py-0.5 text-xs font-medium ${

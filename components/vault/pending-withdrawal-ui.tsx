@@ -3,12 +3,13 @@
 // the reader's zone and locale and "in ~2 min", when each was passed from the status's milestones), the
 // net amount it should pay, which condition binds (a NAV strike or the queue's funding), a live progress
 // bar and the shares ahead in the queue, then the claim, or the cancel of the request (confirmed first:
-// the shares come back, the request leaves the queue). A withdrawal the keeper delivered shows as
-// arrived (DeliveredWithdrawal) instead of asking the owner to claim.
+// the shares come back, the request leaves the queue). A withdrawal the keeper (or anyone) delivered
+// shows as delivered, by whom (DeliveredWithdrawal), instead of asking the owner to claim.
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId, useState } from "react";
 
 import type { WithdrawalStatusData } from "@/lib/web/api-client";
+import { shortAddress } from "@/lib/web/client-config";
 import { formatPercent, fractionDigitsFor, moneyLine } from "@/lib/web/amounts";
 import { arrivalBandText } from "@/lib/web/time";
 import {
@@ -50,8 +51,10 @@ function useReaderClock(): StepClock & { locale: string } {
 }
 
 /**
- * "Arrived: 99.90 USDC in your wallet at 14:06": the wallet's latest withdrawal, claimed for it by the
- * keeper (or anyone but the owner) within the last day. Nothing to claim: it is in the wallet.
+ * "Withdrawal delivered — Arrived: 99.90 USDC in your wallet at 14:06", and by whom: the wallet's latest
+ * withdrawal, claimed for it by the keeper (or anyone but the owner) within the last day, shown from the
+ * moment its withdrawal.claimed event reaches the page (vault-live-events.tsx). Nothing to claim: it is
+ * in the wallet.
  */
 export function DeliveredWithdrawal({ vault, status }: { vault: VaultView; status: WithdrawalStatusData }) {
   const hydrated = useHydrated();
@@ -66,12 +69,27 @@ export function DeliveredWithdrawal({ vault, status }: { vault: VaultView; statu
   if (text === null) {
     return null;
   }
+  const sender = milestones?.claimSigner ?? null;
+  const by =
+    sender === null ? null : (
+      <span className="font-mono" data-testid="withdrawal-delivered-by" title={sender}>
+        {shortAddress(sender)}
+      </span>
+    );
   return (
     <Alert tone="success" title="Withdrawal delivered" testId="withdrawal-arrived">
       {text}.{" "}
-      {milestones?.claimedBy === "keeper"
-        ? "The vault's keeper sent the claim for you, paying its fee; there is nothing left to claim."
-        : "Someone else sent the claim for you; the program pays only into your wallet."}
+      {milestones?.claimedBy === "keeper" ? (
+        <>
+          The vault&apos;s keeper{by === null ? null : <> ({by})</>} sent the claim for you, paying its fee;
+          there is nothing left to claim.
+        </>
+      ) : (
+        <>
+          {by ?? "Someone else"} sent the claim for you; the program pays only into your wallet, and there is
+          nothing left to claim.
+        </>
+      )}
     </Alert>
   );
 }

@@ -1,10 +1,11 @@
 "use client";
 // The vault page's live updates: the partner events of GET /api/events/stream, each refetching the queries
-// it changes.
+// it changes; a claimable or delivered withdrawal is shown from its event at once.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
 import type { WithdrawalStatusData } from "@/lib/web/api-client";
+import { deliveryOf, statusAfterDelivery } from "@/lib/web/delivered-withdrawal";
 import { useClusterKey } from "../providers/config-context";
 import { useWalletState } from "../wallet/wallet-data-access";
 import { vaultKeys } from "./vault-query-keys";
@@ -24,8 +25,9 @@ const EVENT_REFRESHES = {
 
 /**
  * The vault page listening to the chain (GET /api/events/stream, server-sent events through the page
- * session): each event refetches the queries it changes, and withdrawal.claimable turns the pending
- * withdrawal ready at once, without waiting for the status poll. Connecting refetches the status too,
+ * session): each event refetches the queries it changes, withdrawal.claimable turns the pending
+ * withdrawal ready at once, without waiting for the status poll, and withdrawal.claimed naming who
+ * delivered it (the keeper) turns it delivered. Connecting refetches the status too,
  * for whatever happened while the page was not listening. The browser reconnects by itself, resuming
  * after the last event it had. `live` says whether the stream is open.
  */
@@ -59,7 +61,7 @@ export function useVaultEvents(vaultId: string): { live: boolean } {
     // EventSource retries on its own (the server's `retry:`); the poll carries on meanwhile.
     source.onerror = () => setLive(false);
     for (const [type, touched] of Object.entries(EVENT_REFRESHES)) {
-      source.addEventListener(type, () => {
+      source.addEventListener(type, (message: MessageEvent<string>) => {
         if (type === "withdrawal.claimable") {
           // The event is the chain's word that this wallet's request is claimable (the stream sends
           // this wallet's events only): shown at once; the refetch below brings the exact figures.
@@ -81,6 +83,14 @@ export function useVaultEvents(vaultId: string): { live: boolean } {
                         },
                 }
               : status,
+          );
+        }
+        const delivery =
+          type === "withdrawal.claimed" && publicKey !== null ? deliveryOf(message.data, publicKey) : null;
+        if (delivery !== null) {
+          // Someone else claimed it for this wallet: the pending withdrawal is delivered, not gone.
+          queryClient.setQueryData<WithdrawalStatusData>(keys.withdrawalStatus, (status) =>
+            status === undefined ? status : statusAfterDelivery(status, delivery),
           );
         }
         for (const name of touched) {

@@ -134,3 +134,30 @@ export async function vaultFrame(page: Page): Promise<Frame> {
   }
   return frame;
 }
+
+/**
+ * The end of the vault page's pending withdrawal now that the local keeper delivers claimable
+ * withdrawals, in the very pass that makes them claimable: the owner claims when the page offers the
+ * claim first; when the keeper's claim lands first (before the click, or before the owner's own claim
+ * is signed), the card turns "Withdrawal delivered". Waits for one state or the other, never for a
+ * time, and answers which it was.
+ */
+export async function claimOrSeeDelivered(page: Page, timeoutMs: number): Promise<"claimed" | "delivered"> {
+  const claim = page.getByTestId("claim-button").and(page.locator(":enabled"));
+  const arrived = page.getByTestId("withdrawal-arrived");
+  await claim.or(arrived).first().waitFor({ timeout: timeoutMs });
+  if ((await arrived.count()) > 0) {
+    return "delivered";
+  }
+  // The card may go between the look and the click: then the delivery is what follows.
+  await claim.click({ timeout: 5_000 }).catch(() => undefined);
+  const confirm = page.getByTestId("claim-status-confirm");
+  await confirm.or(arrived).first().waitFor({ timeout: 45_000 });
+  if ((await arrived.count()) > 0) {
+    return "delivered";
+  }
+  await confirm.click({ timeout: 5_000 }).catch(() => undefined);
+  const success = page.getByTestId("claim-success");
+  await success.or(arrived).first().waitFor({ timeout: 45_000 });
+  return (await success.count()) > 0 ? "claimed" : "delivered";
+}

@@ -1,6 +1,8 @@
 // Setting up wallets from the test itself, as an operator would: the localnet faucet over HTTP, and
-// SOL moved out of a wallet to leave it unable to pay fees.
-import { Connection, Keypair, SystemProgram, Transaction } from "@solana/web3.js";
+// SOL moved out of a wallet to leave it unable to pay fees; and the keeper's NAV strikes, watched.
+import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
+
+import { decodeVault } from "../../lib/vault/program/accounts";
 
 export const USDC = 1_000_000n;
 
@@ -73,4 +75,25 @@ async function chainControl(controlUrl: string, action: "pause" | "resume"): Pro
   if (response.status !== 204) {
     throw new Error(`The chain's proxy did not ${action}: HTTP ${response.status}`);
   }
+}
+
+/**
+ * Waits for the keeper's next NAV strike on a vault (its nav_sequence moving on). A withdrawal
+ * requested right after it becomes claimable only at the strike after, a whole NAV interval away: the
+ * time a test has to act on it as pending (cancel it) before the keeper can deliver it.
+ */
+export async function nextNavStrike(rpcUrl: string, vault: string, timeoutMs: number): Promise<void> {
+  const connection = new Connection(rpcUrl, "confirmed");
+  const address = new PublicKey(vault);
+  const sequence = async (): Promise<bigint> =>
+    decodeVault((await connection.getAccountInfo(address))?.data ?? new Uint8Array()).navSequence;
+  const before = await sequence();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await sequence()) > before) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No NAV strike on ${vault} within ${timeoutMs} ms`);
 }

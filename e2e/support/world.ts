@@ -75,7 +75,10 @@ export interface LocalnetProcess {
   vaults: { id: string; name: string }[];
 }
 
-/** The chain as `npm run localnet` runs it, on free ports, with its own addresses file. */
+/**
+ * The chain as `npm run localnet` runs it, on free ports, with its own addresses file; its keeper
+ * delivers claimable withdrawals (the local default), so a test's owner claims only when it is first.
+ */
 export async function startLocalnet(options: LocalnetOptions): Promise<LocalnetProcess> {
   const rpcPort = await freePort();
   const wsPort = await freePort();

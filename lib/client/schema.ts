@@ -1167,6 +1167,8 @@ export interface components {
       assets: components["schemas"]["TokenAmount"];
       shares: components["schemas"]["TokenAmount"];
       fee: components["schemas"]["TokenAmount"] | null;
+      /** @description A claim the wallet did not send (the vault's keeper, or anyone, delivered it: the claim pays only the owner): the sender's address, its transaction's fee payer, recorded by the indexer. Null for the wallet's own transactions */
+      deliveredBy: string | null;
       slot: number;
       blockTime: string | null;
       recordedAt: string;

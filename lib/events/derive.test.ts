@@ -8,6 +8,7 @@ import { claimableEvent, partnerEventsOf, type VaultEventContext } from "./deriv
 
 const VAULT = "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS";
 const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+const KEEPER = "KeeperManager111111111111111111111111111111";
 const context: VaultEventContext = {
   asset: { mint: "AssetMint1111111111111111111111111111111111", symbol: "USDC", decimals: 6 },
   shares: { mint: "ShareMint1111111111111111111111111111111111", symbol: "vUSDC", decimals: 6 },
@@ -15,6 +16,8 @@ const context: VaultEventContext = {
   dailyCap: 0n,
   capacityLowBps: 1_000,
   pausedBefore: false,
+  // The wallet sent the transaction (its own deposit, request, claim or cancel).
+  signers: [WALLET],
 };
 
 function stored(name: string, data: Record<string, unknown>, eventIndex = 0): StoredEvent {
@@ -188,6 +191,32 @@ describe("partnerEventsOf", () => {
       context,
     );
     expect(withdrawn?.data.effectiveAt).toBeNull();
+  });
+
+  it("names who delivered a claim its owner did not sign, and no one for the owner's own", () => {
+    const claimed = stored("WithdrawalClaimed", {
+      owner: WALLET,
+      requestId: "7",
+      shares: "5000000",
+      gross: "5005000",
+      fee: "5005",
+      net: "4999995",
+    });
+    const [delivered] = partnerEventsOf([claimed], { ...context, signers: [KEEPER] });
+    expect(delivered).toMatchObject({
+      type: "withdrawal.claimed",
+      wallet: WALLET,
+      data: {
+        requestId: "7",
+        net: { amount: "4999995", symbol: "USDC" },
+        fee: { amount: "5005", symbol: "USDC" },
+        deliveredBy: KEEPER,
+      },
+    });
+    // A fee payer beside the owner's signature (a sponsored claim) is the owner's own claim.
+    for (const signers of [[WALLET], [KEEPER, WALLET]]) {
+      expect(partnerEventsOf([claimed], { ...context, signers })[0]?.data.deliveredBy).toBeNull();
+    }
   });
 
   it("names the request and the trigger in withdrawal.claimable, with one id per request", () => {

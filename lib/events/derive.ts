@@ -2,6 +2,7 @@
 // transaction's stored events with the vault's tokens, caps and previous paused flag, and the store
 // finds the requests a NAV strike or a staging made claimable (lib/store/partner-events.ts).
 import { operationOfEvent } from "../vault/operations/operations";
+import { deliveredBy } from "../vault/model/withdrawal-milestones";
 import type { StoredEvent } from "../store/indexer";
 import { sharePrice } from "../vault/model/share-math";
 import { tokenAmount, type TokenLabel } from "../vault/model/token-amount";
@@ -16,6 +17,8 @@ export interface VaultEventContext {
   capacityLowBps: number;
   /** The vault's paused flag before this transaction (from its previous ConfigUpdated). */
   pausedBefore: boolean;
+  /** The transaction's signers, fee payer first: who sent a claim its owner did not sign. */
+  signers: readonly string[];
 }
 
 const WHOLE_BPS = 10_000n;
@@ -123,6 +126,7 @@ export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEv
           asset: (name) => asset(event, name),
           shares: (name) => shares(event, name),
           sharesOf: (raw) => tokenAmount(context.shares, raw),
+          deliveredBy: event.owner === null ? null : deliveredBy(context.signers, event.owner),
         }),
       });
       if (operation.takesWithdrawalCap) derived.push(...capacityLow(event, context));

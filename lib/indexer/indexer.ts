@@ -2,17 +2,25 @@
 // deployment's protocol (PROTOCOL_ID; the program's other vaults are not indexed), stores its account,
 // a NAV/supply/queue snapshot and its holders, then walks the vault's signatures newer than its cursor
 // (all of them on first run, or after downtime) and stores each successful transaction's program
-// events together with the cursor. Reads are served from these rows. Woken (the program's logs over
-// the node's WebSocket, program-watch.ts), it runs a lighter pass at once: the vaults' new
-// transactions only, without the snapshot and holder reads of the scheduled pass.
+// events together with the cursor, and the history rows of the claims in it that someone other than
+// their owner sent (a delivery, which the owner cannot post). Reads are served from these rows. Woken
+// (the program's logs over the node's WebSocket, program-watch.ts), it runs a lighter pass at once: the
+// vaults' new transactions only, without the snapshot and holder reads of the scheduled pass.
 import { PublicKey } from "@solana/web3.js";
 
 import type { GenesisWatch } from "../chain/genesis-watch";
 import type { RpcClient } from "../chain/rpc";
-import type { VaultChain } from "../chain/vault-chain";
+import type { ConfirmedTransaction, VaultChain } from "../chain/vault-chain";
 import type { SqlIndexerStore, StoredEvent } from "../store/indexer";
+import { DomainError } from "../vault/model/domain-errors";
 import type { VaultAccount } from "../vault/program/accounts";
 import { decodeVaultEvents, eventVault, type VaultEvent } from "../vault/program/events";
+import {
+  classifyVaultTransaction,
+  deliveredActivity,
+  type HistoryTokens,
+  type NewActivityRecord,
+} from "../vault/reads/history";
 import { countHolders, readProtocolVaults, readTokenBalances, signaturesSince } from "./chain-reads";
 import type { LeaderLock } from "./leader-lock";
 import { ProgramWatch } from "./program-watch";
@@ -105,6 +113,13 @@ function storedEvents(
     });
   });
   return stored;
+}
+
+/** A vault of the protocol as this run read it. */
+interface ReadVault {
+  address: PublicKey;
+  data: Buffer;
+  state: VaultAccount;
 }
 
 export class Indexer {
@@ -284,7 +299,7 @@ export class Indexer {
     const result: IndexerRun = { vaults: decoded.length, transactions: 0, events: 0 };
     if (kind === "transactions") {
       for (const vault of decoded) {
-        const indexed = await this.indexEvents(vault.address, this.outboxOf(vault));
+        const indexed = await this.indexEvents(vault, this.outboxOf(vault));
         result.transactions += indexed.transactions;
         result.events += indexed.events;
       }
@@ -315,7 +330,7 @@ export class Indexer {
         queueClaimed: vault.state.queueClaimed,
         reserveBalance,
       });
-      const backfilled = await this.indexEvents(vault.address, this.outboxOf(vault));
+      const backfilled = await this.indexEvents(vault, this.outboxOf(vault));
       result.transactions += backfilled.transactions;
       result.events += backfilled.events;
     }
@@ -331,11 +346,7 @@ export class Indexer {
     return result;
   }
 
-  private outboxOf(vault: {
-    address: PublicKey;
-    data: Buffer;
-    state: VaultAccount;
-  }): VaultOutboxContext | null {
+  private outboxOf(vault: ReadVault): VaultOutboxContext | null {
     const settings = this.options.partnerEvents;
     return settings === undefined
       ? null
@@ -344,17 +355,19 @@ export class Indexer {
 
   /** Stores the events of every transaction of `vault` after its cursor, oldest first. */
   private async indexEvents(
-    vault: PublicKey,
+    vault: ReadVault,
     outbox: VaultOutboxContext | null,
   ): Promise<{ transactions: number; events: number }> {
     const { rpc, chain, store } = this.options;
-    const address = vault.toBase58();
+    const address = vault.address.toBase58();
     const cursor = await store.cursor(address);
-    const signatures = await signaturesSince(rpc, vault, cursor?.signature ?? null);
+    const signatures = await signaturesSince(rpc, vault.address, cursor?.signature ?? null);
     let events = 0;
     let transactions = 0;
     for (const entry of signatures) {
       let stored: StoredEvent[] = [];
+      let history: NewActivityRecord[] = [];
+      let signers: string[] = [];
       if (!entry.failed) {
         const transaction = await chain.getTransaction(entry.signature);
         if (transaction === null) {
@@ -362,22 +375,25 @@ export class Indexer {
           break;
         }
         if (transaction.err === null) {
-          stored = storedEvents(
-            address,
-            entry.signature,
-            transaction.slot,
-            transaction.blockTime,
-            decodeVaultEvents(transaction.logMessages ?? []),
-          );
+          const decoded = decodeVaultEvents(transaction.logMessages ?? []);
+          stored = storedEvents(address, entry.signature, transaction.slot, transaction.blockTime, decoded);
+          const delivered = await this.deliveredHistory(vault, entry.signature, transaction, decoded);
+          if (delivered === null) {
+            // A request's transaction is not served yet either: the same.
+            break;
+          }
+          history = delivered;
+          signers = transaction.accountKeys.slice(0, transaction.numRequiredSignatures);
         }
       }
       const queued = await store.recordTransaction(
         address,
         { signature: entry.signature, slot: entry.slot },
         stored,
+        history,
         outbox === null
           ? undefined
-          : (tx) => writePartnerEvents(tx, address, entry.signature, stored, outbox),
+          : (tx) => writePartnerEvents(tx, address, entry.signature, stored, signers, outbox),
       );
       if (queued !== undefined && queued > 0) {
         this.options.onDeliveriesQueued?.(queued);
@@ -389,5 +405,55 @@ export class Indexer {
       transactions += 1;
     }
     return { transactions, events };
+  }
+
+  /**
+   * The history rows of the claims in `transaction` that their owners did not sign (deliveries), each
+   * after the rows of its request's transaction when no one posted those, so an owner's feed never shows
+   * a withdrawal ending that it did not show starting; null when such a transaction is not served yet.
+   */
+  private async deliveredHistory(
+    vault: ReadVault,
+    signature: string,
+    transaction: ConfirmedTransaction,
+    events: readonly VaultEvent[],
+  ): Promise<NewActivityRecord[] | null> {
+    const { chain, store } = this.options;
+    const tokens: HistoryTokens = {
+      assetMint: vault.state.assetMint,
+      shareMint: vault.state.shareMint,
+      decimals: vault.state.assetDecimals,
+    };
+    const delivered = deliveredActivity(signature, transaction, events, vault.address, tokens);
+    const requests: NewActivityRecord[] = [];
+    for (const claim of delivered) {
+      const requestSignature =
+        claim.requestId === null
+          ? null
+          : await store.unrecordedRequest(claim.vault, claim.wallet, claim.requestId);
+      if (requestSignature === null) {
+        continue;
+      }
+      const request = await chain.getTransaction(requestSignature);
+      if (request === null) {
+        return null;
+      }
+      try {
+        requests.push(
+          ...classifyVaultTransaction(
+            request,
+            { wallet: new PublicKey(claim.wallet), vault: vault.address, signature: requestSignature },
+            tokens,
+          ),
+        );
+      } catch (error) {
+        // An owner that signs through a program (a PDA) signs no transaction: its request cannot be
+        // recorded as its own, and the claim is recorded alone.
+        if (!(error instanceof DomainError)) {
+          throw error;
+        }
+      }
+    }
+    return [...requests, ...delivered];
   }
 }

@@ -18,7 +18,7 @@ export interface PartnerEventSettings {
   capacityLowBps: number;
 }
 
-export type VaultOutboxContext = Omit<VaultEventContext, "pausedBefore">;
+export type VaultOutboxContext = Omit<VaultEventContext, "pausedBefore" | "signers">;
 
 export function vaultOutboxContext(
   address: PublicKey,
@@ -44,12 +44,13 @@ export function vaultOutboxContext(
 
 const CLAIMABILITY_TRIGGERS = new Set(["NavUpdated", "WithdrawalsStaged"]);
 
-/** Writes one transaction's partner events; returns how many deliveries it queued. */
+/** Writes one transaction's partner events (`signers`: its signers, fee payer first); returns how many deliveries it queued. */
 export async function writePartnerEvents(
   tx: Queryable,
   vault: string,
   signature: string,
   stored: readonly StoredEvent[],
+  signers: readonly string[],
   context: VaultOutboxContext,
 ): Promise<number> {
   if (stored.length === 0) {
@@ -57,6 +58,7 @@ export async function writePartnerEvents(
   }
   const events = partnerEventsOf(stored, {
     ...context,
+    signers,
     pausedBefore: stored.some((event) => event.name === "ConfigUpdated")
       ? await pausedBefore(tx, vault, signature)
       : false,

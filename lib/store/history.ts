@@ -21,6 +21,7 @@ interface HistoryRow {
   assets: string;
   shares: string;
   fee: string | null;
+  delivered_by: string | null;
   asset_mint: string;
   share_mint: string;
   decimals: number;
@@ -31,7 +32,7 @@ interface HistoryRow {
 
 // Numeric and bigint columns as text: pg and PGlite map them to JavaScript differently.
 const COLUMNS = `signature, event_index, wallet, vault, kind, request_id::text AS request_id, assets::text AS assets,
-  shares::text AS shares, fee::text AS fee, asset_mint, share_mint, decimals, slot::text AS slot,
+  shares::text AS shares, fee::text AS fee, delivered_by, asset_mint, share_mint, decimals, slot::text AS slot,
   block_time, recorded_at`;
 
 function fromRow(row: HistoryRow): ActivityRecord {
@@ -45,6 +46,7 @@ function fromRow(row: HistoryRow): ActivityRecord {
     assets: BigInt(row.assets),
     shares: BigInt(row.shares),
     fee: row.fee === null ? null : BigInt(row.fee),
+    deliveredBy: row.delivered_by,
     assetMint: row.asset_mint,
     shareMint: row.share_mint,
     decimals: Number(row.decimals),
@@ -94,14 +96,14 @@ export class SqlHistoryStore implements HistoryStore, RequestTimeSource {
        WHERE signature = $1 AND wallet = $2 AND vault = $3 AND event_index = -1`,
       [first.signature, first.wallet, first.vault, first.eventIndex],
     );
-    const FIELDS = 14;
+    const FIELDS = 15;
     const placeholders = records.map(
       (_, row) =>
         `(${Array.from({ length: FIELDS }, (_unused, field) => `$${row * FIELDS + field + 1}`).join(", ")})`,
     );
     const inserted = await this.db.query<HistoryRow>(
       `INSERT INTO history (signature, event_index, wallet, vault, kind, request_id, assets, shares, fee,
-         asset_mint, share_mint, decimals, slot, block_time)
+         delivered_by, asset_mint, share_mint, decimals, slot, block_time)
        VALUES ${placeholders.join(", ")}
        ON CONFLICT (signature, event_index) DO NOTHING
        RETURNING ${COLUMNS}`,
@@ -115,6 +117,7 @@ export class SqlHistoryStore implements HistoryStore, RequestTimeSource {
         record.assets.toString(),
         record.shares.toString(),
         record.fee?.toString() ?? null,
+        record.deliveredBy,
         record.assetMint,
         record.shareMint,
         record.decimals,

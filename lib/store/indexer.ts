@@ -1,10 +1,12 @@
 // The indexer's rows: vault accounts as last read, NAV/supply/queue snapshots, program events and the
-// per-vault cursor. Every write is idempotent (primary keys plus ON CONFLICT DO NOTHING), and a
-// transaction's events are stored together with the cursor that passes it, so a restart at any point
-// neither duplicates nor skips.
+// per-vault cursor, and the history rows of claims delivered to their owners. Every write is idempotent
+// (primary keys plus ON CONFLICT DO NOTHING), and a transaction's rows are stored together with the
+// cursor that passes it, so a restart at any point neither duplicates nor skips.
 import type { IndexedVaultRow, StoredEvent, VaultSnapshot } from "../vault/model/indexed-records";
 import type { WithdrawalMilestoneEvents } from "../vault/model/withdrawal-milestones";
+import type { NewActivityRecord } from "../vault/reads/history";
 import type { Database, Queryable } from "./db";
+import { SqlHistoryStore } from "./history";
 
 export type { IndexedVaultRow, StoredEvent, VaultSnapshot };
 
@@ -279,14 +281,16 @@ export class SqlIndexerStore {
   }
 
   /**
-   * One transaction's events of `vault`, its NAV strikes as event snapshots, what `alsoWithin` writes
-   * from them (the partner events' outbox), and the cursor moved past it, all in one database
-   * transaction.
+   * One transaction's events of `vault`, its NAV strikes as event snapshots, the history rows the
+   * indexer records (claims delivered to their owners, and their requests when no one posted them),
+   * what `alsoWithin` writes from them (the partner events' outbox), and the cursor moved past it, all
+   * in one database transaction.
    */
   async recordTransaction<T = void>(
     vault: string,
     cursor: IndexerCursor,
     events: readonly StoredEvent[],
+    history: readonly NewActivityRecord[],
     alsoWithin?: (tx: Queryable) => Promise<T>,
   ): Promise<T | undefined> {
     const database = await this.db.ready();
@@ -326,6 +330,16 @@ export class SqlIndexerStore {
             reserveBalance: null,
           });
         }
+      }
+      // One insert per transaction and wallet, as the history store takes them.
+      const groups = new Map<string, NewActivityRecord[]>();
+      for (const record of history) {
+        const key = `${record.signature}:${record.wallet}`;
+        groups.set(key, [...(groups.get(key) ?? []), record]);
+      }
+      const rows = new SqlHistoryStore(tx);
+      for (const group of groups.values()) {
+        await rows.insertEvents(group);
       }
       const derived = await alsoWithin?.(tx);
       await tx.query(
@@ -440,6 +454,23 @@ export class SqlIndexerStore {
     ]);
     const claimedRow = claimedRows[0];
     return { request, nav, staged, claimed: claimedRow === undefined ? null : eventFromRow(claimedRow) };
+  }
+
+  /**
+   * The signature of the indexed request `requestId` of `owner` when its history has no row for it
+   * (no one posted it); null when it has one, or the request is not indexed.
+   */
+  async unrecordedRequest(vault: string, owner: string, requestId: bigint): Promise<string | null> {
+    const [row] = await this.db.query<{ signature: string }>(
+      `SELECT request.signature FROM vault_events AS request
+       WHERE request.vault = $1 AND request.owner = $2 AND request.name = 'WithdrawalRequested'
+         AND request.request_id = $3::numeric
+         AND NOT EXISTS (SELECT 1 FROM history WHERE history.vault = request.vault
+           AND history.wallet = request.owner AND history.kind = 'initiate' AND history.request_id = request.request_id)
+       ORDER BY request.slot DESC LIMIT 1`,
+      [vault, owner, requestId.toString()],
+    );
+    return row?.signature ?? null;
   }
 
   async countEvents(vault: string): Promise<number> {

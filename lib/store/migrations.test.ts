@@ -45,6 +45,7 @@ describe("0005_history_events", () => {
       blockTime: null,
       requestId: null,
       fee: null,
+      deliveredBy: null,
     };
     const stored = await store.insertEvents([
       { ...common, eventIndex: 2, kind: "deposit", assets: 5_000_000n, shares: 5_000_000_000n },
@@ -126,5 +127,46 @@ describe("0009_delivery_errors_in_words", () => {
       "HTTP 503",
       "timeout",
     ]);
+  });
+});
+
+describe("0014_history_delivered_by", () => {
+  it("reads rows stored before it as the owners' own, and stores who delivered a claim", async () => {
+    db = await openPgliteInMemory();
+    const before = MIGRATIONS.findIndex((migration) => migration.id === "0014_history_delivered_by");
+    expect(before).toBeGreaterThan(0);
+    await migrate(db, MIGRATIONS.slice(0, before));
+    await db.query(
+      `INSERT INTO history (signature, event_index, wallet, vault, kind, request_id, assets, shares, fee,
+         asset_mint, share_mint, decimals, slot)
+       VALUES ($1, 0, $2, $3, 'claim', 7, 99900000, 100000000000, 100000, 'mint', 'shares', 6, 42)`,
+      [SIGNATURE, WALLET, VAULT],
+    );
+    expect(await migrate(db)).toEqual(MIGRATIONS.slice(before).map((migration) => migration.id));
+
+    const store = new SqlHistoryStore(db);
+    expect((await store.findBySignature(SIGNATURE))[0]).toMatchObject({ kind: "claim", deliveredBy: null });
+    const keeper = "Keeper1111111111111111111111111111111111111";
+    const delivered = await store.insertEvents([
+      {
+        signature: "6".repeat(88),
+        eventIndex: 0,
+        wallet: WALLET,
+        vault: VAULT,
+        kind: "claim",
+        requestId: 8n,
+        assets: 49_950_000n,
+        shares: 50_000_000_000n,
+        fee: 50_000n,
+        deliveredBy: keeper,
+        assetMint: "mint",
+        shareMint: "shares",
+        decimals: 6,
+        slot: 43,
+        blockTime: null,
+      },
+    ]);
+    expect(delivered.records[0]).toMatchObject({ deliveredBy: keeper, assets: 49_950_000n, fee: 50_000n });
+    expect((await store.list(VAULT, WALLET, 10)).map((row) => row.deliveredBy)).toEqual([keeper, null]);
   });
 });

@@ -255,6 +255,15 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (kind IN ('deposit', 'initiate', 'claim', 'cancel'));
     `,
   },
+  {
+    // A claim its owner did not send (the keeper, or anyone: the program's claim is permissionless)
+    // is recorded by the indexer, with who sent it: the transaction's fee payer (issue 29 item 4).
+    // Rows before it are the owners' own: null.
+    id: "0014_history_delivered_by",
+    sql: `
+      ALTER TABLE history ADD COLUMN delivered_by text;
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

@@ -20,6 +20,7 @@ function entry(kind: ActivityData["kind"], vaultId: string, minute: number): Act
     assets: token,
     shares: { ...token, symbol: "vUSDC", decimals: 9 },
     fee: null,
+    deliveredBy: null,
   };
 }
 
@@ -43,6 +44,12 @@ describe("open withdrawal requests in the activity", () => {
       "claimable",
     );
     expect(requestStates([request, entry("claim", "A", 2)]).size).toBe(0);
+    // A claim the keeper delivered ends it as well.
+    const delivered = {
+      ...entry("claim", "A", 2),
+      deliveredBy: "Keeper1111111111111111111111111111111111111",
+    };
+    expect(requestStates([request, delivered], () => true).size).toBe(0);
   });
 
   it("closes a request its owner cancelled, and opens the next one requested after it", () => {

@@ -98,6 +98,10 @@ export const activitySchema = z
     assets: tokenAmountSchema,
     shares: tokenAmountSchema,
     fee: tokenAmountSchema.nullable(),
+    deliveredBy: base58KeyOutput.nullable().meta({
+      description:
+        "A claim the wallet did not send (the vault's keeper, or anyone, delivered it: the claim pays only the owner): the sender's address, its transaction's fee payer, recorded by the indexer. Null for the wallet's own transactions",
+    }),
     slot: z.number().int(),
     blockTime: z.string().nullable(),
     recordedAt: z.string(),

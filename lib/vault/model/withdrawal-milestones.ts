@@ -24,6 +24,15 @@ export interface MilestoneSource {
 /** Who sent a claim: its owner, the vault's manager key (the keeper), or another wallet. */
 export type ClaimSender = "owner" | "keeper" | "other";
 
+/**
+ * Who delivered an owner's claim: the transaction's fee payer (`signers` come fee payer first) when the
+ * owner signed none of it, the keeper's or anyone's, as the claim is permissionless; null for the
+ * owner's own. History rows and the withdrawal.claimed event carry it as `deliveredBy`.
+ */
+export function deliveredBy(signers: readonly string[], owner: string): string | null {
+  return signers.includes(owner) ? null : (signers[0] ?? null);
+}
+
 export interface WithdrawalMilestones {
   requestId: string;
   requestedAt: string | null;

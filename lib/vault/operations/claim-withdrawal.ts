@@ -1,5 +1,6 @@
 // claim_withdrawal: a funded request pays its net (gross less the fee it accepted) into the owner's
-// asset account, created if it has none; the receipt closes and its rent goes back.
+// asset account, created if it has none; the receipt closes and its rent goes back. Anyone may send it
+// (the keeper delivers claimable withdrawals): it pays only the owner.
 import { defineOperation } from "./operation";
 
 export const claimWithdrawal = defineOperation({
@@ -33,5 +34,7 @@ export const claimWithdrawal = defineOperation({
     gross: fields.asset("gross"),
     fee: fields.asset("fee"),
     net: fields.asset("net"),
+    // Who delivered it when the owner did not send it (the keeper, or anyone); null for the owner's claim.
+    deliveredBy: fields.deliveredBy,
   }),
 });

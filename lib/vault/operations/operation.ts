@@ -34,6 +34,8 @@ export interface StoredEventFields {
   shares(name: string): TokenAmount;
   /** A raw share amount worked out from the fields (what came back: escrowed less burned). */
   sharesOf(raw: bigint): TokenAmount;
+  /** Who sent the transaction when the event's owner did not sign it (its fee payer); else null. */
+  deliveredBy: string | null;
 }
 
 interface OperationSpec<Action extends OperationAction, Event extends VaultEventName> {

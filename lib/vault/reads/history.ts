@@ -2,17 +2,19 @@
 // wallet, carrying our program's deposit / withdrawal / cancel events for that vault and wallet), each such
 // event classified and stored once, keyed by signature and event index. A hand-built transaction may
 // hold several (a claim, then a new request): every one is recorded, in order, so the ordering rule
-// (a claim or a cancel only after its initiate) holds for each of them.
+// (a claim or a cancel only after its initiate) holds for each of them. A claim the owner did not sign
+// (a delivery: the keeper's, or anyone's) cannot be posted; the indexer records it (deliveredActivity).
 import type { PublicKey } from "@solana/web3.js";
 
 import type { ConfirmedTransaction } from "../../chain/vault-chain";
 import { DomainError } from "../model/domain-errors";
 import { decodeVaultEvents, eventVault, type VaultEvent } from "../program/events";
-import type { OperationAction } from "../operations/operation";
+import type { ActivityFields, OperationAction } from "../operations/operation";
 import { operationOfEvent } from "../operations/operations";
 import { tokenAmount, type TokenAmount, type TokenLabel } from "../model/token-amount";
 import { shareDecimalsFor } from "../model/share-math";
 import { loadVault, shareSymbol, type VaultDeps } from "../model/vault-state";
+import { deliveredBy } from "../model/withdrawal-milestones";
 
 /** A history row's kind: the operation, by the spec's word (lib/vault/operations/operations.ts). */
 export type ActivityKind = OperationAction;
@@ -33,6 +35,12 @@ export interface ActivityRecord {
   assets: bigint;
   shares: bigint;
   fee: bigint | null;
+  /**
+   * Who sent the transaction when the wallet did not sign it — a claim delivered to its owner by the
+   * keeper, or by anyone, as the program's claim is permissionless and pays only the owner: its fee
+   * payer. Null for the wallet's own transactions.
+   */
+  deliveredBy: string | null;
   assetMint: string;
   shareMint: string;
   decimals: number;
@@ -77,6 +85,7 @@ export interface Activity {
   assets: TokenAmount;
   shares: TokenAmount;
   fee: TokenAmount | null;
+  deliveredBy: string | null;
   slot: number;
   blockTime: string | null;
   recordedAt: string;
@@ -88,6 +97,89 @@ export interface HistoryEntryRequest {
   signature: string;
 }
 
+/** The transaction's signers, fee payer first. */
+function signersOf(transaction: ConfirmedTransaction): string[] {
+  return transaction.accountKeys.slice(0, transaction.numRequiredSignatures);
+}
+
+/** The vault's tokens as its history rows carry them. */
+export interface HistoryTokens {
+  assetMint: PublicKey;
+  shareMint: PublicKey;
+  decimals: number;
+}
+
+interface VaultAction {
+  /** The event's position among the program's events in the transaction (the indexer's numbering). */
+  eventIndex: number;
+  owner: string;
+  fields: ActivityFields;
+}
+
+/** Each vault action on `vault` among a transaction's events, in emission order. */
+function vaultActions(events: readonly VaultEvent[], vault: string): VaultAction[] {
+  const actions: VaultAction[] = [];
+  events.forEach((event, eventIndex) => {
+    const action = operationOfEvent(event.name)?.activityOf(event) ?? null;
+    if (action !== null && eventVault(event)?.toBase58() === vault) {
+      actions.push({ eventIndex, owner: action.owner.toBase58(), fields: action.fields });
+    }
+  });
+  return actions;
+}
+
+/** The fields every row of one transaction on one vault shares. */
+function rowBase(
+  signature: string,
+  transaction: ConfirmedTransaction,
+  vault: string,
+  tokens: HistoryTokens,
+): Pick<
+  NewActivityRecord,
+  "signature" | "vault" | "assetMint" | "shareMint" | "decimals" | "slot" | "blockTime"
+> {
+  return {
+    signature,
+    vault,
+    assetMint: tokens.assetMint.toBase58(),
+    shareMint: tokens.shareMint.toBase58(),
+    decimals: tokens.decimals,
+    slot: transaction.slot,
+    blockTime: transaction.blockTime === null ? null : new Date(transaction.blockTime * 1000),
+  };
+}
+
+/**
+ * The claims in a successful transaction that their owners did not sign, as rows of each owner's
+ * history marked with who sent them (the fee payer), in emission order: the keeper (or anyone) may
+ * deliver a claimable withdrawal, as the program's claim pays only the receipt's owner. POST
+ * /api/history records what the wallet signed; these the indexer records as it reads the chain.
+ */
+export function deliveredActivity(
+  signature: string,
+  transaction: ConfirmedTransaction,
+  events: readonly VaultEvent[],
+  vault: PublicKey,
+  tokens: HistoryTokens,
+): NewActivityRecord[] {
+  if (transaction.err !== null) {
+    return [];
+  }
+  const signers = signersOf(transaction);
+  const address = vault.toBase58();
+  const base = rowBase(signature, transaction, address, tokens);
+  const delivered: NewActivityRecord[] = [];
+  for (const { eventIndex, owner, fields } of vaultActions(events, address)) {
+    const sender = deliveredBy(signers, owner);
+    // A claim is the one action anyone may send for its owner (an owner signing through a program
+    // is not among the signers either; its other actions are not deliveries).
+    if (fields.kind === "claim" && sender !== null) {
+      delivered.push({ ...base, eventIndex, wallet: owner, ...fields, deliveredBy: sender });
+    }
+  }
+  return delivered;
+}
+
 /**
  * Every vault action of this wallet on this vault that the transaction's events show, in emission
  * order, each with its index among the program's events; throws when there is none.
@@ -95,7 +187,7 @@ export interface HistoryEntryRequest {
 export function classifyVaultTransaction(
   transaction: ConfirmedTransaction,
   request: HistoryEntryRequest,
-  tokens: { assetMint: PublicKey; shareMint: PublicKey; decimals: number },
+  tokens: HistoryTokens,
 ): NewActivityRecord[] {
   if (transaction.err !== null) {
     throw new DomainError(
@@ -105,8 +197,7 @@ export function classifyVaultTransaction(
     );
   }
   const wallet = request.wallet.toBase58();
-  const signers = transaction.accountKeys.slice(0, transaction.numRequiredSignatures);
-  if (!signers.includes(wallet)) {
+  if (!signersOf(transaction).includes(wallet)) {
     throw new DomainError(
       "NOT_A_VAULT_TRANSACTION",
       "signature: the transaction is not signed by the wallet",
@@ -119,23 +210,11 @@ export function classifyVaultTransaction(
     events = [];
   }
   const vault = request.vault.toBase58();
-  const base = {
-    signature: request.signature,
-    wallet,
-    vault,
-    assetMint: tokens.assetMint.toBase58(),
-    shareMint: tokens.shareMint.toBase58(),
-    decimals: tokens.decimals,
-    slot: transaction.slot,
-    blockTime: transaction.blockTime === null ? null : new Date(transaction.blockTime * 1000),
-  };
-  const records: NewActivityRecord[] = [];
-  events.forEach((event, eventIndex) => {
-    const action = operationOfEvent(event.name)?.activityOf(event) ?? null;
-    if (action !== null && eventVault(event)?.toBase58() === vault && action.owner.toBase58() === wallet) {
-      records.push({ ...base, eventIndex, ...action.fields });
-    }
-  });
+  const base = { ...rowBase(request.signature, transaction, vault, tokens), wallet };
+  // The wallet signed it: its own actions, delivered by no one.
+  const records: NewActivityRecord[] = vaultActions(events, vault)
+    .filter((action) => action.owner === wallet)
+    .map(({ eventIndex, fields }) => ({ ...base, eventIndex, ...fields, deliveredBy: null }));
   if (records.length === 0) {
     throw new DomainError(
       "NOT_A_VAULT_TRANSACTION",
@@ -164,6 +243,7 @@ export function activityView(record: ActivityRecord, symbolOf: (mint: string) =>
     assets: tokenAmount(asset, record.assets),
     shares: tokenAmount(shares, record.shares),
     fee: record.fee === null ? null : tokenAmount(asset, record.fee),
+    deliveredBy: record.deliveredBy,
     slot: record.slot,
     blockTime: record.blockTime === null ? null : record.blockTime.toISOString(),
     recordedAt: record.recordedAt.toISOString(),
