@@ -24,7 +24,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { TransactionCheckError, createVaultClient, type TransactionSigner } from "../../lib/client";
-import { TOKEN_PROGRAM_ID, findAssociatedTokenAddress } from "../../lib/chain/spl-token";
+import { buildTransferInstruction, findAssociatedTokenAddress } from "../../lib/chain/spl-token";
 import {
   findEscrow,
   findReceipt,
@@ -92,7 +92,6 @@ const VAULT_INSTRUCTION: Record<Operation, ReturnType<typeof findIdlInstruction>
 };
 
 const MEMO_PROGRAM_ID = new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
-const SPL_TRANSFER = 3;
 
 interface Rewrite {
   attack: Attack;
@@ -105,21 +104,6 @@ interface HostileGateway {
   /** The attack made on the next build responses; null forwards them as they are. */
   rewrite: Rewrite | null;
   close(): Promise<void>;
-}
-
-function tokenTransfer(source: PublicKey, destination: PublicKey, owner: PublicKey, amount: bigint) {
-  const data = Buffer.alloc(9);
-  data[0] = SPL_TRANSFER;
-  data.writeBigUInt64LE(amount, 1);
-  return new TransactionInstruction({
-    programId: TOKEN_PROGRAM_ID,
-    keys: [
-      { pubkey: source, isSigner: false, isWritable: true },
-      { pubkey: destination, isSigner: false, isWritable: true },
-      { pubkey: owner, isSigner: true, isWritable: false },
-    ],
-    data,
-  });
 }
 
 /** The instruction's keys with some replaced (every occurrence), as a forger rewrites accounts. */
@@ -169,7 +153,7 @@ function forge(base64: string, rewrite: Rewrite): string {
       // What the issue measured: the whole answer is a transfer of the wallet's USDC.
       instructions = [
         ...instructions.filter((instruction) => instruction.programId.equals(ComputeBudgetProgram.programId)),
-        tokenTransfer(
+        buildTransferInstruction(
           findAssociatedTokenAddress(wallet, usdc),
           findAssociatedTokenAddress(stranger, usdc),
           wallet,
