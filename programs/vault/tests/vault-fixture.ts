@@ -473,8 +473,14 @@ export class TestVault {
     return this.chain.send([this.setVaultPeriodsInstruction(periods)], [this.protocol.admin]);
   }
 
-  setAdminPauseInstruction(until: bigint, admin: PublicKey = this.protocol.admin.publicKey): TransactionInstruction {
-    return buildSetAdminPauseInstruction({ admin, protocol: this.protocol.key, vault: this.addresses.vault }, until);
+  setAdminPauseInstruction(
+    until: bigint,
+    admin: PublicKey = this.protocol.admin.publicKey,
+  ): TransactionInstruction {
+    return buildSetAdminPauseInstruction(
+      { admin, protocol: this.protocol.key, vault: this.addresses.vault },
+      until,
+    );
   }
 
   /** set_admin_pause signed by `signer` (the protocol's admin unless given). */
