@@ -1,4 +1,4 @@
-// npm run protocol -- init|show|set-bounds|set-admin|accept-admin … (lib/operator/protocol-cli.ts; --help lists them).
+// npm run protocol -- init|show|set-bounds|set-admin|accept-admin|pause-vault … (lib/operator/protocol-cli.ts; --help lists them).
 import { runCommand } from "../lib/operator/cli";
 import { runProtocolCli } from "../lib/operator/protocol-cli";
 

@@ -7,9 +7,10 @@ import { useEffect, useState } from "react";
 import { shortAddress } from "@/lib/web/client-config";
 import { formatAmount, formatSharePrice } from "@/lib/web/amounts";
 import { withLivePrice } from "@/lib/web/nav-history";
-import type { VaultView } from "@/lib/vault/model/vault-view";
+import type { PauseInForce, VaultView } from "@/lib/vault/model/vault-view";
+import { pauseWords } from "@/lib/web/pause-words";
 import { useClientConfig, useReaderLocale } from "../providers/config-context";
-import { LocalTime } from "../ui/local-time";
+import { LocalTime, useHydrated } from "../ui/local-time";
 import { Button, Card, Skeleton } from "../ui/primitives";
 import { useNow } from "../ui/use-now";
 import { useReadError } from "../ui/use-read-error";
@@ -138,6 +139,17 @@ function IndexedFallback({ id }: { id: string }) {
   );
 }
 
+/** Whose pause it is and when it ends, in the reader's zone (filled in once hydrated, as LocalTime). */
+function PauseNotice({ pause }: { pause: PauseInForce }) {
+  const hydrated = useHydrated();
+  const locale = useReaderLocale();
+  return (
+    <span className="ml-2 font-semibold text-warn" data-testid="vault-paused">
+      {hydrated ? pauseWords(pause, { locale }) : "Paused"}
+    </span>
+  );
+}
+
 export function VaultFeature({
   id,
   variant,
@@ -205,7 +217,7 @@ export function VaultFeature({
             >
               {shortAddress(data.id)}
             </ExplorerLink>
-            {data.paused ? <span className="ml-2 font-semibold text-warn">Paused</span> : null}
+            {data.pause === null ? null : <PauseNotice pause={data.pause} />}
           </p>
         </div>
         {embed ? (

@@ -1581,6 +1581,7 @@ export interface components {
       wallet: string | null;
       signature: string | null;
       slot: number | null;
+      /** @description Type-specific fields. vault.paused: { pausedUntil, by } — pausedUntil ISO 8601, when the pause ends by itself (null for a pause indexed before the program carried it); by "manager" (ends within the vault's maximum, 7 days by default) or "admin" (the protocol admin's pause, up to 30 days, which the manager cannot lift). Announced again when the admin holds a pause longer. vault.resumed: { by }, whose pause was lifted before its end (a pause that ends by itself at pausedUntil is not announced again). */
       data: {
         [key: string]: unknown;
       };

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import type { StoredEvent } from "../store/indexer";
 import { claimableEvent, partnerEventsOf, type VaultEventContext } from "./derive";
+import { NO_PAUSE } from "../vault/model/pause";
 
 const VAULT = "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS";
 const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
@@ -15,7 +16,7 @@ const context: VaultEventContext = {
   hourlyCap: 1_000_000_000n,
   dailyCap: 0n,
   capacityLowBps: 1_000,
-  pausedBefore: false,
+  pauseBefore: NO_PAUSE,
   // The wallet sent the transaction (its own deposit, request, claim or cancel).
   signers: [WALLET],
 };
@@ -136,13 +137,43 @@ describe("partnerEventsOf", () => {
     expect(partnerEventsOf([request(100_000_000n, 900_000_000n)], context)).toHaveLength(1);
   });
 
-  it("announces pause and resume on a change of the flag only", () => {
-    const config = (paused: boolean, index: number) => stored("ConfigUpdated", { paused }, index);
-    expect(partnerEventsOf([config(false, 0)], context)).toEqual([]);
+  it("announces pause and resume on a change of the pause only, with its end and whose it is", () => {
+    // The manager pauses for 7 days from 1,700,000,000 (event timestamps are 1,700,000,000).
+    const weekLater = "1700604800";
+    const config = (data: Record<string, unknown>, index: number) =>
+      stored("ConfigUpdated", { paused: false, pauseUntil: "0", adminPaused: false, ...data }, index);
+    const managerPause = { paused: true, pauseUntil: weekLater };
+    expect(partnerEventsOf([config({}, 0)], context)).toEqual([]);
+    const events = partnerEventsOf(
+      [config(managerPause, 0), config(managerPause, 1), config({ pauseUntil: "1700000000" }, 2)],
+      context,
+    );
+    expect(events.map((event) => [event.type, event.data])).toEqual([
+      ["vault.paused", { pausedUntil: "2023-11-21T22:13:20.000Z", by: "manager" }],
+      ["vault.resumed", { by: "manager" }],
+    ]);
+    const pauseBefore = { paused: true, pauseUntil: 1_700_604_800n, adminPaused: false };
+    expect(partnerEventsOf([config(managerPause, 0)], { ...context, pauseBefore })).toEqual([]);
+    // The admin holds it to day 20: announced again, by the admin; the admin's lift resumes it.
+    const held = partnerEventsOf(
+      [
+        config({ paused: true, pauseUntil: "1701728000", adminPaused: true }, 0),
+        config({ pauseUntil: "1700000000" }, 1),
+      ],
+      { ...context, pauseBefore },
+    );
+    expect(held.map((event) => [event.type, event.data])).toEqual([
+      ["vault.paused", { pausedUntil: "2023-12-04T22:13:20.000Z", by: "admin" }],
+      ["vault.resumed", { by: "admin" }],
+    ]);
+    // A pause that ended by itself: a ConfigUpdated after its end announces nothing.
+    const ended = { paused: true, pauseUntil: 1_699_999_999n, adminPaused: false };
     expect(
-      partnerEventsOf([config(true, 0), config(true, 1), config(false, 2)], context).map((e) => e.type),
-    ).toEqual(["vault.paused", "vault.resumed"]);
-    expect(partnerEventsOf([config(true, 0)], { ...context, pausedBefore: true })).toEqual([]);
+      partnerEventsOf([config({ paused: true, pauseUntil: "1699999999" }, 0)], {
+        ...context,
+        pauseBefore: ended,
+      }),
+    ).toEqual([]);
   });
 
   it("announces a scheduled config as vault.config_scheduled, and its withdrawal with effectiveAt null", () => {

@@ -7,6 +7,7 @@ import type { StoredEvent } from "../store/indexer";
 import { sharePrice } from "../vault/model/share-math";
 import { tokenAmount, type TokenLabel } from "../vault/model/token-amount";
 import { partnerEventId, type PartnerEvent } from "../vault/model/partner-event";
+import { pauseInForce, pauseOf, type PauseState } from "../vault/model/pause";
 
 export interface VaultEventContext {
   asset: TokenLabel;
@@ -15,11 +16,13 @@ export interface VaultEventContext {
   dailyCap: bigint;
   /** vault.capacity_low when a window's remaining capacity falls under this share of its cap. */
   capacityLowBps: number;
-  /** The vault's paused flag before this transaction (from its previous ConfigUpdated). */
-  pausedBefore: boolean;
+  /** The vault's pause before this transaction (from its previous ConfigUpdated). */
+  pauseBefore: PauseState;
   /** The transaction's signers, fee payer first: who sent a claim its owner did not sign. */
   signers: readonly string[];
 }
+
+const pausedBy = (pause: PauseState): "admin" | "manager" => (pause.adminPaused ? "admin" : "manager");
 
 const WHOLE_BPS = 10_000n;
 
@@ -111,7 +114,7 @@ function configScheduledData(event: StoredEvent, context: VaultEventContext): Re
 /** The partner events of one transaction's stored events, in the order the program emitted them. */
 export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEventContext): PartnerEvent[] {
   const derived: PartnerEvent[] = [];
-  let paused = context.pausedBefore;
+  let pause = context.pauseBefore;
   const asset = (event: StoredEvent, name: string) => tokenAmount(context.asset, field(event, name));
   const shares = (event: StoredEvent, name: string) => tokenAmount(context.shares, field(event, name));
   for (const event of events) {
@@ -151,12 +154,32 @@ export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEv
         break;
       }
       case "ConfigUpdated": {
-        const nowPaused = event.data.paused === true;
-        if (nowPaused !== paused) {
-          const type = nowPaused ? "vault.paused" : "vault.resumed";
-          derived.push({ ...base(event, type, id(type)), wallet: null, data: {} });
+        // vault.paused when a pause comes into force or its end or owner changes (the admin holding
+        // the manager's pause longer); vault.resumed when one in force is lifted. A pause that ends by
+        // itself at pausedUntil is announced by nothing further.
+        const at = field(event, "timestamp");
+        const next = pauseOf(event.data);
+        const wasInForce = pauseInForce(pause, at);
+        if (pauseInForce(next, at)) {
+          if (!wasInForce || next.pauseUntil !== pause.pauseUntil || next.adminPaused !== pause.adminPaused) {
+            derived.push({
+              ...base(event, "vault.paused", id("vault.paused")),
+              wallet: null,
+              data: {
+                pausedUntil:
+                  next.pauseUntil === null ? null : new Date(Number(next.pauseUntil) * 1000).toISOString(),
+                by: pausedBy(next),
+              },
+            });
+          }
+        } else if (wasInForce) {
+          derived.push({
+            ...base(event, "vault.resumed", id("vault.resumed")),
+            wallet: null,
+            data: { by: pausedBy(pause) },
+          });
         }
-        paused = nowPaused;
+        pause = next;
         break;
       }
       case "ConfigScheduled":

@@ -7,8 +7,9 @@ import type { PublicKey } from "@solana/web3.js";
 import { claimableEvent, partnerEventsOf, type VaultEventContext } from "../events/derive";
 import type { Queryable } from "../store/db";
 import type { StoredEvent } from "../store/indexer";
-import { newlyClaimableRequests, pausedBefore, recordPartnerEvents } from "../store/partner-events";
+import { newlyClaimableRequests, pauseBefore, recordPartnerEvents } from "../store/partner-events";
 import type { VaultAccount } from "../vault/program/accounts";
+import { NO_PAUSE } from "../vault/model/pause";
 import { vaultFromAccount } from "../vault/model/vault-state";
 import { VAULT_PROGRAM_ID } from "../vault/program/idl";
 
@@ -18,7 +19,7 @@ export interface PartnerEventSettings {
   capacityLowBps: number;
 }
 
-export type VaultOutboxContext = Omit<VaultEventContext, "pausedBefore" | "signers">;
+export type VaultOutboxContext = Omit<VaultEventContext, "pauseBefore" | "signers">;
 
 export function vaultOutboxContext(
   address: PublicKey,
@@ -59,9 +60,9 @@ export async function writePartnerEvents(
   const events = partnerEventsOf(stored, {
     ...context,
     signers,
-    pausedBefore: stored.some((event) => event.name === "ConfigUpdated")
-      ? await pausedBefore(tx, vault, signature)
-      : false,
+    pauseBefore: stored.some((event) => event.name === "ConfigUpdated")
+      ? await pauseBefore(tx, vault, signature)
+      : NO_PAUSE,
   });
   const trigger = stored.find((event) => CLAIMABILITY_TRIGGERS.has(event.name));
   if (trigger !== undefined) {

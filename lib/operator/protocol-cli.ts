@@ -1,4 +1,4 @@
-// npm run protocol -- init|show|set-admin|accept-admin|set-bounds … --url <rpc> --keypair <file> [--yes]
+// npm run protocol -- init|show|set-admin|accept-admin|set-bounds|pause-vault … --url <rpc> --keypair <file> [--yes]
 // The protocol account above the vaults: its admin registers vaults and sets the bounds every NAV
 // strike must keep. Like `npm run vault`, each command prints the change, simulates it, and sends it
 // only with --yes.
@@ -11,6 +11,7 @@ import {
   buildAcceptAdminInstruction,
   buildInitializeProtocolInstruction,
   buildProposeAdminInstruction,
+  buildSetAdminPauseInstruction,
   buildSetNavBoundsInstruction,
   DEFAULT_NAV_RATES,
   NAV_RATE_CEILINGS,
@@ -21,7 +22,7 @@ import { parseFlags, resolveCluster, type OperatorEnv, type OptionsSpec } from "
 import { OperatorError } from "./errors";
 import { runPlan, type Change, type CommandContext } from "./plan";
 import { readProtocolAccount, requireAdmin } from "./protocol-account";
-import { commandContext, parseAddress } from "./vault-cli";
+import { commandContext, parseAddress, readVaultAccount } from "./vault-cli";
 
 export const PROTOCOL_USAGE = `Usage: npm run protocol -- <command> [options] --url <rpc> --keypair <file> [--yes]
   init --max-gain-bps <bps> --max-loss-bps <bps> --min-interval <seconds>
@@ -30,6 +31,8 @@ export const PROTOCOL_USAGE = `Usage: npm run protocol -- <command> [options] --
   set-bounds [<protocol>] [--max-gain-bps <bps>] [--max-loss-bps <bps>] [--min-interval <seconds>]
   set-admin [<protocol>] --admin <address>   (proposes; the new admin runs accept-admin)
   accept-admin <protocol>                    (signed by the proposed admin)
+  pause-vault <vault> --until <ISO time|unix seconds> | --lift
+       (the admin's pause: up to 30 days ahead, the manager cannot lift it; --lift ends any pause now)
 Bounds: a NAV strike may report at most max-gain-bps / max-loss-bps of the vault's total assets, and
 at least min-interval seconds after the vault's previous strike. Without --yes a command prints what it
 would change and simulates it; nothing is sent.`;
@@ -276,6 +279,75 @@ async function acceptAdmin(argv: string[], out: (line: string) => void, env: Ope
   );
 }
 
+/** The furthest the admin's pause may end, from now (the program refuses beyond: 6018). */
+const MAX_ADMIN_PAUSE_SECONDS = 30 * 86_400;
+
+/** `--until` as unix seconds: whole seconds, or an ISO 8601 time with its zone. */
+export function parsePauseUntil(text: string): bigint {
+  if (/^\d+$/.test(text)) {
+    return BigInt(text);
+  }
+  const ms = /^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new OperatorError(
+      `--until must be unix seconds or an ISO 8601 time with its zone (2026-12-01T12:00:00Z); got "${text}"`,
+    );
+  }
+  return BigInt(Math.floor(ms / 1000));
+}
+
+const isoOf = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString();
+
+async function pauseVault(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
+  const { values, positionals } = parseFlags(argv, {
+    ...COMMON,
+    until: { type: "string" },
+    lift: { type: "boolean" },
+  });
+  requireNone(positionals, "pause-vault", 1);
+  const vaultAddress = parseAddress("<vault>", positionals[0]);
+  if ((values.until === undefined) === (values.lift !== true)) {
+    throw new OperatorError("pause-vault needs either --until <ISO time|unix seconds> or --lift");
+  }
+  const until = values.until === undefined ? 0n : parsePauseUntil(values.until);
+  const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
+  if (values.until !== undefined) {
+    if (until <= nowSeconds) {
+      throw new OperatorError(`--until ${isoOf(until)} is not in the future (use --lift to end a pause)`);
+    }
+    if (until - nowSeconds > BigInt(MAX_ADMIN_PAUSE_SECONDS)) {
+      throw new OperatorError(`--until ${isoOf(until)} is more than 30 days ahead (the program refuses it)`);
+    }
+  }
+  const context = await commandContext(values, out, env);
+  const vault = await readVaultAccount(context, vaultAddress);
+  const protocol = await readProtocolAccount(context, vault.protocol);
+  requireAdmin(context, vault.protocol, protocol);
+  const inForce = vault.paused && nowSeconds < vault.pauseUntil;
+  const pauseWords = (paused: boolean, end: bigint, admin: boolean): string =>
+    paused ? `paused until ${isoOf(end)} by the ${admin ? "protocol admin" : "manager"}` : "not paused";
+  if (values.lift === true && !inForce) {
+    throw new OperatorError(`nothing to lift: ${vaultAddress.toBase58()} is not paused`);
+  }
+  await runPlan(
+    context,
+    `protocol pause-vault ${vaultAddress.toBase58()}`,
+    [
+      {
+        field: "pause",
+        from: pauseWords(inForce, vault.pauseUntil, vault.adminPaused),
+        to: values.lift === true ? "not paused (lifted now)" : pauseWords(true, until, true),
+      },
+    ],
+    [
+      buildSetAdminPauseInstruction(
+        { admin: context.signer.publicKey, protocol: vault.protocol, vault: vaultAddress },
+        until,
+      ),
+    ],
+  );
+}
+
 /** `env`: the operator's RPC_URL and CLUSTER (scripts pass process.env); --url overrides them. */
 export async function runProtocolCli(
   argv: readonly string[],
@@ -294,6 +366,8 @@ export async function runProtocolCli(
       return setAdmin(rest, out, env);
     case "accept-admin":
       return acceptAdmin(rest, out, env);
+    case "pause-vault":
+      return pauseVault(rest, out, env);
     case undefined:
     case "help":
     case "--help":
@@ -301,7 +375,7 @@ export async function runProtocolCli(
       return;
     default:
       throw new OperatorError(
-        `unknown command "${command}" (init, show, set-bounds, set-admin, accept-admin)`,
+        `unknown command "${command}" (init, show, set-bounds, set-admin, accept-admin, pause-vault)`,
       );
   }
 }

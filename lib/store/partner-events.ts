@@ -4,6 +4,7 @@
 // of those vaults and, when wallet-restricted, only events of that wallet (vault-wide events included
 // in none of them).
 import type { PartnerEvent } from "../vault/model/partner-event";
+import { NO_PAUSE, pauseOf, type PauseState } from "../vault/model/pause";
 import type { Queryable } from "./db";
 import { EVENT_COLUMNS, eventFromRow, type EventRow, type StoredEvent } from "./indexer";
 
@@ -61,15 +62,15 @@ export async function recordPartnerEvents(tx: Queryable, events: readonly Partne
   return queued;
 }
 
-/** The vault's paused flag as its newest ConfigUpdated before `signature` left it (false if none). */
-export async function pausedBefore(tx: Queryable, vault: string, signature: string): Promise<boolean> {
-  const [row] = await tx.query<{ paused: boolean | string | null }>(
-    `SELECT data->'paused' AS paused FROM vault_events
+/** The vault's pause as its newest ConfigUpdated before `signature` left it (none if none). */
+export async function pauseBefore(tx: Queryable, vault: string, signature: string): Promise<PauseState> {
+  const [row] = await tx.query<{ data: Record<string, unknown> }>(
+    `SELECT data FROM vault_events
      WHERE vault = $1 AND name = 'ConfigUpdated' AND signature <> $2
      ORDER BY slot DESC, signature DESC, event_index DESC LIMIT 1`,
     [vault, signature],
   );
-  return row?.paused === true || row?.paused === "true";
+  return row === undefined ? NO_PAUSE : pauseOf(row.data);
 }
 
 /**

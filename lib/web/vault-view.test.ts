@@ -37,6 +37,7 @@ function vault(overrides: Partial<VaultView> = {}): VaultView {
     hourly: { cap: 25_000n * USDC, used: 24_950n * USDC, windowStart: 36_000n, length: HOUR },
     daily: { cap: 100_000n * USDC, used: 30_000n * USDC, windowStart: 0n, length: 86_400 },
     paused: false,
+    pause: null,
     queueTail: 0n,
     queueFunded: 0n,
     queueClaimed: 0n,

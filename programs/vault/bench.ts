@@ -120,6 +120,8 @@ function measureAll(): Measurement[] {
       vault.requestWithdrawal(carol, 2_000_000_000n, 30),
     ),
   );
+  measurements.push(measured("set_admin_pause (hold)", vault.setAdminPause(chain.now() + 20n * 86_400n)));
+  measurements.push(measured("set_admin_pause (lift)", vault.setAdminPause(0n)));
   const next = chain.createFundedKeypair();
   measurements.push(
     measured(

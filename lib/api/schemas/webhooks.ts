@@ -119,7 +119,14 @@ export const partnerEventSchema = z
     wallet: z.string().nullable(),
     signature: z.string().nullable(),
     slot: z.number().int().nullable(),
-    data: z.record(z.string(), z.unknown()),
+    data: z.record(z.string(), z.unknown()).meta({
+      description:
+        "Type-specific fields. vault.paused: { pausedUntil, by } — pausedUntil ISO 8601, when the pause ends by " +
+        'itself (null for a pause indexed before the program carried it); by "manager" (ends within the vault\'s ' +
+        'maximum, 7 days by default) or "admin" (the protocol admin\'s pause, up to 30 days, which the manager ' +
+        "cannot lift). Announced again when the admin holds a pause longer. vault.resumed: { by }, whose pause " +
+        "was lifted before its end (a pause that ends by itself at pausedUntil is not announced again).",
+    }),
   })
   .meta({ id: "PartnerEvent" });
 

@@ -53,6 +53,7 @@ describe("vaultView", () => {
       hourly: { cap: 25n, used: 7n, windowStart: 3_600n, length: HOUR_SECONDS },
       daily: { cap: 100n, used: 9n, windowStart: 0n, length: DAY_SECONDS },
       paused: true,
+      pause: { until: 604_800n, by: "manager" },
       queueTail: state.queueTail,
       queueFunded: state.queueFunded,
       queueClaimed: state.queueClaimed,

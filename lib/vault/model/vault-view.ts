@@ -39,12 +39,20 @@ export interface VaultView {
   hourly: StoredCapWindow;
   daily: StoredCapWindow;
   paused: boolean;
+  /** The pause in force: when it ends by itself (unix seconds) and whose it is; null when none is. */
+  pause: PauseInForce | null;
   queueTail: bigint;
   queueFunded: bigint;
   queueClaimed: bigint;
   pendingRequests: bigint;
   /** A holder-hurting config change announced and not yet in force; null when none is. */
   pendingConfig: PendingConfig | null;
+}
+
+export interface PauseInForce {
+  until: bigint;
+  /** "admin": the protocol admin's pause (set_admin_pause), which the manager cannot lift. */
+  by: "admin" | "manager";
 }
 
 function tokenOf(token: LoadedVault["asset"]): VaultToken {
@@ -73,6 +81,7 @@ export function vaultView(vault: LoadedVault, nowMs: number): VaultView {
     hourly: windows.hourly,
     daily: windows.daily,
     paused: state.paused,
+    pause: state.paused ? { until: state.pauseUntil, by: state.adminPaused ? "admin" : "manager" } : null,
     queueTail: state.queueTail,
     queueFunded: state.queueFunded,
     queueClaimed: state.queueClaimed,

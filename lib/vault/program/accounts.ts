@@ -65,6 +65,8 @@ const vaultSchema = z
     pause_until: i64Value,
     /** The longest a manager's pause lasts (0 = 7 days); a new one waits as long after the last ends. */
     max_pause_seconds: z.number().int().nonnegative(),
+    /** The pause in force is the protocol admin's (set_admin_pause): the manager cannot lift it. */
+    admin_paused: z.boolean(),
   })
   .transform(camelCaseKeys);
 

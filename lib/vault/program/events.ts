@@ -100,6 +100,10 @@ const vaultEventSchemas = {
       hourly_cap: u64Value,
       daily_cap: u64Value,
       paused: z.boolean(),
+      /** When the pause ends by itself: in force while paused and the event's timestamp < this. */
+      pause_until: i64Value,
+      /** The protocol admin's pause (set_admin_pause), which the manager cannot lift. */
+      admin_paused: z.boolean(),
       name: fixedNameValue,
       timestamp: i64Value,
     })

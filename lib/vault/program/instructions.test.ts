@@ -16,6 +16,7 @@ import {
   buildApplyConfigInstruction,
   buildProposeManagerInstruction,
   buildSetVaultPeriodsInstruction,
+  buildSetAdminPauseInstruction,
   buildRequestWithdrawalInstruction,
   buildSetNavBoundsInstruction,
   buildStageWithdrawalsInstruction,
@@ -90,6 +91,7 @@ describe("instruction builders", () => {
       { admin, protocol, vault },
       { configNoticeSeconds: 259_200, silenceSeconds: 604_800 },
     ),
+    set_admin_pause: buildSetAdminPauseInstruction({ admin, protocol, vault }, 1_700_000_000n),
   };
 
   it.each(vaultIdl.instructions.map((definition) => [definition.name, definition] as const))(

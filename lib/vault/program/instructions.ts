@@ -26,6 +26,7 @@ import {
   getProposeAdminInstruction,
   getProposeManagerInstruction,
   getRequestWithdrawalInstruction,
+  getSetAdminPauseInstruction,
   getSetNavBoundsInstruction,
   getSetVaultPeriodsInstruction,
   getStageWithdrawalsInstruction,
@@ -435,6 +436,25 @@ export function buildSetVaultPeriodsInstruction(
       vault: addressOf(accounts.vault),
       configNoticeSeconds: periods.configNoticeSeconds,
       silenceSeconds: periods.silenceSeconds,
+    }),
+    accounts,
+  );
+}
+
+/**
+ * The vault's protocol admin pauses it until `until` (unix seconds, at most 30 days ahead; a pause the
+ * manager cannot lift), or with `until` at or before now (0n) ends the pause in force.
+ */
+export function buildSetAdminPauseInstruction(
+  accounts: { admin: PublicKey; protocol: PublicKey; vault: PublicKey },
+  until: bigint,
+): TransactionInstruction {
+  return toTransactionInstruction(
+    getSetAdminPauseInstruction({
+      admin: signerOf(accounts.admin),
+      protocol: addressOf(accounts.protocol),
+      vault: addressOf(accounts.vault),
+      until,
     }),
     accounts,
   );

@@ -52,6 +52,10 @@ impl<'a> Reader<'a> {
         Ok(unsafe { core::ptr::read_unaligned(b.as_ptr() as *const u64) }.to_le())
     }
 
+    pub fn i64(&mut self) -> Result<i64> {
+        Ok(self.u64()? as i64)
+    }
+
     /// A Borsh pubkey: 32 bytes, borrowed from the instruction data.
     pub fn pubkey(&mut self) -> Result<&'a [u8; 32]> {
         let b = self.bytes(32)?;

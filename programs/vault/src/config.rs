@@ -34,6 +34,9 @@ pub const MAX_SILENCE_SECONDS: u32 = 30 * DAY as u32;
 /// and the next one may start only as long after it ends: a manager key holds exits at most half the
 /// time, a week at a stretch. Holding longer takes the protocol's admin.
 pub const DEFAULT_MAX_PAUSE_SECONDS: u32 = 7 * DAY as u32;
+/// The furthest end the protocol's admin may give a pause, counted from when it sets it: 30 days, the
+/// longest any exit waits for an absent manager (MAX_SILENCE_SECONDS). The admin may set it again.
+pub const MAX_ADMIN_PAUSE_SECONDS: i64 = 30 * DAY as i64;
 
 /// A non-zero daily cap is at least 1% of NAV (the whole vault can leave within 100 days), a non-zero
 /// hourly cap at least a 24th of that; both are at least the value of the minimum withdrawal (so the
@@ -154,9 +157,16 @@ pub fn paused(vault: &Vault, now: i64) -> bool {
     vault.paused != 0 && now < vault.pause_until
 }
 
+/// Whether the pause in force is the protocol admin's (set_admin_pause).
+#[inline(always)]
+pub fn admin_paused(vault: &Vault, now: i64) -> bool {
+    vault.admin_paused != 0 && paused(vault, now)
+}
+
 /// The manager's pause flag: a pause lasts at most max_pause_seconds from now, and may start only
-/// max_pause_seconds after the last one ended (PauseCooldown); a pause already in force is not
-/// lengthened. Lifting it ends it now, which starts the cooldown.
+/// max_pause_seconds after the last one ended, the admin's included (PauseCooldown); a pause already
+/// in force is not lengthened. Lifting it ends it now, which starts the cooldown; an admin's pause in
+/// force is not the manager's to lift (Unauthorized).
 pub fn set_manager_pause(vault: &mut Vault, pause: bool, now: i64) -> Result<()> {
     let in_force = paused(vault, now);
     if pause {
@@ -170,9 +180,35 @@ pub fn set_manager_pause(vault: &mut Vault, pause: bool, now: i64) -> Result<()>
         vault.pause_until = now.saturating_add(max_pause_seconds(vault));
     } else {
         if in_force {
+            if vault.admin_paused != 0 {
+                return Err(VaultError::Unauthorized.into());
+            }
             vault.pause_until = now;
         }
         vault.paused = 0;
+    }
+    vault.admin_paused = 0;
+    Ok(())
+}
+
+/// The protocol admin's pause: `until > now` holds deposits and new requests until `until` (at most
+/// MAX_ADMIN_PAUSE_SECONDS ahead, else InvalidConfig), replacing whatever pause is in force, and the
+/// manager cannot lift it; `until ≤ now` ends the pause in force at once, whoever set it (which starts
+/// the manager's cooldown, as the manager's own lift does).
+pub fn set_admin_pause(vault: &mut Vault, until: i64, now: i64) -> Result<()> {
+    if until > now {
+        if until - now > MAX_ADMIN_PAUSE_SECONDS {
+            return Err(VaultError::InvalidConfig.into());
+        }
+        vault.paused = 1;
+        vault.pause_until = until;
+        vault.admin_paused = 1;
+    } else {
+        if paused(vault, now) {
+            vault.pause_until = now;
+        }
+        vault.paused = 0;
+        vault.admin_paused = 0;
     }
     Ok(())
 }
@@ -239,6 +275,37 @@ mod tests {
         let uncapped = Config { hourly_cap: 0, ..C };
         assert_eq!(uncapped.split(&C), (uncapped, true));
         assert_eq!(C.split(&C), (C, false));
+    }
+
+    fn vault() -> Vault {
+        // SAFETY: Vault is plain integers and byte arrays; all-zero is a valid value.
+        unsafe { core::mem::zeroed() }
+    }
+
+    #[test]
+    fn the_admin_holds_a_pause_the_manager_cannot_lift() {
+        const D: i64 = DAY as i64;
+        let week = DEFAULT_MAX_PAUSE_SECONDS as i64;
+        let mut v = vault();
+        set_manager_pause(&mut v, true, 1_000).unwrap();
+        assert_eq!({ v.pause_until }, 1_000 + week);
+        // The admin holds it to day 20 (at most 30 days ahead).
+        assert_eq!(set_admin_pause(&mut v, 1_000 + 30 * D + 1, 1_000), Err(VaultError::InvalidConfig.into()));
+        set_admin_pause(&mut v, 1_000 + 20 * D, 1_000 + D).unwrap();
+        assert!(admin_paused(&v, 1_000 + 8 * D) && paused(&v, 1_000 + 20 * D - 1));
+        assert_eq!(set_manager_pause(&mut v, false, 1_000 + 8 * D), Err(VaultError::Unauthorized.into()));
+        // Pausing again changes nothing; the pause ends by itself on day 20.
+        set_manager_pause(&mut v, true, 1_000 + 8 * D).unwrap();
+        assert!(admin_paused(&v, 1_000 + 8 * D));
+        assert!(!paused(&v, 1_000 + 20 * D));
+        // The manager's cooldown counts from its end.
+        assert_eq!(set_manager_pause(&mut v, true, 1_000 + 21 * D), Err(VaultError::PauseCooldown.into()));
+        set_manager_pause(&mut v, true, 1_000 + 27 * D).unwrap();
+        assert!(paused(&v, 1_000 + 27 * D) && !admin_paused(&v, 1_000 + 27 * D));
+        // The admin lifts any pause at once.
+        set_admin_pause(&mut v, 0, 1_000 + 28 * D).unwrap();
+        assert!(!paused(&v, 1_000 + 28 * D));
+        assert_eq!({ v.pause_until }, 1_000 + 28 * D);
     }
 
     #[test]

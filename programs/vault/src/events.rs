@@ -134,6 +134,8 @@ pub fn withdrawals_staged(vault_key: &Pubkey, staged_shares: u64, vault: &Vault,
     emit(w.bytes());
 }
 
+/// The config in force with the pause: `paused`, its end `pause_until` (in force while now < it) and
+/// `admin_paused` (the protocol admin's pause, which the manager cannot lift).
 pub fn config_updated(vault_key: &Pubkey, vault: &Vault, now: i64) {
     let mut w = Writer::<128>::new(&CONFIG_UPDATED);
     w.pubkey(vault_key);
@@ -142,6 +144,8 @@ pub fn config_updated(vault_key: &Pubkey, vault: &Vault, now: i64) {
     w.u64(vault.hourly_cap);
     w.u64(vault.daily_cap);
     w.u8(vault.paused);
+    w.i64(vault.pause_until);
+    w.u8(vault.admin_paused);
     w.pubkey(&vault.name);
     w.i64(now);
     emit(w.bytes());

@@ -116,7 +116,10 @@ pub struct Vault {
     pub pause_until: i64,
     /// The longest a pause by the manager alone lasts (0 = DEFAULT_MAX_PAUSE_SECONDS).
     pub max_pause_seconds: u32,
-    pub reserved: [u8; 2],
+    /// Borsh bool: the pause was set by the protocol's admin (set_admin_pause), so the manager cannot
+    /// lift it; meaningful only while the pause is in force.
+    pub admin_paused: u8,
+    pub reserved: [u8; 1],
 }
 
 #[repr(C, packed)]
@@ -278,7 +281,8 @@ mod tests {
         assert_eq!(offset(&v, core::ptr::addr_of!(v.staged_at) as *const u8), 492);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.pause_until) as *const u8), 500);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.max_pause_seconds) as *const u8), 508);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 512);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.admin_paused) as *const u8), 512);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 513);
     }
 
     #[test]

@@ -205,6 +205,7 @@ describe("the IDL against the built program", () => {
         "set_vault_periods",
         () => vault.setVaultPeriods({ configNoticeSeconds: 86_400, silenceSeconds: 86_400 }),
       ],
+      ["set_admin_pause", () => vault.setAdminPause(chain.now() + 86_400n)],
       [
         "set_nav_bounds",
         () =>

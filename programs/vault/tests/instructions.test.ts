@@ -111,6 +111,7 @@ describe("initialize_vault", () => {
       stagedAt: 0n,
       pauseUntil: 0n,
       maxPauseSeconds: 604_800,
+      adminPaused: false,
     });
     expect(vault.registration()).toEqual({
       protocol,
@@ -489,6 +490,8 @@ describe("update_config", () => {
           hourlyCap: 100n,
           dailyCap: 200n,
           paused: true,
+          pauseUntil: chain.now() + 604_800n,
+          adminPaused: false,
           name: "Renamed",
           timestamp: chain.now(),
         },

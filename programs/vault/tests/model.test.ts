@@ -8,6 +8,7 @@ import { TestChain, type TransactionOutcome } from "./harness";
 import {
   CONFIG_NOTICE_SECONDS,
   MAX_MIN_WITHDRAWAL_SHARES,
+  MAX_ADMIN_PAUSE_SECONDS,
   MAX_PAUSE_SECONDS,
   U64_MAX,
   applyDueConfig,
@@ -88,6 +89,7 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
     ["updateNav", 10],
     ["stageWithdrawals", 12],
     ["updateConfig", 6],
+    ["setAdminPause", 2],
     ["receiveYield", 4],
     ["warp", 8],
   ] as const);
@@ -209,6 +211,17 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
       }
       return { kind, update };
     }
+    case "setAdminPause": {
+      // Mostly a hold within the 30 days or a lift; sometimes past the bound, sometimes not the admin.
+      const until = random.weighted([
+        [now + random.bigintBetween(1n, MAX_ADMIN_PAUSE_SECONDS), 4],
+        [now + MAX_ADMIN_PAUSE_SECONDS, 1],
+        [now + MAX_ADMIN_PAUSE_SECONDS + 1n, 1],
+        [0n, 4],
+        [now, 1],
+      ] as const);
+      return { kind, until, byAdmin: random.chance(0.85) };
+    }
     case "receiveYield":
       return { kind, amount: random.bigintBetween(1n, 200_000n) };
     case "warp": {
@@ -238,6 +251,7 @@ const EVENT_OF: Partial<Record<ModelOperation["kind"], string>> = {
   updateNav: "NavUpdated",
   stageWithdrawals: "WithdrawalsStaged",
   updateConfig: "ConfigUpdated",
+  setAdminPause: "ConfigUpdated",
 };
 
 function memberAt(members: readonly Member[], index: number): Member {
@@ -274,6 +288,8 @@ function execute(
       return vault.stageWithdrawals(operation.maxShares);
     case "updateConfig":
       return vault.updateConfig(operation.update);
+    case "setAdminPause":
+      return vault.setAdminPause(operation.until, operation.byAdmin ? vault.protocol.admin : vault.manager);
     case "receiveYield":
       chain.sendOrThrow(
         [
@@ -322,6 +338,7 @@ function projectVault(vault: TestVault, account: VaultAccount): ModelVault {
     pendingEffectiveAt: account.pendingEffectiveAt,
     stagedAt: account.stagedAt,
     pauseUntil: account.pauseUntil,
+    adminPaused: account.adminPaused,
   };
 }
 
@@ -523,7 +540,8 @@ hole ${start}..${end} overlaps a receipt`,
  * least MAX_PAUSE_SECONDS after the last one ended: the manager holds requests at most half the time.
  */
 function expectPauseBounded(before: ModelState, after: ModelState, now: bigint, context: string): void {
-  if (!pausedAt(after.vault, now)) return;
+  // The admin's pause in force is the admin's to bound (expectPauseHeldOnlyByTheAdmin).
+  if (!pausedAt(after.vault, now) || after.vault.adminPaused) return;
   expect(after.vault.pauseUntil - now, `${context}\na pause lasts past its bound`).toBeLessThanOrEqual(
     MAX_PAUSE_SECONDS,
   );
@@ -531,6 +549,42 @@ function expectPauseBounded(before: ModelState, after: ModelState, now: bigint, 
     expect(now, `${context}\na pause started inside the cooldown`).toBeGreaterThanOrEqual(
       before.vault.pauseUntil + MAX_PAUSE_SECONDS,
     );
+  }
+}
+
+/** When the pause in force started, and when the admin last set one (for expectPauseHeldOnlyByTheAdmin). */
+interface PauseClock {
+  startedAt: bigint;
+  adminSetAt: bigint;
+}
+
+/**
+ * No pause is in force longer than MAX_PAUSE_SECONDS past its start unless the admin set it, and an
+ * admin's pause never ends more than MAX_ADMIN_PAUSE_SECONDS after the admin set it.
+ */
+function expectPauseHeldOnlyByTheAdmin(
+  before: ModelState,
+  after: ModelState,
+  operation: ModelOperation,
+  now: bigint,
+  clock: PauseClock,
+  context: string,
+): void {
+  if (operation.kind === "setAdminPause" && operation.until > now) clock.adminSetAt = now;
+  if (!pausedAt(after.vault, now)) return;
+  if (!pausedAt(before.vault, now)) clock.startedAt = now;
+  if (after.vault.adminPaused) {
+    expect(
+      after.vault.pauseUntil - clock.adminSetAt,
+      `${context}
+an admin's pause past 30 days`,
+    ).toBeLessThanOrEqual(MAX_ADMIN_PAUSE_SECONDS);
+  } else {
+    expect(
+      after.vault.pauseUntil - clock.startedAt,
+      `${context}
+a manager's pause past its bound`,
+    ).toBeLessThanOrEqual(MAX_PAUSE_SECONDS);
   }
 }
 
@@ -577,8 +631,21 @@ interface CancelCoverage {
   holesPassed: number;
 }
 
-function runSeed(seed: number): { steps: number; refusals: Map<number, number>; cancels: CancelCoverage } {
+/** How the admin's pauses were exercised: held, refused to a non-admin, refused to the manager's lift. */
+interface AdminPauseCoverage {
+  held: number;
+  notAdmin: number;
+  managerLiftRefused: number;
+}
+
+function runSeed(seed: number): {
+  steps: number;
+  refusals: Map<number, number>;
+  cancels: CancelCoverage;
+  adminPauses: AdminPauseCoverage;
+} {
   const cancels: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
+  const adminPauses: AdminPauseCoverage = { held: 0, notAdmin: 0, managerLiftRefused: 0 };
   const random = new SeededRandom(seed);
   const chain = TestChain.create({ startTime: 1_767_225_600n + random.bigintBetween(0n, DAY) });
   const settings = randomSettings(random);
@@ -593,6 +660,7 @@ function runSeed(seed: number): { steps: number; refusals: Map<number, number>; 
   expect(observedState(vault, members), `seed ${seed} after initialize_vault`).toEqual(model);
 
   const refusals = new Map<number, number>();
+  const pauseClock: PauseClock = { startedAt: 0n, adminSetAt: 0n };
   const trail: string[] = [];
   for (let step = 0; step < STEPS_PER_SEED; step += 1) {
     const operation = randomOperation(random, model, chain.now());
@@ -600,6 +668,13 @@ function runSeed(seed: number): { steps: number; refusals: Map<number, number>; 
     const context = `seed ${seed}, step ${step}:\n${trail.join("\n")}`;
     const outcome = execute(vault, members, operation);
     const predicted = applyOperation(model, operation, chain.now());
+    if (operation.kind === "setAdminPause") {
+      if (predicted.ok && operation.until > chain.now()) adminPauses.held += 1;
+      if (!operation.byAdmin) adminPauses.notAdmin += 1;
+    }
+    if (operation.kind === "updateConfig" && operation.update.paused === false && !predicted.ok) {
+      if (predicted.code === 6000) adminPauses.managerLiftRefused += 1;
+    }
 
     if (outcome !== null) {
       const detail = `${context}\n${outcome.err?.description ?? "succeeded"}\n${outcome.logs.join("\n")}`;
@@ -688,20 +763,25 @@ liabilities grew by more than the fee`,
         expectNoConfigHurtInsideNotice(model, predicted.state, chain.now(), context);
         expectPauseBounded(model, predicted.state, chain.now(), context);
       }
+      expectPauseHeldOnlyByTheAdmin(model, predicted.state, operation, chain.now(), pauseClock, context);
       model = predicted.state;
     }
     expect(observedState(vault, members), context).toEqual(model);
     expectQueueAccounted(model, context);
   }
-  return { steps: STEPS_PER_SEED, refusals, cancels };
+  return { steps: STEPS_PER_SEED, refusals, cancels, adminPauses };
 }
 
 describe("the program against the README model", () => {
   const refusalsSeen = new Map<number, number>();
   const cancelsSeen: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
+  const adminPausesSeen: AdminPauseCoverage = { held: 0, notAdmin: 0, managerLiftRefused: 0 };
 
   it.each(Array.from({ length: SEEDS }, (_unused, seed) => seed + 1))("seed %i", (seed) => {
-    const { refusals, cancels } = runSeed(seed);
+    const { refusals, cancels, adminPauses } = runSeed(seed);
+    adminPausesSeen.held += adminPauses.held;
+    adminPausesSeen.notAdmin += adminPauses.notAdmin;
+    adminPausesSeen.managerLiftRefused += adminPauses.managerLiftRefused;
     cancelsSeen.cancels += cancels.cancels;
     cancelsSeen.holesMade += cancels.holesMade;
     cancelsSeen.holesPassed += cancels.holesPassed;
@@ -714,6 +794,12 @@ describe("the program against the README model", () => {
     expect(cancelsSeen.cancels).toBeGreaterThan(0);
     expect(cancelsSeen.holesMade).toBeGreaterThan(0);
     expect(cancelsSeen.holesPassed).toBeGreaterThan(0);
+  });
+
+  it("held admin pauses, refused set_admin_pause to the manager and the manager's lift of the admin's pause", () => {
+    expect(adminPausesSeen.held).toBeGreaterThan(0);
+    expect(adminPausesSeen.notAdmin).toBeGreaterThan(0);
+    expect(adminPausesSeen.managerLiftRefused).toBeGreaterThan(0);
   });
 
   it("exercised the semantic refusals across the seeds", () => {

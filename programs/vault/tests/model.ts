@@ -91,8 +91,10 @@ export interface ModelVault {
   pendingEffectiveAt: bigint;
   /** The manager's last staging (0 = never). */
   stagedAt: bigint;
-  /** When the manager's pause ends by itself; a new one may start MAX_PAUSE_SECONDS after it. */
+  /** When the pause ends by itself; a manager's new one may start MAX_PAUSE_SECONDS after it. */
   pauseUntil: bigint;
+  /** The pause is the protocol admin's (set_admin_pause): the manager cannot lift it while in force. */
+  adminPaused: boolean;
 }
 
 /** The program's defaults for a new vault: 3 days of notice, 7 days of silence. */
@@ -100,6 +102,8 @@ export const CONFIG_NOTICE_SECONDS = 259_200n;
 export const SILENCE_SECONDS = 604_800n;
 /** A pause by the manager alone lasts at most 7 days, and the next starts at least 7 days after it ends. */
 export const MAX_PAUSE_SECONDS = 604_800n;
+/** The protocol admin's pause ends at most 30 days after it is set (it may set it again). */
+export const MAX_ADMIN_PAUSE_SECONDS = 2_592_000n;
 
 /** A pause is in force while set and not past its end. */
 export function pausedAt(vault: ModelVault, now: bigint): boolean {
@@ -115,8 +119,27 @@ function setManagerPause(vault: ModelVault, pause: boolean, now: bigint): void {
     vault.paused = true;
     vault.pauseUntil = now + MAX_PAUSE_SECONDS;
   } else {
-    if (inForce) vault.pauseUntil = now;
+    if (inForce) {
+      if (vault.adminPaused) refuse("Unauthorized");
+      vault.pauseUntil = now;
+    }
     vault.paused = false;
+  }
+  vault.adminPaused = false;
+}
+
+/** set_admin_pause: until > now holds the pause until then (at most 30 days ahead); else lifts it. */
+function setAdminPause(vault: ModelVault, byAdmin: boolean, until: bigint, now: bigint): void {
+  if (!byAdmin) refuse("Unauthorized");
+  if (until > now) {
+    if (until - now > MAX_ADMIN_PAUSE_SECONDS) refuse("InvalidConfig");
+    vault.paused = true;
+    vault.pauseUntil = until;
+    vault.adminPaused = true;
+  } else {
+    if (pausedAt(vault, now)) vault.pauseUntil = now;
+    vault.paused = false;
+    vault.adminPaused = false;
   }
 }
 /** A non-zero daily cap is at least 1% of NAV, an hourly one a 24th of that; both at least value(min). */
@@ -226,6 +249,8 @@ export type ModelOperation =
   | { kind: "updateNav"; gain: bigint; loss: bigint }
   | { kind: "stageWithdrawals"; maxShares: bigint }
   | { kind: "updateConfig"; update: ConfigUpdateInput }
+  /** set_admin_pause signed by the protocol's admin, or (byAdmin false) by the manager. */
+  | { kind: "setAdminPause"; until: bigint; byAdmin: boolean }
   /** Assets reach the reserve outside the program (realised yield): a plain token transfer. */
   | { kind: "receiveYield"; amount: bigint }
   | { kind: "warp"; seconds: bigint };
@@ -387,6 +412,7 @@ export function initializeModel(
         pendingEffectiveAt: 0n,
         stagedAt: 0n,
         pauseUntil: 0n,
+        adminPaused: false,
       },
       holes: null,
       reserve: 0n,
@@ -728,6 +754,9 @@ export function applyOperation(state: ModelState, operation: ModelOperation, now
         break;
       case "updateConfig":
         updateConfig(next, operation.update, now);
+        break;
+      case "setAdminPause":
+        setAdminPause(next.vault, operation.byAdmin, operation.until, now);
         break;
       case "receiveYield":
         next.reserve += operation.amount;

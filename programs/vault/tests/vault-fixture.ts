@@ -37,6 +37,7 @@ import {
   type CancelWithdrawalAccounts,
   buildApplyConfigInstruction,
   buildSetVaultPeriodsInstruction,
+  buildSetAdminPauseInstruction,
   type ClaimWithdrawalAccounts,
   type ConfigUpdate,
   type DepositAccounts,
@@ -470,6 +471,21 @@ export class TestVault {
 
   setVaultPeriods(periods: { configNoticeSeconds: number; silenceSeconds: number }): TransactionOutcome {
     return this.chain.send([this.setVaultPeriodsInstruction(periods)], [this.protocol.admin]);
+  }
+
+  setAdminPauseInstruction(
+    until: bigint,
+    admin: PublicKey = this.protocol.admin.publicKey,
+  ): TransactionInstruction {
+    return buildSetAdminPauseInstruction(
+      { admin, protocol: this.protocol.key, vault: this.addresses.vault },
+      until,
+    );
+  }
+
+  /** set_admin_pause signed by `signer` (the protocol's admin unless given). */
+  setAdminPause(until: bigint, signer: Keypair = this.protocol.admin): TransactionOutcome {
+    return this.chain.send([this.setAdminPauseInstruction(until, signer.publicKey)], [signer]);
   }
 
   /** stage_withdrawals sent by `caller` instead of the manager (allowed after the manager's silence). */

@@ -101,6 +101,7 @@ export type Vault = {
   stagedAt: bigint;
   pauseUntil: bigint;
   maxPauseSeconds: number;
+  adminPaused: boolean;
   reserved: ReadonlyUint8Array;
 };
 
@@ -151,6 +152,7 @@ export type VaultArgs = {
   stagedAt: number | bigint;
   pauseUntil: number | bigint;
   maxPauseSeconds: number;
+  adminPaused: boolean;
   reserved: ReadonlyUint8Array;
 };
 
@@ -205,7 +207,8 @@ export function getVaultEncoder(): FixedSizeEncoder<VaultArgs> {
       ["stagedAt", getI64Encoder()],
       ["pauseUntil", getI64Encoder()],
       ["maxPauseSeconds", getU32Encoder()],
-      ["reserved", fixEncoderSize(getBytesEncoder(), 2)],
+      ["adminPaused", getBooleanEncoder()],
+      ["reserved", fixEncoderSize(getBytesEncoder(), 1)],
     ]),
     (value) => ({ ...value, discriminator: VAULT_DISCRIMINATOR }),
   );
@@ -261,7 +264,8 @@ export function getVaultDecoder(): FixedSizeDecoder<Vault> {
     ["stagedAt", getI64Decoder()],
     ["pauseUntil", getI64Decoder()],
     ["maxPauseSeconds", getU32Decoder()],
-    ["reserved", fixDecoderSize(getBytesDecoder(), 2)],
+    ["adminPaused", getBooleanDecoder()],
+    ["reserved", fixDecoderSize(getBytesDecoder(), 1)],
   ]);
 }
 

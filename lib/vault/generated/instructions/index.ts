@@ -17,6 +17,7 @@ export * from "./initializeVault";
 export * from "./proposeAdmin";
 export * from "./proposeManager";
 export * from "./requestWithdrawal";
+export * from "./setAdminPause";
 export * from "./setNavBounds";
 export * from "./setVaultPeriods";
 export * from "./stageWithdrawals";

@@ -28,6 +28,7 @@ import {
   parseProposeAdminInstruction,
   parseProposeManagerInstruction,
   parseRequestWithdrawalInstruction,
+  parseSetAdminPauseInstruction,
   parseSetNavBoundsInstruction,
   parseSetVaultPeriodsInstruction,
   parseStageWithdrawalsInstruction,
@@ -44,6 +45,7 @@ import {
   type ParsedProposeAdminInstruction,
   type ParsedProposeManagerInstruction,
   type ParsedRequestWithdrawalInstruction,
+  type ParsedSetAdminPauseInstruction,
   type ParsedSetNavBoundsInstruction,
   type ParsedSetVaultPeriodsInstruction,
   type ParsedStageWithdrawalsInstruction,
@@ -121,6 +123,7 @@ export enum VaultInstruction {
   AcceptManager,
   ApplyConfig,
   SetVaultPeriods,
+  SetAdminPause,
 }
 
 export function identifyVaultInstruction(
@@ -271,6 +274,15 @@ export function identifyVaultInstruction(
   ) {
     return VaultInstruction.SetVaultPeriods;
   }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(new Uint8Array([138, 164, 154, 245, 112, 255, 118, 244])),
+      0,
+    )
+  ) {
+    return VaultInstruction.SetAdminPause;
+  }
   throw new Error("The provided instruction could not be identified as a vault instruction.");
 }
 
@@ -290,7 +302,8 @@ export type ParsedVaultInstruction<TProgram extends string = "4eZ1RNBKAGZY9ptCQh
   | ({ instructionType: VaultInstruction.ProposeManager } & ParsedProposeManagerInstruction<TProgram>)
   | ({ instructionType: VaultInstruction.AcceptManager } & ParsedAcceptManagerInstruction<TProgram>)
   | ({ instructionType: VaultInstruction.ApplyConfig } & ParsedApplyConfigInstruction<TProgram>)
-  | ({ instructionType: VaultInstruction.SetVaultPeriods } & ParsedSetVaultPeriodsInstruction<TProgram>);
+  | ({ instructionType: VaultInstruction.SetVaultPeriods } & ParsedSetVaultPeriodsInstruction<TProgram>)
+  | ({ instructionType: VaultInstruction.SetAdminPause } & ParsedSetAdminPauseInstruction<TProgram>);
 
 export function parseVaultInstruction<TProgram extends string>(
   instruction: Instruction<TProgram> & InstructionWithData<ReadonlyUint8Array>,
@@ -386,6 +399,13 @@ export function parseVaultInstruction<TProgram extends string>(
       return {
         instructionType: VaultInstruction.SetVaultPeriods,
         ...parseSetVaultPeriodsInstruction(instruction),
+      };
+    }
+    case VaultInstruction.SetAdminPause: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: VaultInstruction.SetAdminPause,
+        ...parseSetAdminPauseInstruction(instruction),
       };
     }
     default:

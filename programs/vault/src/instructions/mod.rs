@@ -11,6 +11,7 @@ mod initialize_vault;
 mod propose_admin;
 mod propose_manager;
 mod request_withdrawal;
+mod set_admin_pause;
 mod set_nav_bounds;
 mod set_vault_periods;
 mod stage_withdrawals;
@@ -41,6 +42,7 @@ const CANCEL_WITHDRAWAL: u64 = discriminator([0xb7, 0x68, 0xb5, 0xfa, 0x1c, 0x80
 const ACCEPT_MANAGER: u64 = discriminator([0xd4, 0x17, 0xfe, 0x3a, 0x33, 0xee, 0xe8, 0x43]);
 const APPLY_CONFIG: u64 = discriminator([0x79, 0x2a, 0x35, 0x08, 0x33, 0x96, 0x69, 0xf9]);
 const SET_VAULT_PERIODS: u64 = discriminator([0x90, 0x60, 0x31, 0x65, 0x67, 0xbb, 0x64, 0xc1]);
+const SET_ADMIN_PAUSE: u64 = discriminator([0x8a, 0xa4, 0x9a, 0xf5, 0x70, 0xff, 0x76, 0xf4]);
 
 pub fn process(input: &Input) -> Result<()> {
     let mut args = Reader::new(input.data);
@@ -62,6 +64,7 @@ pub fn process(input: &Input) -> Result<()> {
         ACCEPT_MANAGER => accept_manager::process(input, args),
         APPLY_CONFIG => apply_config::process(input, args),
         SET_VAULT_PERIODS => set_vault_periods::process(input, args),
+        SET_ADMIN_PAUSE => set_admin_pause::process(input, args),
         _ => Err(Error::INVALID_INSTRUCTION_DATA),
     }
 }

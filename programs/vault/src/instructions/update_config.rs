@@ -3,7 +3,9 @@
 //! and for any change of a cap, raised (to u64::MAX included), lowered, set or removed (the whole target
 //! is then scheduled as the pending config). An update carrying any of those four replaces whatever was
 //! pending. The name applies at once; so does a pause, which ends by itself after the vault's
-//! max_pause_seconds and may not start again for as long after it ends (PauseCooldown). A due pending config is applied first.
+//! max_pause_seconds and may not start again for as long after it ends (PauseCooldown); lifting a pause the
+//! protocol admin set (set_admin_pause) is refused while it is in force (Unauthorized). A due pending config
+//! is applied first.
 
 use crate::account::Input;
 use crate::borsh::Reader;
