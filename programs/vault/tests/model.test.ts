@@ -2,6 +2,7 @@
 // after every step the outcome (success, or the exact custom error) and the whole observable state
 // (vault fields, receipts, share supply, reserve, escrow, wallet balances) must agree.
 import { describe, expect, it } from "vitest";
+import type { Keypair } from "@solana/web3.js";
 
 import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/program/accounts";
 import { TestChain, type TransactionOutcome } from "./harness";
@@ -17,6 +18,8 @@ import {
   currentConfig,
   initializeModel,
   pausedAt,
+  SILENCE_SECONDS,
+  stagingSilent,
   sharesForDeposit,
   strikeLimits,
   valueOfShares,
@@ -81,6 +84,10 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
     candidate.receipt !== null &&
     candidate.receipt.queueStart > vault.queueFunded &&
     candidate.receipt.queueEnd < vault.queueTail;
+  const waitedTheSilence = (candidate: ModelWallet): boolean =>
+    candidate.receipt !== null &&
+    candidate.receipt.queueEnd > vault.queueFunded &&
+    now >= candidate.receipt.requestedAt + SILENCE_SECONDS;
   const kind = random.weighted([
     ["deposit", 25],
     ["requestWithdrawal", 30],
@@ -88,6 +95,8 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
     ["cancelWithdrawal", state.wallets.some(unfundedInside) ? 40 : 4],
     ["updateNav", 10],
     ["stageWithdrawals", 12],
+    // Strangers try the hatch mostly once a request has waited the silence period.
+    ["stageWithdrawalsByStranger", state.wallets.some(waitedTheSilence) ? 40 : 4],
     ["updateConfig", 6],
     ["setAdminPause", 2],
     ["receiveYield", 4],
@@ -168,6 +177,24 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
       ] as const);
       return { kind, gain, loss };
     }
+    case "stageWithdrawalsByStranger": {
+      // Mostly naming the oldest receipt not wholly funded (the head of the queue), sometimes another
+      // wallet or none.
+      const waiting = state.wallets
+        .flatMap((wallet, index) =>
+          wallet.receipt !== null && wallet.receipt.queueEnd > vault.queueFunded
+            ? [[index, wallet.receipt] as const]
+            : [],
+        )
+        .sort(([, a], [, b]) => (a.requestId < b.requestId ? -1 : 1));
+      const oldest = waiting[0]?.[0] ?? null;
+      const head = random.weighted([
+        [oldest, 8],
+        [random.integer(WALLETS), 2],
+        [null, 1],
+      ] as const);
+      return { kind, maxShares: random.chance(0.8) ? U64_MAX : random.bigintBetween(1n, 1_000_000n), head };
+    }
     case "stageWithdrawals": {
       const queued = vault.queueTail - vault.queueFunded;
       const maxShares = random.weighted([
@@ -225,7 +252,22 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
     case "receiveYield":
       return { kind, amount: random.bigintBetween(1n, 200_000n) };
     case "warp": {
+      // The hatch's boundary: the oldest receipt not wholly funded reaching the silence period (a
+      // second before, or at it), whatever the manager struck or staged meanwhile.
+      const waitingSince = state.wallets
+        .flatMap((wallet) =>
+          wallet.receipt !== null && wallet.receipt.queueEnd > vault.queueFunded
+            ? [wallet.receipt.requestedAt]
+            : [],
+        )
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))[0];
+      const hatchAt =
+        waitingSince !== undefined && waitingSince + SILENCE_SECONDS > now
+          ? waitingSince + SILENCE_SECONDS
+          : now + 1n;
       const target = random.weighted([
+        [hatchAt - 1n > now ? hatchAt - 1n : now + 1n, 1],
+        [hatchAt, 4],
         [now + random.bigintBetween(1n, 600n), 4],
         [nextBoundary(now, HOUR) - 1n, 1],
         [nextBoundary(now, HOUR), 2],
@@ -250,6 +292,7 @@ const EVENT_OF: Partial<Record<ModelOperation["kind"], string>> = {
   cancelWithdrawal: "WithdrawalCancelled",
   updateNav: "NavUpdated",
   stageWithdrawals: "WithdrawalsStaged",
+  stageWithdrawalsByStranger: "WithdrawalsStaged",
   updateConfig: "ConfigUpdated",
   setAdminPause: "ConfigUpdated",
 };
@@ -260,6 +303,18 @@ function memberAt(members: readonly Member[], index: number): Member {
     throw new Error(`No member ${index}`);
   }
   return member;
+}
+
+const strangers = new WeakMap<TestVault, Keypair>();
+
+/** One funded wallet per vault that is neither its manager nor a holder: who uses the silence hatch. */
+function stranger(vault: TestVault): Keypair {
+  let keypair = strangers.get(vault);
+  if (keypair === undefined) {
+    keypair = vault.chain.createFundedKeypair();
+    strangers.set(vault, keypair);
+  }
+  return keypair;
 }
 
 /** Runs the operation on the chain; null for operations that send no vault instruction. */
@@ -286,6 +341,12 @@ function execute(
       return vault.updateNav(operation.gain, operation.loss);
     case "stageWithdrawals":
       return vault.stageWithdrawals(operation.maxShares);
+    case "stageWithdrawalsByStranger":
+      return vault.stageWithdrawalsBy(
+        stranger(vault),
+        operation.maxShares,
+        operation.head === null ? undefined : memberAt(members, operation.head),
+      );
     case "updateConfig":
       return vault.updateConfig(operation.update);
     case "setAdminPause":
@@ -638,12 +699,49 @@ interface AdminPauseCoverage {
   managerLiftRefused: number;
 }
 
+interface HatchCoverage {
+  /** A stranger staged because the named receipt waited the silence period (the manager not silent). */
+  byWaitingReceipt: number;
+  /** A stranger staged because the manager had not staged for the silence period. */
+  bySilence: number;
+  /** A stranger's staging refused (6000): nothing had waited long enough. */
+  refused: number;
+}
+
+/**
+ * The hatch holds: whenever the oldest receipt not wholly funded has waited the silence period, a
+ * stranger's staging naming it is never refused as unauthorized (it may still find no idle assets).
+ * No manager key, striking or staging dust, holds a request past the silence period.
+ */
+function expectHatchOpen(state: ModelState, now: bigint, context: string): void {
+  const waiting = state.wallets
+    .flatMap((wallet, index) =>
+      wallet.receipt !== null && wallet.receipt.queueEnd > state.vault.queueFunded
+        ? [{ index, receipt: wallet.receipt }]
+        : [],
+    )
+    .sort((a, b) => (a.receipt.requestId < b.receipt.requestId ? -1 : 1));
+  const oldest = waiting[0];
+  if (oldest === undefined || now < oldest.receipt.requestedAt + SILENCE_SECONDS) return;
+  const probe = applyOperation(
+    state,
+    { kind: "stageWithdrawalsByStranger", maxShares: U64_MAX, head: oldest.index },
+    now,
+  );
+  expect(
+    probe.ok ? null : probe.code,
+    `${context}\nthe hatch stayed shut for a request waiting ${now - oldest.receipt.requestedAt} s`,
+  ).not.toBe(6000);
+}
+
 function runSeed(seed: number): {
   steps: number;
   refusals: Map<number, number>;
   cancels: CancelCoverage;
   adminPauses: AdminPauseCoverage;
+  hatch: HatchCoverage;
 } {
+  const hatch: HatchCoverage = { byWaitingReceipt: 0, bySilence: 0, refused: 0 };
   const cancels: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
   const adminPauses: AdminPauseCoverage = { held: 0, notAdmin: 0, managerLiftRefused: 0 };
   const random = new SeededRandom(seed);
@@ -672,6 +770,14 @@ function runSeed(seed: number): {
       if (predicted.ok && operation.until > chain.now()) adminPauses.held += 1;
       if (!operation.byAdmin) adminPauses.notAdmin += 1;
     }
+    if (operation.kind === "stageWithdrawalsByStranger") {
+      if (predicted.ok) {
+        if (stagingSilent(model.vault, chain.now())) hatch.bySilence += 1;
+        else hatch.byWaitingReceipt += 1;
+      } else if (predicted.code === 6000) {
+        hatch.refused += 1;
+      }
+    }
     if (operation.kind === "updateConfig" && operation.update.paused === false && !predicted.ok) {
       if (predicted.code === 6000) adminPauses.managerLiftRefused += 1;
     }
@@ -681,7 +787,7 @@ function runSeed(seed: number): {
       if (predicted.ok) {
         expect(outcome.err, detail).toBeNull();
         const staged =
-          operation.kind !== "stageWithdrawals" ||
+          (operation.kind !== "stageWithdrawals" && operation.kind !== "stageWithdrawalsByStranger") ||
           predicted.state.vault.queueFunded !== model.vault.queueFunded;
         const expectedEvent = EVENT_OF[operation.kind];
         const retained = predicted.state.vault.surplusAssets > model.vault.surplusAssets;
@@ -768,17 +874,22 @@ liabilities grew by more than the fee`,
     }
     expect(observedState(vault, members), context).toEqual(model);
     expectQueueAccounted(model, context);
+    expectHatchOpen(model, chain.now(), context);
   }
-  return { steps: STEPS_PER_SEED, refusals, cancels, adminPauses };
+  return { steps: STEPS_PER_SEED, refusals, cancels, adminPauses, hatch };
 }
 
 describe("the program against the README model", () => {
   const refusalsSeen = new Map<number, number>();
   const cancelsSeen: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
   const adminPausesSeen: AdminPauseCoverage = { held: 0, notAdmin: 0, managerLiftRefused: 0 };
+  const hatchSeen: HatchCoverage = { byWaitingReceipt: 0, bySilence: 0, refused: 0 };
 
   it.each(Array.from({ length: SEEDS }, (_unused, seed) => seed + 1))("seed %i", (seed) => {
-    const { refusals, cancels, adminPauses } = runSeed(seed);
+    const { refusals, cancels, adminPauses, hatch } = runSeed(seed);
+    hatchSeen.byWaitingReceipt += hatch.byWaitingReceipt;
+    hatchSeen.bySilence += hatch.bySilence;
+    hatchSeen.refused += hatch.refused;
     adminPausesSeen.held += adminPauses.held;
     adminPausesSeen.notAdmin += adminPauses.notAdmin;
     adminPausesSeen.managerLiftRefused += adminPauses.managerLiftRefused;
@@ -800,6 +911,12 @@ describe("the program against the README model", () => {
     expect(adminPausesSeen.held).toBeGreaterThan(0);
     expect(adminPausesSeen.notAdmin).toBeGreaterThan(0);
     expect(adminPausesSeen.managerLiftRefused).toBeGreaterThan(0);
+  });
+
+  it("let strangers stage through the hatch, by a waiting receipt and by the manager's silence, and refused them before", () => {
+    expect(hatchSeen.byWaitingReceipt).toBeGreaterThan(0);
+    expect(hatchSeen.bySilence).toBeGreaterThan(0);
+    expect(hatchSeen.refused).toBeGreaterThan(0);
   });
 
   it("exercised the semantic refusals across the seeds", () => {

@@ -248,6 +248,8 @@ export type ModelOperation =
   | { kind: "cancelWithdrawal"; wallet: number }
   | { kind: "updateNav"; gain: bigint; loss: bigint }
   | { kind: "stageWithdrawals"; maxShares: bigint }
+  /** A stranger's stage_withdrawals, naming `head`'s receipt (null: none) for the silence hatch. */
+  | { kind: "stageWithdrawalsByStranger"; maxShares: bigint; head: number | null }
   | { kind: "updateConfig"; update: ConfigUpdateInput }
   /** set_admin_pause signed by the protocol's admin, or (byAdmin false) by the manager. */
   | { kind: "setAdminPause"; until: bigint; byAdmin: boolean }
@@ -572,7 +574,7 @@ function passHoles(state: ModelState): void {
  * the reserve buys at most `affordable` shares; those and at most `maxShares` fund live requests in
  * FIFO order from the frontier, holes passed for free; the manager's staging records its time.
  */
-function stageWithdrawals(state: ModelState, maxShares: bigint, now: bigint): void {
+function stageWithdrawals(state: ModelState, maxShares: bigint, now: bigint, byManager = true): void {
   const { vault } = state;
   if (maxShares === 0n) refuse("InvalidAmount");
   if (vault.queueTail === vault.queueFunded) {
@@ -597,8 +599,41 @@ function stageWithdrawals(state: ModelState, maxShares: bigint, now: bigint): vo
     staged += step;
   }
   if (staged === 0n) refuse("InsufficientLiquidity");
-  // The manager's staging ends its silence.
-  vault.stagedAt = now;
+  // The manager's staging ends its silence; a stranger's does not.
+  if (byManager) vault.stagedAt = now;
+}
+
+/** The manager has not staged for the silence period (never: counted from its last strike). */
+export function stagingSilent(vault: ModelVault, now: bigint): boolean {
+  const last = vault.stagedAt === 0n ? vault.navUpdatedAt : vault.stagedAt;
+  return now >= last + SILENCE_SECONDS;
+}
+
+/** A receipt not wholly funded that has waited the silence period: anyone may stage naming it. */
+export function waitedSilence(vault: ModelVault, receipt: ModelReceipt, now: bigint): boolean {
+  return receipt.queueEnd > vault.queueFunded && now >= receipt.requestedAt + SILENCE_SECONDS;
+}
+
+/**
+ * stage_withdrawals by anyone but the manager (the silence hatch): allowed once the manager has not
+ * staged for the silence period, or naming a receipt that has waited it unfunded; else Unauthorized.
+ * It stages as the manager would, at the last struck NAV, and does not end the manager's silence.
+ */
+function stageWithdrawalsByStranger(
+  state: ModelState,
+  maxShares: bigint,
+  head: number | null,
+  now: bigint,
+): void {
+  const { vault } = state;
+  if (!stagingSilent(vault, now)) {
+    if (head === null) refuse("Unauthorized");
+    // The named receipt's account: one that does not exist is not the program's.
+    const receipt = walletAt(state, head).receipt;
+    if (receipt === null) refuse("InvalidAccountOwner");
+    if (!waitedSilence(vault, receipt, now)) refuse("Unauthorized");
+  }
+  stageWithdrawals(state, maxShares, now, false);
 }
 
 /**
@@ -751,6 +786,9 @@ export function applyOperation(state: ModelState, operation: ModelOperation, now
         break;
       case "stageWithdrawals":
         stageWithdrawals(next, operation.maxShares, now);
+        break;
+      case "stageWithdrawalsByStranger":
+        stageWithdrawalsByStranger(next, operation.maxShares, operation.head, now);
         break;
       case "updateConfig":
         updateConfig(next, operation.update, now);
