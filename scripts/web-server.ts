@@ -10,6 +10,8 @@ import next from "next";
 import { resolveClientAddress } from "../lib/api/client-address";
 import type { ApiContext } from "../lib/api/context";
 import { installProcessApi } from "../lib/api/default-context";
+import { matchRoute } from "../lib/api/router";
+import { ROUTE_TABLE } from "../lib/api/routes";
 import { BASELINE_SECURITY_HEADERS } from "../lib/csp";
 import { answerOutsideRequests, closeDraining, createNodeListener, listenOn } from "../lib/api/node-host";
 import { METRICS_PATH, routeLabel } from "../lib/server/http-metrics";
@@ -42,7 +44,7 @@ export interface WebServer {
 /**
  * The methods the pages are served with (OPTIONS: /actions.json's CORS preflight; POST: whatever
  * Next.js answers it with). Any other method on a page path (TRACE, PUT, PROPFIND, …) is 405 here:
- * Next.js answers some of them with a 500.
+ * Next.js answers some of them with a 500; on a route of the API's (/actions.json), the API's 405.
  */
 export const PAGE_METHODS: readonly string[] = ["GET", "HEAD", "OPTIONS", "POST"];
 
@@ -70,8 +72,18 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       apiListener(request, response);
       return;
     }
-    const started = performance.now();
     const pathname = (request.url ?? "/").split(/[?#]/, 1)[0] ?? "/";
+    // A route of the API's outside /api (/actions.json) refuses a method as the API does, with its JSON
+    // 405 and the route's own Allow; Next.js's route file answers the methods the pages are served with.
+    if (
+      !apiPath &&
+      !PAGE_METHODS.includes(request.method ?? "") &&
+      matchRoute(ROUTE_TABLE, pathname) !== null
+    ) {
+      apiListener(request, response);
+      return;
+    }
+    const started = performance.now();
     response.once("finish", () => {
       const seconds = (performance.now() - started) / 1000;
       observeHttpRequest(routeLabel(pathname), request.method ?? "GET", response.statusCode, seconds);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ENDPOINTS } from "../../lib/api/endpoints";
 import { createIndexer } from "../../lib/server/indexer";
+import { actionErrorSchema } from "../../lib/api/schemas/actions";
 import { errorEnvelopeSchema } from "../../lib/api/schemas/common";
 import { bareErrorSchema } from "../../lib/api/schemas/public";
 import { API_HOST, rawRequest, startApiHarness, type ApiHarness, type RawAnswer } from "./harness";
@@ -50,6 +51,26 @@ describe(`the API on the ${API_HOST} host`, () => {
     expect(result.headers).toMatchObject(BASELINE);
     expect(JSON.parse(result.body)).toMatchObject({ success: false, code: "METHOD_NOT_ALLOWED" });
   });
+
+  // /actions.json is the API's route outside /api: every host answers its refused methods as the lean
+  // router does, the Actions specification's { message } with the Actions CORS headers.
+  it.each(["PUT", "PATCH", "DELETE", "POST", "TRACE", "PROPFIND"])(
+    "answers %s on /actions.json with the JSON 405 and a true Allow",
+    async (method) => {
+      const result = await raw(method, "/actions.json");
+      expect(result.status, result.body).toBe(405);
+      expect(result.headers.allow).toBe("GET, HEAD, OPTIONS");
+      expect(result.headers["content-type"]).toMatch(/^application\/json/);
+      expect(result.headers).toMatchObject({
+        ...BASELINE,
+        "cache-control": "no-store",
+        "access-control-allow-origin": "*",
+      });
+      expect(actionErrorSchema.parse(JSON.parse(result.body))).toEqual({
+        message: `Method ${method} is not allowed here`,
+      });
+    },
+  );
 
   it.each(["/api/nope", "/api/vault", "/api/vault/x/y/z", "/api"])(
     "answers %s with the JSON 404",

@@ -4,7 +4,7 @@
 // (API_HOST=production), then the smoke suite, the security suite's credential cases and the typed
 // client's partner flow (deposit, withdraw, claim through lib/client alone) against `npm run dev`'s
 // (API_HOST=dev; its first page compiles for a minute, so only a subset runs there), then every
-// endpoint's sample and the credential cases through Next.js's catch-all route file (API_HOST=next).
+// endpoint's sample, the credential cases and /actions.json's refused methods through Next.js's route files (API_HOST=next).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -39,7 +39,7 @@ const DEV_SUITES = [
 const DEV_CASES = "API on the dev host|401|through the client deposits, withdraws and claims";
 
 const NEXT_SUITES = ["tests/api/hosts-smoke.test.ts", "tests/api/security.test.ts"];
-const NEXT_CASES = "documented status|401|403|bad key";
+const NEXT_CASES = "documented status|401|403|bad key|actions.json";
 
 function run(label: string, args: string[], env: NodeJS.ProcessEnv): boolean {
   console.log(`\ntest:api-hosts: ${label}`);
