@@ -155,6 +155,99 @@ describe("getTransaction", () => {
   });
 });
 
+describe("getTransaction jsonParsed", () => {
+  it("parses System transfer, createAccount, assign and allocate as a validator does", async () => {
+    const recipient = Keypair.generate().publicKey;
+    const created = Keypair.generate();
+    const assigned = Keypair.generate();
+    const owner = Keypair.generate().publicKey;
+    const latest = await connection.getLatestBlockhash();
+    const transaction = new Transaction({ feePayer: payer.publicKey, recentBlockhash: latest.blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient, lamports: 3_000_000 }),
+      SystemProgram.createAccount({
+        fromPubkey: payer.publicKey,
+        newAccountPubkey: created.publicKey,
+        lamports: 2_000_000,
+        space: 64,
+        programId: owner,
+      }),
+      SystemProgram.allocate({ accountPubkey: assigned.publicKey, space: 16 }),
+      SystemProgram.assign({ accountPubkey: assigned.publicKey, programId: owner }),
+    );
+    transaction.sign(payer, created, assigned);
+    const signature = await connection.sendRawTransaction(transaction.serialize());
+    await connection.confirmTransaction({ signature, ...latest });
+    // web3.js checks the response against its ParsedInstruction / PartiallyDecodedInstruction types.
+    const parsed = await connection.getParsedTransaction(signature, {
+      commitment: "confirmed",
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(parsed?.meta?.err).toBeNull();
+    const system = { program: "system", programId: SystemProgram.programId };
+    expect(parsed?.transaction.message.instructions).toEqual([
+      {
+        ...system,
+        parsed: {
+          type: "transfer",
+          info: {
+            source: payer.publicKey.toBase58(),
+            destination: recipient.toBase58(),
+            lamports: 3_000_000,
+          },
+        },
+        stackHeight: null,
+      },
+      {
+        ...system,
+        parsed: {
+          type: "createAccount",
+          info: {
+            source: payer.publicKey.toBase58(),
+            newAccount: created.publicKey.toBase58(),
+            lamports: 2_000_000,
+            space: 64,
+            owner: owner.toBase58(),
+          },
+        },
+        stackHeight: null,
+      },
+      {
+        ...system,
+        parsed: { type: "allocate", info: { account: assigned.publicKey.toBase58(), space: 16 } },
+        stackHeight: null,
+      },
+      {
+        ...system,
+        parsed: { type: "assign", info: { account: assigned.publicKey.toBase58(), owner: owner.toBase58() } },
+        stackHeight: null,
+      },
+    ]);
+  });
+
+  it("leaves other programs' instructions partially decoded", async () => {
+    const latest = await connection.getLatestBlockhash();
+    const transaction = new Transaction({ feePayer: payer.publicKey, recentBlockhash: latest.blockhash }).add(
+      ComputeBudgetProgram.setComputeUnitLimit({ units: 50_000 }),
+      SystemProgram.transfer({
+        fromPubkey: payer.publicKey,
+        toPubkey: Keypair.generate().publicKey,
+        lamports: 1_000_000,
+      }),
+    );
+    transaction.sign(payer);
+    const signature = await connection.sendRawTransaction(transaction.serialize());
+    await connection.confirmTransaction({ signature, ...latest });
+    const parsed = await connection.getParsedTransaction(signature, {
+      commitment: "confirmed",
+      maxSupportedTransactionVersion: 0,
+    });
+    const [budget, transfer] = parsed?.transaction.message.instructions ?? [];
+    expect(budget).toMatchObject({ programId: ComputeBudgetProgram.programId, accounts: [] });
+    expect(budget).not.toHaveProperty("parsed");
+    expect(transfer).toMatchObject({ program: "system", parsed: { type: "transfer" } });
+  });
+});
+
 describe("fees", () => {
   it("charges 5000 lamports a signature plus the prioritization fee, and reports it in meta", async () => {
     const latest = await connection.getLatestBlockhash();

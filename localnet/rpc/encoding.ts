@@ -1,6 +1,7 @@
 // How accounts and transactions appear on the wire: UiAccount in every account encoding (jsonParsed
 // for SPL Token accounts and mints), transaction token balances, and getTransaction's
-// EncodedConfirmedTransactionWithStatusMeta in json, jsonParsed, base58 and base64.
+// EncodedConfirmedTransactionWithStatusMeta in json, jsonParsed (System instructions parsed), base58 and
+// base64.
 import bs58 from "bs58";
 
 import type { Chain } from "../chain";
@@ -16,6 +17,7 @@ import { decodeTransaction } from "../transaction";
 import type { TransactionErrorJson } from "../transaction-error";
 import { uiTokenAmount, type UiTokenAmount } from "../ui-token-amount";
 import { invalidParams, invalidRequest } from "./errors";
+import { SYSTEM_PROGRAM_ID, parseSystemInstruction } from "./parse-system";
 import type { AccountEncoding, DataSlice, TransactionEncoding } from "./params";
 
 /** Largest account data a validator encodes in base58 (MAX_BASE58_BYTES). */
@@ -169,17 +171,33 @@ export function transactionStatusOf(err: TransactionErrorJson | null): unknown {
   return err === null ? { Ok: null } : { Err: err };
 }
 
+/**
+ * An instruction in jsonParsed: parsed where the validator parses it (the System program's), else
+ * partially decoded (program, accounts by address, base58 data).
+ */
+function uiParsedInstruction(
+  programId: string,
+  accounts: string[],
+  data: Uint8Array,
+  stackHeight: number | null,
+): unknown {
+  const parsed = programId === SYSTEM_PROGRAM_ID ? parseSystemInstruction(data, accounts) : null;
+  return parsed === null
+    ? { programId, accounts, data: bs58.encode(data), stackHeight }
+    : { program: "system", programId, parsed, stackHeight };
+}
+
 function encodeInnerInstructions(inner: InnerInstructions[], keys: string[], parsed: boolean): unknown[] {
   return inner.map((group) => ({
     index: group.index,
     instructions: group.instructions.map((instruction) =>
       parsed
-        ? {
-            programId: keys[instruction.programIdIndex] ?? "",
-            accounts: instruction.accounts.map((index) => keys[index] ?? ""),
-            data: bs58.encode(instruction.data),
-            stackHeight: instruction.stackHeight,
-          }
+        ? uiParsedInstruction(
+            keys[instruction.programIdIndex] ?? "",
+            instruction.accounts.map((index) => keys[index] ?? ""),
+            instruction.data,
+            instruction.stackHeight,
+          )
         : {
             programIdIndex: instruction.programIdIndex,
             accounts: instruction.accounts,
@@ -210,12 +228,12 @@ function encodeMessage(record: TransactionRecord, parsed: boolean): unknown {
     : transaction.staticAccountKeys.map((key) => key.toBase58());
   const instructions = transaction.instructions.map((instruction) =>
     parsed
-      ? {
-          programId: record.accountKeys[instruction.programIdIndex] ?? "",
-          accounts: instruction.accountKeyIndexes.map((index) => record.accountKeys[index] ?? ""),
-          data: bs58.encode(instruction.data),
-          stackHeight: null,
-        }
+      ? uiParsedInstruction(
+          record.accountKeys[instruction.programIdIndex] ?? "",
+          instruction.accountKeyIndexes.map((index) => record.accountKeys[index] ?? ""),
+          instruction.data,
+          null,
+        )
       : {
           programIdIndex: instruction.programIdIndex,
           accounts: instruction.accountKeyIndexes,
