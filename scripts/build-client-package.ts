@@ -1,7 +1,7 @@
 // Builds packages/client (@vault-gateway/client): the typed client (lib/client/index.ts) bundled by
 // esbuild into ESM (dist/index.js) and CommonJS (dist/index.cjs) for plain Node and bundlers, with its
 // two runtime dependencies, @solana/web3.js and openapi-fetch, left as imports and every other module
-// it uses (the check, the flow, the IDL and its coder) inside the bundle; and its declarations by tsc
+// it uses (the check, the flow, the IDL and the codecs generated from it) inside the bundle; and its declarations by tsc
 // (dist/types, entered by dist/index.d.ts and dist/index.d.cts). Refuses to build when the client's
 // import graph reaches the pages (lib/web, components, app).
 //
@@ -50,23 +50,11 @@ async function bundle(format: "esm" | "cjs", outfile: string, external: string[]
     format,
     platform: "neutral",
     target: "es2022",
-    // Packages' builds for any platform (the Borsh coder's leaves out its Node-only wallet and
-    // workspace), then their ESM, then CommonJS; JSON (the IDL) inlined.
+    // Packages' builds for any platform (@solana/kit exports only per-platform builds: the browser's,
+    // which Node runs), then their ESM, then CommonJS; JSON (the IDL) inlined.
     mainFields: ["browser", "module", "main"],
-    conditions: format === "esm" ? ["import", "default"] : ["require", "default"],
+    conditions: format === "esm" ? ["browser", "import", "default"] : ["browser", "require", "default"],
     external,
-    // Only the coder of Anchor (the client uses BorshCoder and nothing else of it): its full browser
-    // build carries a fetch ponyfill that, in Node, overwrites the global Request through Node's lazy
-    // global accessors and breaks every later fetch of the process.
-    alias: { "@coral-xyz/anchor": "@coral-xyz/anchor/dist/esm/coder/index.js" },
-    // The Borsh coder's CommonJS requires @solana/web3.js, which stays external: in the ESM bundle
-    // that require needs Node's (esbuild's shim uses a `require` in scope).
-    banner:
-      format === "esm"
-        ? {
-            js: 'import { createRequire as __clientCreateRequire } from "node:module";\nconst require = __clientCreateRequire(import.meta.url);',
-          }
-        : {},
     metafile: true,
     logLevel: "warning",
     legalComments: "none",

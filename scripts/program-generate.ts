@@ -6,12 +6,21 @@
 // Driven by the IDL alone: an instruction added to idl.json appears after one run. `--check`
 // generates into a temporary folder and fails, naming the command to run, when lib/vault/generated/
 // differs (npm test runs it beside the typecheck).
+//
+// Events: renderers-js renders no event nodes, and nodes-from-anchor keeps an event's data struct only
+// inside its event node, so each event's struct is added as a defined type (types/<event>.ts, with its
+// decoder); the 8-byte discriminator that prefixes it in a log stays in idl.json's `events`.
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { rootNodeFromAnchor, type AnchorIdl } from "@codama/nodes-from-anchor";
+import {
+  definedTypeNodeFromAnchorV01,
+  extractGenerics,
+  rootNodeFromAnchor,
+  type IdlV01,
+} from "@codama/nodes-from-anchor";
 import { renderVisitor } from "@codama/renderers-js";
 import { visit } from "@codama/visitors-core";
 import prettier from "prettier";
@@ -21,11 +30,28 @@ const IDL_PATH = join(REPO_ROOT, "programs/vault/idl.json");
 const GENERATED = join(REPO_ROOT, "lib/vault/generated");
 const COMMAND = "npm run program:generate";
 
+/** Codama's tree of the IDL, with every event's data struct as a defined type of the program. */
+function rootNodeWithEventTypes(idl: IdlV01): ReturnType<typeof rootNodeFromAnchor> {
+  const root = rootNodeFromAnchor(idl);
+  const [types, generics] = extractGenerics(idl.types ?? []);
+  const eventTypes = (idl.events ?? []).map((event) => {
+    const type = types.find((candidate) => candidate.name === event.name);
+    if (type === undefined) {
+      throw new Error(`programs/vault/idl.json has no type for its event ${event.name}`);
+    }
+    return definedTypeNodeFromAnchorV01(type, generics);
+  });
+  return {
+    ...root,
+    program: { ...root.program, definedTypes: [...(root.program.definedTypes ?? []), ...eventTypes] },
+  };
+}
+
 async function generate(folder: string): Promise<void> {
-  const idl = JSON.parse(await readFile(IDL_PATH, "utf8")) as AnchorIdl;
+  const idl = JSON.parse(await readFile(IDL_PATH, "utf8")) as IdlV01;
   const settings = (await prettier.resolveConfig(join(GENERATED, "index.ts"))) ?? {};
   await visit(
-    rootNodeFromAnchor(idl),
+    rootNodeWithEventTypes(idl),
     renderVisitor(folder, {
       deleteFolderBeforeRendering: true,
       formatCode: true,

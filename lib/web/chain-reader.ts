@@ -3,7 +3,7 @@
 // indexer's rows, seconds behind; readVault mirrors GET /api/vault/{id}) and the wallet's own
 // balances. A vault is decoded, named and viewed by lib/vault's functions, the same ones GET
 // /api/vault/{id} serializes from (vault-state.ts, vault-view.ts). Loaded on demand, so web3.js and
-// the Borsh coder stay out of the pages' first JavaScript.
+// the program's decoders stay out of the pages' first JavaScript.
 import { Buffer } from "buffer";
 import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 
@@ -17,7 +17,7 @@ import { servedVaultOrNull } from "../vault/model/vault-state";
 import { vaultView, type VaultView } from "../vault/model/vault-view";
 import { symbolOf, type ClientConfig } from "./client-config";
 
-// lib/vault's decoders hand Buffers to the Borsh coder; browsers have no global Buffer.
+// lib/vault/program and web3.js use the global Buffer; browsers have none.
 const scope = globalThis as { Buffer?: typeof Buffer };
 scope.Buffer ??= Buffer;
 

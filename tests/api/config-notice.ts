@@ -7,7 +7,7 @@ import type { Keypair, PublicKey } from "@solana/web3.js";
 
 import type { Chain } from "../../localnet/chain";
 import { submitLocalTransaction } from "../../localnet/local-transactions";
-import { vaultCoder } from "../../lib/vault/program/idl";
+import { vaultCoder } from "../fixtures/anchor-coder";
 import {
   buildApplyConfigInstruction,
   buildUpdateConfigInstruction,

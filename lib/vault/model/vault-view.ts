@@ -6,7 +6,7 @@
 // rolls them over at its own clock (capWindow). The fee, minimum and caps are those a request sent at
 // the reader's clock meets: a scheduled config past its effective time is in force (the program
 // applies it before reading), one still ahead is `pendingConfig`. Only types are imported besides the
-// arithmetic, so the pages may name this type without loading web3.js or the Borsh coder.
+// arithmetic, so the pages may name this type without loading web3.js or the program's decoders.
 import { storedWindows, type StoredCapWindow } from "./cap-window";
 import { configInForce, pendingConfig, type PendingConfig } from "./pending-config";
 import { sharePrice } from "./share-math";

@@ -2,13 +2,13 @@ import { Keypair } from "@solana/web3.js";
 import BN from "bn.js";
 import { describe, expect, it } from "vitest";
 
+import { vaultCoder } from "../../../tests/fixtures/anchor-coder";
 import { decodeProtocol, decodeQueueHoles, decodeReceipt, decodeVault } from "./accounts";
 import {
   PROTOCOL_ACCOUNT_SIZE,
   QUEUE_HOLES_ACCOUNT_SIZE,
   VAULT_ACCOUNT_SIZE,
   WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
-  vaultCoder,
 } from "./idl";
 
 async function encodedReceipt(): Promise<Buffer> {

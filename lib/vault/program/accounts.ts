@@ -1,139 +1,82 @@
 // Decoders for the accounts the vault program owns: raw account data in, typed objects with bigint
-// amounts out. Both refuse data of the wrong type or size.
-import { z } from "zod";
+// amounts and PublicKeys out, through the decoders Codama generates from the IDL (../generated). Both
+// refuse data of the wrong type or size.
+import type { FixedSizeDecoder, ReadonlyUint8Array } from "@solana/kit";
 
-import { fixedNameValue, i64Value, publicKeyValue, smallIntegerValue, u64Value } from "./coder-values";
 import {
-  PROTOCOL_ACCOUNT_SIZE,
-  QUEUE_HOLES_ACCOUNT_SIZE,
-  VAULT_ACCOUNT_SIZE,
-  WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
-  camelCaseKeys,
-  vaultCoder,
-} from "./idl";
+  PROTOCOL_DISCRIMINATOR,
+  QUEUE_HOLES_DISCRIMINATOR,
+  VAULT_DISCRIMINATOR,
+  WITHDRAWAL_RECEIPT_DISCRIMINATOR,
+  getProtocolDecoder,
+  getQueueHolesDecoder,
+  getVaultDecoder,
+  getWithdrawalReceiptDecoder,
+  type Protocol,
+  type QueueHoles,
+  type QueueRange,
+  type Vault,
+  type WithdrawalReceipt,
+} from "../generated";
+import { domainFields, type DomainFields } from "./decoded-values";
 
-const vaultSchema = z
-  .object({
-    protocol: publicKeyValue,
-    manager: publicKeyValue,
-    pending_manager: publicKeyValue,
-    asset_mint: publicKeyValue,
-    share_mint: publicKeyValue,
-    reserve: publicKeyValue,
-    escrow: publicKeyValue,
-    authority: publicKeyValue,
-    index: u64Value,
-    bump: smallIntegerValue,
-    authority_bump: smallIntegerValue,
-    share_mint_bump: smallIntegerValue,
-    reserve_bump: smallIntegerValue,
-    escrow_bump: smallIntegerValue,
-    asset_decimals: smallIntegerValue,
-    share_decimals: smallIntegerValue,
-    paused: z.boolean(),
-    name: fixedNameValue,
-    total_assets: u64Value,
-    total_shares: u64Value,
-    nav_sequence: u64Value,
-    nav_updated_at: i64Value,
-    fee_bps: smallIntegerValue,
-    min_withdrawal_shares: u64Value,
-    hourly_cap: u64Value,
-    daily_cap: u64Value,
-    hourly_window_start: i64Value,
-    hourly_used: u64Value,
-    daily_window_start: i64Value,
-    daily_used: u64Value,
-    queue_tail: u64Value,
-    queue_funded: u64Value,
-    queue_claimed: u64Value,
-    next_request_id: u64Value,
-    pending_requests: u64Value,
-    surplus_assets: u64Value,
-    /** The config a holder-hurting update scheduled; meaningful only while pending_effective_at ≠ 0. */
-    pending_fee_bps: smallIntegerValue,
-    pending_min_withdrawal_shares: u64Value,
-    pending_hourly_cap: u64Value,
-    pending_daily_cap: u64Value,
-    /** When the pending config applies (unix seconds); 0 when nothing is pending. */
-    pending_effective_at: i64Value,
-    /** 0 means the program's defaults (3 days of notice, 7 days of silence). */
-    config_notice_seconds: z.number().int().nonnegative(),
-    silence_seconds: z.number().int().nonnegative(),
-    staged_at: i64Value,
-    /** When the manager's pause ends by itself: a pause is in force while paused and now < this. */
-    pause_until: i64Value,
-    /** The longest a manager's pause lasts (0 = 7 days); a new one waits as long after the last ends. */
-    max_pause_seconds: z.number().int().nonnegative(),
-    /** The pause in force is the protocol admin's (set_admin_pause): the manager cannot lift it. */
-    admin_paused: z.boolean(),
-  })
-  .transform(camelCaseKeys);
+/**
+ * A vault's state. The config a holder-hurting update scheduled (pending*) is meaningful only while
+ * pendingEffectiveAt ≠ 0 (unix seconds when it applies). configNoticeSeconds and silenceSeconds of 0
+ * mean the program's defaults (3 days of notice, 7 days of silence). A pause is in force while paused
+ * and now < pauseUntil; maxPauseSeconds is the longest a manager's pause lasts (0 = 7 days);
+ * adminPaused: the pause is the protocol admin's (set_admin_pause), which the manager cannot lift.
+ */
+export type VaultAccount = DomainFields<Vault>;
 
-const withdrawalReceiptSchema = z
-  .object({
-    vault: publicKeyValue,
-    owner: publicKeyValue,
-    shares: u64Value,
-    assets_at_request: u64Value,
-    nav_floor: u64Value,
-    request_id: u64Value,
-    requested_at: i64Value,
-    queue_start: u64Value,
-    queue_end: u64Value,
-    fee_bps: smallIntegerValue,
-    bump: smallIntegerValue,
-    /** This request queued the holders' last shares: its fee leaves NAV at the claim (surplus). */
-    last_holder_exit: z.boolean(),
-  })
-  .transform(camelCaseKeys);
+/** lastHolderExit: this request queued the holders' last shares, so its fee leaves NAV at the claim (surplus). */
+export type WithdrawalReceiptAccount = DomainFields<WithdrawalReceipt>;
 
-const protocolSchema = z
-  .object({
-    creator: publicKeyValue,
-    admin: publicKeyValue,
-    pending_admin: publicKeyValue,
-    max_gain_bps: smallIntegerValue,
-    max_loss_bps: smallIntegerValue,
-    min_nav_interval_seconds: z.number().int().nonnegative(),
-    vault_count: u64Value,
-    bump: smallIntegerValue,
-    max_annual_gain_bps: smallIntegerValue,
-    max_daily_loss_bps: smallIntegerValue,
-  })
-  .transform(camelCaseKeys);
+export type ProtocolAccount = DomainFields<Protocol>;
 
-const queueRangeSchema = z.object({ start: u64Value, end: u64Value });
+/** The holes cancelled requests left in a vault's queue: only those in use, in no order. */
+export interface QueueHolesAccount {
+  vault: DomainFields<QueueHoles>["vault"];
+  bump: number;
+  holes: QueueRange[];
+}
 
-/** The holes cancelled requests left in a vault's queue: only `holes[..count]` are in use, in no order. */
-const queueHolesSchema = z
-  .object({
-    vault: publicKeyValue,
-    bump: smallIntegerValue,
-    count: smallIntegerValue,
-    holes: z.array(queueRangeSchema),
-  })
-  .transform(({ vault, bump, count, holes }) => ({ vault, bump, holes: holes.slice(0, count) }));
+const vaultDecoder = getVaultDecoder();
+const withdrawalReceiptDecoder = getWithdrawalReceiptDecoder();
+const protocolDecoder = getProtocolDecoder();
+const queueHolesDecoder = getQueueHolesDecoder();
 
-export type VaultAccount = z.output<typeof vaultSchema>;
-export type QueueHolesAccount = z.output<typeof queueHolesSchema>;
-export type WithdrawalReceiptAccount = z.output<typeof withdrawalReceiptSchema>;
-export type ProtocolAccount = z.output<typeof protocolSchema>;
+function hasDiscriminator(data: Uint8Array, discriminator: ReadonlyUint8Array): boolean {
+  return discriminator.every((byte, index) => data[index] === byte);
+}
 
-function decodeProgramAccount(accountName: string, expectedSize: number, data: Uint8Array): unknown {
-  if (data.length !== expectedSize) {
-    throw new Error(`A ${accountName} account is ${expectedSize} bytes, got ${data.length}`);
+function decodeProgramAccount<T>(
+  accountName: string,
+  decoder: FixedSizeDecoder<T>,
+  discriminator: ReadonlyUint8Array,
+  data: Uint8Array,
+): T {
+  if (data.length !== decoder.fixedSize) {
+    throw new Error(`A ${accountName} account is ${decoder.fixedSize} bytes, got ${data.length}`);
   }
-  return vaultCoder.accounts.decode(accountName, Buffer.from(data));
+  if (!hasDiscriminator(data, discriminator)) {
+    throw new Error(`The account data is not a ${accountName}: its discriminator differs`);
+  }
+  return decoder.decode(data);
 }
 
 export function decodeVault(data: Uint8Array): VaultAccount {
-  return vaultSchema.parse(decodeProgramAccount("Vault", VAULT_ACCOUNT_SIZE, data));
+  return domainFields(decodeProgramAccount("Vault", vaultDecoder, VAULT_DISCRIMINATOR, data));
 }
 
 export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
-  return withdrawalReceiptSchema.parse(
-    decodeProgramAccount("WithdrawalReceipt", WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, data),
+  return domainFields(
+    decodeProgramAccount(
+      "WithdrawalReceipt",
+      withdrawalReceiptDecoder,
+      WITHDRAWAL_RECEIPT_DISCRIMINATOR,
+      data,
+    ),
   );
 }
 
@@ -142,9 +85,12 @@ export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
  * shares between the funded frontier and a receipt's queue_start that lie in a hole are not ahead of it.
  */
 export function decodeQueueHoles(data: Uint8Array): QueueHolesAccount {
-  return queueHolesSchema.parse(decodeProgramAccount("QueueHoles", QUEUE_HOLES_ACCOUNT_SIZE, data));
+  const { vault, bump, count, holes } = domainFields(
+    decodeProgramAccount("QueueHoles", queueHolesDecoder, QUEUE_HOLES_DISCRIMINATOR, data),
+  );
+  return { vault, bump, holes: holes.slice(0, count) };
 }
 
 export function decodeProtocol(data: Uint8Array): ProtocolAccount {
-  return protocolSchema.parse(decodeProgramAccount("Protocol", PROTOCOL_ACCOUNT_SIZE, data));
+  return domainFields(decodeProgramAccount("Protocol", protocolDecoder, PROTOCOL_DISCRIMINATOR, data));
 }

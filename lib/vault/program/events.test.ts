@@ -3,7 +3,8 @@ import BN from "bn.js";
 import { describe, expect, it } from "vitest";
 
 import { decodeVaultEvents } from "./events";
-import { VAULT_PROGRAM_ID, vaultCoder, vaultIdl } from "./idl";
+import { vaultCoder } from "../../../tests/fixtures/anchor-coder";
+import { VAULT_PROGRAM_ID, vaultIdl } from "./idl";
 
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const OTHER_PROGRAM = Keypair.generate().publicKey.toBase58();

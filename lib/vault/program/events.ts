@@ -1,207 +1,64 @@
 // Events the vault program emits through `sol_log_data`, parsed from a transaction's log lines.
+import type { Decoder } from "@solana/kit";
 import type { PublicKey } from "@solana/web3.js";
-import { z } from "zod";
 
-import { fixedNameValue, i64Value, publicKeyValue, smallIntegerValue, u64Value } from "./coder-values";
-import { VAULT_PROGRAM_ID, camelCaseKeys, vaultCoder } from "./idl";
+import {
+  getAdminAcceptedDecoder,
+  getAdminProposedDecoder,
+  getConfigScheduledDecoder,
+  getConfigUpdatedDecoder,
+  getDepositedDecoder,
+  getManagerAcceptedDecoder,
+  getManagerProposedDecoder,
+  getNavBoundsUpdatedDecoder,
+  getNavUpdatedDecoder,
+  getProtocolInitializedDecoder,
+  getSurplusRetainedDecoder,
+  getVaultInitializedDecoder,
+  getVaultPeriodsUpdatedDecoder,
+  getWithdrawalCancelledDecoder,
+  getWithdrawalClaimedDecoder,
+  getWithdrawalRequestedDecoder,
+  getWithdrawalsStagedDecoder,
+} from "../generated";
+import { domainFields, type DomainFields } from "./decoded-values";
+import { VAULT_PROGRAM_ID, vaultIdl } from "./idl";
 
-const vaultEventSchemas = {
-  VaultInitialized: z
-    .object({
-      vault: publicKeyValue,
-      protocol: publicKeyValue,
-      manager: publicKeyValue,
-      asset_mint: publicKeyValue,
-      share_mint: publicKeyValue,
-      index: u64Value,
-      share_decimals: smallIntegerValue,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  Deposited: z
-    .object({
-      vault: publicKeyValue,
-      owner: publicKeyValue,
-      assets: u64Value,
-      shares: u64Value,
-      total_assets: u64Value,
-      total_shares: u64Value,
-      hourly_used: u64Value,
-      daily_used: u64Value,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  WithdrawalRequested: z
-    .object({
-      vault: publicKeyValue,
-      owner: publicKeyValue,
-      request_id: u64Value,
-      shares: u64Value,
-      assets: u64Value,
-      nav_floor: u64Value,
-      queue_start: u64Value,
-      queue_end: u64Value,
-      fee_bps: smallIntegerValue,
-      hourly_used: u64Value,
-      daily_used: u64Value,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  WithdrawalClaimed: z
-    .object({
-      vault: publicKeyValue,
-      owner: publicKeyValue,
-      request_id: u64Value,
-      shares: u64Value,
-      gross: u64Value,
-      fee: u64Value,
-      net: u64Value,
-      total_assets: u64Value,
-      total_shares: u64Value,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  WithdrawalCancelled: z
-    .object({
-      vault: publicKeyValue,
-      owner: publicKeyValue,
-      request_id: u64Value,
-      shares: u64Value,
-      fee_shares: u64Value,
-      cancelled_at: i64Value,
-    })
-    .transform(camelCaseKeys),
-  NavUpdated: z
-    .object({
-      vault: publicKeyValue,
-      nav_sequence: u64Value,
-      gain: u64Value,
-      loss: u64Value,
-      previous_total_assets: u64Value,
-      total_assets: u64Value,
-      total_shares: u64Value,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  WithdrawalsStaged: z
-    .object({
-      vault: publicKeyValue,
-      staged_shares: u64Value,
-      queue_funded: u64Value,
-      queue_tail: u64Value,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  ConfigUpdated: z
-    .object({
-      vault: publicKeyValue,
-      fee_bps: smallIntegerValue,
-      min_withdrawal_shares: u64Value,
-      hourly_cap: u64Value,
-      daily_cap: u64Value,
-      paused: z.boolean(),
-      /** When the pause ends by itself: in force while paused and the event's timestamp < this. */
-      pause_until: i64Value,
-      /** The protocol admin's pause (set_admin_pause), which the manager cannot lift. */
-      admin_paused: z.boolean(),
-      name: fixedNameValue,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  ProtocolInitialized: z
-    .object({
-      protocol: publicKeyValue,
-      creator: publicKeyValue,
-      admin: publicKeyValue,
-      max_gain_bps: smallIntegerValue,
-      max_loss_bps: smallIntegerValue,
-      min_nav_interval_seconds: smallIntegerValue,
-      max_annual_gain_bps: smallIntegerValue,
-      max_daily_loss_bps: smallIntegerValue,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  AdminProposed: z
-    .object({
-      protocol: publicKeyValue,
-      admin: publicKeyValue,
-      pending_admin: publicKeyValue,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  AdminAccepted: z
-    .object({
-      protocol: publicKeyValue,
-      previous_admin: publicKeyValue,
-      admin: publicKeyValue,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  NavBoundsUpdated: z
-    .object({
-      protocol: publicKeyValue,
-      max_gain_bps: smallIntegerValue,
-      max_loss_bps: smallIntegerValue,
-      min_nav_interval_seconds: smallIntegerValue,
-      max_annual_gain_bps: smallIntegerValue,
-      max_daily_loss_bps: smallIntegerValue,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  ManagerProposed: z
-    .object({
-      vault: publicKeyValue,
-      proposer: publicKeyValue,
-      manager: publicKeyValue,
-      pending_manager: publicKeyValue,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  ManagerAccepted: z
-    .object({
-      vault: publicKeyValue,
-      previous_manager: publicKeyValue,
-      manager: publicKeyValue,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  ConfigScheduled: z
-    .object({
-      vault: publicKeyValue,
-      fee_bps: smallIntegerValue,
-      min_withdrawal_shares: u64Value,
-      hourly_cap: u64Value,
-      daily_cap: u64Value,
-      /** When the scheduled config applies; 0: the pending config was withdrawn. */
-      effective_at: i64Value,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  VaultPeriodsUpdated: z
-    .object({
-      vault: publicKeyValue,
-      config_notice_seconds: z.number().int().nonnegative(),
-      silence_seconds: z.number().int().nonnegative(),
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
-  SurplusRetained: z
-    .object({
-      vault: publicKeyValue,
-      assets: u64Value,
-      surplus_assets: u64Value,
-      timestamp: i64Value,
-    })
-    .transform(camelCaseKeys),
+/**
+ * Each event's decoder, generated from its struct in the IDL (npm run program:generate). Of note:
+ * ConfigUpdated's pauseUntil is when the pause ends by itself (in force while paused and the event's
+ * timestamp < it) and its adminPaused the protocol admin's pause, which the manager cannot lift;
+ * ConfigScheduled's effectiveAt is when the scheduled config applies (0: the pending one was withdrawn).
+ */
+const vaultEventDecoders = {
+  VaultInitialized: getVaultInitializedDecoder(),
+  Deposited: getDepositedDecoder(),
+  WithdrawalRequested: getWithdrawalRequestedDecoder(),
+  WithdrawalClaimed: getWithdrawalClaimedDecoder(),
+  WithdrawalCancelled: getWithdrawalCancelledDecoder(),
+  NavUpdated: getNavUpdatedDecoder(),
+  WithdrawalsStaged: getWithdrawalsStagedDecoder(),
+  ConfigUpdated: getConfigUpdatedDecoder(),
+  ProtocolInitialized: getProtocolInitializedDecoder(),
+  AdminProposed: getAdminProposedDecoder(),
+  AdminAccepted: getAdminAcceptedDecoder(),
+  NavBoundsUpdated: getNavBoundsUpdatedDecoder(),
+  ManagerProposed: getManagerProposedDecoder(),
+  ManagerAccepted: getManagerAcceptedDecoder(),
+  ConfigScheduled: getConfigScheduledDecoder(),
+  VaultPeriodsUpdated: getVaultPeriodsUpdatedDecoder(),
+  SurplusRetained: getSurplusRetainedDecoder(),
 };
 
-export type VaultEventName = keyof typeof vaultEventSchemas;
+export type VaultEventName = keyof typeof vaultEventDecoders;
+
+type DecodedBy<D> = D extends Decoder<infer T> ? T : never;
 
 export type VaultEvent = {
-  [Name in VaultEventName]: { name: Name; data: z.output<(typeof vaultEventSchemas)[Name]> };
+  [Name in VaultEventName]: { name: Name; data: DomainFields<DecodedBy<(typeof vaultEventDecoders)[Name]>> };
 }[VaultEventName];
 
-export const VAULT_EVENT_NAMES = Object.keys(vaultEventSchemas) as VaultEventName[];
+export const VAULT_EVENT_NAMES = Object.keys(vaultEventDecoders) as VaultEventName[];
 
 /** The vault an event is about; null for the protocol's own events. */
 export function eventVault(event: VaultEvent): PublicKey | null {
@@ -209,16 +66,24 @@ export function eventVault(event: VaultEvent): PublicKey | null {
 }
 
 function isVaultEventName(name: string): name is VaultEventName {
-  return Object.hasOwn(vaultEventSchemas, name);
+  return Object.hasOwn(vaultEventDecoders, name);
 }
 
+const DISCRIMINATOR_BYTES = 8;
+
+/** Each event by its 8-byte discriminator (sha256("event:<Name>")[..8], listed in the IDL), as hex. */
+const eventNameByDiscriminator = new Map(
+  vaultIdl.events.map(({ name, discriminator }) => [Buffer.from(discriminator).toString("hex"), name]),
+);
+
 function decodeVaultEvent(bytes: Buffer): VaultEvent {
-  const decoded = vaultCoder.events.decode(bytes.toString("base64"));
-  if (decoded === null || !isVaultEventName(decoded.name)) {
+  const name = eventNameByDiscriminator.get(bytes.subarray(0, DISCRIMINATOR_BYTES).toString("hex"));
+  if (name === undefined || !isVaultEventName(name)) {
     throw new Error("A log line of the vault program does not hold a vault event");
   }
-  // The union is discriminated by name; zod has checked the fields of exactly that event.
-  return { name: decoded.name, data: vaultEventSchemas[decoded.name].parse(decoded.data) } as VaultEvent;
+  // The union is discriminated by name; the decoder is exactly that event's.
+  const data = vaultEventDecoders[name].decode(bytes.subarray(DISCRIMINATOR_BYTES));
+  return { name, data: domainFields(data) } as VaultEvent;
 }
 
 const INVOKE_LINE = /^Program (\S+) invoke \[\d+\]$/;

@@ -1,10 +1,11 @@
-// The vault program's Anchor-format IDL: the one description of its wire format that every encoder,
-// decoder and instruction builder in lib/vault reads from.
-import { BorshCoder, type Idl } from "@coral-xyz/anchor";
+// The vault program's Anchor-format IDL: the one description of its wire format. Its layouts reach
+// lib/vault through the code Codama generates from it (../generated, npm run program:generate); this
+// module keeps the parts read as data (instruction account lists, event discriminators, errors).
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import idlJson from "../../../programs/vault/idl.json";
+import { getProtocolSize, getQueueHolesSize, getVaultSize, getWithdrawalReceiptSize } from "../generated";
 import { VAULT_PROGRAM_ADDRESS } from "./program-id";
 
 const discriminatorSchema = z.array(z.number().int().min(0).max(255)).length(8);
@@ -27,7 +28,7 @@ const idlNamedDiscriminatorSchema = z.object({ name: z.string(), discriminator: 
 
 const idlErrorSchema = z.object({ code: z.number().int(), name: z.string(), msg: z.string() });
 
-// Only the parts lib/vault navigates itself; the coder reads the full document.
+// Only the parts lib/vault navigates itself; the generated code holds the layouts.
 const vaultIdlSchema = z.object({
   address: z.string(),
   instructions: z.array(idlInstructionSchema),
@@ -42,8 +43,6 @@ export type IdlAccountMeta = z.infer<typeof idlAccountMetaSchema>;
 export const vaultIdl = vaultIdlSchema.parse(idlJson);
 
 export const VAULT_PROGRAM_ID = new PublicKey(VAULT_PROGRAM_ADDRESS);
-
-export const vaultCoder = new BorshCoder(idlJson as Idl);
 
 export const VAULT_INSTRUCTION_NAMES = [
   "initialize_vault",
@@ -75,30 +74,8 @@ export function findIdlInstruction(name: VaultInstructionName): IdlInstruction {
   return instruction;
 }
 
-/** Account sizes, discriminator included, as the coder lays them out from the IDL. */
-export const VAULT_ACCOUNT_SIZE = vaultCoder.accounts.size("Vault");
-export const WITHDRAWAL_RECEIPT_ACCOUNT_SIZE = vaultCoder.accounts.size("WithdrawalReceipt");
-export const PROTOCOL_ACCOUNT_SIZE = vaultCoder.accounts.size("Protocol");
-export const QUEUE_HOLES_ACCOUNT_SIZE = vaultCoder.accounts.size("QueueHoles");
-
-type SnakeToCamel<S extends string> = S extends `${infer Head}_${infer Tail}`
-  ? `${Head}${Capitalize<SnakeToCamel<Tail>>}`
-  : S;
-
-export type CamelCaseKeys<T> = { [K in keyof T as K extends string ? SnakeToCamel<K> : K]: T[K] };
-
-/** `total_assets` (IDL) → `totalAssets` (TypeScript). */
-export function idlNameToCamelCase(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
-}
-
-/** `totalAssets` (TypeScript) → `total_assets` (IDL). */
-export function camelCaseToIdlName(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-}
-
-export function camelCaseKeys<T extends Record<string, unknown>>(value: T): CamelCaseKeys<T> {
-  return Object.fromEntries(
-    Object.entries(value).map(([key, field]) => [idlNameToCamelCase(key), field]),
-  ) as CamelCaseKeys<T>;
-}
+/** Account sizes, discriminator included, as the generated decoders lay them out from the IDL. */
+export const VAULT_ACCOUNT_SIZE = getVaultSize();
+export const WITHDRAWAL_RECEIPT_ACCOUNT_SIZE = getWithdrawalReceiptSize();
+export const PROTOCOL_ACCOUNT_SIZE = getProtocolSize();
+export const QUEUE_HOLES_ACCOUNT_SIZE = getQueueHolesSize();

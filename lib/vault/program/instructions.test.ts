@@ -3,7 +3,8 @@ import BN from "bn.js";
 import { describe, expect, it } from "vitest";
 
 import { deriveVaultAddresses, findProtocolAddress, findQueueHoles, findReceipt } from "./addresses";
-import { vaultCoder, vaultIdl } from "./idl";
+import { vaultCoder } from "../../../tests/fixtures/anchor-coder";
+import { vaultIdl } from "./idl";
 import {
   buildAcceptAdminInstruction,
   buildAcceptManagerInstruction,

@@ -215,6 +215,11 @@ export function signerOf(key: PublicKey): TransactionSigner {
   return createNoopSigner(addressOf(key));
 }
 
+/** An address a generated decoder returns, as web3.js's PublicKey: addressOf's way back. */
+export function publicKeyOfAddress(address: Address): PublicKey {
+  return new PublicKey(address);
+}
+
 // Fixed program addresses the generated code fills in (Token, System), as PublicKeys once.
 const knownKeys = new Map<string, PublicKey>();
 

@@ -12,10 +12,10 @@ import {
   QUEUE_HOLES_ACCOUNT_SIZE,
   VAULT_INSTRUCTION_NAMES,
   WITHDRAWAL_RECEIPT_ACCOUNT_SIZE,
-  vaultCoder,
   vaultIdl,
 } from "../../../lib/vault/program/idl";
 import { VAULT_ERRORS, vaultErrorFromCode } from "../../../lib/vault/program/program-errors";
+import { vaultCoder } from "../../../tests/fixtures/anchor-coder";
 import idlJson from "../idl.json";
 import { TestChain, type TransactionOutcome } from "./harness";
 import { decodeProgramEvents } from "./program-client";

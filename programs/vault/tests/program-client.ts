@@ -1,12 +1,18 @@
 // The program's test client for what lib/vault does not decode yet: the protocol account, the vault
-// fields lib/vault's decoder leaves out, and every event the IDL declares, through lib/vault/program/idl's
-// coder. Instructions and addresses come from lib/vault (instructions.ts over the Codama-generated
+// fields lib/vault's decoder leaves out, and every event the IDL declares, through Anchor's coder
+// (tests/fixtures/anchor-coder). Instructions and addresses come from lib/vault (instructions.ts over the Codama-generated
 // layer, addresses.ts), the same code the app sends with.
 import BN from "bn.js";
 import { z } from "zod";
 
-import { publicKeyValue, smallIntegerValue, u64Value } from "../../../lib/vault/program/coder-values";
-import { VAULT_PROGRAM_ID, camelCaseKeys, vaultCoder } from "../../../lib/vault/program/idl";
+import { VAULT_PROGRAM_ID } from "../../../lib/vault/program/idl";
+import {
+  camelCaseKeys,
+  publicKeyValue,
+  smallIntegerValue,
+  u64Value,
+  vaultCoder,
+} from "../../../tests/fixtures/anchor-coder";
 
 export type { NavBounds } from "../../../lib/vault/program/instructions";
 

@@ -6,4 +6,21 @@
  * @see https://github.com/codama-idl/codama
  */
 
+export * from "./adminAccepted";
+export * from "./adminProposed";
+export * from "./configScheduled";
+export * from "./configUpdated";
+export * from "./deposited";
+export * from "./managerAccepted";
+export * from "./managerProposed";
+export * from "./navBoundsUpdated";
+export * from "./navUpdated";
+export * from "./protocolInitialized";
 export * from "./queueRange";
+export * from "./surplusRetained";
+export * from "./vaultInitialized";
+export * from "./vaultPeriodsUpdated";
+export * from "./withdrawalCancelled";
+export * from "./withdrawalClaimed";
+export * from "./withdrawalRequested";
+export * from "./withdrawalsStaged";
