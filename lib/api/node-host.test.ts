@@ -21,11 +21,22 @@ function stubContext(lines: string[]): ApiContext {
   } as unknown as ApiContext;
 }
 
+/** Resolved when the slow route starts handling a request. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+let arrived = signal();
+
 const slowRoute: RouteDefinition = {
   pattern: "/api/slow",
   audience: "partner",
   methods: {
     GET: async () => {
+      arrived.resolve();
       await new Promise((resolve) => setTimeout(resolve, 300));
       return json(200, { success: true, data: { done: true } });
     },
@@ -39,8 +50,10 @@ describe("the node:http host", () => {
       host: "127.0.0.1",
       port: 0,
     });
+    arrived = signal();
     const inFlight = fetch(`${host.url}/api/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Closed once the request is being handled (not after a guess of how long that takes).
+    await arrived.promise;
     const closed = host.close(5_000);
     const response = await inFlight;
     expect(response.status).toBe(200);

@@ -162,7 +162,17 @@ export async function dropPostgresSchema(url: string, schema: string): Promise<v
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`);
+    // A session of a host that is shutting down may still hold locks in the schema; PostgreSQL then
+    // picks one side of the cycle to abort (40P01, deadlock detected). The other side finishes, so the
+    // drop tries again (a few times; anything else is thrown at once).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`);
+        return;
+      } catch (error) {
+        if (!(error instanceof pg.DatabaseError) || error.code !== "40P01" || attempt >= 5) throw error;
+      }
+    }
   } finally {
     await client.end();
   }
