@@ -36,6 +36,19 @@ export const EMPTY_COST_BASIS: CostBasis = {
   deposited: 0n,
 };
 
+/**
+ * Shares leaving the position (claimed, or burned as a cancel's fee) at average cost: they take their
+ * proportional part of the basis (rounded down), which is `released`.
+ */
+function sharesLeaving(
+  state: CostBasis,
+  leaving: bigint,
+): { shares: bigint; basis: bigint; released: bigint } {
+  const { shares, basis } = state;
+  const released = shares === 0n ? 0n : (basis * (leaving < shares ? leaving : shares)) / shares;
+  return { shares: shares > leaving ? shares - leaving : 0n, basis: basis - released, released };
+}
+
 /** The basis after one more of the wallet's events (the history endpoints replay them one at a time). */
 export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostBasis {
   if (event.name === "Deposited") {
@@ -53,26 +66,23 @@ export function applyCostBasisEvent(state: CostBasis, event: StoredEvent): CostB
     // The shares come back to the wallet less the fee the program burned: they leave the pending
     // ones; the burned shares leave the position and take their part of the basis as a realized loss.
     const cancelled = field(event, "shares");
-    const burned = field(event, "feeShares");
-    const { shares, basis } = state;
-    const released = shares === 0n ? 0n : (basis * (burned < shares ? burned : shares)) / shares;
+    const { shares, basis, released } = sharesLeaving(state, field(event, "feeShares"));
     return {
       ...state,
-      shares: shares > burned ? shares - burned : 0n,
-      basis: basis - released,
+      shares,
+      basis,
       pendingShares: state.pendingShares > cancelled ? state.pendingShares - cancelled : 0n,
       realizedPnl: state.realizedPnl - released,
     };
   }
   if (event.name === "WithdrawalClaimed") {
-    const { shares, basis, pendingShares } = state;
+    const { pendingShares } = state;
     const claimed = field(event, "shares");
-    // Average cost: the claimed shares take their proportional part of the basis (rounded down).
-    const released = shares === 0n ? 0n : (basis * (claimed < shares ? claimed : shares)) / shares;
+    const { shares, basis, released } = sharesLeaving(state, claimed);
     return {
       ...state,
-      shares: shares > claimed ? shares - claimed : 0n,
-      basis: basis - released,
+      shares,
+      basis,
       pendingShares: pendingShares > claimed ? pendingShares - claimed : 0n,
       realizedPnl: state.realizedPnl + field(event, "net") - released,
       feesPaid: state.feesPaid + field(event, "fee"),
