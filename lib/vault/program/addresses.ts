@@ -1,11 +1,32 @@
-// Program-derived addresses of a vault, with the seeds from programs/vault/README.md.
+// Program-derived addresses of a vault. Their seeds are not written here: they are read from the
+// IDL's account declarations (programs/vault/idl.json, the same source Codama's ../generated/pdas
+// come from), so an address cannot drift from the program. This module is the synchronous web3.js
+// side of them: Kit's generated finders are async, and the builders derive addresses on the hot path.
 import { PublicKey } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/base58";
 import { boundedMemo } from "../../chain/bounded-memo";
-import { VAULT_PROGRAM_ID } from "./idl";
+import { VAULT_PROGRAM_ID, vaultIdl } from "./idl";
 
-const encoder = new TextEncoder();
+/** The program accounts the IDL derives, by the name its instructions give them. */
+type PdaName =
+  "protocol" | "vault" | "authority" | "share_mint" | "reserve" | "escrow" | "receipt" | "queue_holes";
+
+type PdaSeed = { kind: "const"; value: number[] } | { kind: "account" | "arg"; path: string };
+
+/** Each PDA's seeds, by account name; every instruction that declares one must declare the same. */
+const PDA_SEEDS: ReadonlyMap<string, readonly PdaSeed[]> = (() => {
+  const seeds = new Map<string, readonly PdaSeed[]>();
+  for (const account of vaultIdl.instructions.flatMap((instruction) => instruction.accounts)) {
+    if (account.pda === undefined) continue;
+    const known = seeds.get(account.name);
+    if (known !== undefined && JSON.stringify(known) !== JSON.stringify(account.pda.seeds)) {
+      throw new Error(`The vault IDL derives ${account.name} from two different seed lists`);
+    }
+    seeds.set(account.name, account.pda.seeds);
+  }
+  return seeds;
+})();
 
 function u64LittleEndian(value: bigint): Uint8Array {
   const bytes = new Uint8Array(8);
@@ -13,43 +34,22 @@ function u64LittleEndian(value: bigint): Uint8Array {
   return bytes;
 }
 
-function findAddress(seeds: Uint8Array[]): PublicKey {
-  const [address] = PublicKey.findProgramAddressSync(seeds, VAULT_PROGRAM_ID);
-  return address;
-}
+/** The values a PDA's account and argument seeds name (`vault`, `owner`, `index`, …). */
+type SeedValues = Readonly<Record<string, PublicKey | bigint>>;
 
-/** The protocol account its creator made (the creator is its first admin). */
-export function findProtocolAddress(creator: PublicKey): PublicKey {
-  return findAddress([encoder.encode("protocol"), creator.toBytes()]);
-}
-
-/** The protocol's vault number `index` (its admin registers them in order). */
-export function findVaultAddress(protocol: PublicKey, index: bigint): PublicKey {
-  return findAddress([encoder.encode("vault"), protocol.toBytes(), u64LittleEndian(index)]);
-}
-
-export function findVaultAuthority(vault: PublicKey): PublicKey {
-  return findAddress([encoder.encode("authority"), vault.toBytes()]);
-}
-
-export function findShareMint(vault: PublicKey): PublicKey {
-  return findAddress([encoder.encode("shares"), vault.toBytes()]);
-}
-
-export function findReserve(vault: PublicKey): PublicKey {
-  return findAddress([encoder.encode("reserve"), vault.toBytes()]);
-}
-
-export function findEscrow(vault: PublicKey): PublicKey {
-  return findAddress([encoder.encode("escrow"), vault.toBytes()]);
-}
-
-/**
- * The holes cancelled requests left inside the vault's withdrawal queue (created by the first
- * cancel that leaves one); stage_withdrawals and cancel_withdrawal take it.
- */
-export function findQueueHoles(vault: PublicKey): PublicKey {
-  return findAddress([encoder.encode("queue_holes"), vault.toBytes()]);
+function seedsOf(name: PdaName, values: SeedValues): Uint8Array[] {
+  const seeds = PDA_SEEDS.get(name);
+  if (seeds === undefined) {
+    throw new Error(`The vault IDL derives no account named ${name}`);
+  }
+  return seeds.map((seed) => {
+    if (seed.kind === "const") return Uint8Array.from(seed.value);
+    const value = values[seed.path];
+    if (value === undefined) {
+      throw new Error(`The ${name} address needs its ${seed.path} seed`);
+    }
+    return typeof value === "bigint" ? u64LittleEndian(value) : value.toBytes();
+  });
 }
 
 /** A program-derived address and its bump seed (which sets what a search for it on chain costs). */
@@ -58,29 +58,58 @@ export interface ProgramAddress {
   bump: number;
 }
 
-const queueHoles = boundedMemo((vault): ProgramAddress => {
-  const [address, bump] = PublicKey.findProgramAddressSync(
-    [encoder.encode("queue_holes"), new PublicKey(vault).toBytes()],
-    VAULT_PROGRAM_ID,
-  );
+function derive(name: PdaName, values: SeedValues): ProgramAddress {
+  const [address, bump] = PublicKey.findProgramAddressSync(seedsOf(name, values), VAULT_PROGRAM_ID);
   return { address, bump };
-});
+}
+
+/** The protocol account its creator made (the creator is its first admin). */
+export function findProtocolAddress(creator: PublicKey): PublicKey {
+  return derive("protocol", { creator }).address;
+}
+
+/** The protocol's vault number `index` (its admin registers them in order). */
+export function findVaultAddress(protocol: PublicKey, index: bigint): PublicKey {
+  return derive("vault", { protocol, index }).address;
+}
+
+export function findVaultAuthority(vault: PublicKey): PublicKey {
+  return derive("authority", { vault }).address;
+}
+
+export function findShareMint(vault: PublicKey): PublicKey {
+  return derive("share_mint", { vault }).address;
+}
+
+export function findReserve(vault: PublicKey): PublicKey {
+  return derive("reserve", { vault }).address;
+}
+
+export function findEscrow(vault: PublicKey): PublicKey {
+  return derive("escrow", { vault }).address;
+}
+
+const queueHoles = boundedMemo((vault): ProgramAddress =>
+  derive("queue_holes", { vault: new PublicKey(vault) }),
+);
 
 /**
- * The vault's queue-hole list and its bump: cancel_withdrawal searches for this bump on chain while
- * the list does not exist yet, so its compute units depend on it.
+ * The vault's queue-hole list and its bump: the holes cancelled requests left inside the withdrawal
+ * queue (created by the first cancel that leaves one; stage_withdrawals and cancel_withdrawal take
+ * it). cancel_withdrawal searches for this bump on chain while the list does not exist yet, so its
+ * compute units depend on it.
  */
 export function findQueueHolesAndBump(vault: PublicKey): ProgramAddress {
   return queueHoles(base58Of(vault));
 }
 
+export function findQueueHoles(vault: PublicKey): PublicKey {
+  return findQueueHolesAndBump(vault).address;
+}
+
 const receipts = boundedMemo((key): ProgramAddress => {
   const [vault = "", owner = ""] = key.split(":");
-  const [address, bump] = PublicKey.findProgramAddressSync(
-    [encoder.encode("receipt"), new PublicKey(vault).toBytes(), new PublicKey(owner).toBytes()],
-    VAULT_PROGRAM_ID,
-  );
-  return { address, bump };
+  return derive("receipt", { vault: new PublicKey(vault), owner: new PublicKey(owner) });
 });
 
 /**

@@ -1,6 +1,7 @@
 // The vault program's Anchor-format IDL: the one description of its wire format. Its layouts reach
 // lib/vault through the code Codama generates from it (../generated, npm run program:generate); this
-// module keeps the parts read as data (instruction account lists, event discriminators, errors).
+// module keeps the parts read as data (instruction account lists and their PDA seeds, event
+// discriminators, errors).
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
@@ -10,11 +11,17 @@ import { VAULT_PROGRAM_ADDRESS } from "./program-id";
 
 const discriminatorSchema = z.array(z.number().int().min(0).max(255)).length(8);
 
+const idlPdaSeedSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("const"), value: z.array(z.number().int().min(0).max(255)) }),
+  z.object({ kind: z.enum(["account", "arg"]), path: z.string() }),
+]);
+
 const idlAccountMetaSchema = z.object({
   name: z.string(),
   writable: z.boolean().optional(),
   signer: z.boolean().optional(),
   address: z.string().optional(),
+  pda: z.object({ seeds: z.array(idlPdaSeedSchema) }).optional(),
 });
 
 const idlInstructionSchema = z.object({
