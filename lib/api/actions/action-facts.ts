@@ -1,10 +1,16 @@
-// What every blink endpoint of a vault reads: the vault with its 7-day APY, and the keeper's schedule.
+// What every blink endpoint of a vault reads (the vault with its 7-day APY, the keeper's schedule),
+// and the one shape of a vault's blink endpoints.
+import type { ActionGetResponse } from "@solana/actions";
 import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
-import type { VaultFacts } from "../../actions/vault-actions";
+
+import type { ActionSite, VaultActionKind, VaultFacts } from "../../actions/vault-actions";
 import { configInForce } from "../../vault/model/pending-config";
 import { loadVault } from "../../vault/model/vault-state";
 import type { ApiContext } from "../context";
+import { actionEndpoint, type EndpointDefinition } from "../endpoint";
+import { actionGetResponseSchema, actionPostRequest, actionPostResponseSchema } from "../schemas/actions";
+import { vaultPathParams } from "../schemas/common";
 import { indexedVaults } from "../vaults/indexed-reads";
 
 export const noParams = z.object({});
@@ -23,4 +29,62 @@ export function schedule(context: ApiContext) {
     navIntervalSeconds: context.config.navIntervalSeconds,
     stageIntervalSeconds: context.config.stageIntervalSeconds,
   };
+}
+
+/**
+ * A vault's blink endpoint of one kind (deposit, withdraw, claim, cancel): GET answers its metadata,
+ * POST the unsigned transaction for the account in the body. Each endpoint's file names its
+ * operation id, summary, query and the step it runs; the path, the schemas and the statuses are one
+ * rule here.
+ */
+interface VaultActionSpec<Q extends z.ZodObject> {
+  operationId: string;
+  kind: VaultActionKind;
+  summary: string;
+  query: Q;
+}
+
+export function vaultActionGet<Q extends z.ZodObject>(
+  spec: VaultActionSpec<Q> & {
+    metadata(facts: VaultFacts, site: ActionSite, query: z.output<Q>): ActionGetResponse;
+  },
+): EndpointDefinition {
+  return actionEndpoint({
+    operationId: spec.operationId,
+    method: "GET",
+    path: `/api/actions/vault/:vault_id/${spec.kind}`,
+    summary: spec.summary,
+    params: vaultPathParams,
+    query: spec.query,
+    body: undefined,
+    response: actionGetResponseSchema,
+    statuses: [404],
+    handler: async ({ params, query, context, origin }) =>
+      spec.metadata(await vaultFacts(context, params.vault_id), { origin }, query),
+  });
+}
+
+export function vaultActionPost<Q extends z.ZodObject>(
+  spec: VaultActionSpec<Q> & {
+    prepare(call: {
+      vault: PublicKey;
+      account: z.output<typeof actionPostRequest>["account"];
+      query: z.output<Q>;
+      context: ApiContext;
+    }): Promise<object>;
+  },
+): EndpointDefinition {
+  return actionEndpoint({
+    operationId: spec.operationId,
+    method: "POST",
+    path: `/api/actions/vault/:vault_id/${spec.kind}`,
+    summary: spec.summary,
+    params: vaultPathParams,
+    query: spec.query,
+    body: actionPostRequest,
+    response: actionPostResponseSchema,
+    statuses: [404, 409, 413, 415, 422],
+    handler: async ({ params, query, body, context }) =>
+      spec.prepare({ vault: params.vault_id, account: body.account, query, context }),
+  });
 }

@@ -1,20 +1,12 @@
 // GET /api/actions/vault/{vault_id}/cancel
 import { cancelActionMetadata } from "../../actions/vault-actions";
-import { actionEndpoint } from "../endpoint";
-import { actionGetResponseSchema, noActionQuery } from "../schemas/actions";
-import { vaultPathParams } from "../schemas/common";
-import { vaultFacts } from "./action-facts";
+import { noActionQuery } from "../schemas/actions";
+import { vaultActionGet } from "./action-facts";
 
-export const getCancelAction = actionEndpoint({
+export const getCancelAction = vaultActionGet({
   operationId: "getCancelAction",
-  method: "GET",
-  path: "/api/actions/vault/:vault_id/cancel",
+  kind: "cancel",
   summary: "Cancel action: the account's pending withdrawal request, its shares back",
-  params: vaultPathParams,
   query: noActionQuery,
-  body: undefined,
-  response: actionGetResponseSchema,
-  statuses: [404],
-  handler: async ({ params, context, origin }) =>
-    cancelActionMetadata(await vaultFacts(context, params.vault_id), { origin }),
+  metadata: cancelActionMetadata,
 });

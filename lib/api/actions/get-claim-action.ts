@@ -1,20 +1,12 @@
 // GET /api/actions/vault/{vault_id}/claim
 import { claimActionMetadata } from "../../actions/vault-actions";
-import { actionEndpoint } from "../endpoint";
-import { actionGetResponseSchema, noActionQuery } from "../schemas/actions";
-import { vaultPathParams } from "../schemas/common";
-import { vaultFacts } from "./action-facts";
+import { noActionQuery } from "../schemas/actions";
+import { vaultActionGet } from "./action-facts";
 
-export const getClaimAction = actionEndpoint({
+export const getClaimAction = vaultActionGet({
   operationId: "getClaimAction",
-  method: "GET",
-  path: "/api/actions/vault/:vault_id/claim",
+  kind: "claim",
   summary: "Claim action",
-  params: vaultPathParams,
   query: noActionQuery,
-  body: undefined,
-  response: actionGetResponseSchema,
-  statuses: [404],
-  handler: async ({ params, context, origin }) =>
-    claimActionMetadata(await vaultFacts(context, params.vault_id), { origin }),
+  metadata: claimActionMetadata,
 });

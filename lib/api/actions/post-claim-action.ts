@@ -1,23 +1,13 @@
 // POST /api/actions/vault/{vault_id}/claim
 import { prepareWithdrawalAction } from "../../actions/vault-actions";
-import { actionEndpoint } from "../endpoint";
-import { actionPostRequest, actionPostResponseSchema, noActionQuery } from "../schemas/actions";
-import { vaultPathParams } from "../schemas/common";
-import { schedule } from "./action-facts";
+import { noActionQuery } from "../schemas/actions";
+import { schedule, vaultActionPost } from "./action-facts";
 
-export const postClaimAction = actionEndpoint({
+export const postClaimAction = vaultActionPost({
   operationId: "postClaimAction",
-  method: "POST",
-  path: "/api/actions/vault/:vault_id/claim",
+  kind: "claim",
   summary: "The unsigned v0 claim of the account's pending withdrawal (409 when nothing is claimable)",
-  params: vaultPathParams,
   query: noActionQuery,
-  body: actionPostRequest,
-  response: actionPostResponseSchema,
-  statuses: [404, 409, 413, 415, 422],
-  handler: async ({ params, body, context }) =>
-    prepareWithdrawalAction(context.deps, schedule(context), "claim", {
-      vault: params.vault_id,
-      account: body.account,
-    }),
+  prepare: ({ vault, account, context }) =>
+    prepareWithdrawalAction(context.deps, schedule(context), "claim", { vault, account }),
 });

@@ -1,26 +1,19 @@
 // POST /api/actions/vault/{vault_id}/deposit
 import { prepareDepositAction } from "../../actions/vault-actions";
 import { loadVault } from "../../vault/model/vault-state";
-import { actionEndpoint } from "../endpoint";
-import { actionPostRequest, actionPostResponseSchema, depositActionQuery } from "../schemas/actions";
-import { vaultPathParams } from "../schemas/common";
+import { depositActionQuery } from "../schemas/actions";
+import { vaultActionPost } from "./action-facts";
 
-export const postDepositAction = actionEndpoint({
+export const postDepositAction = vaultActionPost({
   operationId: "postDepositAction",
-  method: "POST",
-  path: "/api/actions/vault/:vault_id/deposit",
+  kind: "deposit",
   summary: "The unsigned v0 deposit transaction for the account (?amount= in the asset's units)",
-  params: vaultPathParams,
   query: depositActionQuery,
-  body: actionPostRequest,
-  response: actionPostResponseSchema,
-  statuses: [404, 409, 413, 415, 422],
-  handler: async ({ params, query, body, context }) => {
-    const vault = await loadVault(context.deps, params.vault_id, "cached");
-    return prepareDepositAction(context.deps, { slippageBps: context.config.depositSlippageBps }, vault, {
-      vault: params.vault_id,
-      account: body.account,
-      amount: query.amount,
-    });
-  },
+  prepare: async ({ vault, account, query, context }) =>
+    prepareDepositAction(
+      context.deps,
+      { slippageBps: context.config.depositSlippageBps },
+      await loadVault(context.deps, vault, "cached"),
+      { vault, account, amount: query.amount },
+    ),
 });
