@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { KeyScope } from "../store/api-keys";
 import { withAction, type ActionCall } from "./actions/with-action";
 import { actionErrorSchema } from "./schemas/actions";
+import { vaultPathParams } from "./schemas/common";
 import type { ApiHandler } from "./handler";
 import type { JsonText } from "./json-text";
 import { withPartnerKey, type PartnerCall, type RequestTarget } from "./with-partner-key";
@@ -108,6 +109,39 @@ export function partnerEndpoint<
       target,
     }),
   };
+}
+
+/**
+ * A partner read of one vault by its path id: read scope, open to the pages, 404 for a vault the
+ * directory does not know, the key's vault restriction checked against the path.
+ */
+export function vaultReadEndpoint<S extends z.ZodObject, R extends z.ZodType>(
+  definition: Omit<Common, "method"> & {
+    query: S;
+    response: R;
+    /** The query string of the sample request, if any (`interval=hour`). */
+    sampleQuery?: string;
+    handler(
+      call: PartnerCall<z.output<S>, z.output<typeof vaultPathParams>>,
+    ): Promise<EnvelopeData<R> | JsonText<EnvelopeData<R>>>;
+  },
+): EndpointDefinition {
+  const { query, sampleQuery, path, ...rest } = definition;
+  return partnerEndpoint({
+    ...rest,
+    method: "GET",
+    path,
+    scope: "read",
+    openToPages: true,
+    params: vaultPathParams,
+    input: { from: "query", schema: query },
+    statuses: [404],
+    names: "vault",
+    target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
+    sample: ({ vault }) => ({
+      path: `${path.replace(":vault_id", vault)}${sampleQuery === undefined ? "" : `?${sampleQuery}`}`,
+    }),
+  });
 }
 
 export function publicEndpoint<Q extends z.ZodObject, R extends z.ZodType>(

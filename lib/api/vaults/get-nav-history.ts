@@ -4,26 +4,18 @@
 import { navHistoryPoints } from "../../vault/reads/directory";
 import { feesKeptSinceStrike } from "../../vault/model/fees-kept";
 import { sharePrice } from "../../vault/model/share-math";
-import { partnerEndpoint } from "../endpoint";
-import { vaultPathParams } from "../schemas/common";
+import { vaultReadEndpoint } from "../endpoint";
 import { MAX_SERIES_POINTS, navHistoryQuery, navHistoryResponse } from "../schemas/position-history";
 import { indexedVault } from "./indexed-reads";
 import { resolveSeriesWindow, seriesFields } from "./series-window";
 
-export const getNavHistory = partnerEndpoint({
+export const getNavHistory = vaultReadEndpoint({
   operationId: "getNavHistory",
-  method: "GET",
   path: "/api/vault/:vault_id/nav-history",
   summary: `The share price series from the indexed NAV strikes: at each point the NAV struck at or before it; at most ${MAX_SERIES_POINTS} points`,
-  scope: "read",
-  openToPages: true,
-  params: vaultPathParams,
-  input: { from: "query", schema: navHistoryQuery },
+  query: navHistoryQuery,
   response: navHistoryResponse,
-  statuses: [404],
-  names: "vault",
-  target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
-  sample: ({ vault }) => ({ path: `/api/vault/${vault}/nav-history?interval=hour` }),
+  sampleQuery: "interval=hour",
   handler: async ({ input, params, context }) => {
     const window = resolveSeriesWindow(input, context.deps.now());
     const entry = await indexedVault(context, params.vault_id);

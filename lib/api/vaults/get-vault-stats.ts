@@ -2,8 +2,7 @@
 // average time from request to claimable over 30 days and the first NAV strike (read scope).
 import { vaultStats, type VaultStatsReads } from "../../vault/reads/directory";
 import type { ApiContext } from "../context";
-import { partnerEndpoint } from "../endpoint";
-import { vaultPathParams } from "../schemas/common";
+import { vaultReadEndpoint } from "../endpoint";
 import { noQuery, statsResponse } from "../schemas/vaults";
 import { indexedVault } from "./indexed-reads";
 
@@ -24,20 +23,12 @@ function statsReads(context: ApiContext, vault: string, nowMs: number): Promise<
   });
 }
 
-export const getStats = partnerEndpoint({
+export const getStats = vaultReadEndpoint({
   operationId: "getVaultStats",
-  method: "GET",
   path: "/api/vault/:vault_id/stats",
   summary: "TVL, depositors, APY over 7 and 30 days (fractions), queue and staging, time to claimable",
-  scope: "read",
-  openToPages: true,
-  params: vaultPathParams,
-  input: { from: "query", schema: noQuery },
+  query: noQuery,
   response: statsResponse,
-  statuses: [404],
-  names: "vault",
-  target: (_input, params) => ({ vault: params.vault_id, wallet: null }),
-  sample: ({ vault }) => ({ path: `/api/vault/${vault}/stats` }),
   handler: async ({ params, context }) => {
     const entry = await indexedVault(context, params.vault_id);
     const now = context.deps.now();
