@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 const LOCK = join(dirname(fileURLToPath(import.meta.url)), "..", "package-lock.json");
 const OSES = [
@@ -64,8 +65,17 @@ export function missingOptionalEntries(lock) {
   return missing;
 }
 
+const USAGE = "Usage: npm run lock:platforms [-- --check]";
+
 function main() {
-  const check = process.argv.includes("--check");
+  // Strict, as every command line here (lib/cli/args.ts, which this plain-node script cannot import).
+  let check;
+  try {
+    check = parseArgs({ options: { check: { type: "boolean" } }, strict: true }).values.check === true;
+  } catch (error) {
+    console.error(`lock:platforms: ${error.message.split(/\.\s|\n/, 1)[0]}\n\n${USAGE}`);
+    process.exit(2);
+  }
   const lock = JSON.parse(readFileSync(LOCK, "utf8"));
   const missing = missingOptionalEntries(lock);
   if (check) {

@@ -9,7 +9,8 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import {
   Connection,
@@ -21,22 +22,27 @@ import {
 } from "@solana/web3.js";
 import { z } from "zod";
 
+import { exitOnCommandLineError, integerFlag, parseCommandLine } from "../lib/cli/args";
 import { REPO_ROOT } from "./config";
 import { signLegacyTransaction } from "./keys";
 
-const optionsSchema = z.object({
-  transactions: z.coerce.number().int().min(1).default(2000),
-  concurrency: z.coerce.number().int().min(1).max(1024).default(64),
-  reads: z.coerce.number().int().min(1).default(2000),
-});
+const USAGE = "Usage: npm run bench:localnet -- [--transactions <n>] [--concurrency <1-1024>] [--reads <n>]";
 
-function parseOptions(argv: readonly string[]): z.infer<typeof optionsSchema> {
-  const raw: Record<string, string> = {};
-  for (let index = 0; index < argv.length; index += 2) {
-    const name = (argv[index] ?? "").replace(/^--/, "");
-    raw[name] = argv[index + 1] ?? "";
-  }
-  return optionsSchema.parse(raw);
+export function parseOptions(argv: readonly string[]): {
+  transactions: number;
+  concurrency: number;
+  reads: number;
+} {
+  const { values } = parseCommandLine(argv, {
+    transactions: { type: "string" },
+    concurrency: { type: "string" },
+    reads: { type: "string" },
+  });
+  return {
+    transactions: integerFlag("--transactions", values.transactions, { min: 1, max: 1_000_000 }, 2000),
+    concurrency: integerFlag("--concurrency", values.concurrency, { min: 1, max: 1024 }, 64),
+    reads: integerFlag("--reads", values.reads, { min: 1, max: 1_000_000 }, 2000),
+  };
 }
 
 const addressesSchema = z.object({
@@ -223,7 +229,10 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    exitOnCommandLineError("bench:localnet", USAGE, error);
+    console.error(error);
+    process.exit(1);
+  });
+}

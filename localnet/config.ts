@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 
 import { z } from "zod";
 
+import { parseCommandLine, UsageError, type OptionsSpec } from "../lib/cli/args";
 import { ConfigError } from "../lib/env-schema";
 import { U64_MAX } from "../lib/vault/model/token-amount";
 
@@ -190,12 +191,13 @@ const OPTIONS = {
 type OptionName = keyof typeof OPTIONS;
 type OptionValue<Name extends OptionName> = (typeof OPTIONS)[Name] extends OptionSpec<infer T> ? T : never;
 
-export function usage(): string {
+/** The flags and variables, for `npm run localnet` or (the same flags) `npm run dev`. */
+export function usage(command = "npm run localnet"): string {
   const lines = Object.values(OPTIONS).map(
     (spec) => `  ${`${spec.flag} <value>`.padEnd(34)} ${spec.env}: ${spec.description}`,
   );
   return [
-    "Usage: npm run localnet -- [--empty] [options]",
+    `Usage: ${command} -- [--empty] [options]`,
     "",
     `  ${"--empty".padEnd(34)} LOCALNET_EMPTY=true: only the system and token programs, the loader and a funded payer`,
     `  ${"--no-keeper".padEnd(34)} as --keeper false`,
@@ -203,32 +205,26 @@ export function usage(): string {
   ].join("\n");
 }
 
-/** Flags as `--name value` or `--name=value`; `--no-keeper` turns the keeper off. */
+/**
+ * Flags as `--name value` or `--name=value`, keyed by their spelling (`--rpc-port`); `--no-keeper`
+ * turns the keeper off. Strict: an unknown flag or a missing value throws UsageError.
+ */
 function parseArgv(argv: readonly string[]): Map<string, string> {
+  const options: OptionsSpec = {
+    empty: { type: "boolean" },
+    "no-keeper": { type: "boolean" },
+  };
+  for (const spec of Object.values(OPTIONS)) {
+    options[spec.flag.slice(2)] = { type: "string" };
+  }
+  const { values } = parseCommandLine(argv, options);
   const flags = new Map<string, string>();
-  const known = new Set(Object.values(OPTIONS).map((spec) => spec.flag));
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index] ?? "";
-    if (argument === "--no-keeper") {
+  for (const [name, value] of Object.entries(values)) {
+    if (name === "no-keeper") {
       flags.set("--keeper", "false");
-      continue;
+    } else if (typeof value === "string" || typeof value === "boolean") {
+      flags.set(`--${name}`, String(value));
     }
-    if (argument === "--empty") {
-      flags.set("--empty", "true");
-      continue;
-    }
-    const [name = "", inlineValue] = argument.split(/=(.*)/s, 2);
-    if (!known.has(name)) {
-      throw new ConfigError(`Unknown option ${argument}\n\n${usage()}`);
-    }
-    const value = inlineValue ?? argv[index + 1];
-    if (inlineValue === undefined) {
-      index += 1;
-    }
-    if (value === undefined) {
-      throw new ConfigError(`Option ${name} needs a value`);
-    }
-    flags.set(name, value);
   }
   return flags;
 }
@@ -254,7 +250,8 @@ export function parseLocalnetConfig(
     const parsed = spec.schema.safeParse(raw);
     if (!parsed.success) {
       const reason = parsed.error.issues[0]?.message ?? "is invalid";
-      throw new ConfigError(
+      // A bad flag is a wrong command line (shown with the usage); a bad variable, a configuration error.
+      throw new (fromFlag === undefined ? ConfigError : UsageError)(
         `Invalid localnet configuration: ${spec.env} (${spec.flag}) ${reason}; got "${raw}"`,
       );
     }

@@ -9,7 +9,8 @@ import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 
 import { assertPortsFree } from "../lib/server/port-check";
-import { ConfigError, REPO_ROOT, parseLocalnetConfig, type LocalnetConfig } from "./config";
+import { exitOnCommandLineError } from "../lib/cli/args";
+import { ConfigError, REPO_ROOT, parseLocalnetConfig, usage, type LocalnetConfig } from "./config";
 import { isLocalnetHealthy } from "./health";
 import { localTickSeconds } from "./keeper";
 
@@ -184,6 +185,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  exitOnCommandLineError("dev", usage("npm run dev"), error);
   console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

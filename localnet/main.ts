@@ -1,5 +1,6 @@
 // npm run localnet: a Solana JSON-RPC (8899) and PubSub (8900) endpoint over LiteSVM, with the vault
 // program, the demo vaults, a faucet and a keeper. Flags and variables: `npm run localnet -- --help`.
+import { exitOnCommandLineError } from "../lib/cli/args";
 import { ConfigError, parseLocalnetConfig, usage } from "./config";
 import { startLocalnet, type LocalnetHandle } from "./localnet";
 
@@ -75,6 +76,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (exitOnCommandLineError("localnet", usage(), error)) {
+    return;
+  }
   if (error instanceof ConfigError) {
     console.error(error.message);
   } else if (error instanceof Error && "code" in error && error.code === "EADDRINUSE") {

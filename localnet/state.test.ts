@@ -7,6 +7,7 @@ import bs58 from "bs58";
 import { Keypair, LAMPORTS_PER_SOL } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
+import { UsageError } from "../lib/cli/args";
 import { ConfigError, parseLocalnetConfig } from "./config";
 import type { LocalnetHandle } from "./localnet";
 import { closeConnection, connect, startTestLocalnet } from "./testing";
@@ -138,18 +139,27 @@ describe("configuration", () => {
       { LOCALNET_RPC_PORT: "eighty" },
       "LOCALNET_RPC_PORT (--rpc-port) must be an integer from 0 to 65535",
     ],
-    [["--slot-ms", "0"], {}, "LOCALNET_SLOT_MS (--slot-ms) must be an integer from 10 to 10000"],
+
     [[], { LOCALNET_KEEPER: "maybe" }, "LOCALNET_KEEPER (--keeper) must be true or false"],
-    [
-      ["--keeper-deliver", "101"],
-      {},
-      "LOCALNET_KEEPER_DELIVER (--keeper-deliver) must be an integer from 0 to 100",
-    ],
+
     [[], { LOCALNET_FAUCET_USDC_AMOUNT: "-5" }, "LOCALNET_FAUCET_USDC_AMOUNT (--faucet-usdc-amount)"],
-    [["--bogus"], {}, "Unknown option --bogus"],
-    [["--state-dir"], {}, "Option --state-dir needs a value"],
   ])("fails fast on %j %j, naming the setting", (argv, env, message) => {
     expect(() => parseLocalnetConfig(argv, env)).toThrow(ConfigError);
     expect(() => parseLocalnetConfig(argv, env)).toThrow(message);
+  });
+
+  it.each([
+    [["--slot-ms", "0"], "LOCALNET_SLOT_MS (--slot-ms) must be an integer from 10 to 10000"],
+    [
+      ["--keeper-deliver", "101"],
+      "LOCALNET_KEEPER_DELIVER (--keeper-deliver) must be an integer from 0 to 100",
+    ],
+    [["--bogus"], "Unknown option '--bogus'"],
+    [["--state-dir"], "Option '--state-dir <value>' argument missing"],
+    [["--rpc-port", "--empty"], "Option '--rpc-port' argument is ambiguous"],
+    [["extra"], "unexpected argument 'extra'"],
+  ])("refuses the command line %j as a usage error", (argv, message) => {
+    expect(() => parseLocalnetConfig(argv, {})).toThrow(UsageError);
+    expect(() => parseLocalnetConfig(argv, {})).toThrow(message);
   });
 });

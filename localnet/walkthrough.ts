@@ -16,6 +16,7 @@ import {
 } from "@solana/web3.js";
 import { z } from "zod";
 
+import { parseCommandLineOrExit } from "../lib/cli/args";
 import { decodeReceipt, decodeVault } from "../lib/vault/program/accounts";
 import { findReceipt } from "../lib/vault/program/addresses";
 import {
@@ -57,11 +58,13 @@ function step(text: string): void {
 }
 
 async function main(): Promise<void> {
-  const flag = process.argv.indexOf("--addresses-file");
-  const path =
-    flag === -1
-      ? resolve(REPO_ROOT, "localnet/.state/addresses.json")
-      : resolve(process.argv[flag + 1] ?? "");
+  const { values } = parseCommandLineOrExit(
+    "walkthrough",
+    "Usage: npx tsx localnet/walkthrough.ts [--addresses-file <path>]",
+    process.argv.slice(2),
+    { "addresses-file": { type: "string" } },
+  );
+  const path = resolve(values["addresses-file"] ?? resolve(REPO_ROOT, "localnet/.state/addresses.json"));
   const addresses = addressesSchema.parse(JSON.parse(await readFile(path, "utf8")));
   const vaultEntry = addresses.vaults.find((vault) => vault.id === addresses.defaultVaultId);
   if (vaultEntry === undefined) {

@@ -2,6 +2,7 @@
 // and GET /metrics (Prometheus text; METRICS_TOKEN guards it when set).
 // Variables: see lib/config.ts (HOST, PORT, RPC_URL, DATABASE_URL, REDIS_URL, …). SIGTERM/SIGINT
 // finish in-flight requests before exiting.
+import { parseCommandLineOrExit } from "../lib/cli/args";
 import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
 import { configureWebhooks, createApiContext, openStoreAtBoot } from "../lib/api/context";
 import { startNodeHost } from "../lib/api/node-host";
@@ -11,6 +12,12 @@ import { createIndexer } from "../lib/server/indexer";
 import { withMetrics } from "../lib/server/http-metrics";
 
 async function main(): Promise<void> {
+  parseCommandLineOrExit(
+    "api",
+    "Usage: npm run api   (no flags; settings: HOST, PORT, RPC_URL, DATABASE_URL, REDIS_URL, … in lib/config.ts)",
+    process.argv.slice(2),
+    {},
+  );
   if (process.env.NODE_ENV === undefined) {
     // A deployed server, as `npm start` is: webhooks must be https (and public, as everywhere).
     Object.assign(process.env, { NODE_ENV: "production" });

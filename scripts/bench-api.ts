@@ -16,6 +16,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { Connection, Keypair, VersionedTransaction } from "@solana/web3.js";
 
+import { parseCommandLineOrExit } from "../lib/cli/args";
 import type { BenchServerCounts, BenchServerReady } from "./bench-api-server";
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -110,6 +111,12 @@ function fixed(value: number, digits = 1): string {
 }
 
 async function main(): Promise<void> {
+  parseCommandLineOrExit(
+    "bench:api",
+    "Usage: npm run bench:api   (no flags; settings: BENCH_SECONDS, BENCH_ROUNDS, BENCH_SKIP_BUILD=1, BENCH_SERVER_FLAGS)",
+    process.argv.slice(2),
+    {},
+  );
   ensureNextBuild();
   // npm start's environment (React and Next.js pick their production builds by it), for both hosts.
   // BENCH_SERVER_FLAGS: node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"

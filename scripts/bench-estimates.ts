@@ -19,12 +19,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import { Connection, Keypair, PublicKey, type VersionedTransaction } from "@solana/web3.js";
 import { z } from "zod";
 
+import { exitOnCommandLineError, integerFlag, parseCommandLine } from "../lib/cli/args";
 import { createApiContext, type ApiContext } from "../lib/api/context";
 import { createLogger } from "../lib/api/logger";
 import { startNodeHost, type NodeHost } from "../lib/api/node-host";
@@ -70,21 +71,16 @@ interface BenchOptions {
   verbose: boolean;
 }
 
-function positiveInteger(name: string, text: string, max: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) {
-    throw new Error(`--${name} must be an integer from 1 to ${max}, got "${text}"\n\n${USAGE}`);
-  }
-  return Number(text);
-}
-
-function parseOptions(argv: string[]): BenchOptions {
-  let parsed: ReturnType<typeof parseArgsOf>;
-  try {
-    parsed = parseArgsOf(argv);
-  } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-  }
-  const { values } = parsed;
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const { values } = parseCommandLine(argv, {
+    requests: { type: "string" },
+    seed: { type: "string" },
+    "keeper-nav-interval": { type: "string" },
+    "keeper-stage-interval": { type: "string" },
+    "keeper-stage-max-shares": { type: "string" },
+    deadline: { type: "string" },
+    verbose: { type: "boolean" },
+  });
   const keeperArgs: string[] = [];
   for (const flag of ["keeper-nav-interval", "keeper-stage-interval", "keeper-stage-max-shares"] as const) {
     const value = values[flag];
@@ -93,29 +89,12 @@ function parseOptions(argv: string[]): BenchOptions {
     }
   }
   return {
-    requests: positiveInteger("requests", values.requests ?? "50", 500),
-    seed: positiveInteger("seed", values.seed ?? "29", 2 ** 31),
+    requests: integerFlag("--requests", values.requests, { min: 1, max: 500 }, 50),
+    seed: integerFlag("--seed", values.seed, { min: 1, max: 2 ** 31 }, 29),
     keeperArgs,
-    deadlineSeconds: positiveInteger("deadline", values.deadline ?? "300", 3_600),
+    deadlineSeconds: integerFlag("--deadline", values.deadline, { min: 1, max: 3_600 }, 300),
     verbose: values.verbose ?? false,
   };
-}
-
-function parseArgsOf(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      requests: { type: "string" },
-      seed: { type: "string" },
-      "keeper-nav-interval": { type: "string" },
-      "keeper-stage-interval": { type: "string" },
-      "keeper-stage-max-shares": { type: "string" },
-      deadline: { type: "string" },
-      verbose: { type: "boolean" },
-    },
-  });
 }
 
 function sleep(ms: number): Promise<void> {
@@ -855,10 +834,13 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      exitOnCommandLineError("bench:estimates", USAGE, error);
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -9,6 +9,7 @@ import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
+import { parseCommandLineOrExit } from "../lib/cli/args";
 import { launchChromium } from "../e2e/support/browser";
 import { REPO_ROOT, appEnv, buildApp, freePort, startApp, startLocalnet, stop } from "../e2e/support/world";
 
@@ -40,6 +41,12 @@ interface LcpSample {
 }
 
 async function main(): Promise<void> {
+  parseCommandLineOrExit(
+    "bench:web",
+    "Usage: npm run bench:web   (no flags; settings: BENCH_RUNS, BENCH_SKIP_BUILD=1)",
+    process.argv.slice(2),
+    {},
+  );
   const log = createWriteStream(join(REPO_ROOT, ".next-bench-web.log"));
   const localnet = await startLocalnet({
     slotMs: 400,

@@ -16,6 +16,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 
 import type { Keypair } from "@solana/web3.js";
 
+import { parseCommandLineOrExit } from "../lib/cli/args";
 import type { PartnerEvent } from "../lib/vault/model/partner-event";
 import { partnerEventId } from "../lib/vault/model/partner-event";
 import { createIndexer } from "../lib/server/indexer";
@@ -43,6 +44,12 @@ function percentile(sorted: readonly number[], fraction: number): number {
 }
 
 async function main(): Promise<void> {
+  parseCommandLineOrExit(
+    "bench:webhooks",
+    "Usage: npm run bench:webhooks   (no flags; settings: BENCH_ROUNDS, BENCH_PER_ROUND, BENCH_INDEXER_MS, BENCH_WS=off,\n  BENCH_DELIVERIES, BENCH_SLOW_ENDPOINTS, BENCH_NOISY_EVENTS, BENCH_ONLY=noisy, BENCH_PGLITE_DIR, DATABASE_URL)",
+    process.argv.slice(2),
+    {},
+  );
   const harness = await startApiHarness({
     localnet: { keeper: { enabled: true, scheduled: false } },
     ...(PGLITE_DIR === undefined ? {} : { env: { PGLITE_DIR } }),

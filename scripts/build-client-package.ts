@@ -14,6 +14,8 @@ import { promisify } from "node:util";
 
 import { build, type Metafile } from "esbuild";
 
+import { parseCommandLineOrExit } from "../lib/cli/args";
+
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PACKAGE = join(ROOT, "packages/client");
 const ENTRY = join(ROOT, "lib/client/index.ts");
@@ -141,8 +143,13 @@ export async function buildClientPackage(outDir = join(PACKAGE, "dist")): Promis
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const at = process.argv.indexOf("--out");
-  const out = at > 0 ? process.argv[at + 1] : undefined;
+  const { values } = parseCommandLineOrExit(
+    "build-client-package",
+    "Usage: npx tsx scripts/build-client-package.ts [--out <dir>]   (default packages/client/dist)",
+    process.argv.slice(2),
+    { out: { type: "string" } },
+  );
+  const out = values.out;
   const built = await buildClientPackage(out === undefined ? undefined : resolve(out));
   console.log(
     `built ${relative(ROOT, built.outDir)}: index.js ${built.sizes.esm} B, index.cjs ${built.sizes.cjs} B, ` +

@@ -28,11 +28,11 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 
 import { Keypair, VersionedTransaction, type Connection } from "@solana/web3.js";
 import pg from "pg";
 
+import { exitOnCommandLineError, parseCommandLine, UsageError } from "../lib/cli/args";
 import { Store } from "../lib/store/store";
 import type { PartnerEvent } from "../lib/vault/model/partner-event";
 import type { LocalnetHandle } from "../localnet/localnet";
@@ -597,18 +597,18 @@ function table(rows: readonly (PhaseStats & Outcome)[]): string {
   ].join("\n");
 }
 
+const CHAOS_USAGE = "Usage: npm run chaos -- [--quick] [--server api|web] [--json <file>]";
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: "boolean", default: false },
-      json: { type: "string" },
-      server: { type: "string", default: "api" },
-    },
+  const { values } = parseCommandLine(process.argv.slice(2), {
+    quick: { type: "boolean", default: false },
+    json: { type: "string" },
+    server: { type: "string", default: "api" },
   });
   const quick = values.quick;
   const server = values.server;
   if (server !== "api" && server !== "web") {
-    throw new Error(`--server must be api or web, got ${server}`);
+    throw new UsageError(`--server must be api or web; got "${server}"`);
   }
   if (server === "web" && !existsSync(".next/BUILD_ID")) {
     throw new Error("--server web runs npm start's server: build it first (npm run build)");
@@ -912,6 +912,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
+    exitOnCommandLineError("chaos", CHAOS_USAGE, error);
     console.error(`chaos: ${errorText(error)}`);
     process.exit(1);
   },

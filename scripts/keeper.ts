@@ -17,18 +17,24 @@ import { parseNavSource } from "../lib/keeper/nav-source";
 import { METRICS_PATH } from "../lib/server/http-metrics";
 import { answerMetrics, observeRpcCall } from "../lib/observability/metrics";
 import { ChainClient } from "../lib/operator/chain-client";
+import { UsageError } from "../lib/cli/args";
 import { parseFlags, requireFlag, resolveCluster, runCommand } from "../lib/operator/cli";
 import { OperatorError } from "../lib/operator/errors";
 import { readKeypairFile } from "../lib/operator/keypair-file";
 import { parseAddress } from "../lib/operator/vault-cli";
 import { VAULT_PROGRAM_ID } from "../lib/vault/program/idl";
 
+const KEEPER_USAGE = `Usage: npm run keeper -- --url <rpc> --keypair <manager.json> --nav-source <simulated:<apy>|file:<path>|http(s)://…>
+  (--protocol <address> | --vault <address>…) [--mint-authority <file>] [--nav-interval <s>] [--stage-interval <s>]
+  [--stage-max-shares <raw>] [--deliver-max <n>] [--check-url <rpc>] [--check-max-slot-lag <slots>] [--tick <s>]
+  [--metrics-port <port>] [--metrics-host <host>] [--name <name>]`;
+
 function positiveInteger(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) {
     return fallback;
   }
   if (!/^\d+$/.test(text) || Number(text) < 1) {
-    throw new OperatorError(`${flag} must be a positive integer; got "${text}"`);
+    throw new UsageError(`${flag} must be a positive integer; got "${text}"`);
   }
   return Number(text);
 }
@@ -38,14 +44,14 @@ function count(flag: string, text: string | undefined, fallback: number): number
     return fallback;
   }
   if (!/^\d+$/.test(text) || Number(text) > 1_000_000) {
-    throw new OperatorError(`${flag} must be a whole number; got "${text}"`);
+    throw new UsageError(`${flag} must be a whole number; got "${text}"`);
   }
   return Number(text);
 }
 
 function portNumber(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 65_535) {
-    throw new OperatorError(`--metrics-port must be a port number (0 picks a free one); got "${text}"`);
+    throw new UsageError(`--metrics-port must be a port number (0 picks a free one); got "${text}"`);
   }
   return Number(text);
 }
@@ -90,7 +96,7 @@ async function main(): Promise<void> {
     name: { type: "string" },
   });
   if (positionals.length > 0) {
-    throw new OperatorError(`unexpected argument "${positionals[0] ?? ""}"`);
+    throw new UsageError(`unexpected argument '${positionals[0] ?? ""}'`);
   }
   const cluster = resolveCluster(values.url, process.env);
   const manager = await readKeypairFile(requireFlag(values.keypair, "--keypair"), "manager keypair");
@@ -112,7 +118,7 @@ async function main(): Promise<void> {
   const env = parseEnv(process.env);
   const stageMaxText = values["stage-max-shares"];
   if (stageMaxText !== undefined && !/^\d+$/.test(stageMaxText)) {
-    throw new OperatorError(`--stage-max-shares must be raw share units; got "${stageMaxText}"`);
+    throw new UsageError(`--stage-max-shares must be raw share units; got "${stageMaxText}"`);
   }
   const settings = {
     navIntervalSeconds: positiveInteger(
@@ -203,4 +209,4 @@ async function main(): Promise<void> {
   });
 }
 
-runCommand("keeper", main);
+runCommand("keeper", KEEPER_USAGE, main);

@@ -2,8 +2,18 @@
 // embedded database in PGLITE_DIR, reached through the process that holds it, the running app; with
 // none running, this command holds it for its run). The secret is printed once, at creation; only
 // its hash is stored.
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
 import { z } from "zod";
 
+import {
+  exitOnCommandLineError,
+  HelpRequested,
+  integerFlag,
+  parseCommandLine,
+  UsageError,
+} from "../lib/cli/args";
 import { isAddressText } from "../lib/chain/address-text";
 import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/env-schema";
 import type { ApiKeyRecord } from "../lib/store/api-keys";
@@ -18,42 +28,66 @@ create prints the key once: keep it on your server. --scope defaults to read; wr
 --vault (repeatable) restricts the key to those vaults, --wallet to one wallet. --rpm defaults to
 DEFAULT_KEY_RPM or 120. --test makes a vk_test_ key (the default is vk_live_).`;
 
-function fail(message: string): never {
-  console.error(`${message}\n\n${USAGE}`);
-  process.exit(2);
-}
-
-function parseFlags(argv: readonly string[]): Map<string, string[]> {
-  const flags = new Map<string, string[]>();
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index] ?? "";
-    if (!argument.startsWith("--")) {
-      fail(`Unexpected argument ${argument}`);
-    }
-    const [name = "", inline] = argument.slice(2).split(/=(.*)/s, 2);
-    if (name === "test") {
-      flags.set("test", ["true"]);
-      continue;
-    }
-    const value = inline ?? argv[index + 1];
-    if (inline === undefined) {
-      index += 1;
-    }
-    if (value === undefined) {
-      fail(`--${name} needs a value`);
-    }
-    flags.set(name, [...(flags.get(name) ?? []), value]);
-  }
-  return flags;
-}
-
 const createOptions = z.object({
   name: z.string().min(1).max(100),
   scope: z.enum(["read", "write"]),
   vaults: z.array(z.string().refine(isAddressText, "must be a vault address")).nullable(),
   wallet: z.string().refine(isAddressText, "must be a wallet address").nullable(),
   rpm: z.number().int().min(1).max(1_000_000),
+  environment: z.enum(["live", "test"]),
 });
+
+export type KeysCommand =
+  | { command: "create"; options: z.infer<typeof createOptions> }
+  | { command: "list" }
+  | { command: "revoke"; id: string };
+
+/** The command line, checked whole before the store is opened; a wrong one throws UsageError. */
+export function parseKeysCommandLine(argv: readonly string[], defaultRpm: number): KeysCommand {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "create": {
+      const { values } = parseCommandLine(rest, {
+        name: { type: "string" },
+        scope: { type: "string" },
+        vault: { type: "string", multiple: true },
+        wallet: { type: "string" },
+        rpm: { type: "string" },
+        test: { type: "boolean" },
+      });
+      const parsed = createOptions.safeParse({
+        name: values.name,
+        scope: values.scope ?? "read",
+        vaults: values.vault ?? null,
+        wallet: values.wallet ?? null,
+        rpm: integerFlag("--rpm", values.rpm, { min: 1, max: 1_000_000 }, defaultRpm),
+        environment: values.test === true ? "test" : "live",
+      });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = String(issue?.path[0] ?? "option");
+        throw new UsageError(`--${field === "vaults" ? "vault" : field}: ${issue?.message ?? "invalid"}`);
+      }
+      return { command, options: parsed.data };
+    }
+    case "list":
+      parseCommandLine(rest, {});
+      return { command };
+    case "revoke": {
+      const { positionals } = parseCommandLine(rest, {}, { maxPositionals: 1 });
+      const id = positionals[0];
+      if (id === undefined || !/^key_[1-9A-HJ-NP-Za-km-z]+$/.test(id)) {
+        throw new UsageError("revoke needs a key id (key_…)");
+      }
+      return { command, id };
+    }
+    case "--help":
+    case "-h":
+      throw new HelpRequested();
+    default:
+      throw new UsageError(command === undefined ? "name a command" : `unknown command ${command}`);
+  }
+}
 
 function describe(key: ApiKeyRecord): string {
   const status = key.revokedAt === null ? "active" : `revoked ${key.revokedAt.toISOString()}`;
@@ -76,28 +110,13 @@ function storeFromEnv(env: EnvValues): Store {
 }
 
 async function main(): Promise<void> {
-  const [command, ...rest] = process.argv.slice(2);
   const env = parseEnv(process.env);
+  const request = parseKeysCommandLine(process.argv.slice(2), env.DEFAULT_KEY_RPM);
   const store = storeFromEnv(env);
   try {
-    switch (command) {
+    switch (request.command) {
       case "create": {
-        const flags = parseFlags(rest);
-        const parsed = createOptions.safeParse({
-          name: flags.get("name")?.[0],
-          scope: flags.get("scope")?.[0] ?? "read",
-          vaults: flags.get("vault") ?? null,
-          wallet: flags.get("wallet")?.[0] ?? null,
-          rpm: Number(flags.get("rpm")?.[0] ?? env.DEFAULT_KEY_RPM),
-        });
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          fail(`--${String(issue?.path[0] ?? "option")}: ${issue?.message ?? "invalid"}`);
-        }
-        const { secret, record } = await store.keys.create({
-          ...parsed.data,
-          environment: flags.has("test") ? "test" : "live",
-        });
+        const { secret, record } = await store.keys.create(request.options);
         console.log(describe(record));
         console.log(`\nAPI key (shown once, store it now):\n${secret}`);
         break;
@@ -108,24 +127,22 @@ async function main(): Promise<void> {
         break;
       }
       case "revoke": {
-        const id = rest[0];
-        if (id === undefined || !/^key_[1-9A-HJ-NP-Za-km-z]+$/.test(id)) {
-          fail("revoke needs a key id (key_…)");
-        }
-        const revoked = await store.keys.revoke(id);
-        console.log(revoked ? `Revoked ${id}.` : `No active key ${id}.`);
+        const revoked = await store.keys.revoke(request.id);
+        console.log(revoked ? `Revoked ${request.id}.` : `No active key ${request.id}.`);
         process.exitCode = revoked ? 0 : 1;
         break;
       }
-      default:
-        fail(command === undefined ? "Name a command." : `Unknown command ${command}`);
     }
   } finally {
     await store.close();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    if (!exitOnCommandLineError("keys", USAGE, error)) {
+      console.error(error instanceof ConfigError ? error.message : error);
+      process.exit(1);
+    }
+  });
+}

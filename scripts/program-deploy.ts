@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { Keypair, PublicKey } from "@solana/web3.js";
 
 import { ChainClient } from "../lib/operator/chain-client";
+import { UsageError } from "../lib/cli/args";
 import { parseFlags, requireFlag, resolveCluster, runCommand } from "../lib/operator/cli";
 import { deployProgram } from "../lib/operator/deploy";
 import { OperatorError } from "../lib/operator/errors";
@@ -58,6 +59,9 @@ async function programIdentity(values: {
   return { programId: programKeypair.publicKey, programKeypair };
 }
 
+const DEPLOY_USAGE = `Usage: npm run program:deploy -- --url <rpc> --keypair <payer.json> [--program-keypair <file>]
+  [--program-id <address>] [--upgrade-authority <file>] [--program <vault.so>] [--max-len <bytes>] [--concurrency <n>]`;
+
 async function main(): Promise<void> {
   const { values, positionals } = parseFlags(process.argv.slice(2), {
     url: { type: "string" },
@@ -70,7 +74,7 @@ async function main(): Promise<void> {
     concurrency: { type: "string" },
   });
   if (positionals.length > 0) {
-    throw new OperatorError(`unexpected argument "${positionals[0] ?? ""}"`);
+    throw new UsageError(`unexpected argument '${positionals[0] ?? ""}'`);
   }
   const cluster = resolveCluster(values.url, process.env);
   const payer = await readKeypairFile(requireFlag(values.keypair, "--keypair"), "payer keypair");
@@ -91,7 +95,7 @@ async function main(): Promise<void> {
       return undefined;
     }
     if (!/^\d+$/.test(text) || Number(text) < 1) {
-      throw new OperatorError(`${name} must be a positive integer; got "${text}"`);
+      throw new UsageError(`${name} must be a positive integer; got "${text}"`);
     }
     return Number(text);
   };
@@ -122,4 +126,4 @@ async function main(): Promise<void> {
   console.log(`  ${cluster.link({ address: result.programId.toBase58() })}`);
 }
 
-runCommand("program:deploy", main);
+runCommand("program:deploy", DEPLOY_USAGE, main);

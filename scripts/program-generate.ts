@@ -25,6 +25,8 @@ import { renderVisitor } from "@codama/renderers-js";
 import { visit } from "@codama/visitors-core";
 import prettier from "prettier";
 
+import { parseCommandLineOrExit } from "../lib/cli/args";
+
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const IDL_PATH = join(REPO_ROOT, "programs/vault/idl.json");
 const GENERATED = join(REPO_ROOT, "lib/vault/generated");
@@ -103,7 +105,13 @@ async function check(): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  if (process.argv.includes("--check")) {
+  const { values } = parseCommandLineOrExit(
+    "program:generate",
+    "Usage: npm run program:generate [-- --check]",
+    process.argv.slice(2),
+    { check: { type: "boolean" } },
+  );
+  if (values.check === true) {
     return check();
   }
   await generate(GENERATED);

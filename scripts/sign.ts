@@ -1,7 +1,7 @@
 // npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim | --cancel)
 // (lib/operator/sign-cli.ts): checks, signs and sends the transaction a build endpoint answered.
 import { runCommand } from "../lib/operator/cli";
-import { runSignCli } from "../lib/operator/sign-cli";
+import { runSignCli, SIGN_USAGE } from "../lib/operator/sign-cli";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -11,6 +11,6 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-runCommand("sign", () =>
+runCommand("sign", `Usage: ${SIGN_USAGE}`, () =>
   runSignCli(process.argv.slice(2), readStdin, (line) => console.log(line), process.env),
 );

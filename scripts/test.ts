@@ -5,7 +5,8 @@
 import { spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+
+import { exitOnCommandLineError, parseCommandLine, UsageError } from "../lib/cli/args";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -36,7 +37,7 @@ export const STAGES: readonly Stage[] = [
   npmRun("e2e", ["test:e2e"], { E2E_SKIP_BUILD: "1" }),
 ];
 
-const USAGE = `usage: npm test [-- <stage>…]
+const USAGE = `Usage: npm test [-- <stage>…]
   Runs every stage in order, each whether or not an earlier one failed, and reports each at the end.
   Stages: ${STAGES.map((stage) => stage.name).join(", ")}`;
 
@@ -46,10 +47,10 @@ export type Outcome = { stage: string; seconds: number } & (
 
 /** The stages the arguments name, in the suite's order; all of them without arguments. */
 export function selectStages(args: readonly string[]): Stage[] {
-  const { positionals } = parseArgs({ args: [...args], options: {}, strict: true, allowPositionals: true });
+  const { positionals } = parseCommandLine(args, {}, { maxPositionals: Number.POSITIVE_INFINITY });
   const unknown = positionals.filter((name) => !STAGES.some((stage) => stage.name === name));
   if (unknown.length > 0) {
-    throw new Error(`unknown stage ${unknown.join(", ")}`);
+    throw new UsageError(`unknown stage ${unknown.join(", ")}`);
   }
   return positionals.length === 0 ? [...STAGES] : STAGES.filter((stage) => positionals.includes(stage.name));
 }
@@ -126,8 +127,8 @@ function main(): number {
   try {
     stages = selectStages(process.argv.slice(2));
   } catch (error) {
-    console.error(`npm test: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
+    exitOnCommandLineError("npm test", USAGE, error);
+    throw error;
   }
   return runStages(stages);
 }

@@ -3,8 +3,7 @@
 // Usage: tsx scripts/web.ts [--dev] [--port N] [--hostname H]; defaults: PORT, HOST (lib/config.ts).
 // It prints "web: ready …" once it serves: the port was free, the store is open, the directory lists
 // the chain's vaults and (--dev) the first pages are compiled; `npm run dev` waits for that line.
-import { parseArgs } from "node:util";
-
+import { exitOnCommandLineError, integerFlag, parseCommandLine } from "../lib/cli/args";
 import { createApiContext, openStoreAtBoot, type ApiContext } from "../lib/api/context";
 import { indexedVaults } from "../lib/api/vaults/indexed-reads";
 import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
@@ -56,14 +55,15 @@ async function warmPages(web: WebServer, vaults: readonly string[]): Promise<voi
   }
 }
 
+const WEB_USAGE = "Usage: npm start -- [--port <0-65535>] [--hostname <host>] [--dev]";
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      dev: { type: "boolean", default: false },
-      port: { type: "string" },
-      hostname: { type: "string" },
-    },
+  const { values } = parseCommandLine(process.argv.slice(2), {
+    dev: { type: "boolean", default: false },
+    port: { type: "string" },
+    hostname: { type: "string" },
   });
+  const portFlag = integerFlag("--port", values.port, { min: 0, max: 65_535 });
   if (process.env.NODE_ENV === undefined) {
     // As `next start` and `next dev` do; React and Next.js pick their builds by it.
     Object.assign(process.env, { NODE_ENV: values.dev ? "development" : "production" });
@@ -73,10 +73,7 @@ async function main(): Promise<void> {
   const all = checkProcessConfig(processConfig());
   const config = all.api;
   const hostname = values.hostname ?? config.host;
-  const port = values.port === undefined ? config.port : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new ConfigError(`--port must be an integer 0–65535, got ${values.port ?? ""}`);
-  }
+  const port = portFlag ?? config.port;
   const planned: PlannedPort = {
     host: hostname,
     port,
@@ -129,6 +126,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  exitOnCommandLineError("web", WEB_USAGE, error);
   console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

@@ -1,8 +1,8 @@
-// What every operator command shares: flags parsed strictly (an unknown or missing flag is a one-line
-// error), the RPC URL from --url, RPC_URL or the CLUSTER preset, explorer links for that cluster, and
-// one exit path that prints an expected failure as one line and exits non-zero.
-import { parseArgs, type ParseArgsConfig } from "node:util";
-
+// What every operator command shares: flags parsed strictly (lib/cli/args.ts: an unknown flag or a
+// missing value is a one-line reason and the command's usage, exit code 2), the RPC URL from --url,
+// RPC_URL or the CLUSTER preset, explorer links for that cluster, and one exit path that prints an
+// expected failure as one line and exits non-zero.
+import { exitOnCommandLineError, parseCommandLine, type OptionsSpec } from "../cli/args";
 import { ChainUnavailableError, RpcError } from "../chain/rpc";
 import { ConfigError } from "../env-schema";
 import {
@@ -16,25 +16,14 @@ import {
 import { TransactionFailedError } from "./chain-client";
 import { OperatorError } from "./errors";
 
-export type OptionsSpec = NonNullable<ParseArgsConfig["options"]>;
+export type { OptionsSpec };
 
+/** Strict flags (lib/cli/args.ts); positionals are each command's to check. */
 export function parseFlags<const O extends OptionsSpec>(
   argv: readonly string[],
   options: O,
-): {
-  values: ReturnType<
-    typeof parseArgs<{ options: O; args: string[]; allowPositionals: true; strict: true }>
-  >["values"];
-  positionals: string[];
-} {
-  try {
-    const parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
-    return { values: parsed.values, positionals: parsed.positionals };
-  } catch (error) {
-    throw new OperatorError(
-      error instanceof Error ? (error.message.split("\n")[0] ?? "bad arguments") : "bad arguments",
-    );
-  }
+): ReturnType<typeof parseCommandLine<O>> {
+  return parseCommandLine(argv, options, { maxPositionals: Number.POSITIVE_INFINITY });
 }
 
 /** The operator's environment as the CLIs read it (RPC_URL, CLUSTER), handed in by the script. */
@@ -80,11 +69,15 @@ export function requireFlag(value: string | undefined, flag: string): string {
   return value;
 }
 
-/** Runs a command; an expected failure is one line on stderr and exit code 1. */
-export function runCommand(name: string, main: () => Promise<void>): void {
+/**
+ * Runs a command; a wrong command line is its reason and `usage` on stderr and exit code 2 (--help: the
+ * usage and 0), an expected failure one line on stderr and exit code 1.
+ */
+export function runCommand(name: string, usage: string, main: () => Promise<void>): void {
   main().then(
     () => process.exit(0),
     (error: unknown) => {
+      exitOnCommandLineError(name, usage, error);
       if (
         error instanceof OperatorError ||
         error instanceof TransactionFailedError ||

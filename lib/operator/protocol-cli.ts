@@ -18,6 +18,7 @@ import {
   type NavBounds,
 } from "../vault/program/instructions";
 import { ChainClient } from "./chain-client";
+import { UsageError } from "../cli/args";
 import { parseFlags, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
 import { OperatorError } from "./errors";
 import { runPlan, type Change, type CommandContext } from "./plan";
@@ -374,7 +375,7 @@ export async function runProtocolCli(
       out(PROTOCOL_USAGE);
       return;
     default:
-      throw new OperatorError(
+      throw new UsageError(
         `unknown command "${command}" (init, show, set-bounds, set-admin, accept-admin, pause-vault)`,
       );
   }

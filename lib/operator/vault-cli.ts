@@ -30,6 +30,7 @@ import {
   type ConfigUpdate,
 } from "../vault/program/instructions";
 import { ChainClient } from "./chain-client";
+import { UsageError } from "../cli/args";
 import { parseFlags, requireFlag, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
 import { OperatorError } from "./errors";
 import { readKeypairFile } from "./keypair-file";
@@ -509,7 +510,7 @@ export async function runVaultCli(
       out(VAULT_USAGE);
       return;
     default:
-      throw new OperatorError(
+      throw new UsageError(
         `unknown command "${command}" (create, show, config, pause, resume, set-manager, accept-manager, stage)`,
       );
   }

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseCommandLineOrExit } from "../../lib/cli/args";
 import { linkSbf } from "./linker";
 
 const TOOLCHAIN_DIR = dirname(fileURLToPath(import.meta.url));
@@ -67,14 +67,17 @@ interface Crate {
 }
 
 function main(): void {
-  const { values: args } = parseArgs({
-    options: {
+  const { values: args } = parseCommandLineOrExit(
+    "program:build",
+    "Usage: npm run program:build [-- --check] [--out <path>] [--allow-version-drift] [--fixture]",
+    process.argv.slice(2),
+    {
       check: { type: "boolean", default: false },
       out: { type: "string" },
       "allow-version-drift": { type: "boolean", default: false },
       fixture: { type: "boolean", default: false },
     },
-  });
+  );
   const started = performance.now();
   const rustcVersion = checkRustc(args["allow-version-drift"]);
   const sysroot = ensureSysroot(rustcVersion);

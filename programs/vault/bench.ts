@@ -1,6 +1,7 @@
 // npm run bench:program — compute units of each vault instruction in LiteSVM, against the targets.
 // Each measured transaction holds only the instruction itself: token accounts (ATAs) are created in
 // earlier transactions. Exits non-zero when a target is missed or an instruction fails.
+import { parseCommandLineOrExit } from "../../lib/cli/args";
 import { findReceiptAndBump } from "../../lib/vault/program/addresses";
 import { TestChain, type TransactionOutcome } from "./tests/harness";
 import { TestProtocol, TestVault, type Member } from "./tests/vault-fixture";
@@ -177,6 +178,12 @@ function formatTable(measurements: readonly Measurement[]): string {
   return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
 }
 
+parseCommandLineOrExit(
+  "bench:program",
+  "Usage: npm run bench:program   (no flags)",
+  process.argv.slice(2),
+  {},
+);
 const measurements = measureAll();
 console.log(formatTable(measurements));
 const missed = measurements.filter(({ computeUnits, target }) => target !== null && computeUnits > target);

@@ -11,6 +11,8 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { parseCommandLineOrExit } from "../../lib/cli/args";
+
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const require = createRequire(import.meta.url);
 const nextBin = require.resolve("next/dist/bin/next");
@@ -48,6 +50,12 @@ function run(label: string, args: string[], env: NodeJS.ProcessEnv): boolean {
 }
 
 function main(): number {
+  parseCommandLineOrExit(
+    "test:api-hosts",
+    "Usage: npm run test:api-hosts   (no flags; E2E_SKIP_BUILD=1 reuses a build)",
+    process.argv.slice(2),
+    {},
+  );
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   const reuse = process.env.E2E_SKIP_BUILD === "1" && existsSync(join(REPO_ROOT, ".next/BUILD_ID"));
   if (!reuse && !run("next build", [nextBin, "build"], { ...env, NODE_ENV: "production" })) {

@@ -300,8 +300,6 @@ describe("as processes: one line on stderr, exit code 1", () => {
       ["--check-url", "ws://127.0.0.1:8900"],
       /^keeper: --check-url must be an http\(s\) RPC URL; got "ws:\/\/127\.0\.0\.1:8900"$/,
     ],
-    [["--deliver-max", "ten"], /^keeper: --deliver-max must be a whole number; got "ten"$/],
-    [["--check-max-slot-lag", "1.5"], /^keeper: --check-max-slot-lag must be a whole number; got "1\.5"$/],
   ] as const)(
     "keeper: %j",
     async (flags, message) => {
@@ -318,6 +316,33 @@ describe("as processes: one line on stderr, exit code 1", () => {
       ]);
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toMatch(message);
+    },
+    60_000,
+  );
+
+  it.each([
+    [["--deliver-max", "ten"], /^keeper: --deliver-max must be a whole number; got "ten"$/],
+    [["--check-max-slot-lag", "1.5"], /^keeper: --check-max-slot-lag must be a whole number; got "1\.5"$/],
+    [["--delivr-max", "3"], /^keeper: Unknown option '--delivr-max'$/],
+  ] as const)(
+    "keeper refuses the command line %j with its usage, exit code 2",
+    async (flags, message) => {
+      const result = await runScript("scripts/keeper.ts", [
+        "--url",
+        localnet.rpcUrl,
+        "--keypair",
+        strangerFile,
+        "--nav-source",
+        "simulated:5",
+        "--vault",
+        "11111111111111111111111111111111",
+        ...flags,
+      ]);
+      expect(result.code).toBe(2);
+      const [reason, blank, usage] = result.stderr.split("\n");
+      expect(reason).toMatch(message);
+      expect(blank).toBe("");
+      expect(usage).toMatch(/^Usage: npm run keeper -- --url <rpc>/);
     },
     60_000,
   );
