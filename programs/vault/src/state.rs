@@ -156,7 +156,8 @@ pub struct QueueRange {
 /// (each ends before `queue_tail`), disjoint and never adjacent (neighbours are merged), in no
 /// particular order (removal swaps in the last one). `stage_withdrawals` passes them at no asset cost.
 /// Kept out of the Vault account, whose layout other changes own; created by the first cancel that
-/// leaves a hole.
+/// leaves a hole, whose owner pays the rent (`payer`); once the list is empty, anyone may close it
+/// (close_queue_holes) and the rent goes back to that payer. A later cancel that needs it creates it again.
 #[repr(C, packed)]
 pub struct QueueHoles {
     pub discriminator: [u8; 8],
@@ -165,6 +166,9 @@ pub struct QueueHoles {
     /// Holes in use: `holes[..count]`.
     pub count: u8,
     pub holes: [QueueRange; MAX_QUEUE_HOLES],
+    /// The wallet that paid the rent (the owner of the cancel that created the list): close_queue_holes
+    /// returns every lamport of the list to it, and to no one else.
+    pub payer: Pubkey,
 }
 
 pub const VAULT_SIZE: usize = core::mem::size_of::<Vault>();
@@ -316,13 +320,14 @@ mod tests {
 
     #[test]
     fn queue_holes_layout_matches_the_idl() {
-        assert_eq!(QUEUE_HOLES_SIZE, 298);
+        assert_eq!(QUEUE_HOLES_SIZE, 330);
         // SAFETY: QueueHoles is plain integers and byte arrays; all-zero is a valid value.
         let h: QueueHoles = unsafe { core::mem::zeroed() };
         assert_eq!(offset(&h, core::ptr::addr_of!(h.vault) as *const u8), 8);
         assert_eq!(offset(&h, core::ptr::addr_of!(h.bump) as *const u8), 40);
         assert_eq!(offset(&h, core::ptr::addr_of!(h.count) as *const u8), 41);
         assert_eq!(offset(&h, core::ptr::addr_of!(h.holes) as *const u8), 42);
+        assert_eq!(offset(&h, core::ptr::addr_of!(h.payer) as *const u8), 298);
     }
 
     #[test]

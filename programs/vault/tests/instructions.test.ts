@@ -896,6 +896,17 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     expectSuccess(vault.requestWithdrawal(carol, 10_000n));
     return { chain, instructions: [vault.cancelWithdrawalInstruction(bob)], signers: [bob.keypair] };
   },
+  QueueHolesNotEmpty: () => {
+    // bob's unfunded request, between alice's and carol's, is cancelled: a hole no staging has passed.
+    const { chain, vault, members } = setup({}, [1_000_000n, 1_000_000n, 1_000_000n]);
+    const [alice, bob, carol] = [memberAt(members, 0), memberAt(members, 1), memberAt(members, 2)];
+    for (const member of [alice, bob, carol]) {
+      expectSuccess(vault.deposit(member, 100n));
+      expectSuccess(vault.requestWithdrawal(member, 10_000n));
+    }
+    expectSuccess(vault.cancelWithdrawal(bob));
+    return { chain, instructions: [vault.closeQueueHolesInstruction()], signers: [] };
+  },
   VaultIndexMismatch: () => {
     const chain = TestChain.create();
     const protocol = TestProtocol.of(chain);

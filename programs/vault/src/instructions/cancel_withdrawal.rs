@@ -118,7 +118,8 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     Ok(())
 }
 
-/// Creates the vault's hole list (the owner whose cancel first needs it pays its rent). Inlined: with its
+/// Creates the vault's hole list (the owner whose cancel first needs it pays its rent, and is recorded
+/// as the payer close_queue_holes returns it to). Inlined: with its
 /// result pointer it has more arguments than the five a BPF call can carry.
 #[inline(always)]
 fn create_hole_list<'a>(
@@ -137,5 +138,6 @@ fn create_hole_list<'a>(
     holes.discriminator = QUEUE_HOLES_DISCRIMINATOR;
     crate::account::copy_key(&mut holes.vault, vault_key);
     holes.bump = bump;
+    crate::account::copy_key(&mut holes.payer, payer.key());
     Ok(holes)
 }
