@@ -119,7 +119,10 @@ pub struct Vault {
     /// Borsh bool: the pause was set by the protocol's admin (set_admin_pause), so the manager cannot
     /// lift it; meaningful only while the pause is in force.
     pub admin_paused: u8,
-    pub reserved: [u8; 1],
+    /// The canonical bump of ["queue_holes", vault] once an instruction has looked for it (0 = not yet).
+    /// While the hole list does not exist (never created, or closed once empty) a cancel or a staging
+    /// checks the address it is given with one derivation from this bump instead of a bump search.
+    pub queue_holes_bump: u8,
 }
 
 #[repr(C, packed)]
@@ -286,7 +289,7 @@ mod tests {
         assert_eq!(offset(&v, core::ptr::addr_of!(v.pause_until) as *const u8), 500);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.max_pause_seconds) as *const u8), 508);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.admin_paused) as *const u8), 512);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 513);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.queue_holes_bump) as *const u8), 513);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 import { Keypair, PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
+import { findQueueHolesAndBump } from "../../../lib/vault/program/addresses";
 import { VAULT_ERRORS } from "../../../lib/vault/program/program-errors";
 import { decodeVaultEvents, type VaultEvent } from "../../../lib/vault/program/events";
 import { VAULT_PROGRAM_ID } from "../../../lib/vault/program/idl";
@@ -112,6 +113,7 @@ describe("initialize_vault", () => {
       pauseUntil: 0n,
       maxPauseSeconds: 604_800,
       adminPaused: false,
+      queueHolesBump: 0,
     });
     expect(vault.registration()).toEqual({
       protocol,
@@ -339,7 +341,13 @@ describe("stage_withdrawals", () => {
     const before = vault.state();
     const outcome = expectSuccess(vault.stageWithdrawals(120_000_000n));
 
-    expect(vault.state()).toEqual({ ...before, queueFunded: 120_000_000n, stagedAt: vault.chain.now() });
+    // The first staging also keeps the hole list's bump (there is no list yet).
+    expect(vault.state()).toEqual({
+      ...before,
+      queueFunded: 120_000_000n,
+      stagedAt: vault.chain.now(),
+      queueHolesBump: findQueueHolesAndBump(vault.key).bump,
+    });
     expect(onlyEvent(outcome)).toMatchObject({
       name: "WithdrawalsStaged",
       data: {

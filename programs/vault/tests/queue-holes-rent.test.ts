@@ -4,7 +4,7 @@
 // numbers, and the refusals an attacker would try.
 import { describe, expect, it } from "vitest";
 
-import { findQueueHoles } from "../../../lib/vault/program/addresses";
+import { findQueueHoles, findQueueHolesAndBump } from "../../../lib/vault/program/addresses";
 import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/program/idl";
 import { TestChain } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
@@ -197,5 +197,36 @@ describe("the hole list's rent comes back when it empties", () => {
     const before = chain.lamportsOf(payer);
     expectSuccess(vault.closeQueueHoles());
     expect(chain.lamportsOf(payer) - before).toBe(chain.rentExemptBalance(QUEUE_HOLES_ACCOUNT_SIZE));
+  });
+
+  it("keeps the list's bump in the vault from the first look, and still refuses another address for a missing list (6006)", () => {
+    const { chain, vault, holders } = queued(3);
+    expect(vault.state().queueHolesBump).toBe(0);
+    const [head, middle] = [pick(holders, 0), pick(holders, 1)];
+    const impostor = chain.createFundedKeypair().publicKey;
+    expectRefused(
+      chain,
+      [vault.stageWithdrawalsInstruction(100n * SHARES_PER_USDC, { queueHoles: impostor })],
+      [vault.manager],
+      "InvalidAccount",
+    );
+    expectSuccess(vault.stageWithdrawals(50n * SHARES_PER_USDC)); // funds half the head; no list yet
+    expect(vault.state().queueHolesBump).toBe(findQueueHolesAndBump(vault.key).bump);
+    // With the bump known, a missing list is checked by one derivation: an impostor is still refused.
+    expectRefused(
+      chain,
+      [vault.cancelWithdrawalInstruction(head, { queueHoles: impostor })],
+      [head.keypair],
+      "InvalidAccount",
+    );
+    expectRefused(
+      chain,
+      [vault.stageWithdrawalsInstruction(100n * SHARES_PER_USDC, { queueHoles: impostor })],
+      [vault.manager],
+      "InvalidAccount",
+    );
+    // The real address: the unfunded middle request becomes a hole and the list is created there.
+    expectSuccess(vault.cancelWithdrawal(middle));
+    expect(vault.queueHolesPayer().equals(middle.publicKey)).toBe(true);
   });
 });
