@@ -38,10 +38,15 @@ import { soleLeaderLock } from "../indexer/leader-lock";
 import { processMetrics } from "../observability/metrics";
 import { ChainClient } from "../operator/chain-client";
 import { OperatorError } from "../operator/errors";
-import { decodeReceipt, decodeVault, type VaultAccount } from "../vault/program/accounts";
-import { findReceipt } from "../vault/program/addresses";
+import { decodeQueueHoles, decodeReceipt, decodeVault, type VaultAccount } from "../vault/program/accounts";
+import { findQueueHoles, findReceipt } from "../vault/program/addresses";
 import { decodeVaultEvents } from "../vault/program/events";
-import { buildDepositInstruction, buildRequestWithdrawalInstruction } from "../vault/program/instructions";
+import { QUEUE_HOLES_ACCOUNT_SIZE } from "../vault/program/idl";
+import {
+  buildCancelWithdrawalInstruction,
+  buildDepositInstruction,
+  buildRequestWithdrawalInstruction,
+} from "../vault/program/instructions";
 import {
   Keeper,
   assetsDisagreement,
@@ -562,6 +567,73 @@ describe.skipIf(!hasProgramBinary)("the keeper on the local chain", () => {
     // Logged once, not on every pass.
     await keeper.deliverWithdrawals(prime.vault);
     expect(lines.filter((line) => line.includes("claimable but not delivered"))).toHaveLength(1);
+  });
+
+  it("closes the hole list a staging emptied by itself, in a cycle, the rent back to the wallet whose cancel paid it", async () => {
+    // Three requests; the middle one is cancelled unfunded: a hole, and the list its owner pays for.
+    const head = await memberWithRequest(10n * USDC, 5_000n * USDC);
+    const middle = await memberWithRequest(10n * USDC, 5_000n * USDC);
+    const behind = await memberWithRequest(10n * USDC, 5_000n * USDC);
+    const queueHoles = findQueueHoles(prime.vault);
+    await send(
+      [
+        buildCancelWithdrawalInstruction({
+          owner: middle.wallet.publicKey,
+          vault: prime.vault,
+          receipt: findReceipt(prime.vault, middle.wallet.publicKey),
+          ownerShares: middle.shares,
+          escrow: prime.escrow,
+          authority: prime.authority,
+          shareMint: prime.shareMint,
+          queueHoles,
+        }),
+      ],
+      middle.wallet,
+    );
+    const list = await connection.getAccountInfo(queueHoles);
+    expect(list === null ? null : decodeQueueHoles(list.data).holes).toHaveLength(1);
+    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(QUEUE_HOLES_ACCOUNT_SIZE));
+    expect(BigInt(list?.lamports ?? 0)).toBe(rent);
+    const walletBefore = BigInt(await connection.getBalance(middle.wallet.publicKey));
+    const closedBefore = await actionCount("close hole list", "sent");
+
+    // The keeper's own cycle, as scheduled (here with no wait between stagings): it stages past the hole,
+    // finds the list empty and closes it; nobody else acts.
+    const lines: string[] = [];
+    const keeper = new Keeper({
+      client: new ChainClient(localnet.rpcUrl),
+      manager: devRoles().manager,
+      navSource: parseNavSource("simulated:10"),
+      lock: soleLeaderLock(),
+      vaults: [prime.vault],
+      settings: { stageIntervalSeconds: 0, deliverMaxPerPass: 0, attempts: 1 },
+      log: (line) => lines.push(line),
+    });
+    const closed = await waitFor(async () => {
+      const report = await keeper.runCycle();
+      return report.holeListsClosed[0];
+    });
+    expect(closed).toMatchObject({
+      vault: prime.vault.toBase58(),
+      payer: middle.wallet.publicKey.toBase58(),
+      lamports: rent,
+    });
+    expect(await connection.getAccountInfo(queueHoles)).toBeNull();
+    // Every lamport of the rent, to the wallet that paid it (the keeper paid the fee).
+    expect(BigInt(await connection.getBalance(middle.wallet.publicKey)) - walletBefore).toBe(rent);
+    expect(await actionCount("close hole list", "sent")).toBe(closedBefore + 1);
+    expect(lines.some((line) => line.includes(`hole list closed, ${rent} lamports back to`))).toBe(true);
+    // The requests around the hole were funded; a later cycle finds no list to close.
+    const state = await vaultState();
+    for (const member of [head, behind]) {
+      const receipt = decodeReceipt(
+        (await connection.getAccountInfo(findReceipt(prime.vault, member.wallet.publicKey)))?.data ??
+          new Uint8Array(),
+      );
+      expect(state.queueFunded).toBeGreaterThanOrEqual(receipt.queueEnd);
+    }
+    expect((await keeper.runCycle()).holeListsClosed).toEqual([]);
+    await keeper.stop();
   });
 
   it("refuses to strike when the check RPC answers other assets, or answers from too far behind", async () => {

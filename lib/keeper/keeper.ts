@@ -1,9 +1,10 @@
 // The manager's service: for each vault it manages, a NAV strike once per period (the first tick of
 // each NAV_INTERVAL-aligned period) from a NAV source, clamped to the bounds its protocol account keeps
 // on chain (the program refuses a strike beyond them) and refused when a second RPC disagrees on the
-// vault's assets, the withdrawal queue funded when the reserve allows, and claimable withdrawals
+// vault's assets, the withdrawal queue funded when the reserve allows, claimable withdrawals
 // delivered to their owners (the program's claim is permissionless and pays only the receipt's owner;
-// the keeper pays the fee). It decides from chain state alone (the vault's
+// the keeper pays the fee), and an emptied hole list closed, so its rent goes back to the wallet whose
+// cancel paid it (close_queue_holes is permissionless too and pays only that wallet). It decides from chain state alone (the vault's
 // nav_updated_at against the period), so a keeper restarted after a crash, or one taking over from
 // a leader that died mid-cycle, never strikes a period twice. Several may run: the one holding the
 // leader lock acts, the others wait. The local chain runs this same keeper in its process (see
@@ -25,11 +26,18 @@ import type { LeaderLock } from "../indexer/leader-lock";
 import { readProgramVaults, readVaultReceipts, type VaultReceipt } from "../indexer/chain-reads";
 import { processMetrics } from "../observability/metrics";
 import { ChainClient, TransactionFailedError, programsOf } from "../operator/chain-client";
-import { decodeProtocol, decodeReceipt, decodeVault, type VaultAccount } from "../vault/program/accounts";
+import {
+  decodeProtocol,
+  decodeQueueHoles,
+  decodeReceipt,
+  decodeVault,
+  type VaultAccount,
+} from "../vault/program/accounts";
 import { VAULT_PROGRAM_ID } from "../vault/program/idl";
 import { findQueueHoles } from "../vault/program/addresses";
 import {
   buildClaimWithdrawalInstruction,
+  buildCloseQueueHolesInstruction,
   buildStageWithdrawalsInstruction,
   buildUpdateNavInstruction,
 } from "../vault/program/instructions";
@@ -232,6 +240,14 @@ export interface StagingReport {
   tail: bigint;
 }
 
+/** An emptied hole list the keeper closed: its rent (`lamports`) went back to `payer`. */
+export interface HoleListReport {
+  vault: string;
+  signature: string;
+  payer: string;
+  lamports: bigint;
+}
+
 export type DeliveryOutcome = "delivered" | "already claimed" | "no asset account" | "failed";
 
 export interface DeliveryReport {
@@ -248,6 +264,7 @@ export interface CycleReport {
   leader: boolean;
   strikes: StrikeReport[];
   stagings: StagingReport[];
+  holeListsClosed: HoleListReport[];
   deliveries: DeliveryReport[];
 }
 
@@ -281,6 +298,8 @@ export class Keeper {
   private readonly log: (line: string) => void;
   private readonly name: string;
   private readonly lastStaging = new Map<string, number>();
+  /** When each vault's hole list was last looked at (ms), so it is read once per stage interval. */
+  private readonly lastHoleListLook = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<CycleReport> | null = null;
   private stopped = false;
@@ -349,7 +368,13 @@ export class Keeper {
   }
 
   private async cycle(): Promise<CycleReport> {
-    const report: CycleReport = { leader: false, strikes: [], stagings: [], deliveries: [] };
+    const report: CycleReport = {
+      leader: false,
+      strikes: [],
+      stagings: [],
+      holeListsClosed: [],
+      deliveries: [],
+    };
     let leader: boolean;
     try {
       leader = await this.options.lock.tryAcquire();
@@ -381,6 +406,14 @@ export class Keeper {
       if (staging !== null) {
         report.stagings.push(staging);
       }
+      // Staging is what usually empties the list (a cancel of the last request can too): looked at right
+      // after a staging, else once per stage interval.
+      const closed = await this.withRetries(`hole list of ${vault.address.toBase58()}`, () =>
+        this.closeHoleListIfDue(vault.address, staging !== null),
+      );
+      if (closed !== null) {
+        report.holeListsClosed.push(closed);
+      }
       const deliveries = await this.withRetries(`deliveries for ${vault.address.toBase58()}`, () =>
         this.deliverClaimable(vault.address),
       );
@@ -401,6 +434,14 @@ export class Keeper {
   /** Funds one vault's queue now, whatever the stage interval; null when nothing is queued or the reserve is short. */
   stageWithdrawals(address: PublicKey): Promise<StagingReport | null> {
     return this.stageIfDue(address, true);
+  }
+
+  /**
+   * Closes the vault's hole list now if it exists and holds no hole, its rent back to the wallet that
+   * paid it; null when there is no list or a hole remains.
+   */
+  closeHoleList(address: PublicKey): Promise<HoleListReport | null> {
+    return this.closeHoleListIfDue(address, true);
   }
 
   /**
@@ -637,6 +678,39 @@ export class Keeper {
       `keeper: ${this.label(address, state)} staged the queue ${state.queueFunded} -> ${after.queueFunded} of ${after.queueTail} (${signature})`,
     );
     return { vault, signature, funded: after.queueFunded, tail: after.queueTail };
+  }
+
+  /** Closes an emptied hole list (see closeHoleList), looked at once per stage interval unless `now`. */
+  private async closeHoleListIfDue(address: PublicKey, now: boolean): Promise<HoleListReport | null> {
+    const { client, manager } = this.options;
+    const vault = address.toBase58();
+    const nowMs = (this.options.now ?? Date.now)();
+    const last = this.lastHoleListLook.get(vault);
+    if (!now && last !== undefined && nowMs - last < this.settings.stageIntervalSeconds * 1000) {
+      return null;
+    }
+    this.lastHoleListLook.set(vault, nowMs);
+    const queueHoles = findQueueHoles(address);
+    const account = await client.getAccount(queueHoles);
+    if (account === null || !account.owner.equals(this.options.programId ?? VAULT_PROGRAM_ID)) {
+      return null;
+    }
+    const list = decodeQueueHoles(account.data);
+    if (list.holes.length > 0) {
+      return null;
+    }
+    const instruction = buildCloseQueueHolesInstruction({ vault: address, queueHoles, payer: list.payer });
+    const signature = await client.sendAndConfirm(
+      `closing the hole list of ${vault}`,
+      [instruction],
+      manager,
+    );
+    processMetrics().keeperActions.inc({ vault, action: "close hole list", outcome: "sent" });
+    const payer = list.payer.toBase58();
+    this.log(
+      `keeper: ${vault} hole list closed, ${account.lamports} lamports back to ${payer} (${signature})`,
+    );
+    return { vault, signature, payer, lamports: account.lamports };
   }
 
   private async deliverClaimable(address: PublicKey): Promise<DeliveryReport[]> {

@@ -118,7 +118,7 @@ function createMetrics(): ProcessMetrics {
     }),
     keeperActions: new Counter({
       name: "keeper_actions_total",
-      help: "Keeper actions by vault, action (strike, stage, deliver) and outcome (sent, skipped, failed, rpcs disagree, already claimed)",
+      help: "Keeper actions by vault, action (strike, stage, close hole list, deliver) and outcome (sent, skipped, failed, rpcs disagree, already claimed)",
       labelNames: ["vault", "action", "outcome"],
       registers,
     }),

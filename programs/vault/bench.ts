@@ -32,6 +32,7 @@ interface Measurement {
 const TARGETS: Record<string, bigint> = {
   "cancel_withdrawal (funded, settled)": 8_000n,
   "cancel_withdrawal (funded, last)": 8_000n,
+  "cancel_withdrawal (funded, no hole list)": 8_000n,
   "deposit (first)": 8_000n,
   "deposit (subsequent)": 8_000n,
   request_withdrawal: 8_000n,
@@ -110,6 +111,14 @@ function measureAll(): Measurement[] {
   measurements.push(measured("stage_withdrawals (passes a hole)", vault.stageWithdrawals(10n ** 18n)));
   measurements.push(measured("cancel_withdrawal (funded, settled)", vault.cancelWithdrawal(front)));
   measurements.push(measured("cancel_withdrawal (funded, last)", vault.cancelWithdrawal(back)));
+  // The list is empty: anyone closes it, its rent back to the middle one's owner. A funded cancel then
+  // finds no list at the address, checked from the bump the vault stored at its first look (no search).
+  measurements.push(measured("close_queue_holes", vault.closeQueueHoles()));
+  const later = vault.addMember(1_000_000n);
+  measured("deposit (cancel setup)", vault.deposit(later, 1_000_000n));
+  measured("request (cancel setup)", vault.requestWithdrawal(later, 500_000_000n));
+  measured("stage (cancel setup)", vault.stageWithdrawals(10n ** 18n));
+  measurements.push(measured("cancel_withdrawal (funded, no hole list)", vault.cancelWithdrawal(later)));
   // update_config above raised the fee and lowered the hourly cap: scheduled for 3 days. The first
   // request after that applies it before reading the config.
   const carol = memberWithFirstTryReceipt(vault, 10_000_000n);

@@ -402,7 +402,8 @@ async function prepareCancel(
     }),
   ];
   // The first cancel that leaves a hole in the queue creates the vault's hole list and pays its rent
-  // before the receipt's rent comes back: the wallet must hold it beforehand.
+  // before the receipt's rent comes back: the wallet must hold it beforehand (it comes back once the
+  // list is empty again, through close_queue_holes).
   const holeListRent =
     holeList === null || holeList === undefined ? rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE) : 0n;
   requireSol(

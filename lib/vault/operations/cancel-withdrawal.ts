@@ -1,7 +1,9 @@
 // cancel_withdrawal: a pending request's escrowed shares come back to the owner's share account
 // (re-opened if it was closed), less the receipt's fee in shares, which the program burns (a cancel
 // costs what an honest exit costs), and the request leaves the queue. It moves no asset. The first
-// cancel that leaves a hole in the queue creates the vault's hole list, whose rent the wallet pays.
+// cancel that leaves a hole in the queue creates the vault's hole list, whose rent the wallet pays; it
+// comes back to that wallet once staging has passed every hole (close_queue_holes, which the keeper
+// sends when it sees the list empty).
 import { findQueueHolesAndBump } from "../program/addresses";
 import { QUEUE_HOLES_ACCOUNT_SIZE } from "../program/idl";
 import { defineOperation } from "./operation";

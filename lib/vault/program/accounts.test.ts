@@ -64,7 +64,8 @@ describe("account decoders", () => {
       start: new BN(index === 0 ? "18446744073709551614" : index * 10),
       end: new BN(index === 0 ? "18446744073709551615" : index * 10 + 5),
     }));
-    const data = await vaultCoder.accounts.encode("QueueHoles", { vault, bump: 253, count: 2, holes });
+    const payer = Keypair.generate().publicKey;
+    const data = await vaultCoder.accounts.encode("QueueHoles", { vault, bump: 253, count: 2, holes, payer });
     expect(data.length).toBe(QUEUE_HOLES_ACCOUNT_SIZE);
     expect(decodeQueueHoles(data)).toEqual({
       vault,
@@ -73,6 +74,7 @@ describe("account decoders", () => {
         { start: 18_446_744_073_709_551_614n, end: 18_446_744_073_709_551_615n },
         { start: 10n, end: 15n },
       ],
+      payer,
     });
     expect(() => decodeQueueHoles(data.subarray(0, QUEUE_HOLES_ACCOUNT_SIZE - 1))).toThrow();
   });

@@ -34,11 +34,15 @@ export type WithdrawalReceiptAccount = DomainFields<WithdrawalReceipt>;
 
 export type ProtocolAccount = DomainFields<Protocol>;
 
-/** The holes cancelled requests left in a vault's queue: only those in use, in no order. */
+/**
+ * The holes cancelled requests left in a vault's queue: only those in use, in no order. payer: the wallet
+ * that paid the list's rent, which close_queue_holes returns to it once the list is empty.
+ */
 export interface QueueHolesAccount {
   vault: DomainFields<QueueHoles>["vault"];
   bump: number;
   holes: QueueRange[];
+  payer: DomainFields<QueueHoles>["payer"];
 }
 
 const vaultDecoder = getVaultDecoder();
@@ -85,10 +89,10 @@ export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
  * shares between the funded frontier and a receipt's queue_start that lie in a hole are not ahead of it.
  */
 export function decodeQueueHoles(data: Uint8Array): QueueHolesAccount {
-  const { vault, bump, count, holes } = domainFields(
+  const { vault, bump, count, holes, payer } = domainFields(
     decodeProgramAccount("QueueHoles", queueHolesDecoder, QUEUE_HOLES_DISCRIMINATOR, data),
   );
-  return { vault, bump, holes: holes.slice(0, count) };
+  return { vault, bump, holes: holes.slice(0, count), payer };
 }
 
 export function decodeProtocol(data: Uint8Array): ProtocolAccount {

@@ -69,6 +69,7 @@ export const VAULT_INSTRUCTION_NAMES = [
   "apply_config",
   "set_vault_periods",
   "set_admin_pause",
+  "close_queue_holes",
 ] as const;
 
 export type VaultInstructionName = (typeof VAULT_INSTRUCTION_NAMES)[number];

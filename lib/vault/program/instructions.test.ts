@@ -10,6 +10,7 @@ import {
   buildAcceptManagerInstruction,
   buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
+  buildCloseQueueHolesInstruction,
   buildDepositInstruction,
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
@@ -93,6 +94,11 @@ describe("instruction builders", () => {
       { configNoticeSeconds: 259_200, silenceSeconds: 604_800 },
     ),
     set_admin_pause: buildSetAdminPauseInstruction({ admin, protocol, vault }, 1_700_000_000n),
+    close_queue_holes: buildCloseQueueHolesInstruction({
+      vault,
+      queueHoles: findQueueHoles(vault),
+      payer: owner,
+    }),
   };
 
   it.each(vaultIdl.instructions.map((definition) => [definition.name, definition] as const))(

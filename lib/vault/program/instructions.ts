@@ -20,6 +20,7 @@ import {
   getApplyConfigInstruction,
   getCancelWithdrawalInstruction,
   getClaimWithdrawalInstruction,
+  getCloseQueueHolesInstruction,
   getDepositInstruction,
   getInitializeProtocolInstruction,
   getInitializeVaultInstruction,
@@ -119,6 +120,16 @@ export interface CancelWithdrawalAccounts extends ProgramAccounts {
   authority: PublicKey;
   shareMint: PublicKey;
   queueHoles: PublicKey;
+}
+
+/**
+ * close_queue_holes: anyone sends it once the vault's hole list (findQueueHoles) is empty; `payer` is
+ * the wallet the list records as having paid its rent (decodeQueueHoles(...).payer), which gets it back.
+ */
+export interface CloseQueueHolesAccounts {
+  vault: PublicKey;
+  queueHoles: PublicKey;
+  payer: PublicKey;
 }
 
 export interface ManagerAccounts {
@@ -367,6 +378,18 @@ export function buildCancelWithdrawalInstruction(accounts: CancelWithdrawalAccou
       tokenProgram: optionalAddress(accounts.tokenProgram),
       queueHoles: addressOf(accounts.queueHoles),
       systemProgram: optionalAddress(accounts.systemProgram),
+    }),
+    accounts,
+  );
+}
+
+/** Closes an empty hole list, its rent back to the wallet that paid it; no signer needed. */
+export function buildCloseQueueHolesInstruction(accounts: CloseQueueHolesAccounts): TransactionInstruction {
+  return toTransactionInstruction(
+    getCloseQueueHolesInstruction({
+      vault: addressOf(accounts.vault),
+      queueHoles: addressOf(accounts.queueHoles),
+      payer: addressOf(accounts.payer),
     }),
     accounts,
   );

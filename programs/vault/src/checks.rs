@@ -111,10 +111,22 @@ pub enum HoleList<'a> {
 }
 
 /// The writable account at ["queue_holes", vault]: loaded and re-derived from its stored bump, or
-/// found empty at the canonical address (a bump search, paid only until the first hole).
-pub fn queue_holes<'a>(account: &'a Account, vault_key: &Pubkey, program_id: &Pubkey) -> Result<HoleList<'a>> {
+/// found empty at the canonical address — re-derived from `known_bump` (the vault's queue_holes_bump)
+/// when the vault has one, else found by a bump search, whose bump the caller stores in the vault.
+pub fn queue_holes<'a>(
+    account: &'a Account,
+    vault_key: &Pubkey,
+    program_id: &Pubkey,
+    known_bump: u8,
+) -> Result<HoleList<'a>> {
     writable(account)?;
     if keys_equal(account.owner(), &SYSTEM_PROGRAM_ID) && account.data_len() == 0 {
+        if known_bump != 0 {
+            let bump = [known_bump];
+            let seeds = Seeds::new(&[b"queue_holes", vault_key]).with_bump(&bump);
+            verify_program_address(&seeds, program_id, account.key())?;
+            return Ok(HoleList::Missing(known_bump));
+        }
         let (expected, bump) = find_program_address(&Seeds::new(&[b"queue_holes", vault_key]), program_id)?;
         address(account, &expected)?;
         return Ok(HoleList::Missing(bump));

@@ -119,7 +119,10 @@ pub struct Vault {
     /// Borsh bool: the pause was set by the protocol's admin (set_admin_pause), so the manager cannot
     /// lift it; meaningful only while the pause is in force.
     pub admin_paused: u8,
-    pub reserved: [u8; 1],
+    /// The canonical bump of ["queue_holes", vault] once an instruction has looked for it (0 = not yet).
+    /// While the hole list does not exist (never created, or closed once empty) a cancel or a staging
+    /// checks the address it is given with one derivation from this bump instead of a bump search.
+    pub queue_holes_bump: u8,
 }
 
 #[repr(C, packed)]
@@ -156,7 +159,8 @@ pub struct QueueRange {
 /// (each ends before `queue_tail`), disjoint and never adjacent (neighbours are merged), in no
 /// particular order (removal swaps in the last one). `stage_withdrawals` passes them at no asset cost.
 /// Kept out of the Vault account, whose layout other changes own; created by the first cancel that
-/// leaves a hole.
+/// leaves a hole, whose owner pays the rent (`payer`); once the list is empty, anyone may close it
+/// (close_queue_holes) and the rent goes back to that payer. A later cancel that needs it creates it again.
 #[repr(C, packed)]
 pub struct QueueHoles {
     pub discriminator: [u8; 8],
@@ -165,6 +169,9 @@ pub struct QueueHoles {
     /// Holes in use: `holes[..count]`.
     pub count: u8,
     pub holes: [QueueRange; MAX_QUEUE_HOLES],
+    /// The wallet that paid the rent (the owner of the cancel that created the list): close_queue_holes
+    /// returns every lamport of the list to it, and to no one else.
+    pub payer: Pubkey,
 }
 
 pub const VAULT_SIZE: usize = core::mem::size_of::<Vault>();
@@ -282,7 +289,7 @@ mod tests {
         assert_eq!(offset(&v, core::ptr::addr_of!(v.pause_until) as *const u8), 500);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.max_pause_seconds) as *const u8), 508);
         assert_eq!(offset(&v, core::ptr::addr_of!(v.admin_paused) as *const u8), 512);
-        assert_eq!(offset(&v, core::ptr::addr_of!(v.reserved) as *const u8), 513);
+        assert_eq!(offset(&v, core::ptr::addr_of!(v.queue_holes_bump) as *const u8), 513);
     }
 
     #[test]
@@ -316,13 +323,14 @@ mod tests {
 
     #[test]
     fn queue_holes_layout_matches_the_idl() {
-        assert_eq!(QUEUE_HOLES_SIZE, 298);
+        assert_eq!(QUEUE_HOLES_SIZE, 330);
         // SAFETY: QueueHoles is plain integers and byte arrays; all-zero is a valid value.
         let h: QueueHoles = unsafe { core::mem::zeroed() };
         assert_eq!(offset(&h, core::ptr::addr_of!(h.vault) as *const u8), 8);
         assert_eq!(offset(&h, core::ptr::addr_of!(h.bump) as *const u8), 40);
         assert_eq!(offset(&h, core::ptr::addr_of!(h.count) as *const u8), 41);
         assert_eq!(offset(&h, core::ptr::addr_of!(h.holes) as *const u8), 42);
+        assert_eq!(offset(&h, core::ptr::addr_of!(h.payer) as *const u8), 298);
     }
 
     #[test]

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
+import { findQueueHoles } from "../../../lib/vault/program/addresses";
 import { VAULT_EVENT_NAMES } from "../../../lib/vault/program/events";
 import {
   VAULT_ACCOUNT_SIZE,
@@ -103,7 +104,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6034);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6035);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
@@ -130,14 +131,15 @@ describe("the vault IDL", () => {
     expect(vaultErrorFromCode(6032)?.name).toBe("PauseCooldown");
     expect(vaultErrorFromCode(6033)?.name).toBe("NotAssociatedTokenAccount");
     expect(vaultErrorFromCode(6034)?.name).toBe("SmallRequestCannotLeaveQueue");
-    expect(vaultErrorFromCode(6035)).toBeUndefined();
+    expect(vaultErrorFromCode(6035)?.name).toBe("QueueHolesNotEmpty");
+    expect(vaultErrorFromCode(6036)).toBeUndefined();
   });
 
   it("lays out the accounts at the README's sizes", () => {
     expect(VAULT_ACCOUNT_SIZE).toBe(514);
     expect(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE).toBe(132);
     expect(vaultCoder.accounts.size("Protocol")).toBe(185);
-    expect(QUEUE_HOLES_ACCOUNT_SIZE).toBe(298);
+    expect(QUEUE_HOLES_ACCOUNT_SIZE).toBe(330);
   });
 
   it("declares an event type for every event lib/vault decodes and the protocol's own", () => {
@@ -192,6 +194,22 @@ describe("the IDL against the built program", () => {
       ["update_nav", () => vault.updateNav(0n, 0n)],
       ["stage_withdrawals", () => vault.stageWithdrawals(1_000_000_000n)],
       ["claim_withdrawal", () => vault.claimWithdrawal(member)],
+      [
+        "close_queue_holes",
+        () => {
+          // Three requests, the middle one cancelled unfunded: a hole (and the list); staging passes it.
+          const middle = vault.addMember(1_000_000n);
+          for (const holder of [vault.addMember(1_000_000n), middle, vault.addMember(1_000_000n)]) {
+            expectOk(vault.deposit(holder, 1_000_000n));
+            expectOk(vault.requestWithdrawal(holder, 1_000_000_000n));
+          }
+          record(expectOk(vault.cancelWithdrawal(middle)));
+          expect(chain.readAccount(findQueueHoles(vault.key))?.data.length).toBe(QUEUE_HOLES_ACCOUNT_SIZE);
+          expect(vault.queueHolesPayer().equals(middle.publicKey)).toBe(true);
+          record(expectOk(vault.stageWithdrawals(1_000_000_000n)));
+          return vault.closeQueueHoles();
+        },
+      ],
       // 25 → 30 bps hurts holders: scheduled (ConfigScheduled), applied by anyone 3 days later.
       ["update_config", () => vault.updateConfig({ feeBps: 30, paused: false })],
       [

@@ -3,6 +3,7 @@
 import { Keypair, PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
+import { findQueueHolesAndBump } from "../../../lib/vault/program/addresses";
 import { VAULT_ERRORS } from "../../../lib/vault/program/program-errors";
 import { decodeVaultEvents, type VaultEvent } from "../../../lib/vault/program/events";
 import { VAULT_PROGRAM_ID } from "../../../lib/vault/program/idl";
@@ -112,6 +113,7 @@ describe("initialize_vault", () => {
       pauseUntil: 0n,
       maxPauseSeconds: 604_800,
       adminPaused: false,
+      queueHolesBump: 0,
     });
     expect(vault.registration()).toEqual({
       protocol,
@@ -339,7 +341,13 @@ describe("stage_withdrawals", () => {
     const before = vault.state();
     const outcome = expectSuccess(vault.stageWithdrawals(120_000_000n));
 
-    expect(vault.state()).toEqual({ ...before, queueFunded: 120_000_000n, stagedAt: vault.chain.now() });
+    // The first staging also keeps the hole list's bump (there is no list yet).
+    expect(vault.state()).toEqual({
+      ...before,
+      queueFunded: 120_000_000n,
+      stagedAt: vault.chain.now(),
+      queueHolesBump: findQueueHolesAndBump(vault.key).bump,
+    });
     expect(onlyEvent(outcome)).toMatchObject({
       name: "WithdrawalsStaged",
       data: {
@@ -895,6 +903,17 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
     expectSuccess(vault.requestWithdrawal(bob, 1_000n));
     expectSuccess(vault.requestWithdrawal(carol, 10_000n));
     return { chain, instructions: [vault.cancelWithdrawalInstruction(bob)], signers: [bob.keypair] };
+  },
+  QueueHolesNotEmpty: () => {
+    // bob's unfunded request, between alice's and carol's, is cancelled: a hole no staging has passed.
+    const { chain, vault, members } = setup({}, [1_000_000n, 1_000_000n, 1_000_000n]);
+    const [alice, bob, carol] = [memberAt(members, 0), memberAt(members, 1), memberAt(members, 2)];
+    for (const member of [alice, bob, carol]) {
+      expectSuccess(vault.deposit(member, 100n));
+      expectSuccess(vault.requestWithdrawal(member, 10_000n));
+    }
+    expectSuccess(vault.cancelWithdrawal(bob));
+    return { chain, instructions: [vault.closeQueueHolesInstruction()], signers: [] };
   },
   VaultIndexMismatch: () => {
     const chain = TestChain.create();

@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { Keypair } from "@solana/web3.js";
 
 import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/program/accounts";
+import { findQueueHoles } from "../../../lib/vault/program/addresses";
+import { QUEUE_HOLES_ACCOUNT_SIZE } from "../../../lib/vault/program/idl";
 import { TestChain, type TransactionOutcome } from "./harness";
 import {
   CONFIG_NOTICE_SECONDS,
@@ -285,6 +287,19 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
   }
 }
 
+/**
+ * Anyone's close_queue_holes after a step, drawn from its own stream (`random`) so the main sequence of
+ * operations is the one it was before close_queue_holes existed: mostly once staging or a cancel has
+ * emptied the list, sometimes while holes remain or with no list; mostly naming the payer it records.
+ */
+function randomClose(random: SeededRandom, state: ModelState): ModelOperation | null {
+  const chance = state.holes === null ? 0.03 : state.holes.length === 0 ? 0.7 : 0.15;
+  if (!random.chance(chance)) return null;
+  const recorded = state.holesPayer !== null && state.holesPayer >= 0 ? state.holesPayer : null;
+  const payer = recorded !== null && random.chance(0.8) ? recorded : random.integer(WALLETS);
+  return { kind: "closeQueueHoles", payer };
+}
+
 const EVENT_OF: Partial<Record<ModelOperation["kind"], string>> = {
   deposit: "Deposited",
   requestWithdrawal: "WithdrawalRequested",
@@ -367,6 +382,8 @@ function execute(
     case "warp":
       chain.warpBy(operation.seconds);
       return null;
+    case "closeQueueHoles":
+      return vault.closeQueueHoles(memberAt(members, operation.payer).publicKey);
   }
 }
 
@@ -425,6 +442,38 @@ function projectReceipt(
   };
 }
 
+/** The member the hole list records as its payer (-1 for anyone else); null while there is no list. */
+function holesPayerIndex(vault: TestVault, members: readonly Member[]): number | null {
+  if (vault.queueHoles() === null) return null;
+  const payer = vault.queueHolesPayer();
+  return members.findIndex((member) => member.publicKey.equals(payer));
+}
+
+/**
+ * The hole list's rent: the list exists exactly while the model has one, holding exactly the rent of
+ * its 330 bytes (nobody takes from it or adds to it), and a close returns every lamport of it to the
+ * wallet that paid it.
+ */
+function expectHoleListRent(
+  vault: TestVault,
+  state: ModelState,
+  context: string,
+  close?: { payerLamportsBefore: bigint; payerLamportsAfter: bigint },
+): void {
+  const rent = vault.chain.rentExemptBalance(QUEUE_HOLES_ACCOUNT_SIZE);
+  const list = vault.chain.readAccount(findQueueHoles(vault.key));
+  expect(
+    list === null ? null : list.lamports,
+    `${context}\nthe hole list's lamports (${state.holes?.length ?? "no"} holes)`,
+  ).toBe(state.holes === null ? null : rent);
+  if (close !== undefined) {
+    expect(
+      close.payerLamportsAfter - close.payerLamportsBefore,
+      `${context}\nthe rent back to the list's payer`,
+    ).toBe(rent);
+  }
+}
+
 function observedState(vault: TestVault, members: readonly Member[]): ModelState {
   const { chain } = vault;
   const protocol = vault.protocol.state();
@@ -438,6 +487,7 @@ function observedState(vault: TestVault, members: readonly Member[]): ModelState
     },
     vault: projectVault(vault, vault.state()),
     holes: vault.queueHoles(),
+    holesPayer: holesPayerIndex(vault, members),
     reserve: vault.reserveBalance(),
     escrow: vault.escrowBalance(),
     shareSupply: vault.shareSupply(),
@@ -690,6 +740,8 @@ interface CancelCoverage {
   cancels: number;
   holesMade: number;
   holesPassed: number;
+  /** Emptied hole lists closed, their rent back to the payer. */
+  listsClosed: number;
 }
 
 /** How the admin's pauses were exercised: held, refused to a non-admin, refused to the manager's lift. */
@@ -742,7 +794,7 @@ function runSeed(seed: number): {
   hatch: HatchCoverage;
 } {
   const hatch: HatchCoverage = { byWaitingReceipt: 0, bySilence: 0, refused: 0 };
-  const cancels: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
+  const cancels: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0, listsClosed: 0 };
   const adminPauses: AdminPauseCoverage = { held: 0, notAdmin: 0, managerLiftRefused: 0 };
   const random = new SeededRandom(seed);
   const chain = TestChain.create({ startTime: 1_767_225_600n + random.bigintBetween(0n, DAY) });
@@ -760,128 +812,145 @@ function runSeed(seed: number): {
   const refusals = new Map<number, number>();
   const pauseClock: PauseClock = { startedAt: 0n, adminSetAt: 0n };
   const trail: string[] = [];
+  const closes = new SeededRandom(seed + 1_000_003);
   for (let step = 0; step < STEPS_PER_SEED; step += 1) {
-    const operation = randomOperation(random, model, chain.now());
-    trail.push(describeOperation(operation));
-    const context = `seed ${seed}, step ${step}:\n${trail.join("\n")}`;
-    const outcome = execute(vault, members, operation);
-    const predicted = applyOperation(model, operation, chain.now());
-    if (operation.kind === "setAdminPause") {
-      if (predicted.ok && operation.until > chain.now()) adminPauses.held += 1;
-      if (!operation.byAdmin) adminPauses.notAdmin += 1;
-    }
-    if (operation.kind === "stageWithdrawalsByStranger") {
-      if (predicted.ok) {
-        if (stagingSilent(model.vault, chain.now())) hatch.bySilence += 1;
-        else hatch.byWaitingReceipt += 1;
-      } else if (predicted.code === 6000) {
-        hatch.refused += 1;
+    // The step's operation, then perhaps anyone's close of the hole list as the step left it.
+    for (const pass of ["operation", "close"] as const) {
+      const operation =
+        pass === "operation" ? randomOperation(random, model, chain.now()) : randomClose(closes, model);
+      if (operation === null) continue;
+      trail.push(describeOperation(operation));
+      const context = `seed ${seed}, step ${step}:\n${trail.join("\n")}`;
+      const closePayer =
+        operation.kind === "closeQueueHoles" ? memberAt(members, operation.payer).publicKey : null;
+      const payerLamportsBefore = closePayer === null ? 0n : chain.lamportsOf(closePayer);
+      const outcome = execute(vault, members, operation);
+      const predicted = applyOperation(model, operation, chain.now());
+      if (operation.kind === "setAdminPause") {
+        if (predicted.ok && operation.until > chain.now()) adminPauses.held += 1;
+        if (!operation.byAdmin) adminPauses.notAdmin += 1;
       }
-    }
-    if (operation.kind === "updateConfig" && operation.update.paused === false && !predicted.ok) {
-      if (predicted.code === 6000) adminPauses.managerLiftRefused += 1;
-    }
-
-    if (outcome !== null) {
-      const detail = `${context}\n${outcome.err?.description ?? "succeeded"}\n${outcome.logs.join("\n")}`;
-      if (predicted.ok) {
-        expect(outcome.err, detail).toBeNull();
-        const staged =
-          (operation.kind !== "stageWithdrawals" && operation.kind !== "stageWithdrawalsByStranger") ||
-          predicted.state.vault.queueFunded !== model.vault.queueFunded;
-        const expectedEvent = EVENT_OF[operation.kind];
-        const retained = predicted.state.vault.surplusAssets > model.vault.surplusAssets;
-        const now = chain.now();
-        const due = model.vault.pendingEffectiveAt !== 0n && now >= model.vault.pendingEffectiveAt;
-        // A request applies a due config first (ConfigUpdated); an update touching the fee, minimum or
-        // caps schedules (ConfigScheduled) or withdraws what was pending.
-        const appliedByRequest = operation.kind === "requestWithdrawal" && due;
-        const touches =
-          operation.kind === "updateConfig" &&
-          (operation.update.feeBps !== undefined ||
-            operation.update.minWithdrawalShares !== undefined ||
-            operation.update.hourlyCap !== undefined ||
-            operation.update.dailyCap !== undefined);
-        const scheduledEvent =
-          touches &&
-          (predicted.state.vault.pendingEffectiveAt !== 0n ||
-            (model.vault.pendingEffectiveAt !== 0n && !due));
-        expect(
-          decodeProgramEvents(outcome.logs).map((event) => event.name),
-          detail,
-        ).toEqual([
-          ...(appliedByRequest ? ["ConfigUpdated"] : []),
-          ...(staged && expectedEvent !== undefined ? [expectedEvent] : []),
-          ...(scheduledEvent ? ["ConfigScheduled"] : []),
-          ...(retained ? ["SurplusRetained"] : []),
-        ]);
-      } else {
-        expect(outcome.err?.custom, detail).toBe(predicted.code);
-        refusals.set(predicted.code, (refusals.get(predicted.code) ?? 0) + 1);
-      }
-    }
-    if (predicted.ok) {
-      expectNoValueTaken(model, predicted.state, operation, context);
-      if (operation.kind === "requestWithdrawal") {
-        // A receipt never records a fee above the one its holder accepted.
-        expect(
-          predicted.state.wallets[operation.wallet]?.receipt?.feeBps,
-          `${context}\nreceipt fee above the holder's maximum`,
-        ).toBeLessThanOrEqual(operation.maxFeeBps);
-      }
-      if (operation.kind === "stageWithdrawals") {
-        expectFundedReceiptsCovered(predicted.state, context);
-      }
-      const holesBefore = model.holes?.length ?? 0;
-      const holesAfter = predicted.state.holes?.length ?? 0;
-      if (operation.kind === "stageWithdrawals" && holesAfter < holesBefore) {
-        cancels.holesPassed += holesBefore - holesAfter;
-      }
-      if (operation.kind === "cancelWithdrawal") {
-        cancels.cancels += 1;
-        if (holesAfter > holesBefore) {
-          cancels.holesMade += 1;
+      if (operation.kind === "stageWithdrawalsByStranger") {
+        if (predicted.ok) {
+          if (stagingSilent(model.vault, chain.now())) hatch.bySilence += 1;
+          else hatch.byWaitingReceipt += 1;
+        } else if (predicted.code === 6000) {
+          hatch.refused += 1;
         }
-        expectCancelCostsTheFee(model, predicted.state, operation.wallet, context);
-        // The funded, unclaimed shares never grow on a cancel, and what the reserve must hold for them
-        // grows at most by their part of the burned fee (it stays with every holder, queued ones too);
-        // the reserve stays.
-        const fundedShares = (state: ModelState): bigint =>
-          state.vault.queueFunded - state.vault.queueClaimed;
-        const heldBack = (state: ModelState): bigint =>
-          valueOfSharesRoundedUp(state.vault, fundedShares(state));
-        const receipt = model.wallets[operation.wallet]?.receipt;
-        const feeValue =
-          receipt === null || receipt === undefined
-            ? 0n
-            : valueOfSharesRoundedUp(model.vault, withdrawalFee(receipt.shares, receipt.feeBps));
-        expect(fundedShares(predicted.state), `${context}\nfunded shares grew`).toBeLessThanOrEqual(
-          fundedShares(model),
-        );
-        expect(
-          heldBack(predicted.state),
-          `${context}
-liabilities grew by more than the fee`,
-        ).toBeLessThanOrEqual(heldBack(model) + feeValue + 1n);
-        expect(predicted.state.reserve).toBe(model.reserve);
       }
-      if (operation.kind === "updateConfig") {
-        expectNoConfigHurtInsideNotice(model, predicted.state, chain.now(), context);
-        expectPauseBounded(model, predicted.state, chain.now(), context);
+      if (operation.kind === "updateConfig" && operation.update.paused === false && !predicted.ok) {
+        if (predicted.code === 6000) adminPauses.managerLiftRefused += 1;
       }
-      expectPauseHeldOnlyByTheAdmin(model, predicted.state, operation, chain.now(), pauseClock, context);
-      model = predicted.state;
+
+      if (outcome !== null) {
+        const detail = `${context}\n${outcome.err?.description ?? "succeeded"}\n${outcome.logs.join("\n")}`;
+        if (predicted.ok) {
+          expect(outcome.err, detail).toBeNull();
+          const staged =
+            (operation.kind !== "stageWithdrawals" && operation.kind !== "stageWithdrawalsByStranger") ||
+            predicted.state.vault.queueFunded !== model.vault.queueFunded;
+          const expectedEvent = EVENT_OF[operation.kind];
+          const retained = predicted.state.vault.surplusAssets > model.vault.surplusAssets;
+          const now = chain.now();
+          const due = model.vault.pendingEffectiveAt !== 0n && now >= model.vault.pendingEffectiveAt;
+          // A request applies a due config first (ConfigUpdated); an update touching the fee, minimum or
+          // caps schedules (ConfigScheduled) or withdraws what was pending.
+          const appliedByRequest = operation.kind === "requestWithdrawal" && due;
+          const touches =
+            operation.kind === "updateConfig" &&
+            (operation.update.feeBps !== undefined ||
+              operation.update.minWithdrawalShares !== undefined ||
+              operation.update.hourlyCap !== undefined ||
+              operation.update.dailyCap !== undefined);
+          const scheduledEvent =
+            touches &&
+            (predicted.state.vault.pendingEffectiveAt !== 0n ||
+              (model.vault.pendingEffectiveAt !== 0n && !due));
+          expect(
+            decodeProgramEvents(outcome.logs).map((event) => event.name),
+            detail,
+          ).toEqual([
+            ...(appliedByRequest ? ["ConfigUpdated"] : []),
+            ...(staged && expectedEvent !== undefined ? [expectedEvent] : []),
+            ...(scheduledEvent ? ["ConfigScheduled"] : []),
+            ...(retained ? ["SurplusRetained"] : []),
+          ]);
+        } else {
+          expect(outcome.err?.custom, detail).toBe(predicted.code);
+          refusals.set(predicted.code, (refusals.get(predicted.code) ?? 0) + 1);
+        }
+      }
+      if (predicted.ok) {
+        expectNoValueTaken(model, predicted.state, operation, context);
+        if (operation.kind === "requestWithdrawal") {
+          // A receipt never records a fee above the one its holder accepted.
+          expect(
+            predicted.state.wallets[operation.wallet]?.receipt?.feeBps,
+            `${context}\nreceipt fee above the holder's maximum`,
+          ).toBeLessThanOrEqual(operation.maxFeeBps);
+        }
+        if (operation.kind === "stageWithdrawals") {
+          expectFundedReceiptsCovered(predicted.state, context);
+        }
+        const holesBefore = model.holes?.length ?? 0;
+        const holesAfter = predicted.state.holes?.length ?? 0;
+        if (operation.kind === "stageWithdrawals" && holesAfter < holesBefore) {
+          cancels.holesPassed += holesBefore - holesAfter;
+        }
+        if (operation.kind === "cancelWithdrawal") {
+          cancels.cancels += 1;
+          if (holesAfter > holesBefore) {
+            cancels.holesMade += 1;
+          }
+          expectCancelCostsTheFee(model, predicted.state, operation.wallet, context);
+          // The funded, unclaimed shares never grow on a cancel, and what the reserve must hold for them
+          // grows at most by their part of the burned fee (it stays with every holder, queued ones too);
+          // the reserve stays.
+          const fundedShares = (state: ModelState): bigint =>
+            state.vault.queueFunded - state.vault.queueClaimed;
+          const heldBack = (state: ModelState): bigint =>
+            valueOfSharesRoundedUp(state.vault, fundedShares(state));
+          const receipt = model.wallets[operation.wallet]?.receipt;
+          const feeValue =
+            receipt === null || receipt === undefined
+              ? 0n
+              : valueOfSharesRoundedUp(model.vault, withdrawalFee(receipt.shares, receipt.feeBps));
+          expect(fundedShares(predicted.state), `${context}\nfunded shares grew`).toBeLessThanOrEqual(
+            fundedShares(model),
+          );
+          expect(
+            heldBack(predicted.state),
+            `${context}
+  liabilities grew by more than the fee`,
+          ).toBeLessThanOrEqual(heldBack(model) + feeValue + 1n);
+          expect(predicted.state.reserve).toBe(model.reserve);
+        }
+        if (operation.kind === "updateConfig") {
+          expectNoConfigHurtInsideNotice(model, predicted.state, chain.now(), context);
+          expectPauseBounded(model, predicted.state, chain.now(), context);
+        }
+        expectPauseHeldOnlyByTheAdmin(model, predicted.state, operation, chain.now(), pauseClock, context);
+        model = predicted.state;
+      }
+      expect(observedState(vault, members), context).toEqual(model);
+      expectQueueAccounted(model, context);
+      expectHatchOpen(model, chain.now(), context);
+      const closed = operation.kind === "closeQueueHoles" && predicted.ok && closePayer !== null;
+      expectHoleListRent(
+        vault,
+        model,
+        context,
+        closed ? { payerLamportsBefore, payerLamportsAfter: chain.lamportsOf(closePayer) } : undefined,
+      );
+      if (closed) cancels.listsClosed += 1;
     }
-    expect(observedState(vault, members), context).toEqual(model);
-    expectQueueAccounted(model, context);
-    expectHatchOpen(model, chain.now(), context);
   }
   return { steps: STEPS_PER_SEED, refusals, cancels, adminPauses, hatch };
 }
 
 describe("the program against the README model", () => {
   const refusalsSeen = new Map<number, number>();
-  const cancelsSeen: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
+  const cancelsSeen: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0, listsClosed: 0 };
   const adminPausesSeen: AdminPauseCoverage = { held: 0, notAdmin: 0, managerLiftRefused: 0 };
   const hatchSeen: HatchCoverage = { byWaitingReceipt: 0, bySilence: 0, refused: 0 };
 
@@ -896,15 +965,17 @@ describe("the program against the README model", () => {
     cancelsSeen.cancels += cancels.cancels;
     cancelsSeen.holesMade += cancels.holesMade;
     cancelsSeen.holesPassed += cancels.holesPassed;
+    cancelsSeen.listsClosed += cancels.listsClosed;
     for (const [code, count] of refusals) {
       refusalsSeen.set(code, (refusalsSeen.get(code) ?? 0) + count);
     }
   });
 
-  it("cancelled requests across the seeds, some into holes that staging then passed", () => {
+  it("cancelled requests across the seeds, some into holes that staging then passed, and closed emptied lists", () => {
     expect(cancelsSeen.cancels).toBeGreaterThan(0);
     expect(cancelsSeen.holesMade).toBeGreaterThan(0);
     expect(cancelsSeen.holesPassed).toBeGreaterThan(0);
+    expect(cancelsSeen.listsClosed).toBeGreaterThan(0);
   });
 
   it("held admin pauses, refused set_admin_pause to the manager and the manager's lift of the admin's pause", () => {
@@ -925,7 +996,8 @@ describe("the program against the README model", () => {
     // the bounds over time now refuse (at most ~0.27% a day); instructions.test.ts covers it at claim
     // and at staging.
     for (const code of [
-      6001, 6002, 6012, 6013, 6014, 6015, 6017, 6018, 6019, 6020, 6021, 6022, 6023, 6026, 6027, 6028, 6030,
+      6001, 6002, 6006, 6007, 6012, 6013, 6014, 6015, 6017, 6018, 6019, 6020, 6021, 6022, 6023, 6026, 6027,
+      6028, 6030, 6035,
     ]) {
       expect(refusalsSeen.get(code) ?? 0, `error ${code}`).toBeGreaterThan(0);
     }

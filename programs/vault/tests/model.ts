@@ -218,6 +218,11 @@ export interface ModelState {
    * first cancel that leaves one creates the program's hole list.
    */
   holes: [bigint, bigint][] | null;
+  /**
+   * The wallet whose cancel created the hole list and paid its rent (the list records it; -1 for one
+   * outside the model's wallets); null while there is no list. close_queue_holes returns the rent to it.
+   */
+  holesPayer: number | null;
   reserve: bigint;
   escrow: bigint;
   shareSupply: bigint;
@@ -255,6 +260,8 @@ export type ModelOperation =
   | { kind: "setAdminPause"; until: bigint; byAdmin: boolean }
   /** Assets reach the reserve outside the program (realised yield): a plain token transfer. */
   | { kind: "receiveYield"; amount: bigint }
+  /** Anyone's close_queue_holes naming `payer`'s wallet as the one the rent goes back to. */
+  | { kind: "closeQueueHoles"; payer: number }
   | { kind: "warp"; seconds: bigint };
 
 export type ModelOutcome = { ok: true; state: ModelState } | { ok: false; code: number };
@@ -417,6 +424,7 @@ export function initializeModel(
         adminPaused: false,
       },
       holes: null,
+      holesPayer: null,
       reserve: 0n,
       escrow: 0n,
       shareSupply: 0n,
@@ -683,6 +691,10 @@ function cancelWithdrawal(state: ModelState, walletIndex: number, now: bigint): 
       holes.push([start, end]);
       holes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     }
+    if (state.holes === null) {
+      // The first cancel that needs the list creates it; its owner pays the rent.
+      state.holesPayer = walletIndex;
+    }
     state.holes = holes;
   }
   rollWindows(vault, now);
@@ -764,6 +776,19 @@ function updateConfig(state: ModelState, update: ConfigUpdateInput, now: bigint)
   if (update.name !== undefined) vault.name = update.name;
 }
 
+/**
+ * close_queue_holes (anyone): refused with no list (6007, it is no account of the program), for any
+ * payer but the one the list records (6006), and while a hole remains (6035); otherwise the list is gone
+ * and every lamport of its rent is back with its payer.
+ */
+function closeQueueHoles(state: ModelState, payer: number): void {
+  if (state.holes === null) refuse("InvalidAccountOwner");
+  if (payer !== state.holesPayer) refuse("InvalidAccount");
+  if (state.holes.length > 0) refuse("QueueHolesNotEmpty");
+  state.holes = null;
+  state.holesPayer = null;
+}
+
 /** Applies one operation at time `now` (the clock after any warp) without touching `state`. */
 export function applyOperation(state: ModelState, operation: ModelOperation, now: bigint): ModelOutcome {
   const next = structuredClone(state);
@@ -798,6 +823,9 @@ export function applyOperation(state: ModelState, operation: ModelOperation, now
         break;
       case "receiveYield":
         next.reserve += operation.amount;
+        break;
+      case "closeQueueHoles":
+        closeQueueHoles(next, operation.payer);
         break;
       case "warp":
         break;

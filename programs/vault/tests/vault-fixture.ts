@@ -24,6 +24,7 @@ import {
   buildAcceptAdminInstruction,
   buildAcceptManagerInstruction,
   buildClaimWithdrawalInstruction,
+  buildCloseQueueHolesInstruction,
   buildDepositInstruction,
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
@@ -380,6 +381,30 @@ export class TestVault {
 
   cancelWithdrawal(member: Member): TransactionOutcome {
     return this.chain.send([this.cancelWithdrawalInstruction(member)], [member.keypair]);
+  }
+
+  /** close_queue_holes naming `payer` (by default the payer the list records). */
+  closeQueueHolesInstruction(payer?: PublicKey): TransactionInstruction {
+    const queueHoles = findQueueHoles(this.addresses.vault);
+    return buildCloseQueueHolesInstruction({
+      vault: this.addresses.vault,
+      queueHoles,
+      payer: payer ?? this.queueHolesPayer(),
+    });
+  }
+
+  /** Anyone (the chain's fee payer alone signs) closes the empty hole list. */
+  closeQueueHoles(payer?: PublicKey): TransactionOutcome {
+    return this.chain.send([this.closeQueueHolesInstruction(payer)], []);
+  }
+
+  /** The wallet the hole list records as having paid its rent; throws while there is no list. */
+  queueHolesPayer(): PublicKey {
+    const account = this.chain.readAccount(findQueueHoles(this.addresses.vault));
+    if (account === null || account.data.length === 0) {
+      throw new Error("The vault has no hole list");
+    }
+    return decodeQueueHoles(account.data).payer;
   }
 
   private managerAccounts(overrides: Partial<ManagerAccounts>): ManagerAccounts {

@@ -52,9 +52,18 @@ export type QueueHoles = {
   bump: number;
   count: number;
   holes: Array<QueueRange>;
+  /** The wallet that paid the list's rent (the owner of the cancel that created it): close_queue_holes returns it there. */
+  payer: Address;
 };
 
-export type QueueHolesArgs = { vault: Address; bump: number; count: number; holes: Array<QueueRangeArgs> };
+export type QueueHolesArgs = {
+  vault: Address;
+  bump: number;
+  count: number;
+  holes: Array<QueueRangeArgs>;
+  /** The wallet that paid the list's rent (the owner of the cancel that created it): close_queue_holes returns it there. */
+  payer: Address;
+};
 
 /** Gets the encoder for {@link QueueHolesArgs} account data. */
 export function getQueueHolesEncoder(): FixedSizeEncoder<QueueHolesArgs> {
@@ -65,6 +74,7 @@ export function getQueueHolesEncoder(): FixedSizeEncoder<QueueHolesArgs> {
       ["bump", getU8Encoder()],
       ["count", getU8Encoder()],
       ["holes", getArrayEncoder(getQueueRangeEncoder(), { size: 16 })],
+      ["payer", getAddressEncoder()],
     ]),
     (value) => ({ ...value, discriminator: QUEUE_HOLES_DISCRIMINATOR }),
   );
@@ -78,6 +88,7 @@ export function getQueueHolesDecoder(): FixedSizeDecoder<QueueHoles> {
     ["bump", getU8Decoder()],
     ["count", getU8Decoder()],
     ["holes", getArrayDecoder(getQueueRangeDecoder(), { size: 16 })],
+    ["payer", getAddressDecoder()],
   ]);
 }
 
@@ -137,5 +148,5 @@ export async function fetchAllMaybeQueueHoles(
 }
 
 export function getQueueHolesSize(): number {
-  return 298;
+  return 330;
 }

@@ -102,7 +102,8 @@ export type Vault = {
   pauseUntil: bigint;
   maxPauseSeconds: number;
   adminPaused: boolean;
-  reserved: ReadonlyUint8Array;
+  /** The canonical bump of ["queue_holes", vault] once cancel_withdrawal or stage_withdrawals has looked for it (0 = not yet): while the hole list does not exist (never created, or closed once empty) they check its address with one derivation instead of a bump search. */
+  queueHolesBump: number;
 };
 
 export type VaultArgs = {
@@ -153,7 +154,8 @@ export type VaultArgs = {
   pauseUntil: number | bigint;
   maxPauseSeconds: number;
   adminPaused: boolean;
-  reserved: ReadonlyUint8Array;
+  /** The canonical bump of ["queue_holes", vault] once cancel_withdrawal or stage_withdrawals has looked for it (0 = not yet): while the hole list does not exist (never created, or closed once empty) they check its address with one derivation instead of a bump search. */
+  queueHolesBump: number;
 };
 
 /** Gets the encoder for {@link VaultArgs} account data. */
@@ -208,7 +210,7 @@ export function getVaultEncoder(): FixedSizeEncoder<VaultArgs> {
       ["pauseUntil", getI64Encoder()],
       ["maxPauseSeconds", getU32Encoder()],
       ["adminPaused", getBooleanEncoder()],
-      ["reserved", fixEncoderSize(getBytesEncoder(), 1)],
+      ["queueHolesBump", getU8Encoder()],
     ]),
     (value) => ({ ...value, discriminator: VAULT_DISCRIMINATOR }),
   );
@@ -265,7 +267,7 @@ export function getVaultDecoder(): FixedSizeDecoder<Vault> {
     ["pauseUntil", getI64Decoder()],
     ["maxPauseSeconds", getU32Decoder()],
     ["adminPaused", getBooleanDecoder()],
-    ["reserved", fixDecoderSize(getBytesDecoder(), 1)],
+    ["queueHolesBump", getU8Decoder()],
   ]);
 }
 

@@ -84,6 +84,8 @@ export const VAULT_ERROR__PAUSE_COOLDOWN = 0x1790; // 6032
 export const VAULT_ERROR__NOT_ASSOCIATED_TOKEN_ACCOUNT = 0x1791; // 6033
 /** SmallRequestCannotLeaveQueue: A request below the vault's minimum leaves the queue only once funded or last */
 export const VAULT_ERROR__SMALL_REQUEST_CANNOT_LEAVE_QUEUE = 0x1792; // 6034
+/** QueueHolesNotEmpty: The vault's hole list still holds holes; it can be closed once stage_withdrawals has passed them all */
+export const VAULT_ERROR__QUEUE_HOLES_NOT_EMPTY = 0x1793; // 6035
 
 export type VaultError =
   | typeof VAULT_ERROR__ACCOUNT_NOT_WRITABLE
@@ -114,6 +116,7 @@ export type VaultError =
   | typeof VAULT_ERROR__NOT_ASSOCIATED_TOKEN_ACCOUNT
   | typeof VAULT_ERROR__PAUSE_COOLDOWN
   | typeof VAULT_ERROR__QUEUE_HOLES_FULL
+  | typeof VAULT_ERROR__QUEUE_HOLES_NOT_EMPTY
   | typeof VAULT_ERROR__QUEUE_NOT_FUNDED
   | typeof VAULT_ERROR__SLIPPAGE_EXCEEDED
   | typeof VAULT_ERROR__SMALL_REQUEST_CANNOT_LEAVE_QUEUE
@@ -153,6 +156,7 @@ if (process.env.NODE_ENV !== "production") {
     [VAULT_ERROR__NOT_ASSOCIATED_TOKEN_ACCOUNT]: `A claim sent by anyone but the owner pays only into the owner's associated token account`,
     [VAULT_ERROR__PAUSE_COOLDOWN]: `A pause by the manager may start only as long after the last one ended as it may last`,
     [VAULT_ERROR__QUEUE_HOLES_FULL]: `The withdrawal queue already holds 16 holes of cancelled requests; it clears as stage_withdrawals funds the queue up to the earliest hole`,
+    [VAULT_ERROR__QUEUE_HOLES_NOT_EMPTY]: `The vault's hole list still holds holes; it can be closed once stage_withdrawals has passed them all`,
     [VAULT_ERROR__QUEUE_NOT_FUNDED]: `The withdrawal queue has not been funded up to this request`,
     [VAULT_ERROR__SLIPPAGE_EXCEEDED]: `The deposit would mint fewer shares than the minimum accepted`,
     [VAULT_ERROR__SMALL_REQUEST_CANNOT_LEAVE_QUEUE]: `A request below the vault's minimum leaves the queue only once funded or last`,

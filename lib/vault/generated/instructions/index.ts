@@ -11,6 +11,7 @@ export * from "./acceptManager";
 export * from "./applyConfig";
 export * from "./cancelWithdrawal";
 export * from "./claimWithdrawal";
+export * from "./closeQueueHoles";
 export * from "./deposit";
 export * from "./initializeProtocol";
 export * from "./initializeVault";

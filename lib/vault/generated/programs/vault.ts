@@ -22,6 +22,7 @@ import {
   parseApplyConfigInstruction,
   parseCancelWithdrawalInstruction,
   parseClaimWithdrawalInstruction,
+  parseCloseQueueHolesInstruction,
   parseDepositInstruction,
   parseInitializeProtocolInstruction,
   parseInitializeVaultInstruction,
@@ -39,6 +40,7 @@ import {
   type ParsedApplyConfigInstruction,
   type ParsedCancelWithdrawalInstruction,
   type ParsedClaimWithdrawalInstruction,
+  type ParsedCloseQueueHolesInstruction,
   type ParsedDepositInstruction,
   type ParsedInitializeProtocolInstruction,
   type ParsedInitializeVaultInstruction,
@@ -124,6 +126,7 @@ export enum VaultInstruction {
   ApplyConfig,
   SetVaultPeriods,
   SetAdminPause,
+  CloseQueueHoles,
 }
 
 export function identifyVaultInstruction(
@@ -283,6 +286,15 @@ export function identifyVaultInstruction(
   ) {
     return VaultInstruction.SetAdminPause;
   }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(new Uint8Array([206, 40, 161, 165, 139, 115, 203, 33])),
+      0,
+    )
+  ) {
+    return VaultInstruction.CloseQueueHoles;
+  }
   throw new Error("The provided instruction could not be identified as a vault instruction.");
 }
 
@@ -303,7 +315,8 @@ export type ParsedVaultInstruction<TProgram extends string = "4eZ1RNBKAGZY9ptCQh
   | ({ instructionType: VaultInstruction.AcceptManager } & ParsedAcceptManagerInstruction<TProgram>)
   | ({ instructionType: VaultInstruction.ApplyConfig } & ParsedApplyConfigInstruction<TProgram>)
   | ({ instructionType: VaultInstruction.SetVaultPeriods } & ParsedSetVaultPeriodsInstruction<TProgram>)
-  | ({ instructionType: VaultInstruction.SetAdminPause } & ParsedSetAdminPauseInstruction<TProgram>);
+  | ({ instructionType: VaultInstruction.SetAdminPause } & ParsedSetAdminPauseInstruction<TProgram>)
+  | ({ instructionType: VaultInstruction.CloseQueueHoles } & ParsedCloseQueueHolesInstruction<TProgram>);
 
 export function parseVaultInstruction<TProgram extends string>(
   instruction: Instruction<TProgram> & InstructionWithData<ReadonlyUint8Array>,
@@ -406,6 +419,13 @@ export function parseVaultInstruction<TProgram extends string>(
       return {
         instructionType: VaultInstruction.SetAdminPause,
         ...parseSetAdminPauseInstruction(instruction),
+      };
+    }
+    case VaultInstruction.CloseQueueHoles: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: VaultInstruction.CloseQueueHoles,
+        ...parseCloseQueueHolesInstruction(instruction),
       };
     }
     default:

@@ -42,7 +42,7 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     checks::address(&share_mint, &vault.share_mint)?;
     checks::writable(&share_mint)?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
-    let holes = checks::queue_holes(&holes_account, vault_account.key(), program_id)?;
+    let holes = checks::queue_holes(&holes_account, vault_account.key(), program_id, vault.queue_holes_bump)?;
     checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;
 
     let shares = receipt.shares;
@@ -55,10 +55,15 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     }
     let holes = match holes {
         HoleList::Stored(holes) => Some(holes),
-        HoleList::Missing(bump) if exit == Exit::Hole => {
-            Some(create_hole_list(&owner, &holes_account, vault_account.key(), program_id, bump)?)
+        HoleList::Missing(bump) => {
+            // Kept, so a later look at a missing list derives its address once instead of searching.
+            vault.queue_holes_bump = bump;
+            if exit == Exit::Hole {
+                Some(create_hole_list(&owner, &holes_account, vault_account.key(), program_id, bump)?)
+            } else {
+                None
+            }
         }
-        HoleList::Missing(_) => None,
     };
     queue::cancel(&mut counters, holes, start, end)?;
 
@@ -118,7 +123,8 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     Ok(())
 }
 
-/// Creates the vault's hole list (the owner whose cancel first needs it pays its rent). Inlined: with its
+/// Creates the vault's hole list (the owner whose cancel first needs it pays its rent, and is recorded
+/// as the payer close_queue_holes returns it to). Inlined: with its
 /// result pointer it has more arguments than the five a BPF call can carry.
 #[inline(always)]
 fn create_hole_list<'a>(
@@ -137,5 +143,6 @@ fn create_hole_list<'a>(
     holes.discriminator = QUEUE_HOLES_DISCRIMINATOR;
     crate::account::copy_key(&mut holes.vault, vault_key);
     holes.bump = bump;
+    crate::account::copy_key(&mut holes.payer, payer.key());
     Ok(holes)
 }

@@ -5,6 +5,7 @@ mod accept_manager;
 mod apply_config;
 mod cancel_withdrawal;
 mod claim_withdrawal;
+mod close_queue_holes;
 mod deposit;
 mod initialize_protocol;
 mod initialize_vault;
@@ -43,6 +44,7 @@ const ACCEPT_MANAGER: u64 = discriminator([0xd4, 0x17, 0xfe, 0x3a, 0x33, 0xee, 0
 const APPLY_CONFIG: u64 = discriminator([0x79, 0x2a, 0x35, 0x08, 0x33, 0x96, 0x69, 0xf9]);
 const SET_VAULT_PERIODS: u64 = discriminator([0x90, 0x60, 0x31, 0x65, 0x67, 0xbb, 0x64, 0xc1]);
 const SET_ADMIN_PAUSE: u64 = discriminator([0x8a, 0xa4, 0x9a, 0xf5, 0x70, 0xff, 0x76, 0xf4]);
+const CLOSE_QUEUE_HOLES: u64 = discriminator([0xce, 0x28, 0xa1, 0xa5, 0x8b, 0x73, 0xcb, 0x21]);
 
 pub fn process(input: &Input) -> Result<()> {
     let mut args = Reader::new(input.data);
@@ -65,6 +67,7 @@ pub fn process(input: &Input) -> Result<()> {
         APPLY_CONFIG => apply_config::process(input, args),
         SET_VAULT_PERIODS => set_vault_periods::process(input, args),
         SET_ADMIN_PAUSE => set_admin_pause::process(input, args),
+        CLOSE_QUEUE_HOLES => close_queue_holes::process(input, args),
         _ => Err(Error::INVALID_INSTRUCTION_DATA),
     }
 }

@@ -49,10 +49,11 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     }
     checks::address(&reserve, &vault.reserve)?;
     let reserve_balance = checks::token_account(&reserve, &vault.asset_mint, &vault.authority)?;
-    let holes = match checks::queue_holes(&holes_account, vault_account.key(), input.program_id)? {
-        HoleList::Stored(holes) => Some(holes),
-        HoleList::Missing(_) => None,
-    };
+    let (holes, missing_bump) =
+        match checks::queue_holes(&holes_account, vault_account.key(), input.program_id, vault.queue_holes_bump)? {
+            HoleList::Stored(holes) => (Some(holes), None),
+            HoleList::Missing(bump) => (None, Some(bump)),
+        };
 
     if max_shares == 0 {
         return Err(VaultError::InvalidAmount.into());
@@ -72,6 +73,10 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     }
     vault.queue_funded = counters.funded;
     vault.queue_claimed = counters.claimed;
+    // Kept, so a later look at the missing list derives its address once instead of searching.
+    if let Some(bump) = missing_bump {
+        vault.queue_holes_bump = bump;
+    }
     // Only the manager's staging ends its silence; a holder's does not.
     if by_manager {
         vault.staged_at = now;
