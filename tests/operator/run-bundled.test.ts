@@ -2,7 +2,7 @@
 // modules bundled, its packages loaded from node_modules, its arguments and exit code as if Node had
 // run it, a change picked up on the next run, a broken script a non-zero exit naming the problem.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -11,7 +11,16 @@ import { afterAll, describe, expect, it } from "vitest";
 const ROOT = resolve(import.meta.dirname, "../..");
 const directory = mkdtempSync(join(tmpdir(), "run-bundled-"));
 
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true });
+  // The bundles of this test's scripts (named after the script: cli-…, broken-…).
+  const cache = join(ROOT, "node_modules/.cache/run-bundled");
+  for (const name of readdirSync(cache)) {
+    if (/^(cli|broken)-[0-9a-f]{16}\.mjs$/.test(name)) {
+      rmSync(join(cache, name), { force: true });
+    }
+  }
+});
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
