@@ -7,8 +7,8 @@
 // Usage: node scripts/run-bundled.mjs <script.ts> [its arguments…]
 import console from "node:console";
 import { createHash } from "node:crypto";
-import { mkdir, rename, stat, writeFile } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 
@@ -20,8 +20,35 @@ if (script === undefined || !script.endsWith(".ts")) {
   process.exit(2);
 }
 
+/**
+ * Each module keeps its own import.meta (its source file's URL, directory and name), as under tsx: a
+ * script that checks whether it is the one Node ran, or finds files beside itself, behaves the same.
+ */
+const ownImportMeta = {
+  name: "own-import-meta",
+  setup(build) {
+    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async ({ path }) => {
+      if (path.includes(`${sep}node_modules${sep}`)) {
+        return undefined;
+      }
+      const source = await readFile(path, "utf8");
+      const own = {
+        "import.meta.url": JSON.stringify(pathToFileURL(path).href),
+        "import.meta.dirname": JSON.stringify(dirname(path)),
+        "import.meta.filename": JSON.stringify(path),
+      };
+      const contents = source.replace(
+        /\bimport\.meta\.(url|dirname|filename)\b/g,
+        (text) => own[/** @type {keyof typeof own} */ (text)],
+      );
+      return { contents, loader: extname(path).slice(1).replace(/^[cm]/, "") };
+    });
+  },
+};
+
 const result = await build({
   entryPoints: [resolve(script)],
+  plugins: [ownImportMeta],
   bundle: true,
   write: false,
   platform: "node",

@@ -1,6 +1,7 @@
 // scripts/run-bundled.mjs, which `npm run keys` runs the keys CLI with: a TypeScript script and its own
 // modules bundled, its packages loaded from node_modules, its arguments and exit code as if Node had
-// run it, a change picked up on the next run, a broken script a non-zero exit naming the problem.
+// run it, each module's import.meta its own source file's, a change picked up on the next run, a broken
+// script a non-zero exit naming the problem.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,16 +38,18 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 function writeScript(greeting: string): string {
   writeFileSync(
     join(directory, "greeting.ts"),
-    `export const greeting: string = ${JSON.stringify(greeting)};\n`,
+    `export const greeting: string = ${JSON.stringify(greeting)};\nexport const where = import.meta.filename;\n`,
   );
   const script = join(directory, "cli.ts");
   writeFileSync(
     script,
     [
       `import { z } from "zod";`,
-      `import { greeting } from "./greeting";`,
+      `import { pathToFileURL } from "node:url";`,
+      `import { greeting, where } from "./greeting";`,
       `const count: number = z.coerce.number().parse(process.argv[3]);`,
-      `console.log(JSON.stringify({ argv: process.argv.slice(2), greeting, count, script: process.argv[1] }));`,
+      `const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;`,
+      `console.log(JSON.stringify({ argv: process.argv.slice(2), greeting, where, count, script: process.argv[1], isMain }));`,
       `process.exitCode = 3;`,
       "",
     ].join("\n"),
@@ -63,8 +66,11 @@ describe("running a TypeScript CLI bundled on plain Node", () => {
     expect(JSON.parse(first.stdout)).toEqual({
       argv: ["--flag", "7", "last"],
       greeting: "hello",
+      // Each module's import.meta is its own source file's, as under tsx.
+      where: join(directory, "greeting.ts"),
       count: 7,
       script,
+      isMain: true,
     });
     // A change to one of its modules is in the next run.
     writeScript("changed");
