@@ -138,6 +138,16 @@ describe("the process's configuration", () => {
     expect(none.webhooks.target.allowedNetworks).toEqual([]);
   });
 
+  it("logs each request at debug in development and at info otherwise, unless REQUEST_LOG_LEVEL says", () => {
+    const level = (env: Record<string, string>): string =>
+      createProcessConfig({ ...base, ...env }).api.requestLogLevel;
+    expect(level({ NODE_ENV: "development" })).toBe("debug");
+    expect(level({ NODE_ENV: "production" })).toBe("info");
+    expect(level({})).toBe("info");
+    expect(level({ NODE_ENV: "development", REQUEST_LOG_LEVEL: "info" })).toBe("info");
+    expect(level({ NODE_ENV: "production", REQUEST_LOG_LEVEL: "debug" })).toBe("debug");
+  });
+
   it.each([
     [{ INDEXER_INTERVAL_SECONDS: "0" }, "INDEXER_INTERVAL_SECONDS"],
     [{ WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/33" }, "WEBHOOK_ALLOWED_NETWORKS"],

@@ -68,6 +68,12 @@ export interface AppConfig {
   port: number;
   trustedProxyCount: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /**
+   * The level of the line logged per request under 500 (a 5xx is a warning): REQUEST_LOG_LEVEL, by
+   * default debug in development (a person browsing the dev server sees the warnings, not every read)
+   * and info otherwise.
+   */
+  requestLogLevel: "debug" | "info";
   rpcTimeoutMs: number;
   databaseTimeoutMs: number;
   defaultKeyRpm: number;
@@ -176,6 +182,7 @@ export function appConfigFrom(values: EnvValues): AppConfig {
     port: values.PORT,
     trustedProxyCount: values.TRUSTED_PROXY_COUNT,
     logLevel: values.LOG_LEVEL,
+    requestLogLevel: values.REQUEST_LOG_LEVEL ?? (values.NODE_ENV === "development" ? "debug" : "info"),
     rpcTimeoutMs: values.RPC_TIMEOUT_MS,
     databaseTimeoutMs: values.DATABASE_TIMEOUT_MS,
     defaultKeyRpm: values.DEFAULT_KEY_RPM,

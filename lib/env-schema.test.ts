@@ -16,6 +16,7 @@ const BAD: Record<string, string> = {
   PORT: "65536",
   TRUSTED_PROXY_COUNT: "11",
   LOG_LEVEL: "chatty",
+  REQUEST_LOG_LEVEL: "warn",
   RPC_TIMEOUT_MS: "99",
   DATABASE_TIMEOUT_MS: "1.5",
   DEFAULT_KEY_RPM: "0",

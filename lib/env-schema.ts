@@ -85,6 +85,8 @@ export const ENV_SCHEMA = z.object({
   PORT: envInteger(0, 65535).default(3000),
   TRUSTED_PROXY_COUNT: envInteger(0, 10).default(0),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // The level of the one line per request (a 5xx is always a warning); unset: by NODE_ENV.
+  REQUEST_LOG_LEVEL: z.enum(["debug", "info"]).optional(),
   RPC_TIMEOUT_MS: envInteger(100, 10_000).default(2000),
   DATABASE_TIMEOUT_MS: envInteger(100, 10_000).default(2000),
   DEFAULT_KEY_RPM: envInteger(1, 1_000_000).default(120),

@@ -1,15 +1,16 @@
 // npm run dev: checks that its ports are free, then starts each service as a child process, in order,
 // waiting until one is ready before starting the next; prefixes their output; stops them all on Ctrl-C
 // or when any of them exits: the local chain first, then the web app (Next.js dev server, pages and
-// /api) pointed at it. The app is ready when it says so itself ("web: ready", scripts/web.ts: its
+// /api) pointed at it. While a service starts without a word for a few seconds, it says which and for
+// how long. The app is ready when it says so itself ("web: ready", scripts/web.ts: its
 // store open, the directory listing the chain's vaults, the first pages compiled); an answer on its
 // port could be another program's.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 
 import { assertPortsFree } from "../lib/server/port-check";
 import { exitOnCommandLineError } from "../lib/cli/args";
+import { Progress } from "../lib/server/progress";
 import { ConfigError, REPO_ROOT, parseLocalnetConfig, usage, type LocalnetConfig } from "./config";
 import { isLocalnetHealthy } from "./health";
 import { localTickSeconds } from "./keeper";
@@ -31,14 +32,15 @@ interface Service {
 const POLL_INTERVAL_MS = 250;
 const STOP_GRACE_MS = 5_000;
 
-const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
+/** Node with tsx's loader, in this process (tsx's own command starts a second Node process to run it). */
+const TSX = ["--import", "tsx"];
 
 function localnetService(config: LocalnetConfig, argv: readonly string[]): Service {
   const rpcUrl = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.rpcPort}`;
   return {
     name: "localnet",
     command: process.execPath,
-    args: [tsxCli, "localnet/main.ts", ...argv],
+    args: [...TSX, "localnet/main.ts", ...argv],
     readyTimeoutMs: 60_000,
     isReady: () => isLocalnetHealthy(rpcUrl),
   };
@@ -56,7 +58,7 @@ function webAppService(config: LocalnetConfig): Service {
     name: "app",
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`,
     command: process.execPath,
-    args: [tsxCli, "scripts/web.ts", "--dev", "--port", port, "--hostname", config.host],
+    args: [...TSX, "scripts/web.ts", "--dev", "--port", port, "--hostname", config.host],
     env: {
       RPC_URL: process.env.RPC_URL ?? `http://${host}:${config.rpcPort}`,
       LOCALNET_ADDRESSES_FILE: config.addressesFile,
@@ -104,6 +106,8 @@ function sleep(ms: number): Promise<void> {
 class Supervisor {
   private readonly running: { service: Service; child: ChildProcess }[] = [];
   private readonly saidReady = new Set<Service>();
+  /** While a service starts and says nothing, which one it is and for how long. */
+  private readonly progress = new Progress((pending) => console.log(`dev: waiting for ${pending}`));
   private stopping = false;
 
   start(service: Service): ChildProcess {
@@ -118,9 +122,13 @@ class Supervisor {
       if (service.readyLine?.test(line.slice(prefix.length + 1)) === true) {
         this.saidReady.add(service);
       }
+      this.progress.heard();
       console.log(line);
     });
-    prefixLines(child.stderr, prefix, (line) => console.error(line));
+    prefixLines(child.stderr, prefix, (line) => {
+      this.progress.heard();
+      console.error(line);
+    });
     child.on("exit", (code, signal) => {
       if (!this.stopping) {
         console.error(`${prefix} exited (${signal ?? `code ${code ?? 0}`}); stopping everything`);
@@ -133,16 +141,21 @@ class Supervisor {
 
   async waitUntilReady(service: Service, child: ChildProcess): Promise<void> {
     const deadline = Date.now() + service.readyTimeoutMs;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null || this.stopping) {
-        throw new Error(`${service.name} exited before it was ready`);
+    const done = this.progress.begin(service.name);
+    try {
+      while (Date.now() < deadline) {
+        if (child.exitCode !== null || this.stopping) {
+          throw new Error(`${service.name} exited before it was ready`);
+        }
+        if (this.saidReady.has(service) || (service.isReady !== undefined && (await service.isReady()))) {
+          return;
+        }
+        await sleep(POLL_INTERVAL_MS);
       }
-      if (this.saidReady.has(service) || (service.isReady !== undefined && (await service.isReady()))) {
-        return;
-      }
-      await sleep(POLL_INTERVAL_MS);
+      throw new Error(`${service.name} was not ready after ${service.readyTimeoutMs / 1000} s`);
+    } finally {
+      done();
     }
-    throw new Error(`${service.name} was not ready after ${service.readyTimeoutMs / 1000} s`);
   }
 
   async stopAll(exitCode: number): Promise<never> {

@@ -2,12 +2,14 @@
 // server) with the context and the indexer built here from the environment.
 // Usage: tsx scripts/web.ts [--dev] [--port N] [--hostname H]; defaults: PORT, HOST (lib/config.ts).
 // It prints "web: ready …" once it serves: the port was free, the store is open, the directory lists
-// the chain's vaults and (--dev) the first pages are compiled; `npm run dev` waits for that line.
+// the chain's vaults and (--dev) the first pages are compiled (saying which meanwhile); `npm run dev`
+// waits for that line.
 import { exitOnCommandLineError, integerFlag, parseCommandLine } from "../lib/cli/args";
 import { createApiContext, openStoreAtBoot, type ApiContext } from "../lib/api/context";
 import { indexedVaults } from "../lib/api/vaults/indexed-reads";
 import { ConfigError, checkProcessConfig, processConfig } from "../lib/config";
 import { assertPortsFree, portInUseMessage, type PlannedPort } from "../lib/server/port-check";
+import { Progress } from "../lib/server/progress";
 import { describeEmbedFraming } from "../lib/web-config";
 import { startWebServer, type WebServer } from "./web-server";
 
@@ -35,24 +37,35 @@ async function directoryVaults(context: ApiContext): Promise<string[]> {
   }
 }
 
-/**
- * Requests the pages a person opens first (the directory and a vault's page) from this server, so that
- * the dev server compiles them now rather than on that person's first visit.
- */
-async function warmPages(web: WebServer, vaults: readonly string[]): Promise<void> {
-  const paths = ["/", ...(vaults[0] === undefined ? [] : [`/vault/${vaults[0]}`])];
-  for (const path of paths) {
-    const started = performance.now();
-    try {
-      const response = await fetch(new URL(path, web.url), { signal: AbortSignal.timeout(300_000) });
-      await response.arrayBuffer();
-      console.log(
-        `web: compiled ${path} (${response.status}) in ${Math.round(performance.now() - started)} ms`,
-      );
-    } catch (error) {
-      console.log(`web: ${path} did not answer while warming up: ${errorText(error)}`);
-    }
+/** Requests a page from this server (the dev server compiles it on its first request) and says how long it took. */
+async function warmPage(web: WebServer, path: string, progress: Progress): Promise<void> {
+  const started = performance.now();
+  const done = progress.begin(path);
+  try {
+    const response = await fetch(new URL(path, web.url), { signal: AbortSignal.timeout(300_000) });
+    await response.arrayBuffer();
+    console.log(
+      `web: compiled ${path} (${response.status}) in ${Math.round(performance.now() - started)} ms`,
+    );
+  } catch (error) {
+    console.log(`web: ${path} did not answer while warming up: ${errorText(error)}`);
+  } finally {
+    done();
   }
+}
+
+/**
+ * The pages a person opens first (the directory, then a vault's page), requested from this server so
+ * that the dev server compiles them now rather than on that person's first visit: the directory at
+ * once, a vault's page as soon as the directory names a vault, both compiling together; meanwhile it
+ * says every few seconds which pages are compiling and for how long.
+ */
+async function warmPages(web: WebServer, vaults: Promise<readonly string[]>): Promise<void> {
+  const progress = new Progress((pending) => console.log(`web: compiling ${pending}`));
+  const vaultPage = vaults.then((listed) =>
+    listed[0] === undefined ? undefined : warmPage(web, `/vault/${listed[0]}`, progress),
+  );
+  await Promise.all([warmPage(web, "/", progress), vaultPage]);
 }
 
 const WEB_USAGE = "Usage: npm start -- [--port <0-65535>] [--hostname <host>] [--dev]";
@@ -82,22 +95,25 @@ async function main(): Promise<void> {
   await assertPortsFree([planned]);
   // The log says who may frame the embed.
   const embedFraming = describeEmbedFraming(all.web);
-  // The indexer starts in instrumentation.ts (as under a bare `next start`), on this same context.
+  // The indexer starts in instrumentation.ts (as under a bare `next start`), on this same context. The
+  // store opens while Next.js prepares (instrumentation.ts waits for the same opening).
   const context = createApiContext(config);
-  await openStoreAtBoot(context);
-  const web = await startWebServer({
-    dev: values.dev,
-    hostname,
-    port,
-    context,
-    metricsToken: all.metricsToken,
-  }).catch((error: unknown) => {
-    // Taken between the check and the listen.
-    if (error instanceof Error && "code" in error && error.code === "EADDRINUSE") {
-      throw new ConfigError(portInUseMessage(planned));
-    }
-    throw error;
-  });
+  const [, web] = await Promise.all([
+    openStoreAtBoot(context),
+    startWebServer({
+      dev: values.dev,
+      hostname,
+      port,
+      context,
+      metricsToken: all.metricsToken,
+    }).catch((error: unknown) => {
+      // Taken between the check and the listen.
+      if (error instanceof Error && "code" in error && error.code === "EADDRINUSE") {
+        throw new ConfigError(portInUseMessage(planned));
+      }
+      throw error;
+    }),
+  ]);
   console.log(`web: ${values.dev ? "dev" : "production"} server on ${web.url}`);
   console.log(embedFraming);
   let stopping = false;
@@ -116,10 +132,11 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  const vaults = await directoryVaults(context);
+  const listing = directoryVaults(context);
   if (values.dev) {
-    await warmPages(web, vaults);
+    await warmPages(web, listing);
   }
+  const vaults = await listing;
   console.log(
     `web: ready on ${web.url}; the store is open (${context.store.kind}), the directory lists ${vaults.length} vault(s)`,
   );

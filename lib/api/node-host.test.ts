@@ -12,11 +12,12 @@ import { readJsonBody } from "./request-input";
 import { json, toWebResponse } from "./responses";
 import { createApiHandler, type RouteDefinition } from "./router";
 
-function stubContext(lines: string[]): ApiContext {
-  // The router only logs through the context and starts its genesis watch; the stub routes use nothing
-  // else.
+function stubContext(lines: string[], requestLogLevel: "debug" | "info" = "info"): ApiContext {
+  // The router only logs through the context (at the configured request level) and starts its genesis
+  // watch; the stub routes use nothing else.
   return {
     log: createLogger("info", (line) => lines.push(line)),
+    config: { requestLogLevel },
     genesis: { watch: () => undefined },
   } as unknown as ApiContext;
 }
@@ -83,6 +84,29 @@ describe("the node:http host", () => {
         code: "NOT_FOUND",
       });
       expect(entry.durationMs).toEqual(expect.any(Number));
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("logs requests at debug as in development: not written at info, while a 5xx's warning is", async () => {
+    const lines: string[] = [];
+    const host = await startNodeHost(createApiHandler([echoRoute], stubContext(lines, "debug")), {
+      host: "127.0.0.1",
+      port: 0,
+    });
+    try {
+      expect((await fetch(`${host.url}/api/echo/x`)).status).toBe(200);
+      expect((await fetch(`${host.url}/api/missing`)).status).toBe(404);
+      expect(lines).toEqual([]);
+      const failed = await fetch(`${host.url}/api/echo/x`, { method: "DELETE" });
+      expect(failed.status).toBe(500);
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(entries.map((entry) => [entry.level, entry.msg])).toEqual([
+        ["error", "unhandled error"],
+        ["warn", "request"],
+      ]);
+      expect(entries[1]).toMatchObject({ method: "DELETE", path: "/api/echo/x", status: 500 });
     } finally {
       await host.close();
     }

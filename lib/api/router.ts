@@ -236,7 +236,7 @@ export async function runRoute(
     response.status,
     durationMs / 1000,
   );
-  const level = response.status >= 500 ? "warn" : "info";
+  const level = response.status >= 500 ? "warn" : context.config.requestLogLevel;
   if (!context.log.enabled(level)) {
     return response;
   }

@@ -13,10 +13,11 @@ import { toWebResponse } from "./responses";
 import { createApiHandler, type RouteDefinition } from "./router";
 
 function stubContext(): ApiContext {
-  // The router only logs through the context and starts its genesis watch; the stub route uses nothing
-  // else.
+  // The router only logs through the context (at the configured request level) and starts its genesis
+  // watch; the stub route uses nothing else.
   return {
     log: createLogger("silent", () => undefined),
+    config: { requestLogLevel: "info" },
     genesis: { watch: () => undefined },
   } as unknown as ApiContext;
 }

@@ -22,13 +22,21 @@ const scripts = Object.entries(
   (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
     .scripts,
 ).flatMap(([name, command]) => {
-  const file = /^(?:tsx|node --import tsx|node) (\S+\.(?:ts|mjs))$/.exec(command)?.[1];
-  return file === undefined || name in PASSED_ON ? [] : [{ name, file }];
+  // scripts/run-bundled.mjs runs a TypeScript file bundled on plain Node (npm run keys).
+  const match = /^(?:tsx|node --import tsx|node)( scripts\/run-bundled\.mjs)? (\S+\.(?:ts|mjs))$/.exec(
+    command,
+  );
+  const file = match?.[2];
+  return file === undefined || name in PASSED_ON ? [] : [{ name, file, bundled: match?.[1] !== undefined }];
 });
 
-function run(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  bundled: boolean,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", file, FLAG], {
+    const runner = bundled ? ["scripts/run-bundled.mjs"] : ["--import", "tsx"];
+    const child = spawn(process.execPath, [...runner, file, FLAG], {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       // A script that ignored the flag would start its real work: stop it rather than wait.
@@ -63,8 +71,8 @@ it("finds the scripts (the servers, keys, operator commands, localnet, benches, 
 describe.concurrent("an unknown flag", () => {
   it.each(scripts)(
     "npm run $name ($file) exits 2 with the reason and the usage",
-    async ({ file }) => {
-      const result = await run(file);
+    async ({ file, bundled }) => {
+      const result = await run(file, bundled);
       const [reason = "", blank, usage = ""] = result.stderr.split("\n");
       expect(reason).toMatch(/^[\w: -]+: /);
       expect(reason).toContain(FLAG);
