@@ -69,6 +69,8 @@ export const VAULT_INSTRUCTION_NAMES = [
   "apply_config",
   "set_vault_periods",
   "set_admin_pause",
+  "deposit_with_partner_fee",
+  "set_max_partner_fee",
 ] as const;
 
 export type VaultInstructionName = (typeof VAULT_INSTRUCTION_NAMES)[number];
