@@ -11,6 +11,7 @@ import {
   buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
+  buildDepositWithPartnerFeeInstruction,
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
   buildProposeAdminInstruction,
@@ -18,6 +19,7 @@ import {
   buildProposeManagerInstruction,
   buildSetVaultPeriodsInstruction,
   buildSetAdminPauseInstruction,
+  buildSetMaxPartnerFeeInstruction,
   buildRequestWithdrawalInstruction,
   buildSetNavBoundsInstruction,
   buildStageWithdrawalsInstruction,
@@ -51,6 +53,8 @@ describe("instruction builders", () => {
     depositorAsset: key(),
     depositorShares: key(),
   };
+  const partner = key();
+  const partnerAccounts = { ...depositAccounts, protocol, partner, partnerAsset: key() };
   const withdrawalAccounts = { owner, vault, receipt, ownerShares: key(), escrow };
   const built = {
     initialize_vault: buildInitializeVaultInstruction(
@@ -93,6 +97,12 @@ describe("instruction builders", () => {
       { configNoticeSeconds: 259_200, silenceSeconds: 604_800 },
     ),
     set_admin_pause: buildSetAdminPauseInstruction({ admin, protocol, vault }, 1_700_000_000n),
+    deposit_with_partner_fee: buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+      amount: 1n,
+      minSharesOut: 0n,
+      partnerFeeBps: 25,
+    }),
+    set_max_partner_fee: buildSetMaxPartnerFeeInstruction({ admin, protocol }, 100),
   };
 
   it.each(vaultIdl.instructions.map((definition) => [definition.name, definition] as const))(
@@ -119,6 +129,21 @@ describe("instruction builders", () => {
       { amount: new BN("18446744073709551615"), min_shares_out: new BN("7") },
     ],
     [
+      "deposit_with_partner_fee",
+      () =>
+        buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+          amount: 1_000_000_000n,
+          minSharesOut: 997_500_000_000n,
+          partnerFeeBps: 25,
+        }),
+      { amount: new BN("1000000000"), min_shares_out: new BN("997500000000"), partner_fee_bps: 25 },
+    ],
+    [
+      "set_max_partner_fee",
+      () => buildSetMaxPartnerFeeInstruction({ admin, protocol }, 500),
+      { max_partner_fee_bps: 500 },
+    ],
+    [
       "request_withdrawal",
       () =>
         buildRequestWithdrawalInstruction(withdrawalAccounts, {
@@ -131,6 +156,20 @@ describe("instruction builders", () => {
     const expected = vaultCoder.instruction.encode(name, args);
     expect(build().data.equals(expected)).toBe(true);
   });
+
+  it.each([-1, 65_536, 1.5, Number.NaN])(
+    "refuses a partner fee or a maximum partner fee of %s bps rather than wrap it",
+    (bps) => {
+      expect(() =>
+        buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+          amount: 1n,
+          minSharesOut: 0n,
+          partnerFeeBps: bps,
+        }),
+      ).toThrow(RangeError);
+      expect(() => buildSetMaxPartnerFeeInstruction({ admin, protocol }, bps)).toThrow(RangeError);
+    },
+  );
 
   it.each([-1, 65_536, 1.5, Number.NaN])(
     "refuses a maximum fee of %s bps rather than wrap it",
