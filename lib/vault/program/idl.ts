@@ -70,6 +70,8 @@ export const VAULT_INSTRUCTION_NAMES = [
   "set_vault_periods",
   "set_admin_pause",
   "close_queue_holes",
+  "deposit_with_partner_fee",
+  "set_max_partner_fee",
 ] as const;
 
 export type VaultInstructionName = (typeof VAULT_INSTRUCTION_NAMES)[number];

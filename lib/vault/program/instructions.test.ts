@@ -12,6 +12,7 @@ import {
   buildClaimWithdrawalInstruction,
   buildCloseQueueHolesInstruction,
   buildDepositInstruction,
+  buildDepositWithPartnerFeeInstruction,
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
   buildProposeAdminInstruction,
@@ -19,6 +20,7 @@ import {
   buildProposeManagerInstruction,
   buildSetVaultPeriodsInstruction,
   buildSetAdminPauseInstruction,
+  buildSetMaxPartnerFeeInstruction,
   buildRequestWithdrawalInstruction,
   buildSetNavBoundsInstruction,
   buildStageWithdrawalsInstruction,
@@ -52,6 +54,8 @@ describe("instruction builders", () => {
     depositorAsset: key(),
     depositorShares: key(),
   };
+  const partner = key();
+  const partnerAccounts = { ...depositAccounts, protocol, partner, partnerAsset: key() };
   const withdrawalAccounts = { owner, vault, receipt, ownerShares: key(), escrow };
   const built = {
     initialize_vault: buildInitializeVaultInstruction(
@@ -99,6 +103,12 @@ describe("instruction builders", () => {
       queueHoles: findQueueHoles(vault),
       payer: owner,
     }),
+    deposit_with_partner_fee: buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+      amount: 1n,
+      minSharesOut: 0n,
+      partnerFeeBps: 25,
+    }),
+    set_max_partner_fee: buildSetMaxPartnerFeeInstruction({ admin, protocol }, 100),
   };
 
   it.each(vaultIdl.instructions.map((definition) => [definition.name, definition] as const))(
@@ -125,6 +135,21 @@ describe("instruction builders", () => {
       { amount: new BN("18446744073709551615"), min_shares_out: new BN("7") },
     ],
     [
+      "deposit_with_partner_fee",
+      () =>
+        buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+          amount: 1_000_000_000n,
+          minSharesOut: 997_500_000_000n,
+          partnerFeeBps: 25,
+        }),
+      { amount: new BN("1000000000"), min_shares_out: new BN("997500000000"), partner_fee_bps: 25 },
+    ],
+    [
+      "set_max_partner_fee",
+      () => buildSetMaxPartnerFeeInstruction({ admin, protocol }, 500),
+      { max_partner_fee_bps: 500 },
+    ],
+    [
       "request_withdrawal",
       () =>
         buildRequestWithdrawalInstruction(withdrawalAccounts, {
@@ -137,6 +162,20 @@ describe("instruction builders", () => {
     const expected = vaultCoder.instruction.encode(name, args);
     expect(build().data.equals(expected)).toBe(true);
   });
+
+  it.each([-1, 65_536, 1.5, Number.NaN])(
+    "refuses a partner fee or a maximum partner fee of %s bps rather than wrap it",
+    (bps) => {
+      expect(() =>
+        buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+          amount: 1n,
+          minSharesOut: 0n,
+          partnerFeeBps: bps,
+        }),
+      ).toThrow(RangeError);
+      expect(() => buildSetMaxPartnerFeeInstruction({ admin, protocol }, bps)).toThrow(RangeError);
+    },
+  );
 
   it.each([-1, 65_536, 1.5, Number.NaN])(
     "refuses a maximum fee of %s bps rather than wrap it",

@@ -22,12 +22,14 @@ import {
   getClaimWithdrawalInstruction,
   getCloseQueueHolesInstruction,
   getDepositInstruction,
+  getDepositWithPartnerFeeInstruction,
   getInitializeProtocolInstruction,
   getInitializeVaultInstruction,
   getProposeAdminInstruction,
   getProposeManagerInstruction,
   getRequestWithdrawalInstruction,
   getSetAdminPauseInstruction,
+  getSetMaxPartnerFeeInstruction,
   getSetNavBoundsInstruction,
   getSetVaultPeriodsInstruction,
   getStageWithdrawalsInstruction,
@@ -80,6 +82,21 @@ export interface DepositAccounts extends ProgramAccounts {
 export interface DepositArgs {
   amount: bigint;
   minSharesOut: bigint;
+}
+
+/**
+ * deposit_with_partner_fee: deposit's accounts, then the vault's protocol (its max_partner_fee_bps
+ * bounds the fee), the partner's wallet and its associated token account of the vault's asset.
+ */
+export interface DepositWithPartnerFeeAccounts extends DepositAccounts {
+  protocol: PublicKey;
+  partner: PublicKey;
+  partnerAsset: PublicKey;
+}
+
+export interface DepositWithPartnerFeeArgs extends DepositArgs {
+  /** floor(amount × partnerFeeBps / 10000) goes to the partner; min_shares_out applies to the rest. */
+  partnerFeeBps: number;
 }
 
 export interface RequestWithdrawalAccounts extends ProgramAccounts {
@@ -323,6 +340,40 @@ export function buildDepositInstruction(
   );
 }
 
+/** A u16 bps argument, refused with a RangeError rather than wrapped by the encoder. */
+function bpsArgument(name: string, bps: number): number {
+  if (!Number.isInteger(bps) || bps < 0 || bps > 0xffff) {
+    throw new RangeError(`${name} must be an integer from 0 to 65535, got ${bps}`);
+  }
+  return bps;
+}
+
+export function buildDepositWithPartnerFeeInstruction(
+  accounts: DepositWithPartnerFeeAccounts,
+  args: DepositWithPartnerFeeArgs,
+): TransactionInstruction {
+  const partnerFeeBps = bpsArgument("partnerFeeBps", args.partnerFeeBps);
+  return toTransactionInstruction(
+    getDepositWithPartnerFeeInstruction({
+      depositor: signerOf(accounts.depositor),
+      vault: addressOf(accounts.vault),
+      authority: addressOf(accounts.authority),
+      shareMint: addressOf(accounts.shareMint),
+      reserve: addressOf(accounts.reserve),
+      depositorAsset: addressOf(accounts.depositorAsset),
+      depositorShares: addressOf(accounts.depositorShares),
+      tokenProgram: optionalAddress(accounts.tokenProgram),
+      protocol: addressOf(accounts.protocol),
+      partner: addressOf(accounts.partner),
+      partnerAsset: addressOf(accounts.partnerAsset),
+      amount: args.amount,
+      minSharesOut: args.minSharesOut,
+      partnerFeeBps,
+    }),
+    accounts,
+  );
+}
+
 export function buildRequestWithdrawalInstruction(
   accounts: RequestWithdrawalAccounts,
   args: RequestWithdrawalArgs,
@@ -483,6 +534,21 @@ export function buildSetAdminPauseInstruction(
       protocol: addressOf(accounts.protocol),
       vault: addressOf(accounts.vault),
       until,
+    }),
+    accounts,
+  );
+}
+
+/** The protocol admin sets the highest partner fee a deposit may pay (at most 500 bps). */
+export function buildSetMaxPartnerFeeInstruction(
+  accounts: ProtocolAdminAccounts,
+  maxPartnerFeeBps: number,
+): TransactionInstruction {
+  return toTransactionInstruction(
+    getSetMaxPartnerFeeInstruction({
+      admin: signerOf(accounts.admin),
+      protocol: addressOf(accounts.protocol),
+      maxPartnerFeeBps: bpsArgument("maxPartnerFeeBps", maxPartnerFeeBps),
     }),
     accounts,
   );

@@ -41,6 +41,7 @@ pub enum VaultError {
     NotAssociatedTokenAccount = 6033,
     SmallRequestCannotLeaveQueue = 6034,
     QueueHolesNotEmpty = 6035,
+    PartnerFeeAboveMaximum = 6036,
 }
 
 /// An instruction's failure as the runtime reads the program's return value: a custom code in the low

@@ -61,6 +61,7 @@ export type Protocol = {
   bump: number;
   maxAnnualGainBps: number;
   maxDailyLossBps: number;
+  maxPartnerFeeBps: number;
   reserved: ReadonlyUint8Array;
 };
 
@@ -75,6 +76,7 @@ export type ProtocolArgs = {
   bump: number;
   maxAnnualGainBps: number;
   maxDailyLossBps: number;
+  maxPartnerFeeBps: number;
   reserved: ReadonlyUint8Array;
 };
 
@@ -93,7 +95,8 @@ export function getProtocolEncoder(): FixedSizeEncoder<ProtocolArgs> {
       ["bump", getU8Encoder()],
       ["maxAnnualGainBps", getU16Encoder()],
       ["maxDailyLossBps", getU16Encoder()],
-      ["reserved", fixEncoderSize(getBytesEncoder(), 60)],
+      ["maxPartnerFeeBps", getU16Encoder()],
+      ["reserved", fixEncoderSize(getBytesEncoder(), 58)],
     ]),
     (value) => ({ ...value, discriminator: PROTOCOL_DISCRIMINATOR }),
   );
@@ -113,7 +116,8 @@ export function getProtocolDecoder(): FixedSizeDecoder<Protocol> {
     ["bump", getU8Decoder()],
     ["maxAnnualGainBps", getU16Decoder()],
     ["maxDailyLossBps", getU16Decoder()],
-    ["reserved", fixDecoderSize(getBytesDecoder(), 60)],
+    ["maxPartnerFeeBps", getU16Decoder()],
+    ["reserved", fixDecoderSize(getBytesDecoder(), 58)],
   ]);
 }
 

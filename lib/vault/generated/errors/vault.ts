@@ -86,6 +86,8 @@ export const VAULT_ERROR__NOT_ASSOCIATED_TOKEN_ACCOUNT = 0x1791; // 6033
 export const VAULT_ERROR__SMALL_REQUEST_CANNOT_LEAVE_QUEUE = 0x1792; // 6034
 /** QueueHolesNotEmpty: The vault's hole list still holds holes; it can be closed once stage_withdrawals has passed them all */
 export const VAULT_ERROR__QUEUE_HOLES_NOT_EMPTY = 0x1793; // 6035
+/** PartnerFeeAboveMaximum: The partner fee is above the protocol's maximum partner fee */
+export const VAULT_ERROR__PARTNER_FEE_ABOVE_MAXIMUM = 0x1794; // 6036
 
 export type VaultError =
   | typeof VAULT_ERROR__ACCOUNT_NOT_WRITABLE
@@ -114,6 +116,7 @@ export type VaultError =
   | typeof VAULT_ERROR__NO_CONFIG_DUE
   | typeof VAULT_ERROR__NO_PENDING_WITHDRAWAL
   | typeof VAULT_ERROR__NOT_ASSOCIATED_TOKEN_ACCOUNT
+  | typeof VAULT_ERROR__PARTNER_FEE_ABOVE_MAXIMUM
   | typeof VAULT_ERROR__PAUSE_COOLDOWN
   | typeof VAULT_ERROR__QUEUE_HOLES_FULL
   | typeof VAULT_ERROR__QUEUE_HOLES_NOT_EMPTY
@@ -154,6 +157,7 @@ if (process.env.NODE_ENV !== "production") {
     [VAULT_ERROR__NO_CONFIG_DUE]: `The vault has no pending config whose effective time has come`,
     [VAULT_ERROR__NO_PENDING_WITHDRAWAL]: `This wallet has no pending withdrawal in this vault`,
     [VAULT_ERROR__NOT_ASSOCIATED_TOKEN_ACCOUNT]: `A claim sent by anyone but the owner pays only into the owner's associated token account`,
+    [VAULT_ERROR__PARTNER_FEE_ABOVE_MAXIMUM]: `The partner fee is above the protocol's maximum partner fee`,
     [VAULT_ERROR__PAUSE_COOLDOWN]: `A pause by the manager may start only as long after the last one ended as it may last`,
     [VAULT_ERROR__QUEUE_HOLES_FULL]: `The withdrawal queue already holds 16 holes of cancelled requests; it clears as stage_withdrawals funds the queue up to the earliest hole`,
     [VAULT_ERROR__QUEUE_HOLES_NOT_EMPTY]: `The vault's hole list still holds holes; it can be closed once stage_withdrawals has passed them all`,

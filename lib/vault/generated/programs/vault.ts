@@ -24,12 +24,14 @@ import {
   parseClaimWithdrawalInstruction,
   parseCloseQueueHolesInstruction,
   parseDepositInstruction,
+  parseDepositWithPartnerFeeInstruction,
   parseInitializeProtocolInstruction,
   parseInitializeVaultInstruction,
   parseProposeAdminInstruction,
   parseProposeManagerInstruction,
   parseRequestWithdrawalInstruction,
   parseSetAdminPauseInstruction,
+  parseSetMaxPartnerFeeInstruction,
   parseSetNavBoundsInstruction,
   parseSetVaultPeriodsInstruction,
   parseStageWithdrawalsInstruction,
@@ -42,12 +44,14 @@ import {
   type ParsedClaimWithdrawalInstruction,
   type ParsedCloseQueueHolesInstruction,
   type ParsedDepositInstruction,
+  type ParsedDepositWithPartnerFeeInstruction,
   type ParsedInitializeProtocolInstruction,
   type ParsedInitializeVaultInstruction,
   type ParsedProposeAdminInstruction,
   type ParsedProposeManagerInstruction,
   type ParsedRequestWithdrawalInstruction,
   type ParsedSetAdminPauseInstruction,
+  type ParsedSetMaxPartnerFeeInstruction,
   type ParsedSetNavBoundsInstruction,
   type ParsedSetVaultPeriodsInstruction,
   type ParsedStageWithdrawalsInstruction,
@@ -127,6 +131,8 @@ export enum VaultInstruction {
   SetVaultPeriods,
   SetAdminPause,
   CloseQueueHoles,
+  DepositWithPartnerFee,
+  SetMaxPartnerFee,
 }
 
 export function identifyVaultInstruction(
@@ -295,6 +301,24 @@ export function identifyVaultInstruction(
   ) {
     return VaultInstruction.CloseQueueHoles;
   }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(new Uint8Array([96, 194, 133, 251, 222, 173, 95, 31])),
+      0,
+    )
+  ) {
+    return VaultInstruction.DepositWithPartnerFee;
+  }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(new Uint8Array([14, 223, 113, 80, 241, 227, 51, 123])),
+      0,
+    )
+  ) {
+    return VaultInstruction.SetMaxPartnerFee;
+  }
   throw new Error("The provided instruction could not be identified as a vault instruction.");
 }
 
@@ -316,7 +340,11 @@ export type ParsedVaultInstruction<TProgram extends string = "4eZ1RNBKAGZY9ptCQh
   | ({ instructionType: VaultInstruction.ApplyConfig } & ParsedApplyConfigInstruction<TProgram>)
   | ({ instructionType: VaultInstruction.SetVaultPeriods } & ParsedSetVaultPeriodsInstruction<TProgram>)
   | ({ instructionType: VaultInstruction.SetAdminPause } & ParsedSetAdminPauseInstruction<TProgram>)
-  | ({ instructionType: VaultInstruction.CloseQueueHoles } & ParsedCloseQueueHolesInstruction<TProgram>);
+  | ({ instructionType: VaultInstruction.CloseQueueHoles } & ParsedCloseQueueHolesInstruction<TProgram>)
+  | ({
+      instructionType: VaultInstruction.DepositWithPartnerFee;
+    } & ParsedDepositWithPartnerFeeInstruction<TProgram>)
+  | ({ instructionType: VaultInstruction.SetMaxPartnerFee } & ParsedSetMaxPartnerFeeInstruction<TProgram>);
 
 export function parseVaultInstruction<TProgram extends string>(
   instruction: Instruction<TProgram> & InstructionWithData<ReadonlyUint8Array>,
@@ -426,6 +454,20 @@ export function parseVaultInstruction<TProgram extends string>(
       return {
         instructionType: VaultInstruction.CloseQueueHoles,
         ...parseCloseQueueHolesInstruction(instruction),
+      };
+    }
+    case VaultInstruction.DepositWithPartnerFee: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: VaultInstruction.DepositWithPartnerFee,
+        ...parseDepositWithPartnerFeeInstruction(instruction),
+      };
+    }
+    case VaultInstruction.SetMaxPartnerFee: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: VaultInstruction.SetMaxPartnerFee,
+        ...parseSetMaxPartnerFeeInstruction(instruction),
       };
     }
     default:
