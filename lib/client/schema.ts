@@ -742,7 +742,7 @@ export interface components {
         currentSharePrice: number;
       };
     };
-    /** @description Not in the spec's shape (an addition beside its fields): the wallet's balance changes in a simulation of this transaction when it was built, against the chain's state then. Null when the simulation could not be run. A client should simulate again before signing; the typed client does. */
+    /** @description Not in the spec's shape (an addition beside its fields): the wallet's balance changes this transaction makes, derived when it was built (not simulated) from what it moves (the amounts in its details), the rent of the accounts it opens (the wallet's token account when it has none, a receipt, the queue's hole list), the rent of the accounts it closes to the wallet, and the network fee, against the chain's state the build read. unitsConsumed is null (no simulation). A client should simulate before signing; the typed client and the pages do. */
     ExpectedBalanceChanges: {
       asset: components["schemas"]["TokenBalanceChange"];
       shares: components["schemas"]["TokenBalanceChange"];
@@ -753,6 +753,7 @@ export interface components {
       };
       /** @description The fee the transaction pays: 5,000 per signature plus limit × price */
       networkFeeLamports: string;
+      /** @description Compute units a simulation consumed; null: derived, not simulated */
       unitsConsumed: number | null;
     } | null;
     TokenBalanceChange: {

@@ -461,7 +461,7 @@ describe("a lying gateway", () => {
     expect(deposit.preview.changes).toMatchObject({ asset: -amount, shares });
     expect(deposit.preview.changes.lamports).toBeLessThan(0n);
     expect(-deposit.preview.changes.lamports).toBeLessThanOrEqual(deposit.preview.verified.maxLamportsSpent);
-    // What the build said it would do (its simulation), as the client's own simulation found it.
+    // What the build said it would do (derived, not simulated), as the client's own simulation found it.
     expect(deposit.prepared.expectedBalanceChanges).toMatchObject({
       asset: { amount: (-amount).toString() },
       sol: { lamports: deposit.preview.changes.lamports.toString() },

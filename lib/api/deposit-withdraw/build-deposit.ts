@@ -23,7 +23,7 @@ export const postDeposit = partnerEndpoint({
   handler: async ({ input, params, context }) =>
     buildDepositTransaction(
       context.deps,
-      { slippageBps: context.config.depositSlippageBps, simulateBalanceChanges: true },
+      { slippageBps: context.config.depositSlippageBps },
       {
         vault: params.vault_id,
         wallet: input.wallet,

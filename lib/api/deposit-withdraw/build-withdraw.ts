@@ -35,6 +35,5 @@ export const postWithdraw = partnerEndpoint({
         sharesAmount: input.sharesAmount,
         action: input.action,
       },
-      { simulateBalanceChanges: true },
     ),
 });

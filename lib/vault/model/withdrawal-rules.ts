@@ -13,6 +13,20 @@ export function claimAmounts(state: VaultAccount, receipt: WithdrawalReceiptAcco
   return withdrawalAmounts(receipt.shares, state.totalAssets, state.totalShares, receipt.feeBps);
 }
 
+/**
+ * A cancel of this receipt leaves a hole in the queue (programs/vault/src/queue.rs, exit_of): it is
+ * neither the unfunded tail, which shrinks, nor funded already, which settles. Only such a cancel opens
+ * the vault's hole list when it has none (and pays its rent).
+ */
+export function cancelLeavesHole(
+  state: Pick<VaultAccount, "queueFunded" | "queueTail">,
+  receipt: Pick<WithdrawalReceiptAccount, "queueStart" | "queueEnd">,
+): boolean {
+  const shrinksTail = state.queueFunded <= receipt.queueStart && receipt.queueEnd === state.queueTail;
+  const settles = state.queueFunded >= receipt.queueStart;
+  return !shrinksTail && !settles;
+}
+
 /** Why the receipt cannot be claimed now, in words; empty when it can. */
 export function claimBlockers(
   state: VaultAccount,

@@ -13,7 +13,11 @@ import {
   findAssociatedTokenAddress,
 } from "../../chain/spl-token";
 import { DomainError } from "../model/domain-errors";
-import { simulateExpectedBalanceChanges, type ExpectedBalanceChanges } from "./expected-balance-changes";
+import {
+  deriveExpectedBalanceChanges,
+  rentToOpen,
+  type ExpectedBalanceChanges,
+} from "./expected-balance-changes";
 import { buildDepositInstruction } from "../program/instructions";
 import { lessBasisPointsRoundDown, sharePrice, sharesForAssetsRoundDown } from "../model/share-math";
 import {
@@ -25,7 +29,7 @@ import {
 } from "../model/token-amount";
 import { deposit } from "./deposit";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
-import { loadVault, rentExemptMinimum, type LoadedVault, type VaultDeps } from "../model/vault-state";
+import { loadVault, type LoadedVault, type VaultDeps } from "../model/vault-state";
 
 /** Raw units, or a human amount converted with the asset's decimals once the vault is read. */
 export type DepositAmount = { raw: bigint } | { ui: number };
@@ -39,8 +43,6 @@ export interface DepositRequest {
 export interface DepositSettings {
   /** Tolerated drop of the share price between preparation and execution, in basis points. */
   slippageBps: number;
-  /** Simulate the built transaction and report the wallet's balance changes (the partner API does). */
-  simulateBalanceChanges?: boolean;
 }
 
 export interface DepositDetails {
@@ -59,7 +61,7 @@ export interface PreparedDeposit {
   details: DepositDetails;
   lastValidBlockHeight: number;
   expiresAt: string;
-  /** The wallet's changes in a simulation at build time; null when not simulated or it failed. */
+  /** The wallet's changes, derived at build time from what it moves, opens and pays. */
   expectedBalanceChanges: ExpectedBalanceChanges;
 }
 
@@ -69,6 +71,14 @@ interface WalletAccounts {
   shareAccount: ChainAccount | null;
 }
 
+/**
+ * The wallet's SOL, asset and share accounts in one getMultipleAccounts call, through the account
+ * cache when `mode` is "cached" (entries up to a few seconds old, lib/chain/vault-chain.ts). Safe for
+ * the build: the transaction opens the share account idempotently whatever the cache says, so a stale
+ * entry never makes it fail; a refusal is made only on a fresh read; and what a stale entry can move is
+ * the expected rent of a share account opened or closed within those seconds, which the signer's own
+ * simulation before signing shows.
+ */
 async function readWalletAccounts(
   deps: VaultDeps,
   vault: LoadedVault,
@@ -100,8 +110,7 @@ function assetBalance(accounts: WalletAccounts): bigint {
  * account does not exist yet.
  */
 function lamportsNeeded(accounts: WalletAccounts, units: number, priceMicroLamports: number): bigint {
-  const rent = accounts.shareAccount === null ? rentExemptMinimum(TOKEN_ACCOUNT_SIZE) : 0n;
-  return maximumFee(units, priceMicroLamports) + rent;
+  return maximumFee(units, priceMicroLamports) + rentToOpen(accounts.shareAccount, TOKEN_ACCOUNT_SIZE);
 }
 
 function rawAmount(vault: LoadedVault, amount: DepositAmount): bigint {
@@ -229,9 +238,12 @@ export async function buildDepositTransaction(
     },
     lastValidBlockHeight: built.lastValidBlockHeight,
     expiresAt: built.expiresAt,
-    expectedBalanceChanges:
-      settings.simulateBalanceChanges === true
-        ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
-        : null,
+    expectedBalanceChanges: deriveExpectedBalanceChanges(deposit, vault, built, {
+      asset: -amount,
+      shares,
+      tokenAccount: accounts.shareAccount,
+      opened: [],
+      returned: 0n,
+    }),
   };
 }

@@ -12,7 +12,11 @@ import {
 } from "../../chain/spl-token";
 import { firstOverflow } from "../model/cap-window";
 import { DomainError } from "../model/domain-errors";
-import { simulateExpectedBalanceChanges, type ExpectedBalanceChanges } from "./expected-balance-changes";
+import {
+  deriveExpectedBalanceChanges,
+  rentToOpen,
+  type ExpectedBalanceChanges,
+} from "./expected-balance-changes";
 import { findQueueHoles } from "../program/addresses";
 import { QUEUE_HOLES_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../program/idl";
 import {
@@ -31,11 +35,12 @@ import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transa
 import { cancelWithdrawal } from "./cancel-withdrawal";
 import { claimWithdrawal } from "./claim-withdrawal";
 import { requestWithdrawal } from "./request-withdrawal";
-import { rentExemptMinimum, withdrawalWindows, type LoadedVault, type VaultDeps } from "../model/vault-state";
+import { withdrawalWindows, type LoadedVault, type VaultDeps } from "../model/vault-state";
 import { readWithdrawalAccounts, type WithdrawalAccounts } from "./withdrawal-accounts";
 import { navSilent } from "../model/manager-silence";
 import { configInForce } from "../model/pending-config";
 import {
+  cancelLeavesHole,
   claimAmounts,
   claimBlockerText,
   claimBlockers,
@@ -47,11 +52,6 @@ import {
 } from "../model/withdrawal-rules";
 
 export type WithdrawAction = "initiate" | "claim" | "cancel";
-
-export interface WithdrawOptions {
-  /** Simulate the built transaction and report the wallet's balance changes (the partner API does). */
-  simulateBalanceChanges?: boolean;
-}
 
 export interface WithdrawRequest {
   vault: PublicKey;
@@ -103,7 +103,7 @@ export type PreparedWithdrawal = {
   message: string;
   lastValidBlockHeight: number;
   expiresAt: string;
-  /** The wallet's changes in a simulation at build time; null when not simulated or it failed. */
+  /** The wallet's changes, derived at build time from what it moves, opens, closes and pays. */
   expectedBalanceChanges: ExpectedBalanceChanges;
 } & (
   | { action: "initiate"; details: InitiateDetails }
@@ -184,7 +184,6 @@ async function prepareInitiate(
   schedule: ScheduleSettings,
   accounts: WithdrawalAccounts,
   request: WithdrawRequest,
-  options: WithdrawOptions,
 ): Promise<PreparedWithdrawal> {
   const nowMs = deps.now();
   // The config this request meets on chain: a pending config past its time is applied before the
@@ -244,18 +243,22 @@ async function prepareInitiate(
       { shares, maxFeeBps: state.feeBps },
     ),
   ];
+  // The receipt the request opens (its address may hold lamports sent there: the program tops it up).
+  const opened = [{ size: WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, account: accounts.receiptAccount }];
   requireSol(
     accounts,
     computeUnitLimit(requestWithdrawal, instructions),
     price,
-    rentExemptMinimum(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE),
+    rentToOpen(accounts.receiptAccount, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE),
   );
   const built = buildUnsignedTransaction(request.wallet, requestWithdrawal, instructions, blockhash, price);
   const estimate = estimateView(vault, shares, state.feeBps);
-  const expectedBalanceChanges =
-    options.simulateBalanceChanges === true
-      ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
-      : null;
+  const expectedBalanceChanges = deriveExpectedBalanceChanges(requestWithdrawal, vault, built, {
+    asset: 0n,
+    shares: -shares,
+    opened,
+    returned: 0n,
+  });
   return {
     action: "initiate",
     transaction: built.transaction,
@@ -280,7 +283,6 @@ async function prepareClaim(
   schedule: ScheduleSettings,
   accounts: WithdrawalAccounts,
   request: WithdrawRequest,
-  options: WithdrawOptions,
 ): Promise<PreparedWithdrawal> {
   const { vault, receipt } = accounts;
   if (receipt === null) {
@@ -328,14 +330,19 @@ async function prepareClaim(
     accounts,
     computeUnitLimit(claimWithdrawal, instructions),
     price,
-    accounts.assetAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE),
+    rentToOpen(accounts.assetAccount, TOKEN_ACCOUNT_SIZE),
   );
   const built = buildUnsignedTransaction(request.wallet, claimWithdrawal, instructions, blockhash, price);
   const amounts = claimAmounts(state, receipt);
-  const expectedBalanceChanges =
-    options.simulateBalanceChanges === true
-      ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
-      : null;
+  // The net arrives; the escrowed shares are burned (they left the wallet at the request); the
+  // receipt closes and all its lamports come back.
+  const expectedBalanceChanges = deriveExpectedBalanceChanges(claimWithdrawal, vault, built, {
+    asset: amounts.net,
+    shares: 0n,
+    tokenAccount: accounts.assetAccount,
+    opened: [],
+    returned: accounts.receiptAccount?.lamports ?? 0n,
+  });
   return {
     action: "claim",
     transaction: built.transaction,
@@ -366,7 +373,6 @@ async function prepareCancel(
   schedule: ScheduleSettings,
   accounts: WithdrawalAccounts,
   request: WithdrawRequest,
-  options: WithdrawOptions,
 ): Promise<PreparedWithdrawal> {
   const { vault, receipt } = accounts;
   if (receipt === null) {
@@ -376,10 +382,9 @@ async function prepareCancel(
     );
   }
   const queueHoles = findQueueHoles(vault.address);
-  const [blockhash, price, [holeList]] = await Promise.all([
+  const [blockhash, price] = await Promise.all([
     deps.chain.recentBlockhash(),
     deps.chain.priorityFee([vault.address]),
-    deps.chain.getAccounts([queueHoles], "fresh"),
   ]);
   const { state } = vault;
   const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
@@ -404,23 +409,28 @@ async function prepareCancel(
   // The first cancel that leaves a hole in the queue creates the vault's hole list and pays its rent
   // before the receipt's rent comes back: the wallet must hold it beforehand (it comes back once the
   // list is empty again, through close_queue_holes).
-  const holeListRent =
-    holeList === null || holeList === undefined ? rentExemptMinimum(QUEUE_HOLES_ACCOUNT_SIZE) : 0n;
+  const opened = cancelLeavesHole(state, receipt)
+    ? [{ size: QUEUE_HOLES_ACCOUNT_SIZE, account: accounts.queueHolesAccount }]
+    : [];
+  const holeListRent = opened.reduce((sum, { size, account }) => sum + rentToOpen(account, size), 0n);
   requireSol(
     accounts,
     computeUnitLimit(cancelWithdrawal, instructions),
     price,
-    holeListRent + (accounts.shareAccountExists ? 0n : rentExemptMinimum(TOKEN_ACCOUNT_SIZE)),
+    holeListRent + rentToOpen(accounts.shareAccount, TOKEN_ACCOUNT_SIZE),
   );
   const built = buildUnsignedTransaction(request.wallet, cancelWithdrawal, instructions, blockhash, price);
   // The program burns the receipt's fee in shares (rounded up), so a cancel costs what an exit costs.
   const feeShares = withdrawalFeeRoundUp(receipt.shares, receipt.feeBps);
   const returned = receipt.shares - feeShares;
   const value = assetsForSharesRoundDown(returned, state.totalAssets, state.totalShares);
-  const expectedBalanceChanges =
-    options.simulateBalanceChanges === true
-      ? await simulateExpectedBalanceChanges(deps, vault, request.wallet, built)
-      : null;
+  const expectedBalanceChanges = deriveExpectedBalanceChanges(cancelWithdrawal, vault, built, {
+    asset: 0n,
+    shares: returned,
+    tokenAccount: accounts.shareAccount,
+    opened,
+    returned: accounts.receiptAccount?.lamports ?? 0n,
+  });
   return {
     action: "cancel",
     transaction: built.transaction,
@@ -459,7 +469,6 @@ export async function buildWithdrawTransaction(
   deps: VaultDeps,
   schedule: ScheduleSettings,
   request: WithdrawRequest,
-  options: WithdrawOptions = {},
 ): Promise<PreparedWithdrawal> {
   const accounts = await readWithdrawalAccounts(deps, request.vault, request.wallet);
   const action = request.action ?? detectWithdrawAction(accounts);
@@ -472,10 +481,10 @@ export async function buildWithdrawTransaction(
   }
   switch (action) {
     case "initiate":
-      return prepareInitiate(deps, schedule, accounts, request, options);
+      return prepareInitiate(deps, schedule, accounts, request);
     case "claim":
-      return prepareClaim(deps, schedule, accounts, request, options);
+      return prepareClaim(deps, schedule, accounts, request);
     case "cancel":
-      return prepareCancel(deps, schedule, accounts, request, options);
+      return prepareCancel(deps, schedule, accounts, request);
   }
 }

@@ -1,5 +1,5 @@
 // Reading a withdrawal's accounts freshly, in one call each: the vault, the wallet's receipt, the
-// reserve and (for the builder) the wallet's SOL and token accounts. What the withdraw builder and the
+// reserve and (for the builder) the wallet's SOL and token accounts and the queue's hole list. What the withdraw builder and the
 // withdrawal status both read; the rules applied to what they read are in withdrawal-rules.ts.
 import { PublicKey } from "@solana/web3.js";
 
@@ -25,12 +25,17 @@ export interface WithdrawalAccounts {
   vault: LoadedVault;
   receiptAddress: PublicKey;
   receipt: WithdrawalReceiptAccount | null;
+  /** The receipt's address as read (its lamports come back to the wallet at a claim or cancel). */
+  receiptAccount: ChainAccount | null;
   reserveBalance: bigint;
   walletLamports: bigint;
   walletShares: bigint;
-  assetAccountExists: boolean;
-  /** The wallet's share account is open (a cancel re-opens it when the wallet closed it). */
-  shareAccountExists: boolean;
+  /** The wallet's asset account (a claim opens it when missing), null when nothing is there. */
+  assetAccount: ChainAccount | null;
+  /** The wallet's share account (a cancel re-opens it when the wallet closed it). */
+  shareAccount: ChainAccount | null;
+  /** The vault's hole list (the first cancel that leaves a hole opens it), null when nothing is there. */
+  queueHolesAccount: ChainAccount | null;
 }
 
 function tokenBalance(account: ChainAccount | null | undefined): bigint {
@@ -46,7 +51,10 @@ function receiptFrom(account: ChainAccount | null | undefined): WithdrawalReceip
   return decodeReceipt(account.data);
 }
 
-/** Vault, receipt, reserve and the wallet's accounts, freshly, in one getMultipleAccounts call. */
+/**
+ * Vault, receipt, reserve, the wallet's accounts and the hole list, freshly, in one getMultipleAccounts
+ * call.
+ */
 export async function readWithdrawalAccounts(
   deps: VaultDeps,
   vaultAddress: PublicKey,
@@ -54,7 +62,7 @@ export async function readWithdrawalAccounts(
 ): Promise<WithdrawalAccounts> {
   const layout = await vaultLayout(deps, vaultAddress);
   const receiptAddress = findReceipt(vaultAddress, wallet);
-  const [vaultAccount, receipt, reserve, walletAccount, shareAccount, assetAccount] =
+  const [vaultAccount, receipt, reserve, walletAccount, shareAccount, assetAccount, queueHoles] =
     await deps.chain.getAccounts(
       [
         vaultAddress,
@@ -63,6 +71,7 @@ export async function readWithdrawalAccounts(
         wallet,
         findAssociatedTokenAddress(wallet, layout.shareMint),
         findAssociatedTokenAddress(wallet, layout.assetMint),
+        findQueueHoles(vaultAddress),
       ],
       "fresh",
     );
@@ -72,11 +81,13 @@ export async function readWithdrawalAccounts(
     vault,
     receiptAddress,
     receipt: receiptFrom(receipt),
+    receiptAccount: receipt ?? null,
     reserveBalance: tokenBalance(reserve),
     walletLamports: walletAccount?.lamports ?? 0n,
     walletShares: tokenBalance(shareAccount),
-    assetAccountExists: assetAccount !== null && assetAccount !== undefined,
-    shareAccountExists: shareAccount !== null && shareAccount !== undefined,
+    assetAccount: assetAccount ?? null,
+    shareAccount: shareAccount ?? null,
+    queueHolesAccount: queueHoles ?? null,
   };
 }
 

@@ -184,7 +184,7 @@ describe("cancelling a pending withdrawal: POST /api/vault/{vault_id}/withdraw w
       withdrawalReservation: null,
     });
     expect(data.message).toMatch(/^Cancel the pending withdrawal of 500(\.0+)? vUSDC from /);
-    // Simulated at build time: the escrowed shares come back, no asset moves; SOL: the receipt's rent
+    // Derived at build time: the escrowed shares come back, no asset moves; SOL: the receipt's rent
     // back, less the fee, the hole list's rent and the re-opened share account's.
     const fee = BigInt(data.expectedBalanceChanges?.networkFeeLamports ?? "0");
     const solChange =

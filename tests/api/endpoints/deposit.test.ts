@@ -39,7 +39,7 @@ describe("POST /api/vault/{vault_id}/deposit", () => {
     const simulation = await api.harness.connection.simulateTransaction(transaction, { sigVerify: false });
     expect(simulation.value.err).toBeNull();
     expect(simulation.value.unitsConsumed).toBeLessThanOrEqual(deposit.computeUnits);
-    // What it does, simulated at build time: 250 USDC out, 250,000,000,000 raw shares in, and SOL for
+    // What it does, derived at build time (no simulation): 250 USDC out, 250,000,000,000 raw shares in, and SOL for
     // the fee and the share account's rent (2,039,280 lamports for 165 bytes).
     const changes = body.data.expectedBalanceChanges;
     expect(changes).toMatchObject({
@@ -49,7 +49,7 @@ describe("POST /api/vault/{vault_id}/deposit", () => {
     const spent = BigInt(changes?.networkFeeLamports ?? "0") + rentExemptMinimum(TOKEN_ACCOUNT_SIZE);
     expect(BigInt(changes?.networkFeeLamports ?? "0")).toBeGreaterThanOrEqual(5_000n);
     expect(changes?.sol.lamports).toBe((-spent).toString());
-    expect(changes?.unitsConsumed).toBe(simulation.value.unitsConsumed);
+    expect(changes?.unitsConsumed).toBeNull();
   });
 
   it("takes amount over uiAmount, and converts uiAmount with the asset's decimals", async () => {

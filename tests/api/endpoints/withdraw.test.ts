@@ -117,7 +117,7 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
     });
     expect(data.details.withdrawalPolicy).toMatchObject({ feeBps: 10, queueOrder: "fifo" });
     expect(data.details.withdrawalLimits.hourly.cap?.amount).toBe("25000000000");
-    // Simulated at build time: the shares leave for the escrow; SOL pays the fee and the receipt's rent.
+    // Derived at build time: the shares leave for the escrow; SOL pays the fee and the receipt's rent.
     expect(data.expectedBalanceChanges).toMatchObject({
       asset: { amount: "0" },
       shares: { amount: "-100000000000", symbol: "vUSDC" },
@@ -219,7 +219,7 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
     expect(data.details.withdrawalEstimate).toBeNull();
     expect(data.details.withdrawalReservation).toBeNull();
     expect(data.message).toMatch(/^Claim about 99\.9\d* USDC/);
-    // Simulated at build time: the net claim arrives, no shares move (they were escrowed), and the
+    // Derived at build time: the net claim arrives, no shares move (they were escrowed), and the
     // receipt's rent comes back less the fee.
     expect(data.expectedBalanceChanges).toMatchObject({
       asset: { amount: data.details.claimAmount.net.amount },
