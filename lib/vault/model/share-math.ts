@@ -44,6 +44,14 @@ export function withdrawalFeeRoundUp(gross: bigint, feeBps: number): bigint {
   return (numerator + BPS - 1n) / BPS;
 }
 
+/**
+ * A deposit's partner fee, rounded down (the depositor never pays more than the bps):
+ * `floor(amount × partner_fee_bps / 10000)`, as the program computes it.
+ */
+export function partnerFeeRoundDown(amount: bigint, partnerFeeBps: number): bigint {
+  return (amount * BigInt(partnerFeeBps)) / BPS;
+}
+
 export interface WithdrawalAmounts {
   gross: bigint;
   fee: bigint;

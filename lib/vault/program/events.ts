@@ -10,8 +10,10 @@ import {
   getDepositedDecoder,
   getManagerAcceptedDecoder,
   getManagerProposedDecoder,
+  getMaxPartnerFeeUpdatedDecoder,
   getNavBoundsUpdatedDecoder,
   getNavUpdatedDecoder,
+  getPartnerFeePaidDecoder,
   getProtocolInitializedDecoder,
   getSurplusRetainedDecoder,
   getVaultInitializedDecoder,
@@ -48,6 +50,8 @@ const vaultEventDecoders = {
   ConfigScheduled: getConfigScheduledDecoder(),
   VaultPeriodsUpdated: getVaultPeriodsUpdatedDecoder(),
   SurplusRetained: getSurplusRetainedDecoder(),
+  PartnerFeePaid: getPartnerFeePaidDecoder(),
+  MaxPartnerFeeUpdated: getMaxPartnerFeeUpdatedDecoder(),
 };
 
 export type VaultEventName = keyof typeof vaultEventDecoders;

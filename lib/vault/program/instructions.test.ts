@@ -11,6 +11,7 @@ import {
   buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
+  buildDepositWithPartnerFeeInstruction,
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
   buildProposeAdminInstruction,
@@ -18,6 +19,7 @@ import {
   buildProposeManagerInstruction,
   buildSetVaultPeriodsInstruction,
   buildSetAdminPauseInstruction,
+  buildSetMaxPartnerFeeInstruction,
   buildRequestWithdrawalInstruction,
   buildSetNavBoundsInstruction,
   buildStageWithdrawalsInstruction,
@@ -93,6 +95,11 @@ describe("instruction builders", () => {
       { configNoticeSeconds: 259_200, silenceSeconds: 604_800 },
     ),
     set_admin_pause: buildSetAdminPauseInstruction({ admin, protocol, vault }, 1_700_000_000n),
+    deposit_with_partner_fee: buildDepositWithPartnerFeeInstruction(
+      { ...depositAccounts, protocol, partner: key(), partnerAsset: key() },
+      { amount: 1n, minSharesOut: 0n, partnerFeeBps: 25 },
+    ),
+    set_max_partner_fee: buildSetMaxPartnerFeeInstruction({ admin, protocol }, 100),
   };
 
   it.each(vaultIdl.instructions.map((definition) => [definition.name, definition] as const))(
@@ -119,6 +126,15 @@ describe("instruction builders", () => {
       { amount: new BN("18446744073709551615"), min_shares_out: new BN("7") },
     ],
     [
+      "deposit_with_partner_fee",
+      () =>
+        buildDepositWithPartnerFeeInstruction(
+          { ...depositAccounts, protocol, partner: key(), partnerAsset: key() },
+          { amount: 1_000_000_000n, minSharesOut: 997_500_000_000n, partnerFeeBps: 25 },
+        ),
+      { amount: new BN("1000000000"), min_shares_out: new BN("997500000000"), partner_fee_bps: 25 },
+    ],
+    [
       "request_withdrawal",
       () =>
         buildRequestWithdrawalInstruction(withdrawalAccounts, {
@@ -140,6 +156,15 @@ describe("instruction builders", () => {
       );
     },
   );
+
+  it.each([-1, 65_536, 0.5])("refuses a partner fee of %s bps rather than wrap it", (partnerFeeBps) => {
+    expect(() =>
+      buildDepositWithPartnerFeeInstruction(
+        { ...depositAccounts, protocol, partner: key(), partnerAsset: key() },
+        { amount: 1n, minSharesOut: 0n, partnerFeeBps },
+      ),
+    ).toThrow(RangeError);
+  });
 
   it("places named accounts where the IDL names them", () => {
     const names = vaultIdl.instructions.find(

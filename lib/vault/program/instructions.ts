@@ -21,12 +21,14 @@ import {
   getCancelWithdrawalInstruction,
   getClaimWithdrawalInstruction,
   getDepositInstruction,
+  getDepositWithPartnerFeeInstruction,
   getInitializeProtocolInstruction,
   getInitializeVaultInstruction,
   getProposeAdminInstruction,
   getProposeManagerInstruction,
   getRequestWithdrawalInstruction,
   getSetAdminPauseInstruction,
+  getSetMaxPartnerFeeInstruction,
   getSetNavBoundsInstruction,
   getSetVaultPeriodsInstruction,
   getStageWithdrawalsInstruction,
@@ -79,6 +81,22 @@ export interface DepositAccounts extends ProgramAccounts {
 export interface DepositArgs {
   amount: bigint;
   minSharesOut: bigint;
+}
+
+/**
+ * deposit_with_partner_fee: deposit's accounts, then the vault's protocol (whose max_partner_fee_bps
+ * bounds the fee), the partner's wallet and its associated token account for the vault's asset mint
+ * (which must exist: the program pays the fee into it).
+ */
+export interface DepositWithPartnerFeeAccounts extends DepositAccounts {
+  protocol: PublicKey;
+  partner: PublicKey;
+  partnerAsset: PublicKey;
+}
+
+export interface DepositWithPartnerFeeArgs extends DepositArgs {
+  /** amount × partnerFeeBps / 10,000, rounded down, goes to the partner; the rest is deposited. */
+  partnerFeeBps: number;
 }
 
 export interface RequestWithdrawalAccounts extends ProgramAccounts {
@@ -312,6 +330,38 @@ export function buildDepositInstruction(
   );
 }
 
+function u16Bps(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0 || value > 0xffff) {
+    throw new RangeError(`${name} must be an integer from 0 to 65535, got ${value}`);
+  }
+  return value;
+}
+
+export function buildDepositWithPartnerFeeInstruction(
+  accounts: DepositWithPartnerFeeAccounts,
+  args: DepositWithPartnerFeeArgs,
+): TransactionInstruction {
+  return toTransactionInstruction(
+    getDepositWithPartnerFeeInstruction({
+      depositor: signerOf(accounts.depositor),
+      vault: addressOf(accounts.vault),
+      authority: addressOf(accounts.authority),
+      shareMint: addressOf(accounts.shareMint),
+      reserve: addressOf(accounts.reserve),
+      depositorAsset: addressOf(accounts.depositorAsset),
+      depositorShares: addressOf(accounts.depositorShares),
+      tokenProgram: optionalAddress(accounts.tokenProgram),
+      protocol: addressOf(accounts.protocol),
+      partner: addressOf(accounts.partner),
+      partnerAsset: addressOf(accounts.partnerAsset),
+      amount: args.amount,
+      minSharesOut: args.minSharesOut,
+      partnerFeeBps: u16Bps("partnerFeeBps", args.partnerFeeBps),
+    }),
+    accounts,
+  );
+}
+
 export function buildRequestWithdrawalInstruction(
   accounts: RequestWithdrawalAccounts,
   args: RequestWithdrawalArgs,
@@ -489,6 +539,21 @@ export function buildSetNavBoundsInstruction(
       admin: signerOf(accounts.admin),
       protocol: addressOf(accounts.protocol),
       ...bounds,
+    }),
+    accounts,
+  );
+}
+
+/** The admin sets the highest partner fee a deposit of the protocol's vaults may pay (program ceiling 500). */
+export function buildSetMaxPartnerFeeInstruction(
+  accounts: ProtocolAdminAccounts,
+  maxPartnerFeeBps: number,
+): TransactionInstruction {
+  return toTransactionInstruction(
+    getSetMaxPartnerFeeInstruction({
+      admin: signerOf(accounts.admin),
+      protocol: addressOf(accounts.protocol),
+      maxPartnerFeeBps: u16Bps("maxPartnerFeeBps", maxPartnerFeeBps),
     }),
     accounts,
   );
