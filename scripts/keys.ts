@@ -5,18 +5,25 @@
 import { z } from "zod";
 
 import { isAddressText } from "../lib/chain/address-text";
+import { appConfigFrom } from "../lib/config";
 import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/env-schema";
-import type { ApiKeyRecord } from "../lib/store/api-keys";
+import { ChainClient } from "../lib/operator/chain-client";
+import { PARTNER_FEE_CEILING_BPS, type ApiKeyRecord } from "../lib/store/api-keys";
 import { Store } from "../lib/store/store";
+import { partnerFeeMaximum } from "../lib/vault/reads/partner-fee-maximum";
 
 const USAGE = `Usage:
   npm run keys -- create --name <name> [--scope read|write] [--vault <id>]... [--wallet <address>] [--rpm <n>] [--test]
+                         [--partner-wallet <address> --partner-fee-bps <n>]
   npm run keys -- list
   npm run keys -- revoke <key id>
 
 create prints the key once: keep it on your server. --scope defaults to read; write includes read.
 --vault (repeatable) restricts the key to those vaults, --wallet to one wallet. --rpm defaults to
-DEFAULT_KEY_RPM or 120. --test makes a vk_test_ key (the default is vk_live_).`;
+DEFAULT_KEY_RPM or 120. --test makes a vk_test_ key (the default is vk_live_).
+--partner-wallet and --partner-fee-bps (together) make the key a partner's: its deposits pay that
+wallet's asset account a fee of n bps (1 to the protocol's max_partner_fee_bps, read from the chain;
+500 at most when the chain cannot be reached).`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -53,7 +60,59 @@ const createOptions = z.object({
   vaults: z.array(z.string().refine(isAddressText, "must be a vault address")).nullable(),
   wallet: z.string().refine(isAddressText, "must be a wallet address").nullable(),
   rpm: z.number().int().min(1).max(1_000_000),
+  partner: z
+    .object({
+      wallet: z.string().refine(isAddressText, "must be a wallet address"),
+      feeBps: z
+        .number()
+        .int("must be a whole number of bps")
+        .min(1, "must be at least 1 bps")
+        .max(PARTNER_FEE_CEILING_BPS, `must be at most ${PARTNER_FEE_CEILING_BPS} bps`),
+    })
+    .nullable(),
 });
+
+/** --partner-wallet and --partner-fee-bps come together or not at all. */
+function partnerFlags(flags: Map<string, string[]>): { wallet: string | undefined; feeBps: number } | null {
+  const wallet = flags.get("partner-wallet")?.[0];
+  const bps = flags.get("partner-fee-bps")?.[0];
+  if (wallet === undefined && bps === undefined) {
+    return null;
+  }
+  if (wallet === undefined || bps === undefined) {
+    fail("--partner-wallet and --partner-fee-bps go together");
+  }
+  if (!/^\d{1,5}$/.test(bps)) {
+    fail("--partner-fee-bps: must be a whole number of bps");
+  }
+  return { wallet, feeBps: Number(bps) };
+}
+
+/** Refuses a partner fee above the protocol's maximum on chain (the ceiling when the chain is out of reach). */
+async function checkPartnerFee(env: EnvValues, feeBps: number): Promise<void> {
+  let config: ReturnType<typeof appConfigFrom>;
+  try {
+    config = appConfigFrom(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(
+      `keys: no protocol to read (${error.message}); the partner fee is checked against the ${PARTNER_FEE_CEILING_BPS} bps ceiling only`,
+    );
+    return;
+  }
+  const chain = new ChainClient(config.rpcUrl, { timeoutMs: 5_000 });
+  const maximum = await partnerFeeMaximum((address) => chain.getAccount(address), config.protocolId);
+  if (maximum.source === "ceiling") {
+    console.error(
+      `keys: the chain at ${config.rpcUrl} did not answer; the partner fee is checked against the ${PARTNER_FEE_CEILING_BPS} bps ceiling only`,
+    );
+  }
+  if (feeBps > maximum.maxFeeBps) {
+    fail(
+      `--partner-fee-bps: ${feeBps} is above the protocol's maximum partner fee of ${maximum.maxFeeBps} bps`,
+    );
+  }
+}
 
 function describe(key: ApiKeyRecord): string {
   const status = key.revokedAt === null ? "active" : `revoked ${key.revokedAt.toISOString()}`;
@@ -61,6 +120,7 @@ function describe(key: ApiKeyRecord): string {
     `${key.id}  ${key.keyPrefix}…  ${key.scope.padEnd(5)}  ${String(key.rpm).padStart(6)} rpm  ${status}`,
     `    name: ${key.name}`,
     `    vaults: ${key.vaults?.join(", ") ?? "any"}   wallet: ${key.wallet ?? "any"}`,
+    `    partner: ${key.partner === null ? "none" : `${key.partner.wallet} (${key.partner.feeBps} bps on deposits)`}`,
     `    created ${key.createdAt.toISOString()}   last used ${key.lastUsedAt?.toISOString() ?? "never"}`,
   ].join("\n");
 }
@@ -89,10 +149,18 @@ async function main(): Promise<void> {
           vaults: flags.get("vault") ?? null,
           wallet: flags.get("wallet")?.[0] ?? null,
           rpm: Number(flags.get("rpm")?.[0] ?? env.DEFAULT_KEY_RPM),
+          partner: partnerFlags(flags),
         });
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
-          fail(`--${String(issue?.path[0] ?? "option")}: ${issue?.message ?? "invalid"}`);
+          const flag =
+            issue?.path[0] === "partner"
+              ? `partner-${issue.path[1] === "feeBps" ? "fee-bps" : "wallet"}`
+              : String(issue?.path[0] ?? "option");
+          fail(`--${flag}: ${issue?.message ?? "invalid"}`);
+        }
+        if (parsed.data.partner !== null) {
+          await checkPartnerFee(env, parsed.data.partner.feeBps);
         }
         const { secret, record } = await store.keys.create({
           ...parsed.data,
