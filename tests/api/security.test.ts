@@ -122,7 +122,9 @@ describe.each(PARTNER_ROUTES)("$name", (route) => {
   });
 
   it(route.scope === "write" ? "refuses a read key with 403" : "accepts a read key", async () => {
-    const result = await call(route, { authorization: `Bearer ${await key({ scope: "read" })}` });
+    // A partner's read key: it reads everything a read key does, its partner's earnings too.
+    const partner = { wallet: Keypair.generate().publicKey.toBase58(), feeBps: 25 };
+    const result = await call(route, { authorization: `Bearer ${await key({ scope: "read", partner })}` });
     if (route.scope === "write") {
       expectRefusal(
         result,
