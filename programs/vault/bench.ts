@@ -1,9 +1,10 @@
 // npm run bench:program — compute units of each vault instruction in LiteSVM, against the targets.
 // Each measured transaction holds only the instruction itself: token accounts (ATAs) are created in
 // earlier transactions. Exits non-zero when a target is missed or an instruction fails.
+import { findAssociatedTokenAddressAndBump } from "../../lib/chain/spl-token";
 import { findReceiptAndBump } from "../../lib/vault/program/addresses";
 import { TestChain, type TransactionOutcome } from "./tests/harness";
-import { TestProtocol, TestVault, type Member } from "./tests/vault-fixture";
+import { TestProtocol, TestVault, type Member, type Partner } from "./tests/vault-fixture";
 
 /**
  * A member whose receipt's bump is 255, so request_withdrawal's find_program_address succeeds on its
@@ -15,6 +16,19 @@ function memberWithFirstTryReceipt(vault: TestVault, assets: bigint): Member {
     const member = vault.addMember(assets);
     if (findReceiptAndBump(vault.key, member.publicKey).bump === 255) {
       return member;
+    }
+  }
+}
+
+/**
+ * A partner whose associated token account of the asset has bump `bump`: deposit_with_partner_fee
+ * derives it with a bump search, ~1,500 CU per try (255 is the first try, half of all wallets).
+ */
+function partnerWithAtaBump(vault: TestVault, bump: number): Partner {
+  for (;;) {
+    const partner = vault.addPartner();
+    if (findAssociatedTokenAddressAndBump(partner.publicKey, vault.chain.assetMint).bump === bump) {
+      return partner;
     }
   }
 }
@@ -37,6 +51,8 @@ const TARGETS: Record<string, bigint> = {
   "request_withdrawal (applying a due config)": 8_000n,
   claim_withdrawal: 8_000n,
   "claim_withdrawal (last, to surplus)": 8_000n,
+  // Issue 32: a deposit with a partner fee ≤ 10,000 CU (its partner's ATA found on the first try).
+  "deposit_with_partner_fee (ATA bump 255)": 10_000n,
 };
 
 function measured(instruction: string, outcome: TransactionOutcome): Measurement {
@@ -120,6 +136,18 @@ function measureAll(): Measurement[] {
       vault.requestWithdrawal(carol, 2_000_000_000n, 30),
     ),
   );
+  // Issue 32: 1,000 USDC at 25 bps, the protocol's default maximum being 100 bps.
+  const dave = vault.addMember(3_000_000_000n);
+  measured("deposit (dave, shares account)", vault.deposit(dave, 1_000_000n));
+  for (const bump of [255, 254]) {
+    measurements.push(
+      measured(
+        `deposit_with_partner_fee (ATA bump ${bump})`,
+        vault.depositWithPartnerFee(dave, partnerWithAtaBump(vault, bump), 1_000_000_000n, 25),
+      ),
+    );
+  }
+  measurements.push(measured("set_max_partner_fee", protocol.setMaxPartnerFee(50)));
   measurements.push(measured("set_admin_pause (hold)", vault.setAdminPause(chain.now() + 20n * 86_400n)));
   measurements.push(measured("set_admin_pause (lift)", vault.setAdminPause(0n)));
   const next = chain.createFundedKeypair();

@@ -77,7 +77,7 @@ describe("account decoders", () => {
     expect(() => decodeQueueHoles(data.subarray(0, QUEUE_HOLES_ACCOUNT_SIZE - 1))).toThrow();
   });
 
-  it("decode the protocol: its admin, pending admin and NAV bounds", async () => {
+  it("decode the protocol: its admin, pending admin, NAV bounds and partner fee maximum", async () => {
     const admin = Keypair.generate().publicKey;
     const data = await vaultCoder.accounts.encode("Protocol", {
       creator: admin,
@@ -90,7 +90,8 @@ describe("account decoders", () => {
       bump: 255,
       max_annual_gain_bps: 2_000,
       max_daily_loss_bps: 50,
-      reserved: Array(60).fill(0),
+      max_partner_fee_bps: 100,
+      reserved: Array(58).fill(0),
     });
     expect(data.length).toBe(PROTOCOL_ACCOUNT_SIZE);
     expect(decodeProtocol(data)).toMatchObject({
@@ -101,6 +102,7 @@ describe("account decoders", () => {
       vaultCount: 2n,
       maxAnnualGainBps: 2_000,
       maxDailyLossBps: 50,
+      maxPartnerFeeBps: 100,
     });
     expect(() =>
       decodeVault(Buffer.concat([data, Buffer.alloc(VAULT_ACCOUNT_SIZE - data.length)])),

@@ -30,7 +30,9 @@ import { VAULT_PROGRAM_ID, vaultIdl } from "./idl";
  * Each event's decoder, generated from its struct in the IDL (npm run program:generate). Of note:
  * ConfigUpdated's pauseUntil is when the pause ends by itself (in force while paused and the event's
  * timestamp < it) and its adminPaused the protocol admin's pause, which the manager cannot lift;
- * ConfigScheduled's effectiveAt is when the scheduled config applies (0: the pending one was withdrawn).
+ * ConfigScheduled's effectiveAt is when the scheduled config applies (0: the pending one was withdrawn);
+ * PartnerFeePaid's assets is the deposit's gross amount, of which fee went to the partner (the Deposited
+ * event beside it carries the net amount).
  */
 const vaultEventDecoders = {
   VaultInitialized: getVaultInitializedDecoder(),

@@ -53,6 +53,8 @@ describe("instruction builders", () => {
     depositorAsset: key(),
     depositorShares: key(),
   };
+  const partner = key();
+  const partnerAccounts = { ...depositAccounts, protocol, partner, partnerAsset: key() };
   const withdrawalAccounts = { owner, vault, receipt, ownerShares: key(), escrow };
   const built = {
     initialize_vault: buildInitializeVaultInstruction(
@@ -95,10 +97,11 @@ describe("instruction builders", () => {
       { configNoticeSeconds: 259_200, silenceSeconds: 604_800 },
     ),
     set_admin_pause: buildSetAdminPauseInstruction({ admin, protocol, vault }, 1_700_000_000n),
-    deposit_with_partner_fee: buildDepositWithPartnerFeeInstruction(
-      { ...depositAccounts, protocol, partner: key(), partnerAsset: key() },
-      { amount: 1n, minSharesOut: 0n, partnerFeeBps: 25 },
-    ),
+    deposit_with_partner_fee: buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+      amount: 1n,
+      minSharesOut: 0n,
+      partnerFeeBps: 25,
+    }),
     set_max_partner_fee: buildSetMaxPartnerFeeInstruction({ admin, protocol }, 100),
   };
 
@@ -128,11 +131,17 @@ describe("instruction builders", () => {
     [
       "deposit_with_partner_fee",
       () =>
-        buildDepositWithPartnerFeeInstruction(
-          { ...depositAccounts, protocol, partner: key(), partnerAsset: key() },
-          { amount: 1_000_000_000n, minSharesOut: 997_500_000_000n, partnerFeeBps: 25 },
-        ),
+        buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+          amount: 1_000_000_000n,
+          minSharesOut: 997_500_000_000n,
+          partnerFeeBps: 25,
+        }),
       { amount: new BN("1000000000"), min_shares_out: new BN("997500000000"), partner_fee_bps: 25 },
+    ],
+    [
+      "set_max_partner_fee",
+      () => buildSetMaxPartnerFeeInstruction({ admin, protocol }, 500),
+      { max_partner_fee_bps: 500 },
     ],
     [
       "request_withdrawal",
@@ -149,6 +158,20 @@ describe("instruction builders", () => {
   });
 
   it.each([-1, 65_536, 1.5, Number.NaN])(
+    "refuses a partner fee or a maximum partner fee of %s bps rather than wrap it",
+    (bps) => {
+      expect(() =>
+        buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+          amount: 1n,
+          minSharesOut: 0n,
+          partnerFeeBps: bps,
+        }),
+      ).toThrow(RangeError);
+      expect(() => buildSetMaxPartnerFeeInstruction({ admin, protocol }, bps)).toThrow(RangeError);
+    },
+  );
+
+  it.each([-1, 65_536, 1.5, Number.NaN])(
     "refuses a maximum fee of %s bps rather than wrap it",
     (maxFeeBps) => {
       expect(() => buildRequestWithdrawalInstruction(withdrawalAccounts, { shares: 1n, maxFeeBps })).toThrow(
@@ -156,15 +179,6 @@ describe("instruction builders", () => {
       );
     },
   );
-
-  it.each([-1, 65_536, 0.5])("refuses a partner fee of %s bps rather than wrap it", (partnerFeeBps) => {
-    expect(() =>
-      buildDepositWithPartnerFeeInstruction(
-        { ...depositAccounts, protocol, partner: key(), partnerAsset: key() },
-        { amount: 1n, minSharesOut: 0n, partnerFeeBps },
-      ),
-    ).toThrow(RangeError);
-  });
 
   it("places named accounts where the IDL names them", () => {
     const names = vaultIdl.instructions.find(

@@ -84,9 +84,8 @@ export interface DepositArgs {
 }
 
 /**
- * deposit_with_partner_fee: deposit's accounts, then the vault's protocol (whose max_partner_fee_bps
- * bounds the fee), the partner's wallet and its associated token account for the vault's asset mint
- * (which must exist: the program pays the fee into it).
+ * deposit_with_partner_fee: deposit's accounts, then the vault's protocol (its max_partner_fee_bps
+ * bounds the fee), the partner's wallet and its associated token account of the vault's asset.
  */
 export interface DepositWithPartnerFeeAccounts extends DepositAccounts {
   protocol: PublicKey;
@@ -95,7 +94,7 @@ export interface DepositWithPartnerFeeAccounts extends DepositAccounts {
 }
 
 export interface DepositWithPartnerFeeArgs extends DepositArgs {
-  /** amount × partnerFeeBps / 10,000, rounded down, goes to the partner; the rest is deposited. */
+  /** floor(amount × partnerFeeBps / 10000) goes to the partner; min_shares_out applies to the rest. */
   partnerFeeBps: number;
 }
 
@@ -330,17 +329,19 @@ export function buildDepositInstruction(
   );
 }
 
-function u16Bps(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffff) {
-    throw new RangeError(`${name} must be an integer from 0 to 65535, got ${value}`);
+/** A u16 bps argument, refused with a RangeError rather than wrapped by the encoder. */
+function bpsArgument(name: string, bps: number): number {
+  if (!Number.isInteger(bps) || bps < 0 || bps > 0xffff) {
+    throw new RangeError(`${name} must be an integer from 0 to 65535, got ${bps}`);
   }
-  return value;
+  return bps;
 }
 
 export function buildDepositWithPartnerFeeInstruction(
   accounts: DepositWithPartnerFeeAccounts,
   args: DepositWithPartnerFeeArgs,
 ): TransactionInstruction {
+  const partnerFeeBps = bpsArgument("partnerFeeBps", args.partnerFeeBps);
   return toTransactionInstruction(
     getDepositWithPartnerFeeInstruction({
       depositor: signerOf(accounts.depositor),
@@ -356,7 +357,7 @@ export function buildDepositWithPartnerFeeInstruction(
       partnerAsset: addressOf(accounts.partnerAsset),
       amount: args.amount,
       minSharesOut: args.minSharesOut,
-      partnerFeeBps: u16Bps("partnerFeeBps", args.partnerFeeBps),
+      partnerFeeBps,
     }),
     accounts,
   );
@@ -515,6 +516,21 @@ export function buildSetAdminPauseInstruction(
   );
 }
 
+/** The protocol admin sets the highest partner fee a deposit may pay (at most 500 bps). */
+export function buildSetMaxPartnerFeeInstruction(
+  accounts: ProtocolAdminAccounts,
+  maxPartnerFeeBps: number,
+): TransactionInstruction {
+  return toTransactionInstruction(
+    getSetMaxPartnerFeeInstruction({
+      admin: signerOf(accounts.admin),
+      protocol: addressOf(accounts.protocol),
+      maxPartnerFeeBps: bpsArgument("maxPartnerFeeBps", maxPartnerFeeBps),
+    }),
+    accounts,
+  );
+}
+
 export function buildInitializeProtocolInstruction(
   accounts: InitializeProtocolAccounts,
   bounds: NavBounds,
@@ -539,21 +555,6 @@ export function buildSetNavBoundsInstruction(
       admin: signerOf(accounts.admin),
       protocol: addressOf(accounts.protocol),
       ...bounds,
-    }),
-    accounts,
-  );
-}
-
-/** The admin sets the highest partner fee a deposit of the protocol's vaults may pay (program ceiling 500). */
-export function buildSetMaxPartnerFeeInstruction(
-  accounts: ProtocolAdminAccounts,
-  maxPartnerFeeBps: number,
-): TransactionInstruction {
-  return toTransactionInstruction(
-    getSetMaxPartnerFeeInstruction({
-      admin: signerOf(accounts.admin),
-      protocol: addressOf(accounts.protocol),
-      maxPartnerFeeBps: u16Bps("maxPartnerFeeBps", maxPartnerFeeBps),
     }),
     accounts,
   );

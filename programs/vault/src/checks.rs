@@ -84,6 +84,15 @@ pub fn vaults_protocol(account: &Account, vault: &Vault) -> Result<()> {
     address(account, &vault.protocol)
 }
 
+/// The protocol the vault is registered under, loaded read-only: its address is the vault's stored
+/// protocol (the vault itself was re-derived), and it is this program's Protocol (owner, size,
+/// discriminator). Only this program can have created an account it owns at that address, so no
+/// re-derivation is needed (it would cost a hash on every deposit that reads the protocol).
+pub fn protocol_of<'a>(account: &'a Account, vault: &Vault, program_id: &Pubkey) -> Result<&'a Protocol> {
+    vaults_protocol(account, vault)?;
+    Ok(Protocol::load(account, program_id)?)
+}
+
 /// The signer is the protocol's admin.
 pub fn admin(account: &Account, protocol: &Protocol) -> Result<()> {
     signer(account)?;

@@ -40,6 +40,7 @@ pub enum VaultError {
     PauseCooldown = 6032,
     NotAssociatedTokenAccount = 6033,
     SmallRequestCannotLeaveQueue = 6034,
+    PartnerFeeAboveMaximum = 6035,
 }
 
 /// An instruction's failure as the runtime reads the program's return value: a custom code in the low

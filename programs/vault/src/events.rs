@@ -22,6 +22,8 @@ const CONFIG_SCHEDULED: [u8; 8] = [0x3d, 0x39, 0x39, 0xed, 0x50, 0xb0, 0xe3, 0x9
 const VAULT_PERIODS_UPDATED: [u8; 8] = [0x13, 0x6a, 0x15, 0x34, 0xa1, 0x9c, 0x17, 0x4f];
 const SURPLUS_RETAINED: [u8; 8] = [0x30, 0xc7, 0xc5, 0x7d, 0x18, 0x36, 0x97, 0x23];
 const WITHDRAWAL_CANCELLED: [u8; 8] = [0x77, 0xaf, 0xcf, 0x50, 0xba, 0xed, 0xe5, 0x09];
+const PARTNER_FEE_PAID: [u8; 8] = [0x9f, 0x2b, 0x92, 0xa8, 0x03, 0x86, 0xc4, 0x0f];
+const MAX_PARTNER_FEE_UPDATED: [u8; 8] = [0x9d, 0x56, 0xfd, 0x9d, 0xb8, 0xac, 0xaa, 0xaf];
 
 pub fn vault_initialized(vault_key: &Pubkey, vault: &Vault, now: i64) {
     let mut w = Writer::<192>::new(&VAULT_INITIALIZED);
@@ -48,6 +50,29 @@ pub fn deposited(vault_key: &Pubkey, owner: &Pubkey, assets: u64, shares: u64, v
     w.u64(vault.total_shares);
     w.u64(vault.hourly_used);
     w.u64(vault.daily_used);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+/// A deposit's partner fee: `assets` the depositor sent in all, `fee` of them (`fee_bps`, rounded down)
+/// to the partner's associated token account, the rest deposited (the Deposited event beside it).
+pub struct PartnerFee<'a> {
+    pub vault: &'a Pubkey,
+    pub owner: &'a Pubkey,
+    pub partner: &'a Pubkey,
+    pub assets: u64,
+    pub fee: u64,
+    pub fee_bps: u16,
+}
+
+pub fn partner_fee_paid(paid: &PartnerFee, now: i64) {
+    let mut w = Writer::<136>::new(&PARTNER_FEE_PAID);
+    w.pubkey(paid.vault);
+    w.pubkey(paid.owner);
+    w.pubkey(paid.partner);
+    w.u64(paid.assets);
+    w.u64(paid.fee);
+    w.u16(paid.fee_bps);
     w.i64(now);
     emit(w.bytes());
 }
@@ -205,6 +230,14 @@ pub fn nav_bounds_updated(protocol_key: &Pubkey, protocol: &Protocol, now: i64) 
     let mut w = Writer::<160>::new(&NAV_BOUNDS_UPDATED);
     w.pubkey(protocol_key);
     nav_bounds(&mut w, protocol);
+    w.i64(now);
+    emit(w.bytes());
+}
+
+pub fn max_partner_fee_updated(protocol_key: &Pubkey, protocol: &Protocol, now: i64) {
+    let mut w = Writer::<56>::new(&MAX_PARTNER_FEE_UPDATED);
+    w.pubkey(protocol_key);
+    w.u16(protocol.max_partner_fee_bps);
     w.i64(now);
     emit(w.bytes());
 }

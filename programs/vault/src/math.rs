@@ -187,6 +187,16 @@ pub fn max_min_withdrawal_shares(share_decimals: u8) -> u64 {
     units
 }
 
+/// The ceiling on a protocol's max_partner_fee_bps: 5% of a deposit, whoever the admin is.
+pub const MAX_PARTNER_FEE_BPS: u16 = 500;
+/// A new protocol's max_partner_fee_bps: 1% of a deposit.
+pub const DEFAULT_MAX_PARTNER_FEE_BPS: u16 = 100;
+
+/// A partner's fee on a deposit of `amount`, rounded down: the depositor never pays more than the bps.
+pub fn partner_fee(amount: u64, fee_bps: u16) -> Result<u64> {
+    bps_of(amount, fee_bps)
+}
+
 /// The withdrawal fee on `gross`, rounded up (in the vault's favour).
 pub fn withdrawal_fee(gross: u64, fee_bps: u16) -> Result<u64> {
     mul_div_ceil(gross, fee_bps as u64, BPS_DENOMINATOR)
@@ -434,6 +444,24 @@ mod tests {
         assert_eq!(nav_time_bound(1_000_000, 50, DAY, DAY), Ok(5_000));
         assert_eq!(nav_time_bound(u64::MAX, MAX_ANNUAL_GAIN_BPS, DAY, YEAR), Ok(u64::MAX / 365));
         assert_eq!(nav_time_bound(1_000, 1, 1, YEAR), Ok(0));
+    }
+
+    #[test]
+    fn partner_fee_rounds_down() {
+        // 1,000 USDC at 25 bps: 2.5 USDC.
+        assert_eq!(partner_fee(1_000_000_000, 25), Ok(2_500_000));
+        assert_eq!(partner_fee(399, 25), Ok(0));
+        assert_eq!(partner_fee(400, 25), Ok(1));
+        assert_eq!(partner_fee(400_001, 25), Ok(1_000));
+        assert_eq!(partner_fee(u64::MAX, MAX_PARTNER_FEE_BPS), Ok(u64::MAX / 20));
+        let mut rng = Rng(0x5eed_0032);
+        for _ in 0..10_000 {
+            let amount = rng.any() >> (rng.any() % 64);
+            let bps = (rng.any() % (MAX_PARTNER_FEE_BPS as u64 + 1)) as u16;
+            let fee = partner_fee(amount, bps).unwrap();
+            let exact = amount as u128 * bps as u128;
+            assert!(fee as u128 * 10_000 <= exact && exact < (fee as u128 + 1) * 10_000);
+        }
     }
 
     #[test]

@@ -42,7 +42,11 @@ pub struct Protocol {
     /// The NAV's loss bound over time, per day: at most `total_assets × max_daily_loss_bps × elapsed /
     /// (10000 × 1 day)` a strike (at most MAX_DAILY_LOSS_BPS).
     pub max_daily_loss_bps: u16,
-    pub reserved: [u8; 60],
+    /// The highest partner fee a deposit of the protocol's vaults may pay (deposit_with_partner_fee),
+    /// in bps of the deposit; DEFAULT_MAX_PARTNER_FEE_BPS at creation, set by the admin up to
+    /// MAX_PARTNER_FEE_BPS.
+    pub max_partner_fee_bps: u16,
+    pub reserved: [u8; 58],
 }
 
 #[repr(C, packed)]
@@ -297,7 +301,8 @@ mod tests {
         assert_eq!(offset(&p, core::ptr::addr_of!(p.bump) as *const u8), 120);
         assert_eq!(offset(&p, core::ptr::addr_of!(p.max_annual_gain_bps) as *const u8), 121);
         assert_eq!(offset(&p, core::ptr::addr_of!(p.max_daily_loss_bps) as *const u8), 123);
-        assert_eq!(offset(&p, core::ptr::addr_of!(p.reserved) as *const u8), 125);
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.max_partner_fee_bps) as *const u8), 125);
+        assert_eq!(offset(&p, core::ptr::addr_of!(p.reserved) as *const u8), 127);
     }
 
     #[test]

@@ -103,7 +103,7 @@ describe("the vault IDL", () => {
       VAULT_ERRORS.map((_error, position) => 6000 + position),
     );
     expect(new Set(VAULT_ERRORS.map((error) => error.name)).size).toBe(VAULT_ERRORS.length);
-    expect(VAULT_ERRORS.at(-1)?.code).toBe(6034);
+    expect(VAULT_ERRORS.at(-1)?.code).toBe(6035);
   });
 
   it("defines the withdrawal-cap errors exactly", () => {
@@ -130,7 +130,8 @@ describe("the vault IDL", () => {
     expect(vaultErrorFromCode(6032)?.name).toBe("PauseCooldown");
     expect(vaultErrorFromCode(6033)?.name).toBe("NotAssociatedTokenAccount");
     expect(vaultErrorFromCode(6034)?.name).toBe("SmallRequestCannotLeaveQueue");
-    expect(vaultErrorFromCode(6035)).toBeUndefined();
+    expect(vaultErrorFromCode(6035)?.name).toBe("PartnerFeeAboveMaximum");
+    expect(vaultErrorFromCode(6036)).toBeUndefined();
   });
 
   it("lays out the accounts at the README's sizes", () => {
@@ -180,6 +181,7 @@ describe("the IDL against the built program", () => {
     expectVaultDecodes(vault);
 
     const member = vault.addMember(1_000_000n);
+    const partner = vault.addPartner();
     const nextManager = chain.createFundedKeypair();
     const nextAdmin = chain.createFundedKeypair();
     const steps: [string, () => TransactionOutcome][] = [
@@ -192,6 +194,9 @@ describe("the IDL against the built program", () => {
       ["update_nav", () => vault.updateNav(0n, 0n)],
       ["stage_withdrawals", () => vault.stageWithdrawals(1_000_000_000n)],
       ["claim_withdrawal", () => vault.claimWithdrawal(member)],
+      ["set_max_partner_fee", () => protocol.setMaxPartnerFee(50)],
+      // 100,000 at 25 bps: 250 to the partner's ATA, 99,750 deposited.
+      ["deposit_with_partner_fee", () => vault.depositWithPartnerFee(member, partner, 100_000n, 25)],
       // 25 → 30 bps hurts holders: scheduled (ConfigScheduled), applied by anyone 3 days later.
       ["update_config", () => vault.updateConfig({ feeBps: 30, paused: false })],
       [
@@ -253,7 +258,9 @@ describe("the IDL against the built program", () => {
       maxLossBps: 100,
       minNavIntervalSeconds: 30,
       vaultCount: 1n,
+      maxPartnerFeeBps: 50,
     });
+    expect(chain.tokenBalance(partner.assetAccount)).toBe(250n);
 
     expect([...executed].sort()).toEqual(vaultIdl.instructions.map((instruction) => instruction.name).sort());
     expect([...seenEvents].sort()).toEqual(vaultIdl.events.map((event) => event.name).sort());

@@ -879,6 +879,16 @@ const refusalScenarios: Record<string, () => RefusalScenario> = {
       signers: [stranger.keypair],
     };
   },
+  PartnerFeeAboveMaximum: () => {
+    // The protocol allows 100 bps by default; the depositor signs 101.
+    const { chain, vault, members } = setup();
+    const alice = memberAt(members, 0);
+    return {
+      chain,
+      instructions: [vault.depositWithPartnerFeeInstruction(alice, vault.addPartner(), 1_000n, 101)],
+      signers: [alice.keypair],
+    };
+  },
   SmallRequestCannotLeaveQueue: () => {
     // Under a 5,000-share minimum, bob's whole balance of 1,000 shares is queued between two requests;
     // cancelling it would leave a hole.

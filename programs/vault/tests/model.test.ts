@@ -11,12 +11,14 @@ import {
   MAX_MIN_WITHDRAWAL_SHARES,
   MAX_ADMIN_PAUSE_SECONDS,
   MAX_PAUSE_SECONDS,
+  MAX_PARTNER_FEE_BPS,
   U64_MAX,
   applyDueConfig,
   applyOperation,
   configEases,
   currentConfig,
   initializeModel,
+  partnerFee,
   pausedAt,
   SILENCE_SECONDS,
   stagingSilent,
@@ -35,11 +37,13 @@ import {
 import { SeededRandom } from "./seeded-random";
 import { buildMintToInstruction } from "../../../lib/chain/spl-token";
 import { decodeProgramEvents } from "./program-client";
-import { OPEN_NAV_BOUNDS, TestVault, type Member, type VaultSettings } from "./vault-fixture";
+import { OPEN_NAV_BOUNDS, TestVault, type Member, type Partner, type VaultSettings } from "./vault-fixture";
 
 const SEEDS = 20;
 const STEPS_PER_SEED = 60;
 const WALLETS = 6;
+/** Partners the runs' deposit_with_partner_fee pays (two, so one holder deposits through both). */
+const PARTNERS = 2;
 const HOUR = 3600n;
 const DAY = 86_400n;
 
@@ -90,6 +94,8 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
     now >= candidate.receipt.requestedAt + SILENCE_SECONDS;
   const kind = random.weighted([
     ["deposit", 25],
+    ["depositWithPartnerFee", 12],
+    ["setMaxPartnerFee", 2],
     ["requestWithdrawal", 30],
     ["claimWithdrawal", 15],
     ["cancelWithdrawal", state.wallets.some(unfundedInside) ? 40 : 4],
@@ -127,6 +133,50 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
         [expectedShares + 1n, 2],
       ] as const);
       return { kind, wallet, amount, minSharesOut };
+    }
+    case "depositWithPartnerFee": {
+      const wallet = walletWhere((candidate) => candidate.assets > 0n);
+      const holdings = holdingsOf(wallet);
+      // Amounts where rounding shows (below 10000 / bps the fee is 0), and any amount the wallet holds.
+      const amount = random.weighted([
+        [0n, 1],
+        [
+          holdings.assets === 0n
+            ? 0n
+            : random.bigintBetween(1n, holdings.assets < 400n ? holdings.assets : 400n),
+          3,
+        ],
+        [holdings.assets === 0n ? 0n : random.bigintBetween(1n, holdings.assets), 12],
+        [holdings.assets, 1],
+      ] as const);
+      // Mostly within the protocol's maximum, at it, just above it, 0, or at and above the ceiling.
+      const maximum = state.maxPartnerFeeBps;
+      const feeBps = random.weighted([
+        [maximum === 0 ? 0 : 1 + random.integer(maximum), 10],
+        [maximum, 3],
+        [maximum + 1, 2],
+        [0, 1],
+        [MAX_PARTNER_FEE_BPS + 1 + random.integer(10_000), 1],
+      ] as const);
+      const netShares = previewShares(vault, amount - partnerFee(amount, feeBps));
+      // The shares of the gross amount are what a depositor who forgot the fee would ask for.
+      const minSharesOut = random.weighted([
+        [0n, 12],
+        [netShares, 3],
+        [netShares + 1n, 2],
+        [previewShares(vault, amount), 1],
+      ] as const);
+      return { kind, wallet, partner: random.integer(PARTNERS), amount, minSharesOut, feeBps };
+    }
+    case "setMaxPartnerFee": {
+      const maxPartnerFeeBps = random.weighted([
+        [random.integer(MAX_PARTNER_FEE_BPS + 1), 6],
+        [MAX_PARTNER_FEE_BPS, 2],
+        [MAX_PARTNER_FEE_BPS + 1, 1],
+        [0, 1],
+        [65_535, 1],
+      ] as const);
+      return { kind, maxPartnerFeeBps, byAdmin: random.chance(0.8) };
     }
     case "requestWithdrawal": {
       const wallet = walletWhere((candidate) => candidate.receipt === null && candidate.shares > 0n);
@@ -287,6 +337,8 @@ function randomOperation(random: SeededRandom, state: ModelState, now: bigint): 
 
 const EVENT_OF: Partial<Record<ModelOperation["kind"], string>> = {
   deposit: "Deposited",
+  depositWithPartnerFee: "Deposited",
+  setMaxPartnerFee: "MaxPartnerFeeUpdated",
   requestWithdrawal: "WithdrawalRequested",
   claimWithdrawal: "WithdrawalClaimed",
   cancelWithdrawal: "WithdrawalCancelled",
@@ -321,12 +373,29 @@ function stranger(vault: TestVault): Keypair {
 function execute(
   vault: TestVault,
   members: readonly Member[],
+  partners: readonly Partner[],
   operation: ModelOperation,
 ): TransactionOutcome | null {
   const { chain } = vault;
   switch (operation.kind) {
     case "deposit":
       return vault.deposit(memberAt(members, operation.wallet), operation.amount, operation.minSharesOut);
+    case "depositWithPartnerFee": {
+      const partner = partners[operation.partner];
+      if (partner === undefined) throw new Error(`No partner ${operation.partner}`);
+      return vault.depositWithPartnerFee(
+        memberAt(members, operation.wallet),
+        partner,
+        operation.amount,
+        operation.feeBps,
+        { minSharesOut: operation.minSharesOut },
+      );
+    }
+    case "setMaxPartnerFee":
+      return vault.protocol.setMaxPartnerFee(
+        operation.maxPartnerFeeBps,
+        operation.byAdmin ? vault.protocol.admin : vault.manager,
+      );
     case "requestWithdrawal":
       return vault.requestWithdrawal(
         memberAt(members, operation.wallet),
@@ -425,7 +494,11 @@ function projectReceipt(
   };
 }
 
-function observedState(vault: TestVault, members: readonly Member[]): ModelState {
+function observedState(
+  vault: TestVault,
+  members: readonly Member[],
+  partners: readonly Partner[],
+): ModelState {
   const { chain } = vault;
   const protocol = vault.protocol.state();
   return {
@@ -446,7 +519,67 @@ function observedState(vault: TestVault, members: readonly Member[]): ModelState
       shares: chain.tokenBalance(member.shareAccount),
       receipt: projectReceipt(vault.receiptOf(member), vault.receiptFeeOf(member)),
     })),
+    maxPartnerFeeBps: protocol.maxPartnerFeeBps,
+    partners: partners.map((partner) => chain.tokenBalance(partner.assetAccount)),
   };
+}
+
+/** Every asset unit the wallets, the partners and the reserve hold. */
+function assetsHeld(state: ModelState): bigint {
+  const wallets = state.wallets.reduce((sum, wallet) => sum + wallet.assets, 0n);
+  const partners = state.partners.reduce((sum, balance) => sum + balance, 0n);
+  return wallets + partners + state.reserve;
+}
+
+/**
+ * On the chain as observed (not the model): the assets are conserved (only yield from outside adds
+ * any), and a deposit with a partner fee moves exactly floor(amount × bps / 10000) to its partner's
+ * ATA, amount − fee to the reserve (and NAV), and nothing to any other partner.
+ */
+function expectAssetsConserved(
+  before: ModelState,
+  after: ModelState,
+  operation: ModelOperation,
+  succeeded: boolean,
+  context: string,
+): { feePaid: bigint } {
+  const added = operation.kind === "receiveYield" ? operation.amount : 0n;
+  expect(
+    assetsHeld(after),
+    `${context}
+assets not conserved`,
+  ).toBe(assetsHeld(before) + added);
+  if (operation.kind !== "depositWithPartnerFee" || !succeeded) return { feePaid: 0n };
+  const fee = partnerFee(operation.amount, operation.feeBps);
+  expect(
+    fee * 10_000n,
+    `${context}
+fee above the bps`,
+  ).toBeLessThanOrEqual(operation.amount * BigInt(operation.feeBps));
+  after.partners.forEach((balance, index) => {
+    const gained = balance - (before.partners[index] ?? 0n);
+    expect(
+      gained,
+      `${context}
+partner ${index}'s ATA`,
+    ).toBe(index === operation.partner ? fee : 0n);
+  });
+  expect(
+    after.reserve - before.reserve,
+    `${context}
+reserve`,
+  ).toBe(operation.amount - fee);
+  expect(
+    after.vault.totalAssets - before.vault.totalAssets,
+    `${context}
+total_assets`,
+  ).toBe(operation.amount - fee);
+  expect(
+    (before.wallets[operation.wallet]?.assets ?? 0n) - (after.wallets[operation.wallet]?.assets ?? 0n),
+    `${context}
+depositor paid`,
+  ).toBe(operation.amount);
+  return { feePaid: fee };
 }
 
 /** What a wallet could redeem at the current NAV: its shares and those escrowed in its receipt. */
@@ -485,6 +618,11 @@ function expectNoValueTaken(
         valueAfter - valueBefore,
         `${context}\ndepositor ${index} gained more than paid`,
       ).toBeLessThanOrEqual(operation.amount);
+    } else if (actor && operation.kind === "depositWithPartnerFee") {
+      expect(
+        valueAfter - valueBefore,
+        `${context}\ndepositor ${index} gained more than it deposited after the partner's fee`,
+      ).toBeLessThanOrEqual(operation.amount - partnerFee(operation.amount, operation.feeBps));
     } else if (actor && operation.kind === "claimWithdrawal") {
       expect(
         next.assets - wallet.assets,
@@ -699,6 +837,18 @@ interface AdminPauseCoverage {
   managerLiftRefused: number;
 }
 
+/** deposit_with_partner_fee and set_max_partner_fee as the runs exercised them. */
+interface PartnerFeeCoverage {
+  /** Deposits that paid their partner a fee. */
+  paid: number;
+  /** Deposits whose fee rounded down to 0 (amount × bps < 10,000). */
+  roundedToZero: number;
+  /** set_max_partner_fee calls that changed the maximum. */
+  maximumSet: number;
+  /** set_max_partner_fee signed by someone other than the admin (refused). */
+  notAdmin: number;
+}
+
 interface HatchCoverage {
   /** A stranger staged because the named receipt waited the silence period (the manager not silent). */
   byWaitingReceipt: number;
@@ -740,7 +890,9 @@ function runSeed(seed: number): {
   cancels: CancelCoverage;
   adminPauses: AdminPauseCoverage;
   hatch: HatchCoverage;
+  partnerFees: PartnerFeeCoverage;
 } {
+  const partnerFees: PartnerFeeCoverage = { paid: 0, roundedToZero: 0, maximumSet: 0, notAdmin: 0 };
   const hatch: HatchCoverage = { byWaitingReceipt: 0, bySilence: 0, refused: 0 };
   const cancels: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
   const adminPauses: AdminPauseCoverage = { held: 0, notAdmin: 0, managerLiftRefused: 0 };
@@ -748,14 +900,15 @@ function runSeed(seed: number): {
   const chain = TestChain.create({ startTime: 1_767_225_600n + random.bigintBetween(0n, DAY) });
   const settings = randomSettings(random);
   const walletAssets = Array.from({ length: WALLETS }, () => random.bigintBetween(100_000n, 5_000_000n));
-  const initialized = initializeModel(settings, walletAssets, chain.now(), OPEN_NAV_BOUNDS);
+  const initialized = initializeModel(settings, walletAssets, chain.now(), OPEN_NAV_BOUNDS, PARTNERS);
   if (!initialized.ok) {
     throw new Error("The random settings must be valid");
   }
   const { vault } = TestVault.create(chain, settings);
   const members = walletAssets.map((assets) => vault.addMember(assets));
+  const partners = Array.from({ length: PARTNERS }, () => vault.addPartner());
   let model = initialized.state;
-  expect(observedState(vault, members), `seed ${seed} after initialize_vault`).toEqual(model);
+  expect(observedState(vault, members, partners), `seed ${seed} after initialize_vault`).toEqual(model);
 
   const refusals = new Map<number, number>();
   const pauseClock: PauseClock = { startedAt: 0n, adminSetAt: 0n };
@@ -764,7 +917,7 @@ function runSeed(seed: number): {
     const operation = randomOperation(random, model, chain.now());
     trail.push(describeOperation(operation));
     const context = `seed ${seed}, step ${step}:\n${trail.join("\n")}`;
-    const outcome = execute(vault, members, operation);
+    const outcome = execute(vault, members, partners, operation);
     const predicted = applyOperation(model, operation, chain.now());
     if (operation.kind === "setAdminPause") {
       if (predicted.ok && operation.until > chain.now()) adminPauses.held += 1;
@@ -812,6 +965,7 @@ function runSeed(seed: number): {
         ).toEqual([
           ...(appliedByRequest ? ["ConfigUpdated"] : []),
           ...(staged && expectedEvent !== undefined ? [expectedEvent] : []),
+          ...(operation.kind === "depositWithPartnerFee" ? ["PartnerFeePaid"] : []),
           ...(scheduledEvent ? ["ConfigScheduled"] : []),
           ...(retained ? ["SurplusRetained"] : []),
         ]);
@@ -870,13 +1024,23 @@ liabilities grew by more than the fee`,
         expectPauseBounded(model, predicted.state, chain.now(), context);
       }
       expectPauseHeldOnlyByTheAdmin(model, predicted.state, operation, chain.now(), pauseClock, context);
-      model = predicted.state;
     }
-    expect(observedState(vault, members), context).toEqual(model);
+    if (operation.kind === "setMaxPartnerFee") {
+      if (predicted.ok) partnerFees.maximumSet += 1;
+      if (!operation.byAdmin) partnerFees.notAdmin += 1;
+    }
+    const observed = observedState(vault, members, partners);
+    const { feePaid } = expectAssetsConserved(model, observed, operation, predicted.ok, context);
+    if (operation.kind === "depositWithPartnerFee" && predicted.ok) {
+      if (feePaid > 0n) partnerFees.paid += 1;
+      else partnerFees.roundedToZero += 1;
+    }
+    if (predicted.ok) model = predicted.state;
+    expect(observed, context).toEqual(model);
     expectQueueAccounted(model, context);
     expectHatchOpen(model, chain.now(), context);
   }
-  return { steps: STEPS_PER_SEED, refusals, cancels, adminPauses, hatch };
+  return { steps: STEPS_PER_SEED, refusals, cancels, adminPauses, hatch, partnerFees };
 }
 
 describe("the program against the README model", () => {
@@ -884,9 +1048,14 @@ describe("the program against the README model", () => {
   const cancelsSeen: CancelCoverage = { cancels: 0, holesMade: 0, holesPassed: 0 };
   const adminPausesSeen: AdminPauseCoverage = { held: 0, notAdmin: 0, managerLiftRefused: 0 };
   const hatchSeen: HatchCoverage = { byWaitingReceipt: 0, bySilence: 0, refused: 0 };
+  const partnerFeesSeen: PartnerFeeCoverage = { paid: 0, roundedToZero: 0, maximumSet: 0, notAdmin: 0 };
 
   it.each(Array.from({ length: SEEDS }, (_unused, seed) => seed + 1))("seed %i", (seed) => {
-    const { refusals, cancels, adminPauses, hatch } = runSeed(seed);
+    const { refusals, cancels, adminPauses, hatch, partnerFees } = runSeed(seed);
+    partnerFeesSeen.paid += partnerFees.paid;
+    partnerFeesSeen.roundedToZero += partnerFees.roundedToZero;
+    partnerFeesSeen.maximumSet += partnerFees.maximumSet;
+    partnerFeesSeen.notAdmin += partnerFees.notAdmin;
     hatchSeen.byWaitingReceipt += hatch.byWaitingReceipt;
     hatchSeen.bySilence += hatch.bySilence;
     hatchSeen.refused += hatch.refused;
@@ -919,6 +1088,13 @@ describe("the program against the README model", () => {
     expect(hatchSeen.refused).toBeGreaterThan(0);
   });
 
+  it("paid partner fees (some rounded to 0) and had the admin move the maximum, refusing others", () => {
+    expect(partnerFeesSeen.paid).toBeGreaterThan(0);
+    expect(partnerFeesSeen.roundedToZero).toBeGreaterThan(0);
+    expect(partnerFeesSeen.maximumSet).toBeGreaterThan(0);
+    expect(partnerFeesSeen.notAdmin).toBeGreaterThan(0);
+  });
+
   it("exercised the semantic refusals across the seeds", () => {
     // The generator aims at these boundaries; a generator change that stops reaching them should fail.
     // 6016 (InsufficientLiquidity) is no longer among them: it came from paper gains of 10× NAV, which
@@ -926,6 +1102,7 @@ describe("the program against the README model", () => {
     // and at staging.
     for (const code of [
       6001, 6002, 6012, 6013, 6014, 6015, 6017, 6018, 6019, 6020, 6021, 6022, 6023, 6026, 6027, 6028, 6030,
+      6035,
     ]) {
       expect(refusalsSeen.get(code) ?? 0, `error ${code}`).toBeGreaterThan(0);
     }

@@ -10,6 +10,9 @@ import { U64_MAX } from "../../../lib/vault/model/token-amount";
 
 export { U64_MAX };
 export const MAX_FEE_BPS = 1000;
+/** A new protocol's max_partner_fee_bps, and the program's ceiling on it. */
+export const DEFAULT_MAX_PARTNER_FEE_BPS = 100;
+export const MAX_PARTNER_FEE_BPS = 500;
 export const MAX_NAME_BYTES = 32;
 /** The program's ceiling on the minimum withdrawal: 1,000 whole shares (test shares have 9 decimals). */
 export const MAX_MIN_WITHDRAWAL_SHARES = 1_000n * 10n ** 9n;
@@ -222,6 +225,10 @@ export interface ModelState {
   escrow: bigint;
   shareSupply: bigint;
   wallets: ModelWallet[];
+  /** The protocol's max_partner_fee_bps. */
+  maxPartnerFeeBps: number;
+  /** The asset balances of the partners' associated token accounts. */
+  partners: bigint[];
 }
 
 export interface VaultSettingsInput {
@@ -243,6 +250,17 @@ export interface ConfigUpdateInput {
 
 export type ModelOperation =
   | { kind: "deposit"; wallet: number; amount: bigint; minSharesOut: bigint }
+  /** deposit_with_partner_fee paying `partner`'s ATA `feeBps` of `amount` (rounded down). */
+  | {
+      kind: "depositWithPartnerFee";
+      wallet: number;
+      partner: number;
+      amount: bigint;
+      minSharesOut: bigint;
+      feeBps: number;
+    }
+  /** set_max_partner_fee signed by the protocol's admin, or (byAdmin false) by the manager. */
+  | { kind: "setMaxPartnerFee"; maxPartnerFeeBps: number; byAdmin: boolean }
   | { kind: "requestWithdrawal"; wallet: number; shares: bigint; maxFeeBps: number }
   | { kind: "claimWithdrawal"; wallet: number }
   | { kind: "cancelWithdrawal"; wallet: number }
@@ -374,6 +392,7 @@ export function initializeModel(
     maxAnnualGainBps: 10_000,
     maxDailyLossBps: 1_000,
   },
+  partnerCount = 0,
 ): { ok: true; state: ModelState } | { ok: false; code: number } {
   if (
     settings.feeBps > MAX_FEE_BPS ||
@@ -421,6 +440,8 @@ export function initializeModel(
       escrow: 0n,
       shareSupply: 0n,
       wallets: walletAssets.map((assets) => ({ assets, shares: 0n, receipt: null })),
+      maxPartnerFeeBps: DEFAULT_MAX_PARTNER_FEE_BPS,
+      partners: Array.from({ length: partnerCount }, () => 0n),
     },
   };
 }
@@ -456,6 +477,38 @@ function deposit(
   wallet.shares += shares;
   state.reserve += amount;
   state.shareSupply += shares;
+}
+
+/** A partner's fee on `amount`: floor(amount × bps / 10000), so never more than the bps. */
+export function partnerFee(amount: bigint, feeBps: number): bigint {
+  return (amount * BigInt(feeBps)) / BPS_DENOMINATOR;
+}
+
+/**
+ * deposit_with_partner_fee: refused as deposit when paused; 0 bps (a plain deposit is deposit) or
+ * above the protocol's maximum refused; the fee goes to the partner, the rest is deposited as deposit
+ * does (min_shares_out against its shares).
+ */
+function depositWithPartnerFee(
+  state: ModelState,
+  operation: Extract<ModelOperation, { kind: "depositWithPartnerFee" }>,
+  now: bigint,
+): void {
+  if (pausedAt(state.vault, now)) refuse("VaultPaused");
+  if (operation.feeBps === 0) refuse("InvalidAmount");
+  if (operation.feeBps > state.maxPartnerFeeBps) refuse("PartnerFeeAboveMaximum");
+  const fee = partnerFee(operation.amount, operation.feeBps);
+  deposit(state, operation.wallet, operation.amount - fee, operation.minSharesOut, now);
+  walletAt(state, operation.wallet).assets -= fee;
+  const partner = state.partners[operation.partner];
+  if (partner === undefined) throw new Error(`The model has no partner ${operation.partner}`);
+  state.partners[operation.partner] = partner + fee;
+}
+
+function setMaxPartnerFee(state: ModelState, maxPartnerFeeBps: number, byAdmin: boolean): void {
+  if (!byAdmin) refuse("Unauthorized");
+  if (maxPartnerFeeBps > MAX_PARTNER_FEE_BPS) refuse("InvalidConfig");
+  state.maxPartnerFeeBps = maxPartnerFeeBps;
 }
 
 function requestWithdrawal(
@@ -771,6 +824,12 @@ export function applyOperation(state: ModelState, operation: ModelOperation, now
     switch (operation.kind) {
       case "deposit":
         deposit(next, operation.wallet, operation.amount, operation.minSharesOut, now);
+        break;
+      case "depositWithPartnerFee":
+        depositWithPartnerFee(next, operation, now);
+        break;
+      case "setMaxPartnerFee":
+        setMaxPartnerFee(next, operation.maxPartnerFeeBps, operation.byAdmin);
         break;
       case "requestWithdrawal":
         requestWithdrawal(next, operation.wallet, operation.shares, operation.maxFeeBps, now);

@@ -28,6 +28,7 @@ const protocolSchema = z
     bump: smallIntegerValue,
     max_annual_gain_bps: smallIntegerValue,
     max_daily_loss_bps: smallIntegerValue,
+    max_partner_fee_bps: smallIntegerValue,
   })
   .transform(camelCaseKeys);
 

@@ -25,6 +25,8 @@ import {
   buildAcceptManagerInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
+  buildDepositWithPartnerFeeInstruction,
+  buildSetMaxPartnerFeeInstruction,
   buildInitializeProtocolInstruction,
   buildInitializeVaultInstruction,
   buildProposeAdminInstruction,
@@ -41,6 +43,7 @@ import {
   type ClaimWithdrawalAccounts,
   type ConfigUpdate,
   type DepositAccounts,
+  type DepositWithPartnerFeeAccounts,
   type InitializeProtocolAccounts,
   type InitializeVaultAccounts,
   type InitializeVaultArgs,
@@ -77,6 +80,12 @@ export interface Member {
   assetAccount: PublicKey;
   shareAccount: PublicKey;
   receipt: PublicKey;
+}
+
+/** A partner of deposit_with_partner_fee: its wallet and its associated token account of the asset. */
+export interface Partner {
+  publicKey: PublicKey;
+  assetAccount: PublicKey;
 }
 
 /**
@@ -171,6 +180,24 @@ export class TestProtocol {
     return buildSetNavBoundsInstruction(
       { admin: this.creator.publicKey, protocol: this.key, ...overrides },
       bounds,
+    );
+  }
+
+  setMaxPartnerFeeInstruction(
+    maxPartnerFeeBps: number,
+    overrides: Partial<AdminAccounts> = {},
+  ): TransactionInstruction {
+    return buildSetMaxPartnerFeeInstruction(
+      { admin: this.admin.publicKey, protocol: this.key, ...overrides },
+      maxPartnerFeeBps,
+    );
+  }
+
+  /** set_max_partner_fee signed by `signer` (the admin unless given). */
+  setMaxPartnerFee(maxPartnerFeeBps: number, signer: Keypair = this.admin): TransactionOutcome {
+    return this.chain.send(
+      [this.setMaxPartnerFeeInstruction(maxPartnerFeeBps, { admin: signer.publicKey })],
+      [signer],
     );
   }
 
@@ -305,6 +332,57 @@ export class TestVault {
 
   deposit(member: Member, amount: bigint, minSharesOut = 0n): TransactionOutcome {
     return this.chain.send([this.depositInstruction(member, amount, minSharesOut)], [member.keypair]);
+  }
+
+  /** A partner: a wallet (no lamports needed) with its associated token account of the asset. */
+  addPartner(): Partner {
+    const publicKey = Keypair.generate().publicKey;
+    return {
+      publicKey,
+      assetAccount: this.chain.createAssociatedTokenAccount(publicKey, this.chain.assetMint),
+    };
+  }
+
+  depositWithPartnerFeeInstruction(
+    member: Member,
+    partner: Partner,
+    amount: bigint,
+    partnerFeeBps: number,
+    {
+      minSharesOut = 0n,
+      ...overrides
+    }: Partial<DepositWithPartnerFeeAccounts> & { minSharesOut?: bigint } = {},
+  ): TransactionInstruction {
+    const { vault, authority, shareMint, reserve } = this.addresses;
+    return buildDepositWithPartnerFeeInstruction(
+      {
+        depositor: member.publicKey,
+        vault,
+        authority,
+        shareMint,
+        reserve,
+        depositorAsset: member.assetAccount,
+        depositorShares: member.shareAccount,
+        protocol: this.protocol.key,
+        partner: partner.publicKey,
+        partnerAsset: partner.assetAccount,
+        ...overrides,
+      },
+      { amount, minSharesOut, partnerFeeBps },
+    );
+  }
+
+  depositWithPartnerFee(
+    member: Member,
+    partner: Partner,
+    amount: bigint,
+    partnerFeeBps: number,
+    options: Partial<DepositWithPartnerFeeAccounts> & { minSharesOut?: bigint } = {},
+  ): TransactionOutcome {
+    return this.chain.send(
+      [this.depositWithPartnerFeeInstruction(member, partner, amount, partnerFeeBps, options)],
+      [member.keypair],
+    );
   }
 
   /** A request accepting at most `maxFeeBps`; by default the fee the vault charges now. */

@@ -1,11 +1,13 @@
 //! initialize_protocol(max_gain_bps, max_loss_bps, min_nav_interval_seconds): creates the protocol at
-//! PDA ["protocol", creator]; the creator signs, pays and becomes the admin.
+//! PDA ["protocol", creator]; the creator signs, pays and becomes the admin. Partner fees start at
+//! most DEFAULT_MAX_PARTNER_FEE_BPS.
 
 use crate::account::{copy_key, Input};
 use crate::borsh::Reader;
 use crate::checks;
 use crate::error::Result;
 use crate::events;
+use crate::math::DEFAULT_MAX_PARTNER_FEE_BPS;
 use crate::runtime::{self, find_program_address, Seeds, SYSTEM_PROGRAM_ID};
 use crate::state::{self, Protocol, PROTOCOL_DISCRIMINATOR, PROTOCOL_SIZE};
 
@@ -34,6 +36,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     copy_key(&mut protocol.creator, creator.key());
     copy_key(&mut protocol.admin, creator.key());
     bounds.store(protocol);
+    protocol.max_partner_fee_bps = DEFAULT_MAX_PARTNER_FEE_BPS;
     protocol.bump = bump;
 
     let now = runtime::unix_timestamp()?;

@@ -6,12 +6,14 @@ mod apply_config;
 mod cancel_withdrawal;
 mod claim_withdrawal;
 mod deposit;
+mod deposit_with_partner_fee;
 mod initialize_protocol;
 mod initialize_vault;
 mod propose_admin;
 mod propose_manager;
 mod request_withdrawal;
 mod set_admin_pause;
+mod set_max_partner_fee;
 mod set_nav_bounds;
 mod set_vault_periods;
 mod stage_withdrawals;
@@ -43,6 +45,8 @@ const ACCEPT_MANAGER: u64 = discriminator([0xd4, 0x17, 0xfe, 0x3a, 0x33, 0xee, 0
 const APPLY_CONFIG: u64 = discriminator([0x79, 0x2a, 0x35, 0x08, 0x33, 0x96, 0x69, 0xf9]);
 const SET_VAULT_PERIODS: u64 = discriminator([0x90, 0x60, 0x31, 0x65, 0x67, 0xbb, 0x64, 0xc1]);
 const SET_ADMIN_PAUSE: u64 = discriminator([0x8a, 0xa4, 0x9a, 0xf5, 0x70, 0xff, 0x76, 0xf4]);
+const DEPOSIT_WITH_PARTNER_FEE: u64 = discriminator([0x60, 0xc2, 0x85, 0xfb, 0xde, 0xad, 0x5f, 0x1f]);
+const SET_MAX_PARTNER_FEE: u64 = discriminator([0x0e, 0xdf, 0x71, 0x50, 0xf1, 0xe3, 0x33, 0x7b]);
 
 pub fn process(input: &Input) -> Result<()> {
     let mut args = Reader::new(input.data);
@@ -65,6 +69,8 @@ pub fn process(input: &Input) -> Result<()> {
         APPLY_CONFIG => apply_config::process(input, args),
         SET_VAULT_PERIODS => set_vault_periods::process(input, args),
         SET_ADMIN_PAUSE => set_admin_pause::process(input, args),
+        DEPOSIT_WITH_PARTNER_FEE => deposit_with_partner_fee::process(input, args),
+        SET_MAX_PARTNER_FEE => set_max_partner_fee::process(input, args),
         _ => Err(Error::INVALID_INSTRUCTION_DATA),
     }
 }
