@@ -8,8 +8,9 @@ import { isAddressText } from "../lib/chain/address-text";
 import { appConfigFrom } from "../lib/config";
 import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/env-schema";
 import { ChainClient } from "../lib/operator/chain-client";
-import { PARTNER_FEE_CEILING_BPS, type ApiKeyRecord } from "../lib/store/api-keys";
+import type { ApiKeyRecord } from "../lib/store/api-keys";
 import { Store } from "../lib/store/store";
+import { PARTNER_FEE_CEILING_BPS } from "../lib/vault/model/share-math";
 import { partnerFeeMaximum } from "../lib/vault/reads/partner-fee-maximum";
 
 const USAGE = `Usage:

@@ -14,9 +14,6 @@ export interface KeyPartner {
   feeBps: number;
 }
 
-/** The program's ceiling on any protocol's max_partner_fee_bps: no key may carry more. */
-export const PARTNER_FEE_CEILING_BPS = 500;
-
 export interface ApiKeyRecord {
   id: string;
   name: string;

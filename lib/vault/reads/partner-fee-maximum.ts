@@ -2,7 +2,7 @@
 // or, when the chain cannot be asked, the program's ceiling (no protocol may set more).
 import type { PublicKey } from "@solana/web3.js";
 
-import { PARTNER_FEE_CEILING_BPS } from "../../store/api-keys";
+import { PARTNER_FEE_CEILING_BPS } from "../model/share-math";
 import { decodeProtocol } from "../program/accounts";
 
 export interface PartnerFeeMaximum {
