@@ -95,6 +95,12 @@ function changeLine(preview: TransactionPreview): string {
     `asset ${signed(changes.asset, verified.tokens.assetDecimals)}`,
     `shares ${signed(changes.shares, verified.tokens.shareDecimals)}`,
     `SOL ${signed(changes.lamports, 9)}`,
+    // The partner fee is part of the asset paid: said apart, with whom it goes to.
+    ...(verified.partnerFee === null
+      ? []
+      : [
+          `of it a partner fee of ${verified.partnerFee.feeBps} bps to ${verified.partnerFee.partner.toBase58()}`,
+        ]),
   ].join(", ");
 }
 
