@@ -113,7 +113,7 @@ describe("deposit_with_partner_fee", () => {
     }
   });
 
-  it("refuses a fee above the protocol's maximum (6035) and above the 500 bps ceiling of set_max_partner_fee", () => {
+  it("refuses a fee above the protocol's maximum (PartnerFeeAboveMaximum) and above the 500 bps ceiling of set_max_partner_fee", () => {
     const { chain, vault, alice, partner } = pricedVault();
     const { protocol } = vault;
     expect(protocol.state().maxPartnerFeeBps).toBe(100);
