@@ -1,6 +1,6 @@
 // npm run keys: the command line is read whole and strictly before the store is opened, so a flag it
-// does not know (issue 31: `--partner-wallet X`, or `--scop write`) is refused rather than ignored
-// into a plain read key.
+// does not know (issue 31: `--scop write`) or a partner half-named (`--partner-wallet X` alone) is
+// refused rather than ignored into a plain read key.
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -43,6 +43,7 @@ describe("parseKeysCommandLine", () => {
         wallet: WALLET,
         rpm: 60,
         environment: "live",
+        partner: null,
       },
     });
     expect(
@@ -59,17 +60,47 @@ describe("parseKeysCommandLine", () => {
         wallet: null,
         rpm: 120,
         environment: "test",
+        partner: null,
       },
     });
+    expect(
+      parseKeysCommandLine(
+        [
+          "create",
+          "--name",
+          "Acme",
+          "--scope",
+          "write",
+          "--partner-wallet",
+          WALLET,
+          "--partner-fee-bps",
+          "25",
+        ],
+        120,
+      ),
+    ).toMatchObject({ options: { scope: "write", partner: { wallet: WALLET, feeBps: 25 } } });
     expect(parseKeysCommandLine(["list"], 120)).toEqual({ command: "list" });
     expect(parseKeysCommandLine(["revoke", "key_abc"], 120)).toEqual({ command: "revoke", id: "key_abc" });
   });
 
   it.each([
     [
-      ["create", "--name", "Acme", "--scope", "write", "--partner-wallet", "X"],
-      "Unknown option '--partner-wallet'",
+      ["create", "--name", "Acme", "--scope", "write", "--partner-wallet", WALLET],
+      "--partner-wallet and --partner-fee-bps go together",
     ],
+    [
+      ["create", "--name", "Acme", "--partner-wallet", "X", "--partner-fee-bps", "25"],
+      "--partner-wallet: must be a wallet address",
+    ],
+    [
+      ["create", "--name", "Acme", "--partner-wallet", WALLET, "--partner-fee-bps", "2.5"],
+      `--partner-fee-bps must be an integer from 1 to 500; got "2.5"`,
+    ],
+    [
+      ["create", "--name", "Acme", "--partner-wallet", WALLET, "--partner-fee-bps", "501"],
+      `--partner-fee-bps must be an integer from 1 to 500; got "501"`,
+    ],
+    [["create", "--name", "Acme", "--partner-walet", WALLET], "Unknown option '--partner-walet'"],
     [["create", "--name", "Acme", "--scop", "write"], "Unknown option '--scop'"],
     [["create", "--name"], "Option '--name <value>' argument missing"],
     [["create", "--name", "Acme", "--rpm", "ten"], `--rpm must be an integer from 1 to 1000000; got "ten"`],

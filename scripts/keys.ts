@@ -15,18 +15,26 @@ import {
   UsageError,
 } from "../lib/cli/args";
 import { isAddressText } from "../lib/chain/address-text";
+import { appConfigFrom } from "../lib/config";
 import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/env-schema";
+import { ChainClient } from "../lib/operator/chain-client";
 import type { ApiKeyRecord } from "../lib/store/api-keys";
 import { Store } from "../lib/store/store";
+import { PARTNER_FEE_CEILING_BPS } from "../lib/vault/model/share-math";
+import { partnerFeeMaximum } from "../lib/vault/reads/partner-fee-maximum";
 
 const USAGE = `Usage:
   npm run keys -- create --name <name> [--scope read|write] [--vault <id>]... [--wallet <address>] [--rpm <n>] [--test]
+                         [--partner-wallet <address> --partner-fee-bps <n>]
   npm run keys -- list
   npm run keys -- revoke <key id>
 
 create prints the key once: keep it on your server. --scope defaults to read; write includes read.
 --vault (repeatable) restricts the key to those vaults, --wallet to one wallet. --rpm defaults to
-DEFAULT_KEY_RPM or 120. --test makes a vk_test_ key (the default is vk_live_).`;
+DEFAULT_KEY_RPM or 120. --test makes a vk_test_ key (the default is vk_live_).
+--partner-wallet and --partner-fee-bps (together) make the key a partner's: its deposits pay that
+wallet's asset account a fee of n bps (1 to the protocol's max_partner_fee_bps, read from the chain;
+500 at most when the chain cannot be reached).`;
 
 const createOptions = z.object({
   name: z.string().min(1).max(100),
@@ -35,6 +43,16 @@ const createOptions = z.object({
   wallet: z.string().refine(isAddressText, "must be a wallet address").nullable(),
   rpm: z.number().int().min(1).max(1_000_000),
   environment: z.enum(["live", "test"]),
+  partner: z
+    .object({
+      wallet: z.string().refine(isAddressText, "must be a wallet address"),
+      feeBps: z
+        .number()
+        .int("must be a whole number of bps")
+        .min(1, "must be at least 1 bps")
+        .max(PARTNER_FEE_CEILING_BPS, `must be at most ${PARTNER_FEE_CEILING_BPS} bps`),
+    })
+    .nullable(),
 });
 
 export type KeysCommand =
@@ -54,7 +72,14 @@ export function parseKeysCommandLine(argv: readonly string[], defaultRpm: number
         wallet: { type: "string" },
         rpm: { type: "string" },
         test: { type: "boolean" },
+        "partner-wallet": { type: "string" },
+        "partner-fee-bps": { type: "string" },
       });
+      const partnerWallet = values["partner-wallet"];
+      const partnerFeeBps = values["partner-fee-bps"];
+      if ((partnerWallet === undefined) !== (partnerFeeBps === undefined)) {
+        throw new UsageError("--partner-wallet and --partner-fee-bps go together");
+      }
       const parsed = createOptions.safeParse({
         name: values.name,
         scope: values.scope ?? "read",
@@ -62,10 +87,23 @@ export function parseKeysCommandLine(argv: readonly string[], defaultRpm: number
         wallet: values.wallet ?? null,
         rpm: integerFlag("--rpm", values.rpm, { min: 1, max: 1_000_000 }, defaultRpm),
         environment: values.test === true ? "test" : "live",
+        partner:
+          partnerWallet === undefined
+            ? null
+            : {
+                wallet: partnerWallet,
+                feeBps: integerFlag("--partner-fee-bps", partnerFeeBps, {
+                  min: 1,
+                  max: PARTNER_FEE_CEILING_BPS,
+                }),
+              },
       });
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        const field = String(issue?.path[0] ?? "option");
+        const field =
+          issue?.path[0] === "partner"
+            ? `partner-${issue.path[1] === "feeBps" ? "fee-bps" : "wallet"}`
+            : String(issue?.path[0] ?? "option");
         throw new UsageError(`--${field === "vaults" ? "vault" : field}: ${issue?.message ?? "invalid"}`);
       }
       return { command, options: parsed.data };
@@ -89,12 +127,39 @@ export function parseKeysCommandLine(argv: readonly string[], defaultRpm: number
   }
 }
 
+/** Refuses a partner fee above the protocol's maximum on chain (the ceiling when the chain is out of reach). */
+async function checkPartnerFee(env: EnvValues, feeBps: number): Promise<void> {
+  let config: ReturnType<typeof appConfigFrom>;
+  try {
+    config = appConfigFrom(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(
+      `keys: no protocol to read (${error.message}); the partner fee is checked against the ${PARTNER_FEE_CEILING_BPS} bps ceiling only`,
+    );
+    return;
+  }
+  const chain = new ChainClient(config.rpcUrl, { timeoutMs: 5_000 });
+  const maximum = await partnerFeeMaximum((address) => chain.getAccount(address), config.protocolId);
+  if (maximum.source === "ceiling") {
+    console.error(
+      `keys: the chain at ${config.rpcUrl} did not answer; the partner fee is checked against the ${PARTNER_FEE_CEILING_BPS} bps ceiling only`,
+    );
+  }
+  if (feeBps > maximum.maxFeeBps) {
+    throw new UsageError(
+      `--partner-fee-bps: ${feeBps} is above the protocol's maximum partner fee of ${maximum.maxFeeBps} bps`,
+    );
+  }
+}
+
 function describe(key: ApiKeyRecord): string {
   const status = key.revokedAt === null ? "active" : `revoked ${key.revokedAt.toISOString()}`;
   return [
     `${key.id}  ${key.keyPrefix}…  ${key.scope.padEnd(5)}  ${String(key.rpm).padStart(6)} rpm  ${status}`,
     `    name: ${key.name}`,
     `    vaults: ${key.vaults?.join(", ") ?? "any"}   wallet: ${key.wallet ?? "any"}`,
+    `    partner: ${key.partner === null ? "none" : `${key.partner.wallet} (${key.partner.feeBps} bps on deposits)`}`,
     `    created ${key.createdAt.toISOString()}   last used ${key.lastUsedAt?.toISOString() ?? "never"}`,
   ].join("\n");
 }
@@ -116,6 +181,9 @@ async function main(): Promise<void> {
   try {
     switch (request.command) {
       case "create": {
+        if (request.options.partner !== null) {
+          await checkPartnerFee(env, request.options.partner.feeBps);
+        }
         const { secret, record } = await store.keys.create(request.options);
         console.log(describe(record));
         console.log(`\nAPI key (shown once, store it now):\n${secret}`);

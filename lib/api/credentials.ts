@@ -40,6 +40,7 @@ export const bearerKeySource: CredentialSource = {
       vaults: key.vaults,
       wallet: key.wallet,
       rpm: key.rpm,
+      partner: key.partner,
       source: "bearer",
     };
   },

@@ -11,6 +11,7 @@ import { actionErrorSchema } from "./schemas/actions";
 import { vaultPathParams } from "./schemas/common";
 import type { ApiHandler } from "./handler";
 import type { JsonText } from "./json-text";
+import type { TextBody } from "./text-body";
 import { withPartnerKey, type PartnerCall, type RequestTarget } from "./with-partner-key";
 import { withPublic, type PublicCall } from "./with-public";
 
@@ -45,6 +46,8 @@ export interface EndpointDefinition {
   response: z.ZodType;
   /** The success body's media type when it is not JSON (the API reference's page and files). */
   contentType?: string;
+  /** A second success media type beside JSON that the request can ask for (a CSV export), and its body. */
+  alternateContent?: { contentType: string; schema: z.ZodType };
   /** Every status the endpoint can answer (OpenAPI lists each). */
   statuses: readonly number[];
   /** Error bodies other than the audience's error shape, by status (health's 503). */
@@ -83,13 +86,15 @@ export function partnerEndpoint<
     response: R;
     /** Statuses beyond PARTNER_STATUSES: 404 unknown vault, 409, 413, 415, 422. */
     statuses: readonly number[];
+    /** What the handler answers, with its media type, when it returns a TextBody. */
+    alternateContent?: { contentType: string; schema: z.ZodType };
     names: Names;
     target(input: z.output<S>, params: z.output<P>): RequestTarget;
     sample: SampleRequest;
     /** The data, or the data serialized once where it is cached. */
     handler(
       call: PartnerCall<z.output<S>, z.output<P>>,
-    ): Promise<EnvelopeData<R> | JsonText<EnvelopeData<R>>>;
+    ): Promise<EnvelopeData<R> | JsonText<EnvelopeData<R>> | TextBody>;
   },
 ): EndpointDefinition {
   const { input, params, target, handler, statuses, openToPages, ...rest } = definition;

@@ -33,6 +33,7 @@ import { getHistory } from "./history/list-history";
 import { postHistory } from "./history/record-history";
 import { buildOpenApiDocument } from "./openapi";
 import { getHealth } from "./ops/get-health";
+import { getPartnerEarnings } from "./partner/get-partner-earnings";
 import { getDocs } from "./ops/get-api-reference";
 import { getDocsScript } from "./ops/get-api-reference-script";
 import { getDocsStart } from "./ops/get-api-reference-start";
@@ -78,6 +79,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   getPortfolioHistory,
   getPnlHistory,
   getNavHistory,
+  getPartnerEarnings,
   postWebhook,
   getWebhooks,
   getWebhookById,

@@ -117,7 +117,16 @@ function responseOf(components: Components, endpoint: EndpointDefinition, status
     content:
       status < 300 && endpoint.contentType !== undefined
         ? { [endpoint.contentType]: { schema: schemaOf(components, body, "output") } }
-        : jsonContent(schemaOf(components, body, "output")),
+        : {
+            ...jsonContent(schemaOf(components, body, "output")),
+            ...(status < 300 && endpoint.alternateContent !== undefined
+              ? {
+                  [endpoint.alternateContent.contentType]: {
+                    schema: schemaOf(components, endpoint.alternateContent.schema, "output"),
+                  },
+                }
+              : {}),
+          },
   };
 }
 

@@ -4,6 +4,7 @@
 import { errorBody, type ApiError } from "./errors";
 import { isStreamBody, type ApiResponse, type StreamBody } from "./handler";
 import { JsonText } from "./json-text";
+import { TextBody } from "./text-body";
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
   return {
@@ -14,6 +15,9 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function envelope(data: unknown, headers: Record<string, string> = {}): ApiResponse {
+  if (data instanceof TextBody) {
+    return { status: 200, headers: { "Content-Type": data.contentType, ...headers }, body: data.text };
+  }
   if (!(data instanceof JsonText)) {
     return json(200, { success: true, data }, headers);
   }

@@ -10,7 +10,7 @@ import type { RpcClient } from "../chain/rpc";
 import type { VaultChain } from "../chain/vault-chain";
 import type { PartnerEventFeed } from "../events/feed";
 import type { KeyScope } from "../store/api-keys";
-import type { ApiKeyRecord } from "../store/api-keys";
+import type { ApiKeyRecord, KeyPartner } from "../store/api-keys";
 import type { Store } from "../store/store";
 import type { VaultDeps } from "../vault/model/vault-state";
 import type { Webhooks } from "../webhooks/parts";
@@ -130,6 +130,8 @@ export interface Principal {
   /** Null: any wallet. */
   wallet: string | null;
   rpm: number;
+  /** The key's partner: its deposits pay that partner's fee. Absent or null: none. */
+  partner?: KeyPartner | null;
   source: string;
   /** A second per-minute budget inside the key's (the pages' per-session one), keyed by `id`. */
   sessionLimit?: { id: string; rpm: number };

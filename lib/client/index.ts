@@ -122,6 +122,13 @@ export interface VaultClientOptions {
    * DEFAULT_MAX_SLIPPAGE_BPS (50, the gateway's own default, where its honest builds sit).
    */
   maxSlippageBps?: number;
+  /**
+   * The highest partner fee, in basis points, a deposit may pay (a key that carries a partner builds
+   * deposit_with_partner_fee, paying details.partnerFee to that partner's asset account); a higher fee,
+   * one the build did not show, or one paid to anyone but the partner the build names is refused before
+   * signing. Default 0: a deposit that pays any partner fee is refused.
+   */
+  maxPartnerFeeBps?: number;
   /** How many 429s in a row to wait out before answering the last one (default 3). */
   maxRateLimitRetries?: number;
   /** Progress of the flows (for a UI), including each wait for a rate limit and each rebuild. */
@@ -248,6 +255,7 @@ export function createVaultClient(options: VaultClientOptions) {
       {
         maxComputeUnitPriceMicroLamports: options.maxComputeUnitPriceMicroLamports,
         maxSlippageBps: options.maxSlippageBps,
+        maxPartnerFeeBps: options.maxPartnerFeeBps,
       },
     );
     return runVaultTransaction(

@@ -253,6 +253,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/partner/earnings": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What the key's partner earned from deposits that paid its fee, per vault and per day
+     * @description Needs a read-scope key (write keys include read).
+     */
+    get: operations["getPartnerEarnings"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/webhooks": {
     parameters: {
       query?: never;
@@ -740,6 +760,21 @@ export interface components {
         assetDecimals: number;
         estimatedSharesReceived: components["schemas"]["TokenAmount"];
         currentSharePrice: number;
+        /** @description Present only when the API key carries a partner: the transaction is deposit_with_partner_fee, which pays this fee to the partner in the same instruction; estimatedSharesReceived is for netAmount */
+        partnerFee?: {
+          /** @description The partner's wallet (the API key's partner) */
+          partner: string;
+          /** @description The partner's associated token account for the asset, which receives the fee */
+          partnerAsset: string;
+          /** @description The partner fee in basis points of the amount */
+          feeBps: number;
+          /** @description amount × feeBps / 10,000, rounded down */
+          fee: components["schemas"]["TokenAmount"];
+          feeHuman: string;
+          /** @description What is deposited after the fee */
+          netAmount: components["schemas"]["TokenAmount"];
+          netAmountHuman: string;
+        };
       };
     };
     /** @description Not in the spec's shape (an addition beside its fields): the wallet's balance changes this transaction makes, derived when it was built (not simulated) from what it moves (the amounts in its details), the rent of the accounts it opens (the wallet's token account when it has none, a receipt, the queue's hole list), the rent of the accounts it closes to the wallet, and the network fee, against the chain's state the build read. unitsConsumed is null (no simulation). A client should simulate before signing; the typed client and the pages do. */
@@ -791,6 +826,8 @@ export interface components {
         | components["schemas"]["BelowMinimumContext"]
         | components["schemas"]["AmountTooSmallContext"]
         | components["schemas"]["CapacityExceededContext"]
+        | components["schemas"]["PartnerFeeAboveMaximumContext"]
+        | components["schemas"]["PartnerAccountMissingContext"]
         | components["schemas"]["WebhookNotFoundContext"]
         | components["schemas"]["DeliveryNotFoundContext"]
         | components["schemas"]["DeliveryInFlightContext"]
@@ -860,6 +897,20 @@ export interface components {
       used: components["schemas"]["TokenAmount"];
       /** @description ISO 8601: when the window starts afresh */
       resetsAt: string;
+    };
+    /** @description context of PARTNER_FEE_ABOVE_MAXIMUM: the partner's fee and the protocol's maximum */
+    PartnerFeeAboveMaximumContext: {
+      /** @description The partner fee asked for, in bps */
+      feeBps: number;
+      /** @description The protocol's max_partner_fee_bps now */
+      maxFeeBps: number;
+    };
+    /** @description context of PARTNER_ACCOUNT_MISSING: the partner's account the fee would be paid to */
+    PartnerAccountMissingContext: {
+      /** @description The partner's wallet */
+      partner: string;
+      /** @description Its associated token account for the vault's asset, which does not exist */
+      partnerAsset: string;
     };
     /** @description context of WEBHOOK_NOT_FOUND */
     WebhookNotFoundContext: {
@@ -1493,10 +1544,86 @@ export interface components {
       /** @description toSharePrice / fromSharePrice − 1 (0.001 = 0.1%) */
       change: number;
     };
+    PartnerEarningsQuery: {
+      /**
+       * @description ISO 8601 start of the window, inclusive (a date is UTC midnight); default: the first deposit
+       * @example 2025-06-01
+       */
+      from?: string;
+      /**
+       * @description ISO 8601 end of the window, exclusive; default now
+       * @example 2025-07-01
+       */
+      to?: string;
+      /**
+       * @description Only this vault; default every vault
+       * @example 5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS
+       */
+      vault_id?: string;
+      /**
+       * @description json (the envelope, default) or csv (text/csv, one row per vault and UTC day)
+       * @enum {string}
+       */
+      format?: "json" | "csv";
+    };
+    PartnerEarningsResponse: {
+      /** @constant */
+      success: true;
+      data: components["schemas"]["PartnerEarnings"];
+    };
+    PartnerEarnings: {
+      /** @description The key's partner wallet (its fees' owner) */
+      partner: string;
+      /** @description The key's partner fee now, in bps */
+      feeBps: number;
+      /** @description ISO 8601 start of the window; null: from the first */
+      from: string | null;
+      /** @description ISO 8601 end of the window (exclusive) */
+      to: string;
+      vaults: components["schemas"]["PartnerVaultEarnings"][];
+    };
+    PartnerVaultEarnings: {
+      vaultId: string;
+      vaultName: string;
+      /** @description Deposits that paid the partner's fee */
+      deposits: number;
+      /** @description What those depositors paid in, the fee included */
+      depositedAmount: components["schemas"]["TokenAmount"];
+      depositedAmountHuman: string;
+      /** @description The partner fees the program paid to the partner */
+      feesPaid: components["schemas"]["TokenAmount"];
+      feesPaidHuman: string;
+      /** @description Distinct depositors */
+      holders: number;
+      /** @description The shares those deposits minted */
+      attributedShares: components["schemas"]["TokenAmount"];
+      /** @description Those shares at the vault's share price now (rounded down) */
+      attributedValueNow: components["schemas"]["TokenAmount"];
+      attributedValueNowHuman: string;
+      days: {
+        /** @description UTC day, YYYY-MM-DD */
+        date: string;
+        /** @description Deposits that paid the partner's fee */
+        deposits: number;
+        /** @description What those depositors paid in, the fee included */
+        depositedAmount: components["schemas"]["TokenAmount"];
+        depositedAmountHuman: string;
+        /** @description The partner fees the program paid to the partner */
+        feesPaid: components["schemas"]["TokenAmount"];
+        feesPaidHuman: string;
+        /** @description Distinct depositors */
+        holders: number;
+        /** @description The shares those deposits minted */
+        attributedShares: components["schemas"]["TokenAmount"];
+        /** @description Those shares at the vault's share price now (rounded down) */
+        attributedValueNow: components["schemas"]["TokenAmount"];
+        attributedValueNowHuman: string;
+      }[];
+    };
     WebhookCreateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
       url: string;
-      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, withdrawal.cancelled, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, withdrawal.cancelled, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled, partner.fee_paid */
       events: (
         | "deposit.confirmed"
         | "withdrawal.requested"
@@ -1508,6 +1635,7 @@ export interface components {
         | "vault.resumed"
         | "vault.capacity_low"
         | "vault.config_scheduled"
+        | "partner.fee_paid"
       )[];
       description?: string;
     };
@@ -1527,7 +1655,7 @@ export interface components {
     WebhookUpdateRequest: {
       /** @description Where deliveries are POSTed: https (http only outside production), public addresses only */
       url?: string;
-      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, withdrawal.cancelled, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled */
+      /** @description Event types to receive: deposit.confirmed, withdrawal.requested, withdrawal.claimable, withdrawal.claimed, withdrawal.cancelled, vault.nav_updated, vault.paused, vault.resumed, vault.capacity_low, vault.config_scheduled, partner.fee_paid */
       events?: (
         | "deposit.confirmed"
         | "withdrawal.requested"
@@ -1539,6 +1667,7 @@ export interface components {
         | "vault.resumed"
         | "vault.capacity_low"
         | "vault.config_scheduled"
+        | "partner.fee_paid"
       )[];
       description?: string | null;
       /** @description true re-enables a disabled endpoint; false disables it */
@@ -4116,6 +4245,136 @@ export interface operations {
       };
       /** @description Unknown vault */
       404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Method not allowed; Allow lists the path's methods */
+      405: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description The methods of this path */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Rate limited; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The chain or the database is unreachable; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  getPartnerEarnings: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+        vault_id?: string;
+        format?: "json" | "csv";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the envelope) */
+      200: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PartnerEarningsResponse"];
+          "text/csv": string;
+        };
+      };
+      /** @description Malformed JSON or an invalid or missing field (the message names it) */
+      400: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer) */
+      401: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Bearer realm="api" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description The key lacks the scope, or is restricted to other vaults or another wallet */
+      403: {
         headers: {
           /** @description Requests allowed in the window */
           "X-RateLimit-Limit"?: number;

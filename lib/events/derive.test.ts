@@ -49,6 +49,35 @@ const request = (assets: bigint, hourlyUsed: bigint) =>
   });
 
 describe("partnerEventsOf", () => {
+  it("turns a deposit with a partner fee into deposit.confirmed (net) and the partner's partner.fee_paid", () => {
+    const partner = "PartnerWa11et111111111111111111111111111111";
+    const events = partnerEventsOf(
+      [
+        stored("Deposited", { owner: WALLET, assets: "997500000", shares: "997500000" }, 0),
+        stored(
+          "PartnerFeePaid",
+          { owner: WALLET, partner, assets: "1000000000", fee: "2500000", feeBps: "25" },
+          1,
+        ),
+      ],
+      context,
+    );
+    expect(events.map((event) => event.type)).toEqual(["deposit.confirmed", "partner.fee_paid"]);
+    expect(events[0]?.data.assets).toMatchObject({ amount: "997500000" });
+    expect(events[1]).toMatchObject({
+      type: "partner.fee_paid",
+      vault: VAULT,
+      wallet: WALLET,
+      signature: "sig1",
+      data: {
+        partner,
+        assets: { amount: "1000000000", uiAmount: 1_000, symbol: "USDC" },
+        fee: { amount: "2500000", uiAmount: 2.5, symbol: "USDC" },
+        feeBps: 25,
+      },
+    });
+  });
+
   it("turns a deposit into deposit.confirmed with token amounts and a stable id", () => {
     const deposit = stored("Deposited", { owner: WALLET, assets: "250000000", shares: "249000000" });
     const [event] = partnerEventsOf([deposit], context);

@@ -126,6 +126,7 @@ export function partnerEventsOf(events: readonly StoredEvent[], context: VaultEv
         ...base(event, operation.partnerEvent, id(operation.partnerEvent)),
         data: operation.partnerData({
           integer: (name) => field(event, name),
+          address: (name) => String(event.data[name] ?? ""),
           asset: (name) => asset(event, name),
           shares: (name) => shares(event, name),
           sharesOf: (raw) => tokenAmount(context.shares, raw),

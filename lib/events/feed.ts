@@ -169,7 +169,8 @@ export class PartnerEventFeed {
       const page = await listPartnerEvents(this.db, {
         after: this.cursor,
         limit: this.pageSize,
-        audience: { vaults: null, wallet: null },
+        // The pages see no partner's own events (partner.fee_paid).
+        audience: { vaults: null, wallet: null, partner: null },
         types: null,
       });
       for (const entry of page) {
@@ -194,7 +195,7 @@ export class PartnerEventFeed {
       const page = await listPartnerEvents(this.db, {
         after,
         limit: this.pageSize,
-        audience: { vaults: [subscriber.filter.vault], wallet: null },
+        audience: { vaults: [subscriber.filter.vault], wallet: null, partner: null },
         types: null,
       });
       for (const entry of page) {

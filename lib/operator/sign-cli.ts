@@ -33,7 +33,7 @@ const inputSchema = z.union([z.object({ success: z.literal(true), data: builtSch
 
 export const SIGN_USAGE =
   "npm run sign -- --keypair <file> --vault <address> (--deposit <amount> | --withdraw <raw shares> | --claim | --cancel) " +
-  "[--url <rpc>] [--ws-url <ws>] [--max-compute-unit-price <micro-lamports>] < build-response.json";
+  "[--url <rpc>] [--ws-url <ws>] [--max-compute-unit-price <micro-lamports>] [--max-partner-fee-bps <bps>] < build-response.json";
 
 function operationOf(values: {
   deposit?: string;
@@ -95,6 +95,12 @@ function changeLine(preview: TransactionPreview): string {
     `asset ${signed(changes.asset, verified.tokens.assetDecimals)}`,
     `shares ${signed(changes.shares, verified.tokens.shareDecimals)}`,
     `SOL ${signed(changes.lamports, 9)}`,
+    // The partner fee is part of the asset paid: said apart, with whom it goes to.
+    ...(verified.partnerFee === null
+      ? []
+      : [
+          `of it a partner fee of ${verified.partnerFee.feeBps} bps to ${verified.partnerFee.partner.toBase58()}`,
+        ]),
   ].join(", ");
 }
 
@@ -114,6 +120,7 @@ export async function runSignCli(
     url: { type: "string" },
     "ws-url": { type: "string" },
     "max-compute-unit-price": { type: "string" },
+    "max-partner-fee-bps": { type: "string" },
   });
   const keypair = await readKeypairFile(requireFlag(values.keypair, "--keypair"), "wallet keypair");
   const vault = parseAddress("--vault", values.vault);
@@ -121,6 +128,10 @@ export async function runSignCli(
   const priceText = values["max-compute-unit-price"];
   if (priceText !== undefined && !/^\d+$/.test(priceText)) {
     throw new OperatorError("--max-compute-unit-price must be a whole number of micro-lamports");
+  }
+  const partnerText = values["max-partner-fee-bps"];
+  if (partnerText !== undefined && !/^\d{1,5}$/.test(partnerText)) {
+    throw new OperatorError("--max-partner-fee-bps must be a whole number of basis points, like 25");
   }
   const built = parseInput(await readStdin());
   // The WebSocket beside the RPC (web3.js's default: the RPC's port + 1, as the local chain has it).
@@ -133,12 +144,11 @@ export async function runSignCli(
   const result = await runVaultTransaction(
     {
       connection,
-      verify: transactionCheck(
-        connection,
-        { vault: vault.toBase58(), wallet },
-        request,
-        priceText === undefined ? {} : { maxComputeUnitPriceMicroLamports: Number(priceText) },
-      ),
+      verify: transactionCheck(connection, { vault: vault.toBase58(), wallet }, request, {
+        ...(priceText === undefined ? {} : { maxComputeUnitPriceMicroLamports: Number(priceText) }),
+        // A deposit that pays a partner fee is signed only when asked (default 0: refused).
+        ...(partnerText === undefined ? {} : { maxPartnerFeeBps: Number(partnerText) }),
+      }),
       signTransaction: async (transaction) => {
         transaction.sign([keypair]);
         return transaction;

@@ -8,6 +8,12 @@ import type { Queryable } from "./db";
 export type KeyScope = "read" | "write";
 export type KeyEnvironment = "live" | "test";
 
+/** A partner a key carries: its deposits pay this wallet a fee of `feeBps` (lib/vault/operations/deposit-with-partner-fee.ts). */
+export interface KeyPartner {
+  wallet: string;
+  feeBps: number;
+}
+
 export interface ApiKeyRecord {
   id: string;
   name: string;
@@ -18,6 +24,8 @@ export interface ApiKeyRecord {
   /** Null: any wallet. */
   wallet: string | null;
   rpm: number;
+  /** Null: no partner (its deposits pay no partner fee). */
+  partner: KeyPartner | null;
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
@@ -29,6 +37,7 @@ export interface NewApiKey {
   vaults?: string[] | null;
   wallet?: string | null;
   rpm: number;
+  partner?: KeyPartner | null;
   environment?: KeyEnvironment;
 }
 
@@ -48,12 +57,15 @@ interface ApiKeyRow {
   vaults: string[] | null;
   wallet: string | null;
   rpm: number;
+  partner_wallet: string | null;
+  partner_fee_bps: number | null;
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
 }
 
-const COLUMNS = "id, name, key_prefix, scope, vaults, wallet, rpm, created_at, revoked_at, last_used_at";
+const COLUMNS =
+  "id, name, key_prefix, scope, vaults, wallet, rpm, partner_wallet, partner_fee_bps, created_at, revoked_at, last_used_at";
 
 function fromRow(row: ApiKeyRow): ApiKeyRecord {
   return {
@@ -64,6 +76,10 @@ function fromRow(row: ApiKeyRow): ApiKeyRecord {
     vaults: row.vaults,
     wallet: row.wallet,
     rpm: Number(row.rpm),
+    partner:
+      row.partner_wallet === null || row.partner_fee_bps === null
+        ? null
+        : { wallet: row.partner_wallet, feeBps: Number(row.partner_fee_bps) },
     createdAt: new Date(row.created_at),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
@@ -78,8 +94,8 @@ export class ApiKeyStore {
     const secret = `vk_${input.environment ?? "live"}_${bs58.encode(randomBytes(32))}`;
     const id = `key_${bs58.encode(randomBytes(12))}`;
     const [row] = await this.db.query<ApiKeyRow>(
-      `INSERT INTO api_keys (id, name, key_prefix, key_hash, scope, vaults, wallet, rpm)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      `INSERT INTO api_keys (id, name, key_prefix, key_hash, scope, vaults, wallet, rpm, partner_wallet, partner_fee_bps)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
       [
         id,
         input.name,
@@ -89,6 +105,8 @@ export class ApiKeyStore {
         input.vaults ?? null,
         input.wallet ?? null,
         input.rpm,
+        input.partner?.wallet ?? null,
+        input.partner?.feeBps ?? null,
       ],
     );
     if (row === undefined) {

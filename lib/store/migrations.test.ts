@@ -170,3 +170,31 @@ describe("0014_history_delivered_by", () => {
     expect((await store.list(VAULT, WALLET, 10)).map((row) => row.deliveredBy)).toEqual([keeper, null]);
   });
 });
+
+describe("0015_key_partner", () => {
+  it("keeps keys made before it partnerless, and takes a partner only whole and within 1 to 500 bps", async () => {
+    db = await openPgliteInMemory();
+    const before = MIGRATIONS.findIndex((migration) => migration.id === "0015_key_partner");
+    expect(before).toBeGreaterThan(0);
+    await migrate(db, MIGRATIONS.slice(0, before));
+    await db.query(
+      `INSERT INTO api_keys (id, name, key_prefix, key_hash, scope, rpm) VALUES ('key_old', 'old', 'vk_test_x', 'h0', 'write', 60)`,
+    );
+    expect(await migrate(db)).toEqual(MIGRATIONS.slice(before).map((migration) => migration.id));
+    expect(
+      await db.query("SELECT partner_wallet, partner_fee_bps FROM api_keys WHERE id = 'key_old'"),
+    ).toEqual([{ partner_wallet: null, partner_fee_bps: null }]);
+    const insert = (id: string, wallet: string | null, bps: number | null) =>
+      db?.query(
+        `INSERT INTO api_keys (id, name, key_prefix, key_hash, scope, rpm, partner_wallet, partner_fee_bps)
+         VALUES ($1, $1, 'vk_test_x', $1, 'write', 60, $2, $3)`,
+        [id, wallet, bps],
+      );
+    await insert("key_partner", WALLET, 25);
+    await insert("key_ceiling", WALLET, 500);
+    await expect(insert("key_no_bps", WALLET, null)).rejects.toThrow(/api_keys_partner_check/);
+    await expect(insert("key_no_wallet", null, 25)).rejects.toThrow(/api_keys_partner_check/);
+    await expect(insert("key_zero", WALLET, 0)).rejects.toThrow(/api_keys_partner_check/);
+    await expect(insert("key_above", WALLET, 501)).rejects.toThrow(/api_keys_partner_check/);
+  });
+});

@@ -264,6 +264,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE history ADD COLUMN delivered_by text;
     `,
   },
+  {
+    // A key may carry a partner: the wallet its deposits' partner fee is paid to and the fee in bps
+    // (both or neither; 1 to the program's ceiling of 500 bps, the protocol's own maximum checked when
+    // the key is made). A partner event that names a partner (partner.fee_paid) is that partner's
+    // alone; earnings are read from the indexed PartnerFeePaid events by partner (issue 32).
+    id: "0015_key_partner",
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN partner_wallet text;
+      ALTER TABLE api_keys ADD COLUMN partner_fee_bps integer;
+      ALTER TABLE api_keys ADD CONSTRAINT api_keys_partner_check CHECK (
+        (partner_wallet IS NULL) = (partner_fee_bps IS NULL)
+        AND (partner_fee_bps IS NULL OR partner_fee_bps BETWEEN 1 AND 500)
+      );
+      ALTER TABLE partner_events ADD COLUMN partner text;
+      CREATE INDEX vault_events_partner_fee ON vault_events ((data->>'partner'), block_time)
+        WHERE name = 'PartnerFeePaid';
+    `,
+  },
 ];
 
 const LOCK_ID = 726_351_001;

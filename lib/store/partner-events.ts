@@ -2,7 +2,8 @@
 // they come from (the outbox), fanned out there to one delivery per matching webhook endpoint, and read
 // back a page at a time for GET /api/events. A key restricted to vaults or a wallet matches only events
 // of those vaults and, when wallet-restricted, only events of that wallet (vault-wide events included
-// in none of them).
+// in none of them). An event that names a partner (partner.fee_paid) is seen only by that partner's
+// keys.
 import type { PartnerEvent } from "../vault/model/partner-event";
 import { NO_PAUSE, pauseOf, type PauseState } from "../vault/model/pause";
 import type { Queryable } from "./db";
@@ -12,11 +13,18 @@ import { EVENT_COLUMNS, eventFromRow, type EventRow, type StoredEvent } from "./
 export interface EventAudience {
   vaults: readonly string[] | null;
   wallet: string | null;
+  /** The key's partner wallet: events that name a partner are seen only by that partner's keys. */
+  partner: string | null;
 }
 
 export interface StoredPartnerEvent {
   seq: bigint;
   event: PartnerEvent;
+}
+
+/** The partner an event is for alone (partner.fee_paid's data.partner); null for everyone's events. */
+function partnerOf(event: PartnerEvent): string | null {
+  return typeof event.data.partner === "string" ? event.data.partner : null;
 }
 
 /**
@@ -28,8 +36,8 @@ export async function recordPartnerEvents(tx: Queryable, events: readonly Partne
   let queued = 0;
   for (const event of events) {
     const [inserted] = await tx.query<{ seq: string }>(
-      `INSERT INTO partner_events (id, type, vault, wallet, request_id, signature, slot, occurred_at, payload)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      `INSERT INTO partner_events (id, type, vault, wallet, request_id, signature, slot, occurred_at, payload, partner)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (id) DO NOTHING RETURNING seq::text AS seq`,
       [
         event.id,
@@ -41,6 +49,7 @@ export async function recordPartnerEvents(tx: Queryable, events: readonly Partne
         event.slot,
         event.timestamp,
         JSON.stringify(event),
+        partnerOf(event),
       ],
     );
     if (inserted === undefined) {
@@ -53,9 +62,10 @@ export async function recordPartnerEvents(tx: Queryable, events: readonly Partne
        WHERE endpoint.disabled_at IS NULL AND key.revoked_at IS NULL AND $2 = ANY(endpoint.events)
          AND (key.vaults IS NULL OR $3 = ANY(key.vaults))
          AND (key.wallet IS NULL OR key.wallet = $4)
+         AND ($5::text IS NULL OR key.partner_wallet = $5)
        ON CONFLICT (endpoint_id, event_seq) DO NOTHING
        RETURNING id`,
-      [inserted.seq, event.type, event.vault, event.wallet],
+      [inserted.seq, event.type, event.vault, event.wallet, partnerOf(event)],
     );
     queued += deliveries.length;
   }
@@ -107,7 +117,8 @@ export async function newlyClaimableRequests(tx: Queryable, vault: string): Prom
 
 function audienceFilter(first: number): string {
   return `($${first}::text[] IS NULL OR vault = ANY($${first}::text[]))
-    AND ($${first + 1}::text IS NULL OR wallet = $${first + 1})`;
+    AND ($${first + 1}::text IS NULL OR wallet = $${first + 1})
+    AND (partner IS NULL OR partner = $${first + 2}::text)`;
 }
 
 function parsePayload(payload: PartnerEvent | string): PartnerEvent {
@@ -122,12 +133,13 @@ export async function listPartnerEvents(
   const rows = await db.query<{ seq: string; payload: PartnerEvent | string }>(
     `SELECT seq::text AS seq, payload FROM partner_events
      WHERE seq > $1 AND test_endpoint IS NULL AND ${audienceFilter(2)}
-       AND ($4::text[] IS NULL OR type = ANY($4::text[]))
-     ORDER BY partner_events.seq LIMIT $5`,
+       AND ($5::text[] IS NULL OR type = ANY($5::text[]))
+     ORDER BY partner_events.seq LIMIT $6`,
     [
       options.after.toString(),
       options.audience.vaults === null ? null : [...options.audience.vaults],
       options.audience.wallet,
+      options.audience.partner,
       options.types === null ? null : [...options.types],
       options.limit,
     ],

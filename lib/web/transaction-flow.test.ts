@@ -73,7 +73,15 @@ async function acceptedForErrorNaming(): Promise<VerifiedTransaction> {
   const key = payer.publicKey;
   return {
     operation: "deposit",
-    tokens: { vault: key, assetMint: key, assetDecimals: 6, shareMint: key, shareDecimals: 9, feeBps: 10 },
+    tokens: {
+      vault: key,
+      assetMint: key,
+      assetDecimals: 6,
+      shareMint: key,
+      shareDecimals: 9,
+      feeBps: 10,
+      protocol: key,
+    },
     args: {},
     computeUnitLimit: 200_000,
     computeUnitPriceMicroLamports: 0,
@@ -81,6 +89,7 @@ async function acceptedForErrorNaming(): Promise<VerifiedTransaction> {
     maxLamportsSpent: 1n << 62n,
     estimatedShares: null,
     maxSlippageBps: 50,
+    partnerFee: null,
     watched: { wallet: key, asset: key, shares: key },
   };
 }

@@ -16,7 +16,7 @@ import { startNodeHost, type NodeHost } from "../../lib/api/node-host";
 import { createApiHandler } from "../../lib/api/router";
 import { ROUTE_TABLE } from "../../lib/api/routes";
 import { startWebServer } from "../../scripts/web-server";
-import type { KeyScope } from "../../lib/store/api-keys";
+import type { KeyPartner, KeyScope } from "../../lib/store/api-keys";
 import { dropPostgresSchema } from "../../lib/store/db";
 import { parseWebhookSettings } from "../../lib/webhooks/settings";
 import type { LocalnetHandle } from "../../localnet/localnet";
@@ -80,6 +80,8 @@ export interface KeyOptions {
   vaults?: string[] | null;
   wallet?: string | null;
   rpm?: number;
+  /** The partner whose fee the key's deposits pay (issue 32); default none. */
+  partner?: KeyPartner | null;
 }
 
 export interface HttpResult {
@@ -179,6 +181,7 @@ export async function startApiHarness(options: HarnessOptions = {}): Promise<Api
         vaults: keyOptions.vaults ?? null,
         wallet: keyOptions.wallet ?? null,
         rpm: keyOptions.rpm ?? 100_000,
+        partner: keyOptions.partner ?? null,
         environment: "test",
       });
       return { secret, id: record.id };

@@ -45,7 +45,7 @@ describe("the indexer woken by the program's logs", () => {
       const events = await listPartnerEvents(harness.context.store, {
         after: 0n,
         limit: 100,
-        audience: { vaults: null, wallet: owner },
+        audience: { vaults: null, wallet: owner, partner: null },
         types: ["deposit.confirmed"],
       });
       return events[0];

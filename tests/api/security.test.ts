@@ -62,8 +62,16 @@ async function call(
   return harness.request(route.method, path, { body, headers });
 }
 
+let partnerWallet: string | null = null;
+
+/**
+ * A key for the suite: each is a partner's (its asset account open), so it reads what any key reads
+ * and its partner's earnings too (a key without a partner is refused those:
+ * tests/api/endpoints/partner-fee.test.ts).
+ */
 async function key(options: KeyOptions = {}): Promise<string> {
-  return (await harness.createKey(options)).secret;
+  partnerWallet ??= (await harness.fundedWallet(0n)).publicKey.toBase58();
+  return (await harness.createKey({ partner: { wallet: partnerWallet, feeBps: 25 }, ...options })).secret;
 }
 
 function expectRefusal(result: HttpResult, status: number, code: string, message: string | RegExp): void {

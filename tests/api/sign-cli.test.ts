@@ -78,6 +78,37 @@ describe("npm run sign", () => {
     expect(recorded.status, recorded.text).toBe(200);
   });
 
+  it("signs a deposit with a partner fee only up to --max-partner-fee-bps, and says the fee", async () => {
+    const partner = (await harness.fundedWallet(0n)).publicKey;
+    const partnerKey = (
+      await harness.createKey({ scope: "write", partner: { wallet: partner.toBase58(), feeBps: 25 } })
+    ).secret;
+    const wallet = await harness.fundedWallet(500n * USDC);
+    const build = () =>
+      harness.request("POST", `/api/vault/${harness.vaultId}/deposit`, {
+        key: partnerKey,
+        body: { wallet: wallet.publicKey.toBase58(), amount: "100000000" },
+      });
+    // Without the flag a partner fee is refused, and so is one above it.
+    await expect(sign(wallet, await build(), ["--deposit", "100"])).rejects.toMatchObject({
+      code: "PARTNER_FEE_TOO_HIGH",
+    });
+    await expect(
+      sign(wallet, await build(), ["--deposit", "100", "--max-partner-fee-bps", "24"]),
+    ).rejects.toMatchObject({ code: "PARTNER_FEE_TOO_HIGH", context: { expected: 24, found: "25" } });
+    const lines = await sign(wallet, await build(), ["--deposit", "100", "--max-partner-fee-bps", "25"]);
+    // The wallet pays the whole 100 (the fee included) and gets shares for 99.75.
+    expect(lines.find((line) => line.startsWith("checked;"))).toMatch(
+      new RegExp(
+        `: asset -100\\.00, shares \\+99\\.\\d+, SOL -0\\.00\\d+, of it a partner fee of 25 bps to ${partner.toBase58()}$`,
+      ),
+    );
+    const balance = await harness.connection.getTokenAccountBalance(
+      findAssociatedTokenAddress(partner, harness.localnet.addresses.usdcMint),
+    );
+    expect(balance.value.amount).toBe("250000");
+  });
+
   it("refuses an answer that is not what the flags ask for, before signing", async () => {
     const wallet = await harness.fundedWallet(500n * USDC);
     const answer = await buildDeposit(wallet, "250000000");

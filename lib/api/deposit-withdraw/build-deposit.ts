@@ -1,4 +1,7 @@
-// POST /api/vault/{vault_id}/deposit — builds an unsigned deposit transaction (write scope).
+// POST /api/vault/{vault_id}/deposit — builds an unsigned deposit transaction (write scope). A key
+// that carries a partner builds a deposit that pays that partner's fee (details.partnerFee).
+import { PublicKey } from "@solana/web3.js";
+
 import { buildDepositTransaction } from "../../vault/operations/build-deposit-transaction";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
@@ -20,7 +23,7 @@ export const postDeposit = partnerEndpoint({
     path: `/api/vault/${vault}/deposit`,
     body: { wallet, amount: "1000000" },
   }),
-  handler: async ({ input, params, context }) =>
+  handler: async ({ input, params, principal, context }) =>
     buildDepositTransaction(
       context.deps,
       { slippageBps: context.config.depositSlippageBps },
@@ -29,6 +32,10 @@ export const postDeposit = partnerEndpoint({
         wallet: input.wallet,
         // The spec: `amount` wins when both are present.
         amount: input.amount !== undefined ? { raw: input.amount } : { ui: input.uiAmount ?? 0 },
+        partner:
+          principal.partner === undefined || principal.partner === null
+            ? null
+            : { wallet: new PublicKey(principal.partner.wallet), feeBps: principal.partner.feeBps },
       },
     ),
 });

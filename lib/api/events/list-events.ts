@@ -20,7 +20,7 @@ export const getEvents = partnerEndpoint({
   handler: ({ input, principal, context }) =>
     listEvents(
       context.store,
-      { vaults: principal.vaults, wallet: principal.wallet },
+      { vaults: principal.vaults, wallet: principal.wallet, partner: principal.partner?.wallet ?? null },
       { after: input.after ?? 0n, limit: input.limit ?? 100, types: input.types ?? null },
     ),
 });

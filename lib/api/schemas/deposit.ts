@@ -30,6 +30,23 @@ export const depositData = z
       assetDecimals: z.number().int(),
       estimatedSharesReceived: tokenAmountSchema,
       currentSharePrice: z.number(),
+      partnerFee: z
+        .object({
+          partner: z.string().meta({ description: "The partner's wallet (the API key's partner)" }),
+          partnerAsset: z.string().meta({
+            description: "The partner's associated token account for the asset, which receives the fee",
+          }),
+          feeBps: z.number().int().meta({ description: "The partner fee in basis points of the amount" }),
+          fee: tokenAmountSchema.meta({ description: "amount × feeBps / 10,000, rounded down" }),
+          feeHuman: z.string(),
+          netAmount: tokenAmountSchema.meta({ description: "What is deposited after the fee" }),
+          netAmountHuman: z.string(),
+        })
+        .optional()
+        .meta({
+          description:
+            "Present only when the API key carries a partner: the transaction is deposit_with_partner_fee, which pays this fee to the partner in the same instruction; estimatedSharesReceived is for netAmount",
+        }),
     }),
   })
   .meta({ id: "DepositData" });

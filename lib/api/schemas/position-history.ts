@@ -19,7 +19,7 @@ function daysInMonth(year: number, month: number): number {
 }
 
 /** An ISO 8601 date (UTC midnight) or date-time with Z or an offset, as epoch milliseconds. */
-const isoInstantInput = z.string({ error: "must be a string" }).transform((value, context) => {
+export const isoInstantInput = z.string({ error: "must be a string" }).transform((value, context) => {
   const match = ISO_INSTANT.exec(value);
   const [year, month, day, hour, minute, second] = (match?.slice(1) ?? []).map((part) =>
     part === undefined ? 0 : Number(part),

@@ -16,5 +16,10 @@ export function ownerOf(principal: Principal): Owner {
   if (principal.source !== "bearer") {
     throw new ApiError("FORBIDDEN", "Webhooks are managed with a partner API key (Authorization: Bearer)");
   }
-  return { keyId: principal.keyId, vaults: principal.vaults, wallet: principal.wallet };
+  return {
+    keyId: principal.keyId,
+    vaults: principal.vaults,
+    wallet: principal.wallet,
+    partner: principal.partner?.wallet ?? null,
+  };
 }

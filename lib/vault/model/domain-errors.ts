@@ -88,6 +88,24 @@ export const DOMAIN_ERROR_CONTEXTS = {
     "CapacityExceededContext",
     "context of CAPACITY_EXCEEDED: the refusing window, what it can still take (remaining), what this withdrawal is worth (requested), its cap and use, and when it resets",
   ),
+  PARTNER_FEE_ABOVE_MAXIMUM: described(
+    z.object({
+      feeBps: z.number().int().meta({ description: "The partner fee asked for, in bps" }),
+      maxFeeBps: z.number().int().meta({ description: "The protocol's max_partner_fee_bps now" }),
+    }),
+    "PartnerFeeAboveMaximumContext",
+    "context of PARTNER_FEE_ABOVE_MAXIMUM: the partner's fee and the protocol's maximum",
+  ),
+  PARTNER_ACCOUNT_MISSING: described(
+    z.object({
+      partner: z.string().meta({ description: "The partner's wallet" }),
+      partnerAsset: z.string().meta({
+        description: "Its associated token account for the vault's asset, which does not exist",
+      }),
+    }),
+    "PartnerAccountMissingContext",
+    "context of PARTNER_ACCOUNT_MISSING: the partner's account the fee would be paid to",
+  ),
   TRANSACTION_NOT_CONFIRMED: null,
   TRANSACTION_FAILED: null,
   NOT_A_VAULT_TRANSACTION: null,

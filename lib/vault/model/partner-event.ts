@@ -14,6 +14,7 @@ export const PARTNER_EVENT_TYPES = [
   "vault.resumed",
   "vault.capacity_low",
   "vault.config_scheduled",
+  "partner.fee_paid",
 ] as const;
 
 export type PartnerEventType = (typeof PARTNER_EVENT_TYPES)[number];

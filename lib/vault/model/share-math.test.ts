@@ -7,6 +7,7 @@ import {
   shareDecimalsFor,
   sharesForAssetsRoundUp,
   lessBasisPointsRoundDown,
+  partnerFeeRoundDown,
   sharePrice,
   sharesForAssetsRoundDown,
   withdrawalAmounts,
@@ -62,6 +63,16 @@ describe("share math (rounding in the vault's favour)", () => {
     expect(sharePrice(1_050_000n, 1_000_000_000n)).toBe(1.04999995);
     expect(lessBasisPointsRoundDown(1_000n, 50)).toBe(995n);
     expect(lessBasisPointsRoundDown(999n, 50)).toBe(994n);
+  });
+
+  it("rounds a partner fee down, so the depositor never pays more than the bps", () => {
+    // 1,000 USDC at 25 bps: exactly 2.5 USDC.
+    expect(partnerFeeRoundDown(1_000_000_000n, 25)).toBe(2_500_000n);
+    // 399 raw at 25 bps is 0.9975 raw: nothing.
+    expect(partnerFeeRoundDown(399n, 25)).toBe(0n);
+    expect(partnerFeeRoundDown(400n, 25)).toBe(1n);
+    expect(partnerFeeRoundDown(12_345n, 0)).toBe(0n);
+    expect(partnerFeeRoundDown(U64_MAX, 500)).toBe((U64_MAX * 500n) / 10_000n);
   });
 });
 

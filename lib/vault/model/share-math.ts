@@ -44,6 +44,17 @@ export function withdrawalFeeRoundUp(gross: bigint, feeBps: number): bigint {
   return (numerator + BPS - 1n) / BPS;
 }
 
+/** The program's ceiling on any protocol's max_partner_fee_bps (MAX_PARTNER_FEE_BPS): no key may carry more. */
+export const PARTNER_FEE_CEILING_BPS = 500;
+
+/**
+ * A deposit's partner fee, rounded down (the depositor never pays more than the bps):
+ * `floor(amount × partner_fee_bps / 10000)`, as the program computes it.
+ */
+export function partnerFeeRoundDown(amount: bigint, partnerFeeBps: number): bigint {
+  return (amount * BigInt(partnerFeeBps)) / BPS;
+}
+
 export interface WithdrawalAmounts {
   gross: bigint;
   fee: bigint;

@@ -1,6 +1,9 @@
 // Preparing a deposit: checks the vault, the wallet's asset balance and SOL, estimates the shares and
 // builds the unsigned transaction (idempotent share-account creation, then deposit with a slippage
-// floor). Reads go through the account cache; a refusal is only made on freshly read data.
+// floor). Given a partner's terms (the API key's), it builds deposit_with_partner_fee instead: the
+// fee (rounded down) to the partner's asset account, which must exist, and shares for the rest,
+// within the protocol's max_partner_fee_bps. Reads go through the account cache; a refusal is only
+// made on freshly read data.
 import type { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../../chain/accounts";
@@ -18,8 +21,14 @@ import {
   rentToOpen,
   type ExpectedBalanceChanges,
 } from "./expected-balance-changes";
-import { buildDepositInstruction } from "../program/instructions";
-import { lessBasisPointsRoundDown, sharePrice, sharesForAssetsRoundDown } from "../model/share-math";
+import { decodeProtocol } from "../program/accounts";
+import { buildDepositInstruction, buildDepositWithPartnerFeeInstruction } from "../program/instructions";
+import {
+  lessBasisPointsRoundDown,
+  partnerFeeRoundDown,
+  sharePrice,
+  sharesForAssetsRoundDown,
+} from "../model/share-math";
 import {
   formatAbout,
   formatHuman,
@@ -28,21 +37,43 @@ import {
   type TokenAmount,
 } from "../model/token-amount";
 import { deposit } from "./deposit";
+import { depositWithPartnerFee } from "./deposit-with-partner-fee";
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { loadVault, type LoadedVault, type VaultDeps } from "../model/vault-state";
 
 /** Raw units, or a human amount converted with the asset's decimals once the vault is read. */
 export type DepositAmount = { raw: bigint } | { ui: number };
 
+/** A partner's terms: the wallet its fee is paid to (its asset account) and the fee in bps. */
+export interface PartnerTerms {
+  wallet: PublicKey;
+  feeBps: number;
+}
+
 export interface DepositRequest {
   vault: PublicKey;
   wallet: PublicKey;
   amount: DepositAmount;
+  /** The partner whose fee the deposit pays; absent or null: a plain deposit. */
+  partner?: PartnerTerms | null;
 }
 
 export interface DepositSettings {
   /** Tolerated drop of the share price between preparation and execution, in basis points. */
   slippageBps: number;
+}
+
+/** What a deposit with a partner fee pays the partner, shown before signing. */
+export interface PartnerFeeDetails {
+  /** The partner's wallet; the fee goes to its associated token account for the asset (partnerAsset). */
+  partner: string;
+  partnerAsset: string;
+  feeBps: number;
+  fee: TokenAmount;
+  feeHuman: string;
+  /** What is deposited after the fee: the shares are for this. */
+  netAmount: TokenAmount;
+  netAmountHuman: string;
 }
 
 export interface DepositDetails {
@@ -53,6 +84,8 @@ export interface DepositDetails {
   assetDecimals: number;
   estimatedSharesReceived: TokenAmount;
   currentSharePrice: number;
+  /** Only on a deposit built with a partner's terms. */
+  partnerFee?: PartnerFeeDetails;
 }
 
 export interface PreparedDeposit {
@@ -98,6 +131,61 @@ async function readWalletAccounts(
     assetAccount: assetAccount ?? null,
     shareAccount: shareAccount ?? null,
   };
+}
+
+interface PartnerAccounts {
+  terms: PartnerTerms;
+  partnerAsset: PublicKey;
+  /** Whether the partner's asset account exists (the program pays the fee into it). */
+  partnerAssetExists: boolean;
+  /** The protocol's max_partner_fee_bps; null when its account could not be read. */
+  maxFeeBps: number | null;
+}
+
+async function readPartnerAccounts(
+  deps: VaultDeps,
+  vault: LoadedVault,
+  terms: PartnerTerms,
+  mode: ReadMode,
+): Promise<PartnerAccounts> {
+  const partnerAsset = findAssociatedTokenAddress(terms.wallet, vault.asset.mint);
+  const [assetAccount, protocolAccount] = await deps.chain.getAccounts(
+    [partnerAsset, vault.state.protocol],
+    mode,
+  );
+  return {
+    terms,
+    partnerAsset,
+    partnerAssetExists:
+      assetAccount !== null &&
+      assetAccount !== undefined &&
+      tokenAccountAmount(assetAccount.owner, assetAccount.data) !== null,
+    maxFeeBps:
+      protocolAccount === null || protocolAccount === undefined
+        ? null
+        : decodeProtocol(protocolAccount.data).maxPartnerFeeBps,
+  };
+}
+
+/** A partner fee the program would refuse (above the protocol's maximum), or a fee account missing. */
+function partnerRefusal(partner: PartnerAccounts): DomainError | null {
+  const { terms } = partner;
+  const max = partner.maxFeeBps ?? 0;
+  if (terms.feeBps > max) {
+    return new DomainError(
+      "PARTNER_FEE_ABOVE_MAXIMUM",
+      `The partner fee of ${terms.feeBps} bps is above the protocol's maximum partner fee of ${max} bps`,
+      { context: { feeBps: terms.feeBps, maxFeeBps: max } },
+    );
+  }
+  if (!partner.partnerAssetExists) {
+    return new DomainError(
+      "PARTNER_ACCOUNT_MISSING",
+      `The partner ${base58Of(terms.wallet)} has no token account for the vault's asset (${base58Of(partner.partnerAsset)}) to receive its fee`,
+      { context: { partner: base58Of(terms.wallet), partnerAsset: base58Of(partner.partnerAsset) } },
+    );
+  }
+  return null;
 }
 
 function assetBalance(accounts: WalletAccounts): bigint {
@@ -172,7 +260,11 @@ export async function buildDepositTransaction(
     deps.chain.priorityFee([request.vault]),
   ]);
   const amount = rawAmount(vault, request.amount);
-  let accounts = await readWalletAccounts(deps, vault, request.wallet, "cached");
+  const terms = request.partner ?? null;
+  let [accounts, partner] = await Promise.all([
+    readWalletAccounts(deps, vault, request.wallet, "cached"),
+    terms === null ? null : readPartnerAccounts(deps, vault, terms, "cached"),
+  ]);
   const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
   const createShareAccount = buildCreateAssociatedTokenAccountIdempotentInstruction(
     request.wallet,
@@ -181,20 +273,26 @@ export async function buildDepositTransaction(
     shareAccount,
   );
   // The limit the built transaction will carry (its account creation's bump search included).
-  const units = computeUnitLimit(deposit, [createShareAccount]);
-  if (refusal(vault, amount, accounts, units, price) !== null) {
+  const operation = terms === null ? deposit : depositWithPartnerFee;
+  const units = computeUnitLimit(operation, [createShareAccount]);
+  const refuse = () =>
+    refusal(vault, amount, accounts, units, price) ?? (partner === null ? null : partnerRefusal(partner));
+  if (refuse() !== null) {
     // Cached data may be a few seconds old: refuse only what the chain says now.
-    [vault, accounts] = await Promise.all([
+    [vault, accounts, partner] = await Promise.all([
       loadVault(deps, request.vault, "fresh"),
       readWalletAccounts(deps, vault, request.wallet, "fresh"),
+      terms === null ? null : readPartnerAccounts(deps, vault, terms, "fresh"),
     ]);
-    const confirmed = refusal(vault, amount, accounts, units, price);
+    const confirmed = refuse();
     if (confirmed !== null) {
       throw confirmed;
     }
   }
   const { state } = vault;
-  const shares = sharesForAssetsRoundDown(amount, state.totalAssets, state.totalShares);
+  const fee = terms === null ? 0n : partnerFeeRoundDown(amount, terms.feeBps);
+  const net = amount - fee;
+  const shares = sharesForAssetsRoundDown(net, state.totalAssets, state.totalShares);
   if (shares === 0n) {
     throw new DomainError(
       "AMOUNT_TOO_SMALL",
@@ -202,31 +300,44 @@ export async function buildDepositTransaction(
       { context: { amount: tokenAmount(vault.asset, amount) } },
     );
   }
+  const depositAccounts = {
+    depositor: request.wallet,
+    vault: vault.address,
+    authority: state.authority,
+    shareMint: state.shareMint,
+    reserve: state.reserve,
+    depositorAsset: findAssociatedTokenAddress(request.wallet, vault.asset.mint),
+    depositorShares: shareAccount,
+  };
+  const args = { amount, minSharesOut: lessBasisPointsRoundDown(shares, settings.slippageBps) };
   const built = buildUnsignedTransaction(
     request.wallet,
-    deposit,
+    operation,
     [
       createShareAccount,
-      buildDepositInstruction(
-        {
-          depositor: request.wallet,
-          vault: vault.address,
-          authority: state.authority,
-          shareMint: state.shareMint,
-          reserve: state.reserve,
-          depositorAsset: findAssociatedTokenAddress(request.wallet, vault.asset.mint),
-          depositorShares: shareAccount,
-        },
-        { amount, minSharesOut: lessBasisPointsRoundDown(shares, settings.slippageBps) },
-      ),
+      partner === null
+        ? buildDepositInstruction(depositAccounts, args)
+        : buildDepositWithPartnerFeeInstruction(
+            {
+              ...depositAccounts,
+              protocol: state.protocol,
+              partner: partner.terms.wallet,
+              partnerAsset: partner.partnerAsset,
+            },
+            { ...args, partnerFeeBps: partner.terms.feeBps },
+          ),
     ],
     blockhash,
     price,
   );
   const human = formatHuman(amount, vault.asset);
+  const about = `Deposit ${formatAbout(amount, vault.asset)} into ${state.name} for about ${formatAbout(shares, vault.shares)}`;
   return {
     transaction: built.transaction,
-    message: `Deposit ${formatAbout(amount, vault.asset)} into ${state.name} for about ${formatAbout(shares, vault.shares)}`,
+    message:
+      partner === null
+        ? about
+        : `${about}; of it, a partner fee of ${formatHuman(fee, vault.asset)} (${partner.terms.feeBps} bps) goes to ${base58Of(partner.terms.wallet)}`,
     details: {
       vaultId: base58Of(vault.address),
       vaultName: state.name,
@@ -235,10 +346,23 @@ export async function buildDepositTransaction(
       assetDecimals: vault.asset.decimals,
       estimatedSharesReceived: tokenAmount(vault.shares, shares),
       currentSharePrice: sharePrice(state.totalAssets, state.totalShares),
+      ...(partner === null
+        ? {}
+        : {
+            partnerFee: {
+              partner: base58Of(partner.terms.wallet),
+              partnerAsset: base58Of(partner.partnerAsset),
+              feeBps: partner.terms.feeBps,
+              fee: tokenAmount(vault.asset, fee),
+              feeHuman: formatHuman(fee, vault.asset),
+              netAmount: tokenAmount(vault.asset, net),
+              netAmountHuman: formatHuman(net, vault.asset),
+            },
+          }),
     },
     lastValidBlockHeight: built.lastValidBlockHeight,
     expiresAt: built.expiresAt,
-    expectedBalanceChanges: deriveExpectedBalanceChanges(deposit, vault, built, {
+    expectedBalanceChanges: deriveExpectedBalanceChanges(operation, vault, built, {
       asset: -amount,
       shares,
       tokenAccount: accounts.shareAccount,

@@ -30,6 +30,8 @@ export interface ActivityFields {
 /** An event's fields as the indexer stores them, read as amounts of the vault's tokens. */
 export interface StoredEventFields {
   integer(name: string): bigint;
+  /** A public key field, base58. */
+  address(name: string): string;
   asset(name: string): TokenAmount;
   shares(name: string): TokenAmount;
   /** A raw share amount worked out from the fields (what came back: escrowed less burned). */

@@ -28,6 +28,7 @@ import {
   buildCancelWithdrawalInstruction,
   buildClaimWithdrawalInstruction,
   buildDepositInstruction,
+  buildDepositWithPartnerFeeInstruction,
   buildRequestWithdrawalInstruction,
   buildUpdateNavInstruction,
 } from "../program/instructions";
@@ -52,6 +53,8 @@ const wallet = Keypair.generate().publicKey;
 const stranger = Keypair.generate().publicKey;
 const vault = Keypair.generate().publicKey;
 const assetMint = Keypair.generate().publicKey;
+const protocol = Keypair.generate().publicKey;
+const partner = Keypair.generate().publicKey;
 const tokens: VaultTokens = {
   vault,
   assetMint,
@@ -59,6 +62,7 @@ const tokens: VaultTokens = {
   shareMint: findShareMint(vault),
   shareDecimals: 9,
   feeBps: 10,
+  protocol,
 };
 const blockhash = {
   blockhash: Keypair.generate().publicKey.toBase58(),
@@ -575,5 +579,130 @@ describe("checkBalanceChanges", () => {
         checkBalanceChanges(verified, { asset: -250_000_000n, shares: 1n, lamports: lamports - 1n }),
       ),
     ).toMatchObject({ code: "SIMULATED_OUTFLOW", context: { balance: "lamports" } });
+  });
+});
+
+describe("a deposit that pays a partner fee (deposit_with_partner_fee)", () => {
+  /** What the API builds for a partner's key: 25 bps to the partner's asset account. */
+  function partnerDeposit(
+    change: { feeBps?: number; partner?: PublicKey; partnerAsset?: PublicKey; protocol?: PublicKey } = {},
+  ): VersionedTransaction {
+    const shareMint = findShareMint(vault);
+    const paid = change.partner ?? partner;
+    return transactionOf("deposit", [
+      buildCreateAssociatedTokenAccountIdempotentInstruction(wallet, wallet, shareMint),
+      buildDepositWithPartnerFeeInstruction(
+        {
+          depositor: wallet,
+          vault,
+          authority: findVaultAuthority(vault),
+          shareMint,
+          reserve: findReserve(vault),
+          depositorAsset: findAssociatedTokenAddress(wallet, assetMint),
+          depositorShares: findAssociatedTokenAddress(wallet, shareMint),
+          protocol: change.protocol ?? protocol,
+          partner: paid,
+          partnerAsset: change.partnerAsset ?? findAssociatedTokenAddress(paid, assetMint),
+        },
+        { amount: 250_000_000n, minSharesOut: HONEST_MIN_SHARES_OUT, partnerFeeBps: change.feeBps ?? 25 },
+      ),
+    ]);
+  }
+
+  /** The build's answer: its preview and the partner fee it names. */
+  const named = (feeBps = 25, wallet_ = partner): BuildAnswer => ({
+    details: {
+      estimatedSharesReceived: { amount: ESTIMATED_SHARES.toString(), decimals: 9 },
+      partnerFee: { partner: wallet_.toBase58(), feeBps },
+    },
+  });
+
+  it("passes the fee the build showed, paid to the named partner, within the caller's maximum", () => {
+    const verified = verify(partnerDeposit(), deposit250, tokens, { maxPartnerFeeBps: 25 }, named());
+    expect(verified.partnerFee).toEqual({
+      partner,
+      partnerAsset: findAssociatedTokenAddress(partner, assetMint),
+      feeBps: 25,
+    });
+    expect(verified.args).toMatchObject({ amount: "250000000", partner_fee_bps: "25" });
+    // A plain deposit pays none.
+    expect(
+      verify(transactionOf("deposit", depositInstructions(250_000_000n)), deposit250, tokens).partnerFee,
+    ).toBeNull();
+  });
+
+  it("refuses any partner fee by default (maxPartnerFeeBps 0), and one bps above the caller's maximum", () => {
+    expect(refusal(() => verify(partnerDeposit(), deposit250, tokens, {}, named()))).toMatchObject({
+      code: "PARTNER_FEE_TOO_HIGH",
+      context: { expected: 0, found: "25" },
+    });
+    // A lying gateway raising 25 to 26 bps, and saying so in its preview too.
+    expect(
+      refusal(() =>
+        verify(partnerDeposit({ feeBps: 26 }), deposit250, tokens, { maxPartnerFeeBps: 25 }, named(26)),
+      ),
+    ).toMatchObject({ code: "PARTNER_FEE_TOO_HIGH", context: { expected: 25, found: "26" } });
+  });
+
+  it("refuses a fee other than the one the build showed, or a build that names no partner", () => {
+    expect(
+      refusal(() =>
+        verify(partnerDeposit({ feeBps: 26 }), deposit250, tokens, { maxPartnerFeeBps: 100 }, named(25)),
+      ),
+    ).toMatchObject({ code: "PARTNER_FEE_NOT_SHOWN", context: { expected: 25, found: 26 } });
+    expect(
+      refusal(() =>
+        verify(partnerDeposit(), deposit250, tokens, { maxPartnerFeeBps: 100 }, shown(ESTIMATED_SHARES)),
+      ),
+    ).toMatchObject({ code: "PARTNER_FEE_NOT_SHOWN", context: { expected: null, found: 25 } });
+  });
+
+  it("refuses the fee redirected: to a stranger's account, to a stranger, or under another protocol", () => {
+    const options = { maxPartnerFeeBps: 25 };
+    expect(
+      refusal(() =>
+        verify(
+          partnerDeposit({ partnerAsset: findAssociatedTokenAddress(stranger, assetMint) }),
+          deposit250,
+          tokens,
+          options,
+          named(),
+        ),
+      ),
+    ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "partner_asset" } });
+    expect(
+      refusal(() => verify(partnerDeposit({ partner: stranger }), deposit250, tokens, options, named())),
+    ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "partner", found: stranger.toBase58() } });
+    expect(
+      refusal(() => verify(partnerDeposit({ protocol: stranger }), deposit250, tokens, options, named())),
+    ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "protocol" } });
+    // The partner's own account of another mint (its share account, say) is not its asset account.
+    expect(
+      refusal(() =>
+        verify(
+          partnerDeposit({ partnerAsset: findAssociatedTokenAddress(partner, tokens.shareMint) }),
+          deposit250,
+          tokens,
+          options,
+          named(),
+        ),
+      ),
+    ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "partner_asset" } });
+  });
+
+  it("refuses a partner fee's deposit where a cancel was asked for", () => {
+    expect(
+      refusal(() =>
+        verify(partnerDeposit(), { operation: "cancel", vault, wallet }, tokens, {
+          maxPartnerFeeBps: 25,
+        }),
+      ),
+    ).toMatchObject({ code: "WRONG_VAULT_INSTRUCTION", context: { found: "deposit_with_partner_fee" } });
+  });
+
+  it("refuses a caller's maximum that is not a whole number of bps", () => {
+    expect(() => verify(partnerDeposit(), deposit250, tokens, { maxPartnerFeeBps: 1.5 }, named())).toThrow(
+      RangeError,
+    );
   });
 });

@@ -5,7 +5,10 @@
 // for (a cancel: cancel_withdrawal, which returns the escrowed shares to the wallet), on the vault asked for, with exactly the accounts the program's seeds give for that vault and
 // wallet, and the amount asked for; the wallet pays the fee and is the only signer; the compute-unit
 // price stays under the caller's cap; a deposit's guard (min_shares_out) sits at most the caller's
-// slippage below the shares the build's preview showed; no lookup table hides an account. The
+// slippage below the shares the build's preview showed; a deposit that pays a partner fee
+// (deposit_with_partner_fee) pays at most the caller's maxPartnerFeeBps (default 0: none), exactly the
+// fee the build showed, to the associated token account of the partner the build named, under the
+// vault's own protocol; no lookup table hides an account. The
 // instruction is recognised by its discriminator and its accounts are read in the IDL's order
 // (programs/vault/idl.json), so an IDL change moves the check with it; an account the IDL names and
 // this check cannot derive is refused.
@@ -46,7 +49,8 @@ import { lessBasisPointsRoundDown } from "../model/share-math";
 import { parseUiAmount } from "../model/token-amount";
 import type { BalanceChanges, WatchedAccounts } from "./balance-changes";
 import type { OperationAction } from "./operation";
-import { operationOf } from "./operations";
+import { depositWithPartnerFee } from "./deposit-with-partner-fee";
+import { operationOf, operationsOf } from "./operations";
 import {
   TransactionCheckError,
   type TransactionCheckCode,
@@ -76,6 +80,8 @@ export interface VaultTokens {
   shareDecimals: number;
   /** The withdrawal fee the vault charges now: the most a request may accept (its max_fee_bps). */
   feeBps: number;
+  /** The vault's protocol (whose max_partner_fee_bps a partner fee is checked against on chain). */
+  protocol: PublicKey;
 }
 
 /**
@@ -109,6 +115,11 @@ export interface CheckOptions {
    * DEFAULT_MAX_SLIPPAGE_BPS.
    */
   maxSlippageBps?: number;
+  /**
+   * The highest partner fee, in basis points, a deposit may pay (deposit_with_partner_fee, built for a
+   * partner's key); default 0: a deposit that pays any partner fee is refused.
+   */
+  maxPartnerFeeBps?: number;
 }
 
 /**
@@ -117,6 +128,13 @@ export interface CheckOptions {
  */
 export interface BuildAnswer {
   details?: unknown;
+}
+
+/** The partner fee a deposit pays, as checked. */
+export interface CheckedPartnerFee {
+  partner: PublicKey;
+  partnerAsset: PublicKey;
+  feeBps: number;
 }
 
 export interface VerifiedTransaction {
@@ -134,6 +152,8 @@ export interface VerifiedTransaction {
   estimatedShares: bigint | null;
   /** The caller's slippage (bps) the guard and the preview were held to. */
   maxSlippageBps: number;
+  /** The partner fee a deposit pays (deposit_with_partner_fee); null for any other transaction. */
+  partnerFee: CheckedPartnerFee | null;
   watched: WatchedAccounts;
 }
 
@@ -164,6 +184,35 @@ export function estimatedSharesOf(built: BuildAnswer): bigint | null {
   const amount =
     typeof estimate === "object" && estimate !== null && "amount" in estimate ? estimate.amount : null;
   return typeof amount === "string" && /^\d{1,20}$/.test(amount) ? BigInt(amount) : null;
+}
+
+/** What a build says about the partner fee it put in a deposit (details.partnerFee), if anything. */
+export function partnerFeeShown(built: BuildAnswer): { partner: PublicKey; feeBps: number } | null {
+  const { details } = built;
+  const shown =
+    typeof details === "object" && details !== null && "partnerFee" in details ? details.partnerFee : null;
+  if (typeof shown !== "object" || shown === null || !("partner" in shown) || !("feeBps" in shown)) {
+    return null;
+  }
+  const { partner, feeBps } = shown;
+  if (typeof partner !== "string" || typeof feeBps !== "number" || !Number.isInteger(feeBps)) {
+    return null;
+  }
+  try {
+    return { partner: new PublicKey(partner), feeBps };
+  } catch {
+    return null;
+  }
+}
+
+function partnerMaximumOf(options: CheckOptions): number {
+  const bps = options.maxPartnerFeeBps ?? 0;
+  if (!Number.isInteger(bps) || bps < 0 || bps > BPS) {
+    throw new RangeError(
+      `maxPartnerFeeBps must be a whole number of basis points from 0 to ${BPS}, not ${bps}`,
+    );
+  }
+  return bps;
 }
 
 function slippageOf(options: CheckOptions): number {
@@ -232,6 +281,7 @@ export async function readVaultTokens(
     shareDecimals: state.shareDecimals,
     // A scheduled fee past its effective time is the one a request sent now pays (the program applies it first).
     feeBps: configInForce(state, Date.now()).feeBps,
+    protocol: state.protocol,
   };
 }
 
@@ -263,9 +313,16 @@ function expectedAccount(
   fixed: string | undefined,
   expected: ExpectedVaultTransaction,
   tokens: VaultTokens,
+  partner: PublicKey | null,
 ): PublicKey | null {
   const { vault, wallet } = expected;
   switch (name) {
+    case "protocol":
+      return tokens.protocol;
+    case "partner":
+      return partner;
+    case "partner_asset":
+      return partner === null ? null : findAssociatedTokenAddress(partner, tokens.assetMint);
     case "depositor":
     case "owner":
       return wallet;
@@ -384,6 +441,7 @@ function checkAccounts(
   definition: IdlInstruction,
   expected: ExpectedVaultTransaction,
   tokens: VaultTokens,
+  partner: PublicKey | null,
 ): void {
   if (instruction.accounts.length !== definition.accounts.length) {
     fail(
@@ -397,7 +455,7 @@ function checkAccounts(
     );
   }
   definition.accounts.forEach((account, position) => {
-    const want = expectedAccount(account.name, account.address, expected, tokens);
+    const want = expectedAccount(account.name, account.address, expected, tokens, partner);
     const found = instruction.accounts[position];
     if (want === null) {
       fail(
@@ -424,27 +482,71 @@ function checkAccounts(
   });
 }
 
+/** What a partner fee is held to: the caller's maximum and what the build showed. */
+interface PartnerFeeBounds {
+  maxFeeBps: number;
+  shown: { partner: PublicKey; feeBps: number } | null;
+}
+
+/**
+ * A deposit with a partner fee: the fee at most the caller's maximum and exactly the one the build
+ * showed, paid to the partner the build named (its accounts are checked against that partner).
+ */
+function checkPartnerFee(
+  instruction: Instruction,
+  args: Record<string, string>,
+  bounds: PartnerFeeBounds,
+): number {
+  const found = Number(args.partner_fee_bps ?? Number.NaN);
+  if (!(found <= bounds.maxFeeBps)) {
+    fail(
+      "PARTNER_FEE_TOO_HIGH",
+      `The deposit pays a partner fee of ${args.partner_fee_bps ?? "missing"} bps; at most ${bounds.maxFeeBps} is accepted`,
+      { instruction: instruction.index, expected: bounds.maxFeeBps, found: args.partner_fee_bps ?? null },
+    );
+  }
+  if (bounds.shown === null || bounds.shown.feeBps !== found) {
+    fail(
+      "PARTNER_FEE_NOT_SHOWN",
+      `The deposit pays a partner fee of ${found} bps; the build showed ${bounds.shown === null ? "none" : `${bounds.shown.feeBps} bps`}`,
+      { instruction: instruction.index, expected: bounds.shown?.feeBps ?? null, found },
+    );
+  }
+  return found;
+}
+
 function checkVaultInstruction(
   instruction: Instruction,
   expected: ExpectedVaultTransaction,
   tokens: VaultTokens,
   amount: bigint | null,
-): Record<string, string> {
-  const operation = operationOf(expected.operation);
-  const definition = operation.instruction;
-  if (!sameBytes(instruction.data, definition.discriminator)) {
+  bounds: PartnerFeeBounds,
+): { args: Record<string, string>; partnerFee: CheckedPartnerFee | null } {
+  // The operations the spec's word names (a deposit: with or without a partner fee), by discriminator.
+  const candidates = operationsOf(expected.operation);
+  const operation =
+    candidates.find((candidate) => sameBytes(instruction.data, candidate.instruction.discriminator)) ?? null;
+  if (operation === null) {
+    const wanted = candidates.map((candidate) => candidate.instruction.name).join(" or ");
     fail(
       "WRONG_VAULT_INSTRUCTION",
-      `Instruction ${instruction.index} is the vault's ${vaultInstructionName(instruction.data)}, not ${definition.name}`,
+      `Instruction ${instruction.index} is the vault's ${vaultInstructionName(instruction.data)}, not ${wanted}`,
       {
         instruction: instruction.index,
-        expected: definition.name,
+        // The operation the word names first (a plain deposit); the message names every one.
+        expected: operationOf(expected.operation).instruction.name,
         found: vaultInstructionName(instruction.data),
       },
     );
   }
-  checkAccounts(instruction, definition, expected, tokens);
+  const definition = operation.instruction;
+  const paysPartner = operation === depositWithPartnerFee;
+  // The partner's accounts are derived from the partner the build named; a build that names none
+  // cannot have its fee's destination checked.
+  const partner = paysPartner ? (bounds.shown?.partner ?? null) : null;
   const args = decodeIntegerArgs(definition, instruction.data, instruction.index);
+  const feeBps = paysPartner ? checkPartnerFee(instruction, args, bounds) : null;
+  checkAccounts(instruction, definition, expected, tokens, partner);
   const { amountArg } = operation;
   if (amountArg !== null && amount !== null && args[amountArg] !== amount.toString()) {
     fail(
@@ -467,7 +569,13 @@ function checkVaultInstruction(
       { instruction: instruction.index, expected: tokens.feeBps, found: args.max_fee_bps ?? null },
     );
   }
-  return args;
+  return {
+    args,
+    partnerFee:
+      partner === null || feeBps === null
+        ? null
+        : { partner, partnerAsset: findAssociatedTokenAddress(partner, tokens.assetMint), feeBps },
+  };
 }
 
 function checkTokenAccountCreation(
@@ -581,6 +689,10 @@ export function verifyVaultTransaction(
   built: BuildAnswer = {},
 ): VerifiedTransaction {
   const slippageBps = slippageOf(options);
+  const partnerBounds: PartnerFeeBounds = {
+    maxFeeBps: partnerMaximumOf(options),
+    shown: expected.operation === "deposit" ? partnerFeeShown(built) : null,
+  };
   if (!tokens.vault.equals(expected.vault)) {
     fail("NOT_A_VAULT", "The vault's tokens were read for another vault", {
       expected: expected.vault.toBase58(),
@@ -617,6 +729,7 @@ export function verifyVaultTransaction(
   const amount = expectedAmount(expected, tokens);
   const budget: ComputeBudget = { limit: null, price: null };
   let args: Record<string, string> | null = null;
+  let partnerFee: CheckedPartnerFee | null = null;
   let createdAccounts = 0;
   const instructions = instructionsOf(transaction);
   for (const instruction of instructions) {
@@ -629,7 +742,7 @@ export function verifyVaultTransaction(
           program: VAULT_PROGRAM_ID.toBase58(),
         });
       }
-      args = checkVaultInstruction(instruction, expected, tokens, amount);
+      ({ args, partnerFee } = checkVaultInstruction(instruction, expected, tokens, amount, partnerBounds));
     } else if (instruction.program.equals(ASSOCIATED_TOKEN_PROGRAM_ID) && createdAccounts === 0) {
       checkTokenAccountCreation(instruction, expected, tokens);
       createdAccounts += 1;
@@ -700,6 +813,7 @@ export function verifyVaultTransaction(
     maxLamportsSpent: maxFeeLamports + rent,
     estimatedShares,
     maxSlippageBps: slippageBps,
+    partnerFee,
     watched: {
       wallet: expected.wallet,
       asset: findAssociatedTokenAddress(expected.wallet, tokens.assetMint),
@@ -765,6 +879,7 @@ export function vaultTransactionVerifier(
   options: CheckOptions = {},
 ): (transaction: VersionedTransaction, built: BuildAnswer) => Promise<VerifiedTransaction> {
   slippageOf(options);
+  partnerMaximumOf(options);
   let tokens: Promise<VaultTokens> | null = null;
   return async (transaction, built) => {
     tokens ??= readVaultTokens(connection, expected.vault).catch((error: unknown) => {

@@ -1,0 +1,30 @@
+// deposit_with_partner_fee: a deposit built for a partner's key. Of the `amount` the wallet pays,
+// amount × partner_fee_bps / 10,000 (rounded down, so the depositor never pays more than the bps) goes
+// to the partner's associated token account for the asset, in the same instruction, and the rest is
+// deposited as `deposit` does (min_shares_out applies to it). The program refuses a fee above the
+// protocol's max_partner_fee_bps. Its Deposited event (the net amount) is the wallet's history row and
+// deposit.confirmed, classified by `deposit`; its own event, PartnerFeePaid, is the partner's
+// partner.fee_paid, seen only by the keys of that partner.
+import { defineOperation } from "./operation";
+
+export const depositWithPartnerFee = defineOperation({
+  instruction: "deposit_with_partner_fee",
+  action: "deposit",
+  amountArg: "amount",
+  createdTokenAccount: "shares",
+  takesWithdrawalCap: false,
+  rentPaidFor: [],
+  // deposit's budget and one token transfer more (the program's target: ≤ 10,000 CU above a deposit).
+  computeUnits: 50_000,
+  searchedBump: null,
+  event: "PartnerFeePaid",
+  // The history row is the Deposited event beside it (deposit's).
+  activityOf: () => null,
+  partnerEvent: "partner.fee_paid",
+  partnerData: (fields) => ({
+    partner: fields.address("partner"),
+    assets: fields.asset("assets"),
+    fee: fields.asset("fee"),
+    feeBps: Number(fields.integer("feeBps")),
+  }),
+});
