@@ -690,6 +690,23 @@ describe("a deposit that pays a partner fee (deposit_with_partner_fee)", () => {
     ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "partner_asset" } });
   });
 
+  it("refuses, with the caller's partner pinned (an embed's), a build that names and pays another partner", () => {
+    // A lying gateway rewrites both the name in its answer and the accounts: consistent, within the
+    // maximum, and still not the partner the page showed.
+    const pinned = { maxPartnerFeeBps: 25, partner };
+    expect(
+      refusal(() =>
+        verify(partnerDeposit({ partner: stranger }), deposit250, tokens, pinned, named(25, stranger)),
+      ),
+    ).toMatchObject({
+      code: "WRONG_ACCOUNT",
+      context: { account: "partner", expected: partner.toBase58(), found: stranger.toBase58() },
+    });
+    expect(verify(partnerDeposit(), deposit250, tokens, pinned, named()).partnerFee?.partner).toEqual(
+      partner,
+    );
+  });
+
   it("refuses a partner fee's deposit where a cancel was asked for", () => {
     expect(
       refusal(() =>

@@ -120,6 +120,12 @@ export interface CheckOptions {
    * partner's key); default 0: a deposit that pays any partner fee is refused.
    */
   maxPartnerFeeBps?: number;
+  /**
+   * The partner the caller expects a deposit's partner fee to go to (an embed's partner, as the page
+   * showed it); when set, a build that names another partner is refused. Unset: the partner the build
+   * names, checked against the transaction's accounts.
+   */
+  partner?: PublicKey;
 }
 
 /**
@@ -693,6 +699,14 @@ export function verifyVaultTransaction(
     maxFeeBps: partnerMaximumOf(options),
     shown: expected.operation === "deposit" ? partnerFeeShown(built) : null,
   };
+  const pinned = options.partner;
+  if (pinned !== undefined && partnerBounds.shown !== null && !partnerBounds.shown.partner.equals(pinned)) {
+    fail(
+      "WRONG_ACCOUNT",
+      `The build pays its partner fee to ${partnerBounds.shown.partner.toBase58()}, not to the partner shown, ${pinned.toBase58()}`,
+      { account: "partner", expected: pinned.toBase58(), found: partnerBounds.shown.partner.toBase58() },
+    );
+  }
   if (!tokens.vault.equals(expected.vault)) {
     fail("NOT_A_VAULT", "The vault's tokens were read for another vault", {
       expected: expected.vault.toBase58(),
