@@ -738,6 +738,8 @@ export interface components {
       amount?: string | number;
       /** @description Human amount; at most the asset's decimals. `amount` wins when both are given */
       uiAmount?: number;
+      /** @description Not in the spec's shape (an addition): the app's own pages only (an embed's ?partner=), the id of the partner's API key whose fee this deposit pays. From a partner's key it is refused (403): a key's deposits pay its own partner's fee */
+      partner?: string;
     };
     DepositResponse: {
       /** @constant */

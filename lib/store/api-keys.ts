@@ -122,6 +122,16 @@ export class ApiKeyStore {
     return row === undefined ? null : fromRow(row);
   }
 
+  /** The partner of an active key that carries one (an embed names its partner by key id); else null. */
+  async activePartnerOf(id: string): Promise<KeyPartner | null> {
+    const [row] = await this.db.query<{ partner_wallet: string; partner_fee_bps: number }>(
+      `SELECT partner_wallet, partner_fee_bps FROM api_keys
+        WHERE id = $1 AND revoked_at IS NULL AND partner_wallet IS NOT NULL AND partner_fee_bps IS NOT NULL`,
+      [id],
+    );
+    return row === undefined ? null : { wallet: row.partner_wallet, feeBps: Number(row.partner_fee_bps) };
+  }
+
   async list(): Promise<ApiKeyRecord[]> {
     const rows = await this.db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`);
     return rows.map(fromRow);

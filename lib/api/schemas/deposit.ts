@@ -12,6 +12,14 @@ export const depositRequest = z
       .positive("must be a positive number")
       .optional()
       .meta({ description: "Human amount; at most the asset's decimals. `amount` wins when both are given" }),
+    partner: z
+      .string({ error: "must be a key id" })
+      .regex(/^key_[1-9A-HJ-NP-Za-km-z]+$/, "must be a key id (key_…)")
+      .optional()
+      .meta({
+        description:
+          "Not in the spec's shape (an addition): the app's own pages only (an embed's ?partner=), the id of the partner's API key whose fee this deposit pays. From a partner's key it is refused (403): a key's deposits pay its own partner's fee",
+      }),
   })
   .refine((body) => body.amount !== undefined || body.uiAmount !== undefined, {
     message: "one of amount or uiAmount is required",

@@ -12,9 +12,13 @@ import {
 } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
+import { bearerKeySource } from "../../../lib/api/credentials";
+import { createFirstPartySessionSource } from "../../../lib/api/first-party-session";
 import { depositResponse } from "../../../lib/api/schemas/deposit";
+import { createSessionToken } from "../../../lib/api/session-token";
 import { partnerEarningsResponse } from "../../../lib/api/schemas/partner";
 import { findAssociatedTokenAddress } from "../../../lib/chain/spl-token";
+import { parseSessionSettings } from "../../../lib/web-config";
 import { createIndexer } from "../../../lib/server/indexer";
 import {
   TransactionCheckError,
@@ -382,5 +386,78 @@ describe("the typed client and a partner fee", () => {
       }),
       "WRONG_ACCOUNT",
     );
+  });
+});
+
+describe("an embed's partner on the app's pages (?partner=<key id>)", () => {
+  const secret = "partner-embed-first-party-test-secret-0123456789";
+  const browser = { address: "127.0.0.1", userAgent: "partner-embed-test-browser" };
+  const pageHeaders = () => ({
+    "Sec-Fetch-Site": "same-origin",
+    "User-Agent": browser.userAgent,
+    Cookie: `vg_session=${createSessionToken(secret, Date.now(), browser)}`,
+  });
+
+  it("builds the pages' deposit with the named partner key's fee; refuses an unknown key and a partner key naming one", async () => {
+    const sources = api.harness.context.credentialSources;
+    api.harness.context.credentialSources = [
+      bearerKeySource,
+      createFirstPartySessionSource({
+        settings: { ...parseSessionSettings({}), sessionSecret: secret, firstPartyRpm: 1_000 },
+      }),
+    ];
+    try {
+      const partner = await api.harness.fundedWallet(0n);
+      const { id } = await api.harness.createKey({
+        scope: "read",
+        partner: { wallet: partner.publicKey.toBase58(), feeBps: 25 },
+      });
+      const depositor = (await api.harness.fundedWallet(100n * USDC)).publicKey.toBase58();
+      const built = await api.harness.request("POST", api.depositPath(), {
+        headers: pageHeaders(),
+        body: { wallet: depositor, amount: "100000000", partner: id },
+      });
+      const data = depositResponse.parse(built.body).data;
+      expect(data.details.partnerFee).toMatchObject({
+        partner: partner.publicKey.toBase58(),
+        feeBps: 25,
+        fee: { amount: "250000" },
+        netAmount: { amount: "99750000" },
+      });
+      const instruction = vaultInstructionOf(data.transaction);
+      expect(startsWith(instruction.data, PARTNER_DEPOSIT.discriminator)).toBe(true);
+
+      // Without `partner` the pages build a plain deposit, as before.
+      const plain = depositResponse.parse(
+        (
+          await api.harness.request("POST", api.depositPath(), {
+            headers: pageHeaders(),
+            body: { wallet: depositor, amount: "100000000" },
+          })
+        ).body,
+      ).data;
+      expect(plain.details.partnerFee).toBeUndefined();
+
+      expectError(
+        await api.harness.request("POST", api.depositPath(), {
+          headers: pageHeaders(),
+          body: { wallet: depositor, amount: "100000000", partner: "key_NotAKeyHere1" },
+        }),
+        errorBody(400, "INVALID_REQUEST", "partner: key_NotAKeyHere1 is not an active partner key"),
+      );
+      expectError(
+        await api.harness.request("POST", api.depositPath(), {
+          key: api.writeKey,
+          body: { wallet: depositor, amount: "100000000", partner: id },
+        }),
+        errorBody(
+          403,
+          "FORBIDDEN",
+          "`partner` is for the app's own pages (an embed's partner); a key's deposits pay its own partner's fee",
+        ),
+      );
+    } finally {
+      api.harness.context.credentialSources = sources;
+    }
   });
 });
