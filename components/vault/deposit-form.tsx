@@ -1,6 +1,7 @@
 "use client";
 // The deposit form: the amount in the asset's units with max and balance, the shares it buys at the
-// program's own rounding, and the transaction's progress and outcome in words.
+// program's own rounding (in an embed that names a partner, after the partner's fee, shown in words
+// and numbers before the wallet opens), and the transaction's progress and outcome in words.
 import { ExplorerLink } from "@/components/ui/explorer-link";
 import { useId, useState, type FormEvent } from "react";
 
@@ -8,7 +9,9 @@ import { amountInputText, formatSharePrice, parseAmountInput } from "@/lib/web/a
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import type { VaultView } from "@/lib/vault/model/vault-view";
 import { feeSolWords } from "@/lib/web/error-words";
+import { bpsPercent, partnerFeeSplit } from "@/lib/web/embed-partner";
 import { lacksFeeSol, previewDeposit } from "@/lib/web/vault-view";
+import { useEmbedPartner } from "../embed/embed-partner-context";
 import { useClientConfig, useReaderLocale } from "../providers/config-context";
 import { Alert, Button } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
@@ -26,7 +29,9 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
   const { mutation, progress, stop, review } = useDeposit(vault);
   const parsed = parseAmountInput(text, vault.asset.decimals, locale);
   const balance = position?.assetBalance;
-  const preview = parsed.ok ? previewDeposit(vault, parsed.raw) : null;
+  const partner = useEmbedPartner();
+  const split = parsed.ok && partner !== null ? partnerFeeSplit(parsed.raw, partner) : null;
+  const preview = parsed.ok ? previewDeposit(vault, split === null ? parsed.raw : split.net) : null;
   const overBalance = parsed.ok && balance !== undefined && parsed.raw > balance;
   const inputProblem = !parsed.ok && !("empty" in parsed) ? parsed.reason : null;
   const config = useClientConfig();
@@ -83,6 +88,18 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
           </div>
         ) : preview !== null ? (
           <dl data-testid="deposit-preview">
+            {partner !== null && split !== null ? (
+              <>
+                <Row
+                  label={`Partner fee (${bpsPercent(partner.feeBps)})`}
+                  value={assetText(split.fee, vault, locale)}
+                />
+                <p className="text-xs text-muted" data-testid="deposit-partner-fee">
+                  Paid to this page&apos;s partner, {partner.wallet.slice(0, 4)}…{partner.wallet.slice(-4)},
+                  in the same transaction; {assetText(split.net, vault, locale)} is deposited.
+                </p>
+              </>
+            ) : null}
             <Row label="You receive about" value={sharesText(preview.shares, vault, locale)} strong />
             <Row
               label="Share price"

@@ -7,7 +7,7 @@ import type { Connection } from "@solana/web3.js";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 
-import { balanceChangeWords, receiptRentWords } from "@/lib/web/balance-change-words";
+import { balanceChangeWords, partnerFeeWords, receiptRentWords } from "@/lib/web/balance-change-words";
 import { transactionMutationKey, type EmbedTransactionKind } from "@/lib/web/embed-messages";
 import {
   TransactionCancelledError,
@@ -20,11 +20,15 @@ import type {
   FlowDeps,
   FlowEvents,
   FlowStage,
+  PageCheckOptions,
   TransactionPreview,
 } from "@/lib/web/transaction-flow";
 import type { OperationRequest } from "@/lib/vault/operations/verify-transaction";
+
 import type { VaultView } from "@/lib/vault/model/vault-view";
+import type { EmbedPartner } from "@/lib/web/embed-partner";
 import { useClientConfig, useClusterKey, useReaderLocale } from "../providers/config-context";
+import { useEmbedPartner } from "../embed/embed-partner-context";
 import { useWalletState, type WalletState } from "../wallet/wallet-data-access";
 import { loadApi, loadFlow, loadReader, vaultKeys } from "./vault-query-keys";
 
@@ -64,13 +68,19 @@ function checkedFlowDeps(
   confirm: FlowDeps["confirm"],
   vault: VaultView,
   request: OperationRequest,
+  options: PageCheckOptions,
 ): FlowDeps {
   return {
     connection,
     signTransaction: wallet.signTransaction,
     confirm,
     events,
-    verify: flow.transactionCheck(connection, { vault: vault.id, wallet: wallet.publicKey }, request),
+    verify: flow.transactionCheck(
+      connection,
+      { vault: vault.id, wallet: wallet.publicKey },
+      request,
+      options,
+    ),
   };
 }
 
@@ -131,9 +141,12 @@ function useTransactionProgress(vault: VaultView) {
       })),
     rebuilt: () => setProgress((current) => ({ ...current, rebuilt: true })),
     previewed: (preview: TransactionPreview) => {
-      const rent = receiptRentWords(preview.verified, locale);
-      const lines = balanceChangeWords(preview.changes, vault, locale);
-      setProgress((current) => ({ ...current, preview: rent === null ? lines : [...lines, rent] }));
+      const notes = [
+        partnerFeeWords(preview.verified, vault.asset, locale),
+        receiptRentWords(preview.verified, locale),
+      ].filter((line): line is string => line !== null);
+      const lines = [...balanceChangeWords(preview.changes, vault, locale), ...notes];
+      setProgress((current) => ({ ...current, preview: lines }));
     },
   };
   const reset = useCallback(
@@ -231,6 +244,8 @@ interface VaultWrite<A, P extends BuiltTransaction> {
   build(api: Api, vaultId: string, wallet: string, args: A): Promise<P>;
   /** Refuses a build of another action than the one asked for (the chain's state changed meanwhile). */
   check?(prepared: P): void;
+  /** The check before signing's bounds beyond the defaults (an embed's partner fee). */
+  checkOptions?: PageCheckOptions;
 }
 
 /**
@@ -260,6 +275,7 @@ function useVaultWrite<A, P extends BuiltTransaction>(vault: VaultView, write: V
             review.ask,
             vault,
             write.request(args),
+            write.checkOptions ?? {},
           ),
           () => write.build(api, vault.id, connected.publicKey, args),
           (signature) => api.recordHistory(vault.id, connected.publicKey, signature),
@@ -291,11 +307,23 @@ function expectAction(expected: "initiate" | "claim" | "cancel") {
   };
 }
 
-const DEPOSIT: VaultWrite<{ amount: bigint }, Awaited<ReturnType<Api["buildDeposit"]>>> = {
-  kind: "deposit",
-  request: ({ amount }) => ({ operation: "deposit", amount: { raw: amount } }),
-  build: (api, vaultId, wallet, { amount }) => api.buildDeposit(vaultId, wallet, amount),
-};
+/**
+ * A deposit; in an embed that names a partner, one that pays exactly that partner's fee: the build
+ * names the partner's key, and the check before signing accepts that fee, no more, to that wallet only.
+ */
+function depositWrite(
+  partner: EmbedPartner | null,
+): VaultWrite<{ amount: bigint }, Awaited<ReturnType<Api["buildDeposit"]>>> {
+  return {
+    kind: "deposit",
+    request: ({ amount }) => ({ operation: "deposit", amount: { raw: amount } }),
+    build: (api, vaultId, wallet, { amount }) =>
+      api.buildDeposit(vaultId, wallet, amount, partner === null ? null : partner.keyId),
+    ...(partner === null
+      ? {}
+      : { checkOptions: { maxPartnerFeeBps: partner.feeBps, partner: partner.wallet } }),
+  };
+}
 
 const REQUEST: VaultWrite<{ shares: bigint }, Awaited<ReturnType<Api["buildWithdraw"]>>> = {
   kind: "withdraw",
@@ -320,7 +348,7 @@ const CANCEL: VaultWrite<void, Awaited<ReturnType<Api["buildCancel"]>>> = {
 };
 
 export function useDeposit(vault: VaultView) {
-  return useVaultWrite(vault, DEPOSIT);
+  return useVaultWrite(vault, depositWrite(useEmbedPartner()));
 }
 
 export function useRequestWithdrawal(vault: VaultView) {

@@ -95,10 +95,19 @@ export function getWithdrawalStatus(vaultId: string, wallet: string): Promise<Wi
 }
 
 /** POST /api/vault/{id}/deposit with raw units (as a string: amounts stay exact). */
-export function buildDeposit(vaultId: string, wallet: string, amount: bigint): Promise<DepositData> {
+/** POST /api/vault/{id}/deposit; `partner`: an embed's partner key id, whose fee the deposit pays. */
+export function buildDeposit(
+  vaultId: string,
+  wallet: string,
+  amount: bigint,
+  partner: string | null = null,
+): Promise<DepositData> {
   return call(
     vaultPath(vaultId, "deposit"),
-    { method: "POST", body: { wallet, amount: amount.toString() } },
+    {
+      method: "POST",
+      body: { wallet, amount: amount.toString(), ...(partner === null ? {} : { partner }) },
+    },
     depositData,
   );
 }

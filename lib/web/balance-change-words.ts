@@ -3,8 +3,9 @@
 import type { BalanceChanges } from "../vault/operations/balance-changes";
 import type { VerifiedTransaction } from "../vault/operations/verify-transaction";
 import type { VaultToken } from "../vault/model/vault-view";
-import { DECIMALS_OFFSET } from "../vault/model/share-math";
+import { DECIMALS_OFFSET, partnerFeeRoundDown } from "../vault/model/share-math";
 import { formatAmount, formatSol } from "./amounts";
+import { bpsPercent } from "./embed-partner";
 
 /** One line per balance that moves, in the order asset, shares, SOL; nothing for one that does not. */
 export function balanceChangeWords(
@@ -48,4 +49,24 @@ export function receiptRentWords(
     return null;
   }
   return `Of that, ${formatSol(rent, { locale, rounding: "up" })} SOL is your withdrawal receipt's rent: it comes back to this wallet when you claim or cancel.`;
+}
+
+/**
+ * A deposit's partner fee, as checked before signing: part of what the wallet pays goes to the partner
+ * in the same transaction. Null for a deposit without one and for the other operations.
+ */
+export function partnerFeeWords(
+  verified: Pick<VerifiedTransaction, "partnerFee" | "args">,
+  asset: VaultToken,
+  locale?: string,
+): string | null {
+  const { partnerFee } = verified;
+  const amount = verified.args.amount;
+  if (partnerFee === null || amount === undefined || !/^\d{1,20}$/.test(amount)) {
+    return null;
+  }
+  const fee = partnerFeeRoundDown(BigInt(amount), partnerFee.feeBps);
+  const partner = partnerFee.partner.toBase58();
+  const paid = formatAmount(fee, asset.decimals, { locale, maxFraction: asset.decimals, minFraction: 2 });
+  return `Of that, ${paid} ${asset.symbol} (${bpsPercent(partnerFee.feeBps)}) is the partner fee, paid to ${partner.slice(0, 4)}…${partner.slice(-4)}`;
 }

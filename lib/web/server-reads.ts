@@ -7,6 +7,7 @@ import { cache } from "react";
 
 import { processConfig } from "../config";
 import type { VaultView } from "../vault/model/vault-view";
+import { isKeyId, type EmbedPartnerRead } from "./embed-partner";
 
 const READ_TIMEOUT_MS = 600;
 
@@ -86,4 +87,25 @@ export const readVaultFactsOnServer = cache(async (id: string): Promise<VaultCar
     return entry === undefined ? null : { apy7d: entry.apy.apy7d };
   });
   return withinOrNull(read, READ_TIMEOUT_MS);
+});
+
+/**
+ * The partner an embed names (`?partner=<key id>`): an active key's partner terms from this process's
+ * key store; "unknown" for a malformed id, a key without a partner or a revoked one, or no answer in time.
+ */
+export const readEmbedPartnerOnServer = cache(async (named: string | null): Promise<EmbedPartnerRead> => {
+  if (named === null) {
+    return { status: "none" };
+  }
+  if (!isKeyId(named)) {
+    return { status: "unknown", named };
+  }
+  const { defaultApiContext } = await import("../api/default-context");
+  const partner = await withinOrNull(
+    defaultApiContext().store.keys.activePartnerOf(named),
+    READ_TIMEOUT_MS * 5,
+  );
+  return partner === null
+    ? { status: "unknown", named }
+    : { status: "found", partner: { keyId: named, wallet: partner.wallet, feeBps: partner.feeBps } };
 });

@@ -94,6 +94,9 @@ export interface FlowResult<P, R> {
   recorded: R;
 }
 
+/** The check's bounds as the pages hold them: the partner's wallet as text. */
+export type PageCheckOptions = Omit<CheckOptions, "partner"> & { partner?: string };
+
 /**
  * The check of every transaction built for `request` on the vault for the wallet (addresses as text,
  * as the pages hold them), for FlowDeps.verify.
@@ -102,12 +105,12 @@ export function transactionCheck(
   connection: Pick<Connection, "getAccountInfo">,
   target: { vault: string; wallet: string },
   request: OperationRequest,
-  options: CheckOptions = {},
+  { partner, ...options }: PageCheckOptions = {},
 ): FlowDeps["verify"] {
   return vaultTransactionVerifier(
     connection,
     { ...request, vault: new PublicKey(target.vault), wallet: new PublicKey(target.wallet) },
-    options,
+    partner === undefined ? options : { ...options, partner: new PublicKey(partner) },
   );
 }
 

@@ -1,5 +1,6 @@
-// /embed/vault/{id}?theme=light|dark&accent=<hex>&background=transparent — the vault page for a
-// partner's iframe: no site chrome, the partner's theme and accent (as link text only where it reads),
+// /embed/vault/{id}?theme=light|dark&accent=<hex>&background=transparent&partner=<key id> — the vault
+// page for a partner's iframe: no site chrome, the partner's theme and accent (as link text only where
+// it reads), the partner's fee on deposits (its key's terms from our store, shown before signing),
 // a link-out when no wallet can be reached in the frame, and messages to the host page (its height,
 // transactions, a withdrawal become claimable).
 import type { Metadata } from "next";
@@ -7,10 +8,12 @@ import { notFound } from "next/navigation";
 import type { CSSProperties } from "react";
 
 import { EmbedMessenger } from "@/components/embed/embed-messenger";
+import { EmbedPartnerProvider } from "@/components/embed/embed-partner-context";
 import { ChainStallNotice } from "@/components/ui/chain-stall-notice";
 import { VaultFeature } from "@/components/vault/vault-feature";
 import { parseEmbedTheme } from "@/lib/web/embed-theme";
-import { readVaultOnServer } from "@/lib/web/server-reads";
+import { namedPartner } from "@/lib/web/embed-partner";
+import { readEmbedPartnerOnServer, readVaultOnServer } from "@/lib/web/server-reads";
 
 export const metadata: Metadata = { title: "Vault", robots: { index: false } };
 
@@ -23,7 +26,10 @@ export default async function EmbedVaultPage({
 }) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const look = parseEmbedTheme(query);
-  const read = await readVaultOnServer(id);
+  const [read, partner] = await Promise.all([
+    readVaultOnServer(id),
+    readEmbedPartnerOnServer(namedPartner(query.partner)),
+  ]);
   if (read.status === "missing") {
     notFound();
   }
@@ -49,7 +55,18 @@ export default async function EmbedVaultPage({
       <EmbedMessenger vault={id} />
       <main id="main" className="mx-auto max-w-5xl">
         <ChainStallNotice />
-        <VaultFeature id={id} variant="embed" initialVault={initialVault} />
+        {partner.status === "unknown" ? (
+          <p
+            className="mb-3 rounded-lg bg-soft px-3 py-2 text-sm text-bad"
+            data-testid="embed-partner-unknown"
+          >
+            This page names a partner ({partner.named}) that is not an active partner of this app; deposits
+            here pay no partner fee.
+          </p>
+        ) : null}
+        <EmbedPartnerProvider partner={partner.status === "found" ? partner.partner : null}>
+          <VaultFeature id={id} variant="embed" initialVault={initialVault} />
+        </EmbedPartnerProvider>
       </main>
     </div>
   );
