@@ -75,6 +75,28 @@ describe("errors in words", () => {
     );
   });
 
+  it("a deposit whose partner fee was not the one the page showed", () => {
+    const raised = new TransactionCheckError(
+      "PARTNER_FEE_TOO_HIGH",
+      "The deposit pays a partner fee of 26 bps; at most 25 is accepted",
+      { instruction: 1, expected: 25, found: "26" },
+    );
+    expect(describeError(raised)).toEqual({
+      kind: "refused",
+      title: "Stopped before your wallet: the deposit's partner fee was not the one shown",
+      message:
+        "The deposit prepared for you paid a partner fee other than the one this page showed (The deposit pays a " +
+        "partner fee of 26 bps; at most 25 is accepted), so it was not shown to your wallet and nothing was " +
+        "signed. Try again; if it happens again, do not use this site.",
+    });
+    const above = new ApiRequestError(
+      422,
+      "PARTNER_FEE_ABOVE_MAXIMUM",
+      "The partner fee of 101 bps is above …",
+    );
+    expect(describeError(above).title).toBe("This partner's fee is not allowed");
+  });
+
   it("a refusal in the wallet", () => {
     const words = describeError(
       Object.assign(new Error("User rejected the request."), { name: "WalletSignTransactionError" }),

@@ -162,6 +162,8 @@ const PROGRAM_ERROR_WORDS: Readonly<Record<string, string>> = {
     "A request below the vault's minimum can be cancelled once the queue is funded up to it, or when it is last in the queue.",
   NotAssociatedTokenAccount:
     "Only the owner can claim into an account other than its main token account for the asset; nothing was moved.",
+  PartnerFeeAboveMaximum:
+    "The partner fee is above the most the protocol allows now; nothing was taken. Reload the page and try again.",
 };
 
 function chainRefusal(error: TransactionRefusedError, context: ErrorContext): ErrorWords {
@@ -194,6 +196,8 @@ const API_CODE_TITLES: Readonly<Record<string, string>> = {
   INVALID_REQUEST: "Check the amount",
   INVALID_AMOUNT: "Check the amount",
   VAULT_NOT_FOUND: "No such vault",
+  PARTNER_FEE_ABOVE_MAXIMUM: "This partner's fee is not allowed",
+  PARTNER_ACCOUNT_MISSING: "This partner cannot receive its fee yet",
 };
 
 function apiWords(error: ApiRequestError, context: ErrorContext): ErrorWords {
@@ -451,6 +455,13 @@ function priceProtectionWords(error: TransactionCheckError, context: ErrorContex
         kind: "refused",
         title: "Stopped before your wallet: the deposit showed no shares to expect",
         message: `The deposit prepared for you did not say how many shares you would receive, so its price protection could not be checked, ${after}`,
+      };
+    case "PARTNER_FEE_TOO_HIGH":
+    case "PARTNER_FEE_NOT_SHOWN":
+      return {
+        kind: "refused",
+        title: "Stopped before your wallet: the deposit's partner fee was not the one shown",
+        message: `The deposit prepared for you paid a partner fee other than the one this page showed (${error.message}), ${after}`,
       };
     default:
       return null;
