@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import bs58 from "bs58";
 import { SystemProgram, type Keypair, type PublicKey } from "@solana/web3.js";
 
-import { decodeProtocol } from "../lib/vault/program/accounts";
+import { decodeProtocolState } from "../lib/vault/program/accounts";
 import {
   deriveVaultAddresses,
   findProtocolAddress,
@@ -192,7 +192,7 @@ function ensureProtocol(chain: Chain, roles: DevRoles, protocol: PublicKey): voi
     );
     return;
   }
-  const stored = decodeProtocol(account.data);
+  const stored = decodeProtocolState(account.data);
   if (
     stored.maxGainBps !== LOCALNET_NAV_BOUNDS.maxGainBps ||
     stored.maxLossBps !== LOCALNET_NAV_BOUNDS.maxLossBps ||

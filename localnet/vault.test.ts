@@ -15,7 +15,7 @@ import {
 } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { decodeReceipt, decodeVault } from "../lib/vault/program/accounts";
+import { decodeReceiptState, decodeVaultState } from "../lib/vault/program/accounts";
 import { findReceipt } from "../lib/vault/program/addresses";
 import { decodeVaultEvents } from "../lib/vault/program/events";
 import {
@@ -130,7 +130,7 @@ async function vaultState() {
   if (account === null) {
     throw new Error("The demo vault does not exist");
   }
-  return decodeVault(account.data);
+  return decodeVaultState(account.data);
 }
 
 describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
@@ -305,7 +305,7 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
     await send([requestWithdrawalInstruction(member, requested, (await vaultState()).feeBps)], member.wallet);
     const receiptAddress = findReceipt(prime.vault, member.wallet.publicKey);
     const receiptAccount = await connection.getAccountInfo(receiptAddress);
-    const receipt = decodeReceipt(receiptAccount?.data ?? new Uint8Array());
+    const receipt = decodeReceiptState(receiptAccount?.data ?? new Uint8Array());
     expect(receipt.shares).toBe(requested);
 
     await waitFor(async () => {
@@ -351,7 +351,7 @@ describe.skipIf(!hasProgramBinary)("the demo vault on the localnet", () => {
   it("strikes NAVs on every demo vault with assets, without a failure; an empty one has nothing to price", async () => {
     for (const vault of localnet.addresses.vaults) {
       const account = await connection.getAccountInfo(vault.vault);
-      const state = decodeVault(account?.data ?? new Uint8Array());
+      const state = decodeVaultState(account?.data ?? new Uint8Array());
       const struck = (): true | undefined =>
         logLines.some((line) =>
           line.startsWith(`keeper: ${vault.spec.name} (${vault.vault.toBase58()}) NAV #`),

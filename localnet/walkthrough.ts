@@ -17,7 +17,7 @@ import {
 import { z } from "zod";
 
 import { parseCommandLineOrExit } from "../lib/cli/args";
-import { decodeReceipt, decodeVault } from "../lib/vault/program/accounts";
+import { decodeReceiptState, decodeVaultState } from "../lib/vault/program/accounts";
 import { findReceipt } from "../lib/vault/program/addresses";
 import {
   buildClaimWithdrawalInstruction,
@@ -149,7 +149,9 @@ async function main(): Promise<void> {
     ),
   ]);
   // The request accepts the fee the vault charges now, and no higher one.
-  const { feeBps } = decodeVault((await connection.getAccountInfo(vault.vault))?.data ?? new Uint8Array());
+  const { feeBps } = decodeVaultState(
+    (await connection.getAccountInfo(vault.vault))?.data ?? new Uint8Array(),
+  );
   await send("requested a withdrawal of 400 shares", [
     buildRequestWithdrawalInstruction(
       { owner: wallet.publicKey, vault: vault.vault, receipt, ownerShares: shares, escrow: vault.escrow },
@@ -157,7 +159,7 @@ async function main(): Promise<void> {
     ),
   ]);
 
-  const request = decodeReceipt((await connection.getAccountInfo(receipt))?.data ?? new Uint8Array());
+  const request = decodeReceiptState((await connection.getAccountInfo(receipt))?.data ?? new Uint8Array());
   const before = BigInt((await connection.getTokenAccountBalance(usdc)).value.amount);
   const received = async (): Promise<bigint> =>
     BigInt((await connection.getTokenAccountBalance(usdc)).value.amount) - before;
@@ -176,7 +178,7 @@ async function main(): Promise<void> {
     ) {
       process.exit(0);
     }
-    const state = decodeVault((await connection.getAccountInfo(vault.vault))?.data ?? new Uint8Array());
+    const state = decodeVaultState((await connection.getAccountInfo(vault.vault))?.data ?? new Uint8Array());
     const navPassed = state.navSequence > request.navFloor;
     const funded = state.queueFunded >= request.queueEnd;
     if (navPassed && funded) {

@@ -38,7 +38,7 @@ import {
   type WithdrawalStatus,
 } from "../lib/client";
 import { parseConfig } from "../lib/config";
-import { decodeVault, type VaultAccount } from "../lib/vault/program/accounts";
+import { decodeVaultState, type VaultState } from "../lib/vault/program/accounts";
 import { decodeVaultEvents, type VaultEvent } from "../lib/vault/program/events";
 import {
   assetsForSharesRoundUp,
@@ -310,7 +310,7 @@ interface SizedRequest {
 
 /** A request of the wanted size on the vault, or of the largest smaller one its budget takes; null: none. */
 function sizeRequest(
-  { vault, state }: { vault: BenchVault; state: VaultAccount },
+  { vault, state }: { vault: BenchVault; state: VaultState },
   wanted: SizeClass,
   random: () => number,
   stageMaxShares: bigint,
@@ -349,7 +349,7 @@ function sizeRequest(
 function planRequests(
   count: number,
   random: () => number,
-  vaults: readonly { vault: BenchVault; state: VaultAccount }[],
+  vaults: readonly { vault: BenchVault; state: VaultState }[],
   stageMaxShares: bigint,
 ): Wave[] {
   const used = new Map<BenchVault, bigint>();
@@ -425,7 +425,7 @@ async function runPool<T, R>(items: readonly T[], concurrency: number, work: (it
 async function fundRequest(
   planned: PlannedRequest,
   faucetUrl: string,
-  state: VaultAccount,
+  state: VaultState,
 ): Promise<FundedRequest> {
   const wallet = Keypair.generate();
   const owner = wallet.publicKey.toBase58();
@@ -703,12 +703,12 @@ async function main(): Promise<number> {
       `bench:estimates — ${options.requests} withdrawals, seed ${options.seed}; the local keeper strikes a NAV each ${keeper.navIntervalSeconds} s period, stages at most ${keeper.stageMaxShares} raw shares every ${keeper.stageIntervalSeconds} s, looks every ${tick} s${options.keeperArgs.length === 0 ? " (the localnet's defaults)" : ` (set by ${options.keeperArgs.join(" ")})`}; ${localnetConfig.slotMs} ms slots`,
     );
 
-    const readVault = async (address: PublicKey): Promise<VaultAccount> => {
+    const readVault = async (address: PublicKey): Promise<VaultState> => {
       const account = await chain.getAccountInfo(address, "confirmed");
       if (account === null) {
         throw new Error(`no vault account at ${address.toBase58()}`);
       }
-      return decodeVault(account.data);
+      return decodeVaultState(account.data);
     };
     const vaults = await Promise.all(
       localnet.addresses.vaults.map(async ({ id, name }) => {

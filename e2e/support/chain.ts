@@ -2,7 +2,7 @@
 // SOL moved out of a wallet to leave it unable to pay fees; and the keeper's NAV strikes, watched.
 import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 
-import { decodeVault } from "../../lib/vault/program/accounts";
+import { decodeVaultState } from "../../lib/vault/program/accounts";
 
 export const USDC = 1_000_000n;
 
@@ -86,7 +86,7 @@ export async function nextNavStrike(rpcUrl: string, vault: string, timeoutMs: nu
   const connection = new Connection(rpcUrl, "confirmed");
   const address = new PublicKey(vault);
   const sequence = async (): Promise<bigint> =>
-    decodeVault((await connection.getAccountInfo(address))?.data ?? new Uint8Array()).navSequence;
+    decodeVaultState((await connection.getAccountInfo(address))?.data ?? new Uint8Array()).navSequence;
   const before = await sequence();
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -8,10 +8,10 @@ import { getMultipleAccounts } from "../chain/accounts";
 import { ChainUnavailableError, type RpcClient } from "../chain/rpc";
 import { TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "../chain/spl-token";
 import {
-  decodeReceipt,
-  decodeVault,
-  type VaultAccount,
-  type WithdrawalReceiptAccount,
+  decodeReceiptState,
+  decodeVaultState,
+  type VaultState,
+  type ReceiptState,
 } from "../vault/program/accounts";
 import { VAULT_ACCOUNT_SIZE, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../vault/program/idl";
 import type { IndexedVaultRow } from "../vault/model/indexed-records";
@@ -76,7 +76,7 @@ const RECEIPT_VAULT_OFFSET = 8;
 
 export interface VaultReceipt {
   address: PublicKey;
-  receipt: WithdrawalReceiptAccount;
+  receipt: ReceiptState;
 }
 
 /** Every open withdrawal receipt of `vault` (what the keeper delivers from), decoded. */
@@ -108,7 +108,7 @@ export async function readVaultReceipts(
   const receipts: VaultReceipt[] = [];
   for (const entry of parsed.data.value) {
     try {
-      const receipt = decodeReceipt(Buffer.from(entry.account.data[0], "base64"));
+      const receipt = decodeReceiptState(Buffer.from(entry.account.data[0], "base64"));
       // A node that ignores filters must not hand the keeper another vault's receipts.
       if (receipt.vault.equals(vault)) {
         receipts.push({ address: new PublicKey(entry.pubkey), receipt });
@@ -121,7 +121,7 @@ export async function readVaultReceipts(
 }
 
 export interface ProtocolVault extends ProgramVaultAccount {
-  state: VaultAccount;
+  state: VaultState;
 }
 
 /** The vaults registered under `protocolId`, decoded; accounts of a vault's size that are not one are skipped. */
@@ -134,7 +134,7 @@ export async function readProtocolVaults(
   const decoded: ProtocolVault[] = [];
   for (const vault of vaults) {
     try {
-      const state = decodeVault(vault.data);
+      const state = decodeVaultState(vault.data);
       // The RPC filtered on the protocol; a node that ignores filters must not widen what is served.
       if (state.protocol.equals(protocolId)) {
         decoded.push({ ...vault, state });

@@ -13,7 +13,7 @@ import type { RpcClient } from "../chain/rpc";
 import type { ConfirmedTransaction, VaultChain } from "../chain/vault-chain";
 import type { SqlIndexerStore, StoredEvent } from "../store/indexer";
 import { DomainError } from "../vault/model/domain-errors";
-import type { VaultAccount } from "../vault/program/accounts";
+import type { VaultState } from "../vault/program/accounts";
 import { decodeVaultEvents, eventVault, type VaultEvent } from "../vault/program/events";
 import {
   classifyVaultTransaction,
@@ -119,7 +119,7 @@ function storedEvents(
 interface ReadVault {
   address: PublicKey;
   data: Buffer;
-  state: VaultAccount;
+  state: VaultState;
 }
 
 export class Indexer {

@@ -8,7 +8,7 @@ import { claimableEvent, partnerEventsOf, type VaultEventContext } from "../even
 import type { Queryable } from "../store/db";
 import type { StoredEvent } from "../store/indexer";
 import { newlyClaimableRequests, pauseBefore, recordPartnerEvents } from "../store/partner-events";
-import type { VaultAccount } from "../vault/program/accounts";
+import type { VaultState } from "../vault/program/accounts";
 import { NO_PAUSE } from "../vault/model/pause";
 import { vaultFromAccount } from "../vault/model/vault-state";
 import { VAULT_PROGRAM_ID } from "../vault/program/idl";
@@ -24,7 +24,7 @@ export type VaultOutboxContext = Omit<VaultEventContext, "pauseBefore" | "signer
 export function vaultOutboxContext(
   address: PublicKey,
   data: Buffer,
-  state: VaultAccount,
+  state: VaultState,
   settings: PartnerEventSettings,
 ): VaultOutboxContext {
   // The same token labels (symbols, decimals) as the API's responses. The indexer reads only the

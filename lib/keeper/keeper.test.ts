@@ -38,7 +38,12 @@ import { soleLeaderLock } from "../indexer/leader-lock";
 import { processMetrics } from "../observability/metrics";
 import { ChainClient } from "../operator/chain-client";
 import { OperatorError } from "../operator/errors";
-import { decodeQueueHoles, decodeReceipt, decodeVault, type VaultAccount } from "../vault/program/accounts";
+import {
+  decodeQueueHolesState,
+  decodeReceiptState,
+  decodeVaultState,
+  type VaultState,
+} from "../vault/program/accounts";
 import { findQueueHoles, findReceipt } from "../vault/program/addresses";
 import { decodeVaultEvents } from "../vault/program/events";
 import { QUEUE_HOLES_ACCOUNT_SIZE } from "../vault/program/idl";
@@ -352,9 +357,9 @@ async function tokenBalance(account: PublicKey): Promise<bigint> {
   return BigInt((await connection.getTokenAccountBalance(account)).value.amount);
 }
 
-async function vaultState(): Promise<VaultAccount> {
+async function vaultState(): Promise<VaultState> {
   const account = await connection.getAccountInfo(prime.vault);
-  return decodeVault(account?.data ?? new Uint8Array());
+  return decodeVaultState(account?.data ?? new Uint8Array());
 }
 
 /** A wallet that deposited `usdc` and requested `shares` back, the request not yet claimable. */
@@ -424,7 +429,7 @@ function testKeeper(name: string, lines: string[], checkClient?: ChainClient): K
 }
 
 /** The claim by the program's own formula: gross floored, fee rounded up, at the vault's totals now. */
-function expectedNet(state: VaultAccount, shares: bigint, feeBps: bigint): bigint {
+function expectedNet(state: VaultState, shares: bigint, feeBps: bigint): bigint {
   const gross = (shares * (state.totalAssets + 1n)) / (state.totalShares + 1_000n);
   const fee = (gross * feeBps + 9_999n) / 10_000n;
   return gross - fee;
@@ -481,7 +486,7 @@ describe.skipIf(!hasProgramBinary)("the keeper on the local chain", () => {
     await makeClaimable();
 
     const state = await vaultState();
-    const receipt = decodeReceipt(
+    const receipt = decodeReceiptState(
       (await connection.getAccountInfo(receiptAddress))?.data ?? new Uint8Array(),
     );
     const net = expectedNet(state, receipt.shares, BigInt(receipt.feeBps));
@@ -591,7 +596,7 @@ describe.skipIf(!hasProgramBinary)("the keeper on the local chain", () => {
       middle.wallet,
     );
     const list = await connection.getAccountInfo(queueHoles);
-    expect(list === null ? null : decodeQueueHoles(list.data).holes).toHaveLength(1);
+    expect(list === null ? null : decodeQueueHolesState(list.data).holes).toHaveLength(1);
     const rent = BigInt(await connection.getMinimumBalanceForRentExemption(QUEUE_HOLES_ACCOUNT_SIZE));
     expect(BigInt(list?.lamports ?? 0)).toBe(rent);
     const walletBefore = BigInt(await connection.getBalance(middle.wallet.publicKey));
@@ -626,7 +631,7 @@ describe.skipIf(!hasProgramBinary)("the keeper on the local chain", () => {
     // The requests around the hole were funded; a later cycle finds no list to close.
     const state = await vaultState();
     for (const member of [head, behind]) {
-      const receipt = decodeReceipt(
+      const receipt = decodeReceiptState(
         (await connection.getAccountInfo(findReceipt(prime.vault, member.wallet.publicKey)))?.data ??
           new Uint8Array(),
       );
@@ -725,7 +730,7 @@ function rewriteVault(answer: unknown, lie: { assets: bigint; slots: number }): 
   }
   const data = Buffer.from(value.data[0], "base64");
   if (lie.assets !== 0n) {
-    const total = decodeVault(data).totalAssets;
+    const total = decodeVaultState(data).totalAssets;
     const needle = Buffer.alloc(8);
     needle.writeBigUInt64LE(total);
     const offset = data.indexOf(needle);

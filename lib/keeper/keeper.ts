@@ -27,11 +27,11 @@ import { readProgramVaults, readVaultReceipts, type VaultReceipt } from "../inde
 import { processMetrics } from "../observability/metrics";
 import { ChainClient, TransactionFailedError, programsOf } from "../operator/chain-client";
 import {
-  decodeProtocol,
-  decodeQueueHoles,
-  decodeReceipt,
-  decodeVault,
-  type VaultAccount,
+  decodeProtocolState,
+  decodeQueueHolesState,
+  decodeReceiptState,
+  decodeVaultState,
+  type VaultState,
 } from "../vault/program/accounts";
 import { VAULT_PROGRAM_ID } from "../vault/program/idl";
 import { findQueueHoles } from "../vault/program/addresses";
@@ -139,7 +139,7 @@ export function periodOf(unixSeconds: bigint, intervalSeconds: number): bigint {
  * on demand (`anyPeriod`) skips the once-a-period rule; the bounds still hold.
  */
 export function decideStrike(
-  vault: Pick<VaultAccount, "totalAssets" | "navUpdatedAt" | "navSequence">,
+  vault: Pick<VaultState, "totalAssets" | "navUpdatedAt" | "navSequence">,
   target: bigint | null,
   now: bigint,
   navIntervalSeconds: number,
@@ -222,7 +222,7 @@ function describe(error: unknown): string {
 
 interface KeptVault {
   address: PublicKey;
-  state: VaultAccount;
+  state: VaultState;
 }
 
 export interface StrikeReport {
@@ -270,8 +270,8 @@ export interface CycleReport {
 
 /** The reads of one vault by the keeper's RPC and its check RPC disagree: why, for the log. */
 export function assetsDisagreement(
-  primary: { slot: bigint; state: Pick<VaultAccount, "totalAssets" | "navSequence"> },
-  check: { slot: bigint; state: Pick<VaultAccount, "totalAssets" | "navSequence"> | null },
+  primary: { slot: bigint; state: Pick<VaultState, "totalAssets" | "navSequence"> },
+  check: { slot: bigint; state: Pick<VaultState, "totalAssets" | "navSequence"> | null },
   maxSlotLag: number,
 ): string | null {
   const apart = primary.slot > check.slot ? primary.slot - check.slot : check.slot - primary.slot;
@@ -474,7 +474,7 @@ export class Keeper {
     const kept: KeptVault[] = [];
     for (const vault of vaults) {
       try {
-        const state = decodeVault(vault.data);
+        const state = decodeVaultState(vault.data);
         if (state.manager.equals(manager.publicKey)) {
           kept.push({ address: vault.address, state });
         }
@@ -485,9 +485,9 @@ export class Keeper {
     return kept;
   }
 
-  private async readVault(address: PublicKey): Promise<VaultAccount | null> {
+  private async readVault(address: PublicKey): Promise<VaultState | null> {
     const account = await this.options.client.getAccount(address);
-    return account === null ? null : decodeVault(account.data);
+    return account === null ? null : decodeVaultState(account.data);
   }
 
   /** Runs an action up to `attempts` times with doubling delays; the last failure is logged, not thrown. */
@@ -507,7 +507,7 @@ export class Keeper {
     }
   }
 
-  private label(address: PublicKey, state: VaultAccount): string {
+  private label(address: PublicKey, state: VaultState): string {
     return `${state.name} (${address.toBase58()})`;
   }
 
@@ -517,7 +517,7 @@ export class Keeper {
     if (account === null) {
       throw new Error(`the protocol account ${protocol.toBase58()} is missing`);
     }
-    return strikeBoundsOf(decodeProtocol(account.data));
+    return strikeBoundsOf(decodeProtocolState(account.data));
   }
 
   /**
@@ -542,7 +542,7 @@ export class Keeper {
     if (account === null) {
       return null;
     }
-    const state = decodeVault(account.data);
+    const state = decodeVaultState(account.data);
     const now = await this.nowSeconds();
     const bounds = await this.readBounds(state.protocol);
     const due = decideStrike(state, null, now, this.settings.navIntervalSeconds, bounds, anyPeriod);
@@ -603,7 +603,7 @@ export class Keeper {
    * (the same total assets and NAV sequence, at slots at most checkMaxSlotLag apart); null when it
    * does, or when there is no check RPC.
    */
-  private async crossCheck(address: PublicKey, slot: bigint, state: VaultAccount): Promise<string | null> {
+  private async crossCheck(address: PublicKey, slot: bigint, state: VaultState): Promise<string | null> {
     const { checkClient } = this.options;
     if (checkClient === undefined) {
       return null;
@@ -614,9 +614,9 @@ export class Keeper {
     } catch (error) {
       return `the check RPC did not answer (${describe(error)})`;
     }
-    let checked: VaultAccount | null;
+    let checked: VaultState | null;
     try {
-      checked = check.account === null ? null : decodeVault(check.account.data);
+      checked = check.account === null ? null : decodeVaultState(check.account.data);
     } catch (error) {
       return `the check RPC's vault account does not decode (${describe(error)})`;
     }
@@ -695,7 +695,7 @@ export class Keeper {
     if (account === null || !account.owner.equals(this.options.programId ?? VAULT_PROGRAM_ID)) {
       return null;
     }
-    const list = decodeQueueHoles(account.data);
+    const list = decodeQueueHolesState(account.data);
     if (list.holes.length > 0) {
       return null;
     }
@@ -759,7 +759,7 @@ export class Keeper {
       return false;
     }
     try {
-      return decodeReceipt(account.data).requestId !== requestId;
+      return decodeReceiptState(account.data).requestId !== requestId;
     } catch {
       return false;
     }
@@ -768,7 +768,7 @@ export class Keeper {
   /** Sends one receipt's claim into its owner's asset account, if the owner has one. */
   private async deliver(
     address: PublicKey,
-    state: VaultAccount,
+    state: VaultState,
     { address: receiptAddress, receipt }: VaultReceipt,
   ): Promise<DeliveryReport> {
     const { client, manager } = this.options;

@@ -2,7 +2,7 @@
 // the keypair is its admin.
 import type { PublicKey } from "@solana/web3.js";
 
-import { decodeProtocol, type ProtocolAccount } from "../vault/program/accounts";
+import { decodeProtocolState, type ProtocolState } from "../vault/program/accounts";
 import { VAULT_PROGRAM_ID } from "../vault/program/idl";
 import { OperatorError } from "./errors";
 import type { CommandContext } from "./plan";
@@ -10,7 +10,7 @@ import type { CommandContext } from "./plan";
 export async function readProtocolAccount(
   context: Pick<CommandContext, "client" | "cluster">,
   address: PublicKey,
-): Promise<ProtocolAccount> {
+): Promise<ProtocolState> {
   const account = await context.client.getAccount(address);
   if (account === null) {
     throw new OperatorError(
@@ -23,13 +23,13 @@ export async function readProtocolAccount(
     );
   }
   try {
-    return decodeProtocol(account.data);
+    return decodeProtocolState(account.data);
   } catch {
     throw new OperatorError(`${address.toBase58()} is an account of the program but not a protocol`);
   }
 }
 
-export function requireAdmin(context: CommandContext, address: PublicKey, protocol: ProtocolAccount): void {
+export function requireAdmin(context: CommandContext, address: PublicKey, protocol: ProtocolState): void {
   if (!protocol.admin.equals(context.signer.publicKey)) {
     throw new OperatorError(
       `--keypair is ${context.signer.publicKey.toBase58()}, not the admin of protocol ${address.toBase58()} (${protocol.admin.toBase58()})`,

@@ -5,7 +5,7 @@
 import { PublicKey } from "@solana/web3.js";
 
 import { observeRpcCall } from "../observability/metrics";
-import type { ProtocolAccount } from "../vault/program/accounts";
+import type { ProtocolState } from "../vault/program/accounts";
 import { findProtocolAddress } from "../vault/program/addresses";
 import {
   buildAcceptAdminInstruction,
@@ -91,7 +91,7 @@ function requireNone(positionals: readonly string[], command: string, max: numbe
   }
 }
 
-export function describeProtocol(address: PublicKey, protocol: ProtocolAccount): string[] {
+export function describeProtocol(address: PublicKey, protocol: ProtocolState): string[] {
   const pending = protocol.pendingAdmin.equals(PublicKey.default) ? "none" : protocol.pendingAdmin.toBase58();
   return [
     `protocol ${address.toBase58()}`,

@@ -6,10 +6,10 @@ import { PublicKey, SYSVAR_CLOCK_PUBKEY } from "@solana/web3.js";
 import { decodeMint } from "../chain/spl-token";
 import { observeRpcCall } from "../observability/metrics";
 import {
-  decodeReceipt,
-  decodeVault,
-  type VaultAccount,
-  type WithdrawalReceiptAccount,
+  decodeReceiptState,
+  decodeVaultState,
+  type VaultState,
+  type ReceiptState,
 } from "../vault/program/accounts";
 import {
   deriveVaultAddresses,
@@ -123,7 +123,7 @@ export async function commandContext(
 export async function readVaultAccount(
   context: Pick<CommandContext, "client" | "cluster">,
   address: PublicKey,
-): Promise<VaultAccount> {
+): Promise<VaultState> {
   const account = await context.client.getAccount(address);
   if (account === null) {
     throw new OperatorError(`no vault at ${address.toBase58()} on ${context.cluster.name}`);
@@ -132,13 +132,13 @@ export async function readVaultAccount(
     throw new OperatorError(`${address.toBase58()} is not a vault of program ${VAULT_PROGRAM_ID.toBase58()}`);
   }
   try {
-    return decodeVault(account.data);
+    return decodeVaultState(account.data);
   } catch {
     throw new OperatorError(`${address.toBase58()} is an account of the program but not a vault`);
   }
 }
 
-function requireManager(context: CommandContext, address: PublicKey, vault: VaultAccount): void {
+function requireManager(context: CommandContext, address: PublicKey, vault: VaultState): void {
   if (!vault.manager.equals(context.signer.publicKey)) {
     throw new OperatorError(
       `--keypair is ${context.signer.publicKey.toBase58()}, not the manager of ${address.toBase58()} (${vault.manager.toBase58()})`,
@@ -146,7 +146,7 @@ function requireManager(context: CommandContext, address: PublicKey, vault: Vaul
   }
 }
 
-export function describeVault(address: PublicKey, vault: VaultAccount): string[] {
+export function describeVault(address: PublicKey, vault: VaultState): string[] {
   return [
     `vault ${address.toBase58()}  "${vault.name}"${vault.paused ? "  PAUSED" : ""}`,
     `  protocol             ${vault.protocol.toBase58()} (vault #${vault.index})`,
@@ -172,7 +172,7 @@ function isoOf(seconds: bigint): string {
 }
 
 /** The scheduled config as stored: its values and when it applies (or that it already may). */
-function describePending(vault: VaultAccount): string {
+function describePending(vault: VaultState): string {
   return (
     `fee ${vault.pendingFeeBps} bps, min withdrawal ${vault.pendingMinWithdrawalShares} shares, ` +
     `caps hourly ${vault.pendingHourlyCap}, daily ${vault.pendingDailyCap}; applies at ${isoOf(vault.pendingEffectiveAt)}`
@@ -186,7 +186,7 @@ const FIELD_NAMES: Record<ConfigField, string> = {
   dailyCap: "daily_cap",
 };
 
-function configChanges(vault: VaultAccount, update: ConfigUpdate): Change[] {
+function configChanges(vault: VaultState, update: ConfigUpdate): Change[] {
   const changes: Change[] = [];
   const add = (field: string, from: string, to: string | undefined): void => {
     if (to !== undefined && to !== from) {
@@ -429,9 +429,9 @@ async function stage(argv: string[], out: (line: string) => void, env: OperatorE
         : `no withdrawal receipt at ${receiptAddress.toBase58()}`,
     );
   }
-  let receipt: WithdrawalReceiptAccount;
+  let receipt: ReceiptState;
   try {
-    receipt = decodeReceipt(account.data);
+    receipt = decodeReceiptState(account.data);
   } catch {
     throw new OperatorError(
       `${receiptAddress.toBase58()} is an account of the program but not a withdrawal receipt`,

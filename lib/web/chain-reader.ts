@@ -10,7 +10,7 @@ import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
 import { ChainUnavailableError } from "../chain/rpc";
 import { RpcTransportError, chainFetch } from "../chain/rpc-transport";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../chain/spl-token";
-import { decodeReceipt } from "../vault/program/accounts";
+import { decodeReceiptState } from "../vault/program/accounts";
 import { findReceipt } from "../vault/program/addresses";
 import { VAULT_ACCOUNT_SIZE, VAULT_PROGRAM_ID } from "../vault/program/idl";
 import { servedVaultOrNull } from "../vault/model/vault-state";
@@ -180,7 +180,7 @@ function receiptOf(account: AccountInfo<Buffer> | null | undefined): PendingRece
   if (account === null || account === undefined || !account.owner.equals(VAULT_PROGRAM_ID)) {
     return null;
   }
-  const receipt = decodeReceipt(account.data);
+  const receipt = decodeReceiptState(account.data);
   return {
     shares: receipt.shares,
     requestId: receipt.requestId,

@@ -13,7 +13,7 @@ import {
   completedActionSchema as completedAction,
   type ActionTransactionResponse as TransactionResponse,
 } from "../../lib/api/schemas/actions";
-import { decodeVault } from "../../lib/vault/program/accounts";
+import { decodeVaultState } from "../../lib/vault/program/accounts";
 import { waitFor } from "../../localnet/testing";
 import { USDC, startApiHarness, type ApiHarness, type HttpResult } from "./harness";
 
@@ -251,7 +251,7 @@ describe("a blink's whole flow", () => {
     const price = async (): Promise<[bigint, bigint]> => {
       const info = await harness.connection.getAccountInfo(new PublicKey(harness.vaultId), "confirmed");
       if (info === null) throw new Error("no vault account");
-      const state = decodeVault(info.data);
+      const state = decodeVaultState(info.data);
       return [state.totalAssets + 1n, state.totalShares + 1_000n];
     };
     const [assetsBefore, sharesBefore] = await price();

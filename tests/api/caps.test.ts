@@ -4,7 +4,7 @@
 import { VersionedTransaction, type Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { decodeVault } from "../../lib/vault/program/accounts";
+import { decodeVaultState } from "../../lib/vault/program/accounts";
 import type { ConfigUpdate } from "../../lib/vault/program/instructions";
 import { vaultErrorCode } from "../../lib/vault/program/program-errors";
 import { devRoles } from "../../localnet/genesis";
@@ -39,7 +39,7 @@ async function setCaps(update: ConfigUpdate): Promise<void> {
 
 function dailyUsed(): bigint {
   const account = harness.localnet.chain.getAccount(flexVault().vault.toBase58());
-  return account === null ? 0n : decodeVault(account.data).dailyUsed;
+  return account === null ? 0n : decodeVaultState(account.data).dailyUsed;
 }
 
 async function depositedWallet(amount: bigint): Promise<Keypair> {

@@ -21,7 +21,7 @@ import { SCHEMA_FILE, generateSchemaSource } from "../../lib/client/generate";
 import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
 import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
-import { decodeVault } from "../../lib/vault/program/accounts";
+import { decodeVaultState } from "../../lib/vault/program/accounts";
 import { findShareMint } from "../../lib/vault/program/addresses";
 import { withdrawalWindows } from "../../lib/vault/model/vault-state";
 import { devRoles } from "../../localnet/genesis";
@@ -236,7 +236,7 @@ describe("the partner flow through the client", () => {
     // What the chain has now, read straight from the vault account: the winner's withdrawal used part
     // of the 1,000 USDC, and what is left is less than the loser's ~600.
     const account = await harness.connection.getAccountInfo(flex.vault, "confirmed");
-    const windows = withdrawalWindows(decodeVault(account?.data ?? new Uint8Array()), Date.now() / 1000);
+    const windows = withdrawalWindows(decodeVaultState(account?.data ?? new Uint8Array()), Date.now() / 1000);
     expect(windows.hourly.cap).toBe(1_000n * USDC);
     expect(windows.hourly.used).toBeGreaterThan(0n);
     expect(error.limits.hourly).toMatchObject({

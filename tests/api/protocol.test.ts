@@ -11,7 +11,7 @@ import type { Indexer } from "../../lib/indexer/indexer";
 import { createIndexer } from "../../lib/server/indexer";
 import { buildCreateAssociatedTokenAccountIdempotentInstruction } from "../../lib/chain/spl-token";
 import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
-import { decodeVault } from "../../lib/vault/program/accounts";
+import { decodeVaultState } from "../../lib/vault/program/accounts";
 import { deriveVaultAddresses, findProtocolAddress } from "../../lib/vault/program/addresses";
 import {
   buildDepositInstruction,
@@ -124,7 +124,7 @@ afterAll(async () => {
 describe("a vault of the same program outside the deployment's protocol", () => {
   it("exists on chain as a real vault, named and priced like the protocol's own", () => {
     const account = harness.localnet.chain.getAccount(fake.toBase58());
-    const state = decodeVault(account?.data ?? new Uint8Array());
+    const state = decodeVaultState(account?.data ?? new Uint8Array());
     expect(state).toMatchObject({ name: "USDC Prime", assetMint: harness.localnet.addresses.usdcMint });
     expect(state.totalAssets).toBe(50n * USDC);
     expect(state.protocol.equals(harness.localnet.addresses.protocol)).toBe(false);

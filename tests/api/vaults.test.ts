@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Indexer } from "../../lib/indexer/indexer";
 import type { Keeper } from "../../lib/keeper/keeper";
 import { createIndexer } from "../../lib/server/indexer";
-import { decodeVault } from "../../lib/vault/program/accounts";
+import { decodeVaultState } from "../../lib/vault/program/accounts";
 import { averageSecondsToClaimable } from "../../lib/vault/reads/directory";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import { waitFor } from "../../localnet/testing";
@@ -209,7 +209,7 @@ describe("GET /api/vault/{id}, /nav, /stats", () => {
         [harness.vaultId],
       )
     )[0];
-    const state = decodeVault(Buffer.from(row?.account_data ?? "", "base64"));
+    const state = decodeVaultState(Buffer.from(row?.account_data ?? "", "base64"));
     // The cache may hold the read before the last one; both are NAVs the chain had.
     expect(BigInt(String(nav.navSequence))).toBeLessThanOrEqual(state.navSequence);
     expect(nav).toMatchObject({

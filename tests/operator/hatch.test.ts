@@ -13,7 +13,7 @@ import { findAssociatedTokenAddress, tokenAccountAmount } from "../../lib/chain/
 import { writeKeypairFile } from "../../lib/operator/keypair-file";
 import { runVaultCli } from "../../lib/operator/vault-cli";
 import { DEFAULT_SILENCE_SECONDS } from "../../lib/vault/model/manager-silence";
-import { decodeReceipt, decodeVault } from "../../lib/vault/program/accounts";
+import { decodeReceiptState, decodeVaultState } from "../../lib/vault/program/accounts";
 import { findReceipt } from "../../lib/vault/program/addresses";
 import { USDC, dataOf, startApiHarness, type ApiHarness } from "../api/harness";
 
@@ -27,7 +27,7 @@ const out = (line: string): void => {
 };
 
 async function assetBalance(): Promise<bigint> {
-  const vault = decodeVault(
+  const vault = decodeVaultState(
     (await harness.connection.getAccountInfo(vaultAddress()))?.data ?? new Uint8Array(),
   );
   const account = await harness.connection.getAccountInfo(
@@ -75,7 +75,7 @@ describe("a holder whose manager never stages", () => {
       }),
     );
     await harness.signAndSend(String(deposit.transaction), holder);
-    const vault = decodeVault(
+    const vault = decodeVaultState(
       (await harness.connection.getAccountInfo(vaultAddress()))?.data ?? new Uint8Array(),
     );
     const shares = await (async () => {
@@ -114,11 +114,11 @@ describe("a holder whose manager never stages", () => {
     lines.length = 0;
     await runVaultCli(["stage", vaultAddress().toBase58(), ...url, "--yes"], out);
     expect(lines.some((line) => /signature/i.test(line) || /sent/i.test(line))).toBe(true);
-    const receipt = decodeReceipt(
+    const receipt = decodeReceiptState(
       (await harness.connection.getAccountInfo(findReceipt(vaultAddress(), holder.publicKey)))?.data ??
         new Uint8Array(),
     );
-    const staged = decodeVault(
+    const staged = decodeVaultState(
       (await harness.connection.getAccountInfo(vaultAddress()))?.data ?? new Uint8Array(),
     );
     expect(staged.queueFunded).toBeGreaterThanOrEqual(receipt.queueEnd);

@@ -28,7 +28,7 @@ import { parseConfig } from "../../lib/config";
 import { withMetrics } from "../../lib/server/http-metrics";
 import { ChainClient } from "../../lib/operator/chain-client";
 import { readKeypairFile } from "../../lib/operator/keypair-file";
-import { decodeReceipt, decodeVault } from "../../lib/vault/program/accounts";
+import { decodeReceiptState, decodeVaultState } from "../../lib/vault/program/accounts";
 import { findReceipt } from "../../lib/vault/program/addresses";
 import { decodeVaultEvents } from "../../lib/vault/program/events";
 import { PROGRAM_BINARY, closeConnection } from "../../localnet/testing";
@@ -209,13 +209,13 @@ function startKeeper(name: string, env: Record<string, string> = {}): RunningPro
   return keeper;
 }
 
-async function vaultState(): Promise<ReturnType<typeof decodeVault>> {
+async function vaultState(): Promise<ReturnType<typeof decodeVaultState>> {
   const vault = world.vault;
   const account = vault === null ? null : await world.client.getAccount(vault);
   if (account === null) {
     throw new Error("no vault");
   }
-  return decodeVault(account.data);
+  return decodeVaultState(account.data);
 }
 
 /** Every NAV strike of the vault on chain, from its transactions' events. */
@@ -557,7 +557,7 @@ describe("the operator journey on an empty chain", () => {
 
     const receiptAfter = await world.client.getAccount(receiptAddress);
     expect(receiptAfter?.data).toEqual(receiptBefore?.data);
-    expect(decodeReceipt(receiptAfter?.data ?? new Uint8Array()).shares).toBe(50n * SHARE);
+    expect(decodeReceiptState(receiptAfter?.data ?? new Uint8Array()).shares).toBe(50n * SHARE);
     expect(await vaultState()).toEqual(vaultBefore);
 
     // The upgraded program serves the receipt: the keeper makes it claimable and the claim pays.

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeKeypairFile } from "../../lib/operator/keypair-file";
 import { parsePauseUntil, runProtocolCli } from "../../lib/operator/protocol-cli";
 import { runVaultCli } from "../../lib/operator/vault-cli";
-import { decodeVault } from "../../lib/vault/program/accounts";
+import { decodeVaultState } from "../../lib/vault/program/accounts";
 import type { LocalnetHandle } from "../../localnet/localnet";
 import { devKeypair } from "../../localnet/keys";
 import { startTestLocalnet } from "../../localnet/testing";
@@ -46,7 +46,7 @@ describe("protocol pause-vault", () => {
   const state = () => {
     const account = localnet.chain.getAccount(vault());
     if (account === null) throw new Error("the vault is gone");
-    return decodeVault(Buffer.from(account.data));
+    return decodeVaultState(Buffer.from(account.data));
   };
 
   it("reads --until as unix seconds or an ISO time with its zone", () => {

@@ -1,20 +1,20 @@
 // The exit after a long silence (programs/vault/README.md): once the manager has struck no NAV for the
 // vault's silence period, a pause no longer refuses requests and claims are paid at the last struck NAV.
-import type { VaultAccount, WithdrawalReceiptAccount } from "../program/accounts";
+import type { VaultState, ReceiptState } from "../program/accounts";
 
 /** The program's default when the vault stores 0 (a vault created before the field existed). */
 export const DEFAULT_SILENCE_SECONDS = 604_800;
 
 /** Whether, at `nowMs`, the manager has been silent (no strike) for the vault's silence period. */
 export function navSilent(
-  state: Pick<VaultAccount, "navUpdatedAt" | "silenceSeconds">,
+  state: Pick<VaultState, "navUpdatedAt" | "silenceSeconds">,
   nowMs: number,
 ): boolean {
   const silence = silenceSeconds(state);
   return BigInt(Math.floor(nowMs / 1000)) >= state.navUpdatedAt + silence;
 }
 
-function silenceSeconds(state: Pick<VaultAccount, "silenceSeconds">): bigint {
+function silenceSeconds(state: Pick<VaultState, "silenceSeconds">): bigint {
   return BigInt(state.silenceSeconds === 0 ? DEFAULT_SILENCE_SECONDS : state.silenceSeconds);
 }
 
@@ -24,15 +24,15 @@ function silenceSeconds(state: Pick<VaultAccount, "silenceSeconds">): bigint {
  * staged meanwhile. Null when it is wholly funded already (nothing to open).
  */
 export function hatchOpensAt(
-  state: Pick<VaultAccount, "silenceSeconds" | "queueFunded">,
-  receipt: Pick<WithdrawalReceiptAccount, "requestedAt" | "queueEnd">,
+  state: Pick<VaultState, "silenceSeconds" | "queueFunded">,
+  receipt: Pick<ReceiptState, "requestedAt" | "queueEnd">,
 ): bigint | null {
   return receipt.queueEnd > state.queueFunded ? receipt.requestedAt + silenceSeconds(state) : null;
 }
 
 /** Whether the manager has not staged for the silence period (the program's staging_silent; never staged: since its last strike). */
 export function stagingSilent(
-  state: Pick<VaultAccount, "stagedAt" | "navUpdatedAt" | "silenceSeconds">,
+  state: Pick<VaultState, "stagedAt" | "navUpdatedAt" | "silenceSeconds">,
   nowMs: number,
 ): boolean {
   const last = state.stagedAt === 0n ? state.navUpdatedAt : state.stagedAt;

@@ -2,7 +2,7 @@
 // effective time (programs/vault/README.md, "Config changes and their notice"). The program applies a
 // due pending config before a request reads it, so every reader here does the same at its own clock:
 // the fee, minimum and caps it shows are those a request sent now would meet.
-import type { VaultAccount } from "../program/accounts";
+import type { VaultState } from "../program/accounts";
 
 export interface PendingConfig {
   feeBps: number;
@@ -15,7 +15,7 @@ export interface PendingConfig {
 }
 
 type ConfigFields = Pick<
-  VaultAccount,
+  VaultState,
   | "feeBps"
   | "minWithdrawalShares"
   | "hourlyCap"
@@ -71,7 +71,7 @@ export function configInForce<State extends ConfigFields>(state: State, nowMs: n
 /** The program's default notice when the vault stores 0 (a vault created before the field existed). */
 export const DEFAULT_CONFIG_NOTICE_SECONDS = 259_200;
 
-export function noticeSeconds(state: Pick<VaultAccount, "configNoticeSeconds">): number {
+export function noticeSeconds(state: Pick<VaultState, "configNoticeSeconds">): number {
   return state.configNoticeSeconds === 0 ? DEFAULT_CONFIG_NOTICE_SECONDS : state.configNoticeSeconds;
 }
 
@@ -87,8 +87,8 @@ function capEases(current: bigint, next: bigint): boolean {
  * fee or minimum, and any change of a cap. Any of them schedules the update's whole target.
  */
 export function hurtingFields(
-  current: Pick<VaultAccount, ConfigField>,
-  update: Partial<Pick<VaultAccount, ConfigField>>,
+  current: Pick<VaultState, ConfigField>,
+  update: Partial<Pick<VaultState, ConfigField>>,
 ): ConfigField[] {
   const hurting: ConfigField[] = [];
   if (update.feeBps !== undefined && update.feeBps > current.feeBps) hurting.push("feeBps");

@@ -4,7 +4,7 @@ import { PublicKey } from "@solana/web3.js";
 
 import type { ChainAccount } from "../../chain/accounts";
 import type { ReadMode, VaultChain } from "../../chain/vault-chain";
-import { decodeVault, type VaultAccount } from "../program/accounts";
+import { decodeVaultState, type VaultState } from "../program/accounts";
 import { storedWindows, windowsAt, type CapWindow, type WithdrawalWindows } from "./cap-window";
 import { DomainError } from "./domain-errors";
 import { VAULT_PROGRAM_ID } from "../program/idl";
@@ -22,7 +22,7 @@ export interface VaultDeps {
 
 export interface LoadedVault {
   address: PublicKey;
-  state: VaultAccount;
+  state: VaultState;
   asset: TokenInfo;
   shares: TokenInfo;
 }
@@ -50,9 +50,9 @@ function readVaultAccount(
   }
   let vault = decodedVaults.get(account);
   if (vault === undefined || !vault.address.equals(address)) {
-    let state: VaultAccount;
+    let state: VaultState;
     try {
-      state = decodeVault(account.data);
+      state = decodeVaultState(account.data);
     } catch {
       return { absent: "not-a-vault" };
     }
@@ -114,7 +114,7 @@ export function rentExemptMinimum(size: number): bigint {
 export const LAMPORTS_PER_SIGNATURE = 5_000n;
 
 /** The vault's hourly and daily windows as the program will see them at `nowSeconds`. */
-export function withdrawalWindows(state: VaultAccount, nowSeconds: number): WithdrawalWindows<CapWindow> {
+export function withdrawalWindows(state: VaultState, nowSeconds: number): WithdrawalWindows<CapWindow> {
   return windowsAt(storedWindows(state), nowSeconds);
 }
 

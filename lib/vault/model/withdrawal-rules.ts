@@ -1,7 +1,7 @@
 // The rules a withdrawal is under, applied to freshly read state: what a claim pays now and what keeps
 // it from being claimed, the vault's withdrawal policy, and its cap windows' current limits. Shared by
 // the withdraw builder, the withdrawal status and the vault directory.
-import type { VaultAccount, WithdrawalReceiptAccount } from "../program/accounts";
+import type { VaultState, ReceiptState } from "../program/accounts";
 import type { CapWindow } from "./cap-window";
 import type { ClaimBlocker } from "./domain-errors";
 import { withdrawalAmounts, type WithdrawalAmounts } from "./share-math";
@@ -9,7 +9,7 @@ import { tokenAmount, type TokenAmount } from "./token-amount";
 import { withdrawalWindows, type LoadedVault } from "./vault-state";
 
 /** What the claim pays now: the fee is the one the receipt fixed at the request, not the vault's current one. */
-export function claimAmounts(state: VaultAccount, receipt: WithdrawalReceiptAccount): WithdrawalAmounts {
+export function claimAmounts(state: VaultState, receipt: ReceiptState): WithdrawalAmounts {
   return withdrawalAmounts(receipt.shares, state.totalAssets, state.totalShares, receipt.feeBps);
 }
 
@@ -19,8 +19,8 @@ export function claimAmounts(state: VaultAccount, receipt: WithdrawalReceiptAcco
  * the vault's hole list when it has none (and pays its rent).
  */
 export function cancelLeavesHole(
-  state: Pick<VaultAccount, "queueFunded" | "queueTail">,
-  receipt: Pick<WithdrawalReceiptAccount, "queueStart" | "queueEnd">,
+  state: Pick<VaultState, "queueFunded" | "queueTail">,
+  receipt: Pick<ReceiptState, "queueStart" | "queueEnd">,
 ): boolean {
   const shrinksTail = state.queueFunded <= receipt.queueStart && receipt.queueEnd === state.queueTail;
   const settles = state.queueFunded >= receipt.queueStart;
@@ -29,8 +29,8 @@ export function cancelLeavesHole(
 
 /** Why the receipt cannot be claimed now, in words; empty when it can. */
 export function claimBlockers(
-  state: VaultAccount,
-  receipt: WithdrawalReceiptAccount,
+  state: VaultState,
+  receipt: ReceiptState,
   reserveBalance: bigint,
 ): ClaimBlocker[] {
   // A pause is no blocker: the program pays a funded, claimable receipt whether or not the vault is
@@ -49,11 +49,7 @@ export function claimBlockers(
 }
 
 /** A claim blocker in words, for the refusal's message. */
-export function claimBlockerText(
-  blocker: ClaimBlocker,
-  state: VaultAccount,
-  receipt: WithdrawalReceiptAccount,
-): string {
+export function claimBlockerText(blocker: ClaimBlocker, state: VaultState, receipt: ReceiptState): string {
   switch (blocker) {
     case "vault-paused":
       return "the vault is paused";
@@ -100,7 +96,7 @@ export function isoFromSeconds(seconds: bigint | number): string {
  * (periods are NAV_INTERVAL-aligned); a vault never struck may be struck at once.
  */
 export function nextScheduledStrikeSeconds(
-  state: Pick<VaultAccount, "navSequence" | "navUpdatedAt">,
+  state: Pick<VaultState, "navSequence" | "navUpdatedAt">,
   navIntervalSeconds: number,
 ): bigint {
   if (state.navSequence === 0n) {

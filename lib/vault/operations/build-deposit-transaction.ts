@@ -21,7 +21,7 @@ import {
   rentToOpen,
   type ExpectedBalanceChanges,
 } from "./expected-balance-changes";
-import { decodeProtocol } from "../program/accounts";
+import { decodeProtocolState } from "../program/accounts";
 import { buildDepositInstruction, buildDepositWithPartnerFeeInstruction } from "../program/instructions";
 import {
   lessBasisPointsRoundDown,
@@ -163,7 +163,7 @@ async function readPartnerAccounts(
     maxFeeBps:
       protocolAccount === null || protocolAccount === undefined
         ? null
-        : decodeProtocol(protocolAccount.data).maxPartnerFeeBps,
+        : decodeProtocolState(protocolAccount.data).maxPartnerFeeBps,
   };
 }
 

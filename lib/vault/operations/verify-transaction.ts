@@ -34,7 +34,7 @@ import {
   TOKEN_PROGRAM_ID,
   findAssociatedTokenAddress,
 } from "../../chain/spl-token";
-import { decodeVault, type VaultAccount } from "../program/accounts";
+import { decodeVaultState, type VaultState } from "../program/accounts";
 import {
   findEscrow,
   findQueueHoles,
@@ -172,9 +172,9 @@ function fail(code: TransactionCheckCode, message: string, context: TransactionC
   throw new TransactionCheckError(code, message, context);
 }
 
-function decodeVaultOrNull(data: Uint8Array): VaultAccount | null {
+function decodeVaultOrNull(data: Uint8Array): VaultState | null {
   try {
-    return decodeVault(data);
+    return decodeVaultState(data);
   } catch {
     return null;
   }

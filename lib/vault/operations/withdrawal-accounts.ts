@@ -6,10 +6,10 @@ import { PublicKey } from "@solana/web3.js";
 import type { ChainAccount } from "../../chain/accounts";
 import { tokenAccountAmount, findAssociatedTokenAddress } from "../../chain/spl-token";
 import {
-  decodeQueueHoles,
-  decodeReceipt,
-  type QueueHolesAccount,
-  type WithdrawalReceiptAccount,
+  decodeQueueHolesState,
+  decodeReceiptState,
+  type QueueHolesState,
+  type ReceiptState,
 } from "../program/accounts";
 import { findQueueHoles, findReceipt } from "../program/addresses";
 import { VAULT_PROGRAM_ID } from "../program/idl";
@@ -24,7 +24,7 @@ import {
 export interface WithdrawalAccounts {
   vault: LoadedVault;
   receiptAddress: PublicKey;
-  receipt: WithdrawalReceiptAccount | null;
+  receipt: ReceiptState | null;
   /** The receipt's address as read (its lamports come back to the wallet at a claim or cancel). */
   receiptAccount: ChainAccount | null;
   reserveBalance: bigint;
@@ -44,11 +44,11 @@ function tokenBalance(account: ChainAccount | null | undefined): bigint {
     : (tokenAccountAmount(account.owner, account.data) ?? 0n);
 }
 
-function receiptFrom(account: ChainAccount | null | undefined): WithdrawalReceiptAccount | null {
+function receiptFrom(account: ChainAccount | null | undefined): ReceiptState | null {
   if (account === null || account === undefined || !account.owner.equals(VAULT_PROGRAM_ID)) {
     return null;
   }
-  return decodeReceipt(account.data);
+  return decodeReceiptState(account.data);
 }
 
 /**
@@ -92,14 +92,14 @@ export async function readWithdrawalAccounts(
 }
 
 /** A share range [start, end) of the withdrawal queue. */
-export type QueueRange = QueueHolesAccount["holes"][number];
+export type QueueRange = QueueHolesState["holes"][number];
 
 /** The holes cancelled requests left in the queue; none while the vault has no hole list. */
 function holesFrom(account: ChainAccount | null | undefined): QueueRange[] {
   if (account === null || account === undefined || !account.owner.equals(VAULT_PROGRAM_ID)) {
     return [];
   }
-  return decodeQueueHoles(account.data).holes;
+  return decodeQueueHolesState(account.data).holes;
 }
 
 export type StatusAccounts = Pick<

@@ -3,7 +3,7 @@ import BN from "bn.js";
 import { describe, expect, it } from "vitest";
 
 import { vaultCoder } from "../../../tests/fixtures/anchor-coder";
-import { decodeProtocol, decodeQueueHoles, decodeReceipt, decodeVault } from "./accounts";
+import { decodeProtocolState, decodeQueueHolesState, decodeReceiptState, decodeVaultState } from "./accounts";
 import {
   PROTOCOL_ACCOUNT_SIZE,
   QUEUE_HOLES_ACCOUNT_SIZE,
@@ -30,7 +30,7 @@ async function encodedReceipt(): Promise<Buffer> {
 
 describe("account decoders", () => {
   it("decode u64 and i64 fields to exact bigints and names fields in camelCase", async () => {
-    const receipt = decodeReceipt(await encodedReceipt());
+    const receipt = decodeReceiptState(await encodedReceipt());
     expect(receipt).toMatchObject({
       shares: 18_446_744_073_709_551_615n,
       assetsAtRequest: 2n,
@@ -48,14 +48,14 @@ describe("account decoders", () => {
   it("refuse data of the wrong size, even with the right discriminator", async () => {
     const data = await encodedReceipt();
     expect(data.length).toBe(WITHDRAWAL_RECEIPT_ACCOUNT_SIZE);
-    expect(() => decodeReceipt(Buffer.concat([data, Buffer.alloc(1)]))).toThrow(/132 bytes, got 133/);
-    expect(() => decodeReceipt(data.subarray(0, -1))).toThrow(/132 bytes, got 131/);
+    expect(() => decodeReceiptState(Buffer.concat([data, Buffer.alloc(1)]))).toThrow(/132 bytes, got 133/);
+    expect(() => decodeReceiptState(data.subarray(0, -1))).toThrow(/132 bytes, got 131/);
   });
 
   it("refuse an account of another type", async () => {
     const receiptBytes = await encodedReceipt();
     const vaultSized = Buffer.concat([receiptBytes, Buffer.alloc(VAULT_ACCOUNT_SIZE - receiptBytes.length)]);
-    expect(() => decodeVault(vaultSized)).toThrow();
+    expect(() => decodeVaultState(vaultSized)).toThrow();
   });
 
   it("decode a queue's holes: only the first `count` ranges, as bigints", async () => {
@@ -67,7 +67,7 @@ describe("account decoders", () => {
     const payer = Keypair.generate().publicKey;
     const data = await vaultCoder.accounts.encode("QueueHoles", { vault, bump: 253, count: 2, holes, payer });
     expect(data.length).toBe(QUEUE_HOLES_ACCOUNT_SIZE);
-    expect(decodeQueueHoles(data)).toEqual({
+    expect(decodeQueueHolesState(data)).toEqual({
       vault,
       bump: 253,
       holes: [
@@ -76,7 +76,7 @@ describe("account decoders", () => {
       ],
       payer,
     });
-    expect(() => decodeQueueHoles(data.subarray(0, QUEUE_HOLES_ACCOUNT_SIZE - 1))).toThrow();
+    expect(() => decodeQueueHolesState(data.subarray(0, QUEUE_HOLES_ACCOUNT_SIZE - 1))).toThrow();
   });
 
   it("decode the protocol: its admin, pending admin, NAV bounds and partner fee maximum", async () => {
@@ -96,7 +96,7 @@ describe("account decoders", () => {
       reserved: Array(58).fill(0),
     });
     expect(data.length).toBe(PROTOCOL_ACCOUNT_SIZE);
-    expect(decodeProtocol(data)).toMatchObject({
+    expect(decodeProtocolState(data)).toMatchObject({
       admin,
       maxGainBps: 5,
       maxLossBps: 50,
@@ -107,7 +107,7 @@ describe("account decoders", () => {
       maxPartnerFeeBps: 100,
     });
     expect(() =>
-      decodeVault(Buffer.concat([data, Buffer.alloc(VAULT_ACCOUNT_SIZE - data.length)])),
+      decodeVaultState(Buffer.concat([data, Buffer.alloc(VAULT_ACCOUNT_SIZE - data.length)])),
     ).toThrow();
   });
 });

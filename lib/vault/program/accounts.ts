@@ -27,18 +27,18 @@ import { domainFields, type DomainFields } from "./decoded-values";
  * and now < pauseUntil; maxPauseSeconds is the longest a manager's pause lasts (0 = 7 days);
  * adminPaused: the pause is the protocol admin's (set_admin_pause), which the manager cannot lift.
  */
-export type VaultAccount = DomainFields<Vault>;
+export type VaultState = DomainFields<Vault>;
 
 /** lastHolderExit: this request queued the holders' last shares, so its fee leaves NAV at the claim (surplus). */
-export type WithdrawalReceiptAccount = DomainFields<WithdrawalReceipt>;
+export type ReceiptState = DomainFields<WithdrawalReceipt>;
 
-export type ProtocolAccount = DomainFields<Protocol>;
+export type ProtocolState = DomainFields<Protocol>;
 
 /**
  * The holes cancelled requests left in a vault's queue: only those in use, in no order. payer: the wallet
  * that paid the list's rent, which close_queue_holes returns to it once the list is empty.
  */
-export interface QueueHolesAccount {
+export interface QueueHolesState {
   vault: DomainFields<QueueHoles>["vault"];
   bump: number;
   holes: QueueRange[];
@@ -69,11 +69,11 @@ function decodeProgramAccount<T>(
   return decoder.decode(data);
 }
 
-export function decodeVault(data: Uint8Array): VaultAccount {
+export function decodeVaultState(data: Uint8Array): VaultState {
   return domainFields(decodeProgramAccount("Vault", vaultDecoder, VAULT_DISCRIMINATOR, data));
 }
 
-export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
+export function decodeReceiptState(data: Uint8Array): ReceiptState {
   return domainFields(
     decodeProgramAccount(
       "WithdrawalReceipt",
@@ -88,13 +88,13 @@ export function decodeReceipt(data: Uint8Array): WithdrawalReceiptAccount {
  * A vault's queue holes ([start, end) share ranges no receipt holds, which staging passes for free):
  * shares between the funded frontier and a receipt's queue_start that lie in a hole are not ahead of it.
  */
-export function decodeQueueHoles(data: Uint8Array): QueueHolesAccount {
+export function decodeQueueHolesState(data: Uint8Array): QueueHolesState {
   const { vault, bump, count, holes, payer } = domainFields(
     decodeProgramAccount("QueueHoles", queueHolesDecoder, QUEUE_HOLES_DISCRIMINATOR, data),
   );
   return { vault, bump, holes: holes.slice(0, count), payer };
 }
 
-export function decodeProtocol(data: Uint8Array): ProtocolAccount {
+export function decodeProtocolState(data: Uint8Array): ProtocolState {
   return domainFields(decodeProgramAccount("Protocol", protocolDecoder, PROTOCOL_DISCRIMINATOR, data));
 }

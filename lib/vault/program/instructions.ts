@@ -141,7 +141,7 @@ export interface CancelWithdrawalAccounts extends ProgramAccounts {
 
 /**
  * close_queue_holes: anyone sends it once the vault's hole list (findQueueHoles) is empty; `payer` is
- * the wallet the list records as having paid its rent (decodeQueueHoles(...).payer), which gets it back.
+ * the wallet the list records as having paid its rent (decodeQueueHolesState(...).payer), which gets it back.
  */
 export interface CloseQueueHolesAccounts {
   vault: PublicKey;

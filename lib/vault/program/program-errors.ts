@@ -1,19 +1,19 @@
 // The program's custom errors (6000+), read from the IDL so codes and names cannot drift.
 import { vaultIdl } from "./idl";
 
-export interface VaultError {
+export interface VaultProgramError {
   code: number;
   name: string;
   message: string;
 }
 
-export const VAULT_ERRORS: readonly VaultError[] = vaultIdl.errors.map(({ code, name, msg }) => ({
+export const VAULT_ERRORS: readonly VaultProgramError[] = vaultIdl.errors.map(({ code, name, msg }) => ({
   code,
   name,
   message: msg,
 }));
 
-export function vaultErrorFromCode(code: number): VaultError | undefined {
+export function vaultErrorFromCode(code: number): VaultProgramError | undefined {
   return VAULT_ERRORS.find((error) => error.code === code);
 }
 

@@ -3,7 +3,7 @@
 import type { PublicKey } from "@solana/web3.js";
 
 import { PARTNER_FEE_CEILING_BPS } from "../model/share-math";
-import { decodeProtocol } from "../program/accounts";
+import { decodeProtocolState } from "../program/accounts";
 
 export interface PartnerFeeMaximum {
   maxFeeBps: number;
@@ -24,5 +24,5 @@ export async function partnerFeeMaximum(
   if (account === null) {
     throw new Error(`The protocol account ${protocol.toBase58()} does not exist on this chain`);
   }
-  return { maxFeeBps: decodeProtocol(account.data).maxPartnerFeeBps, source: "protocol" };
+  return { maxFeeBps: decodeProtocolState(account.data).maxPartnerFeeBps, source: "protocol" };
 }

@@ -2,7 +2,7 @@ import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
 import { vaultAccount } from "../../../tests/fixtures/vault-account";
-import type { VaultAccount, WithdrawalReceiptAccount } from "../program/accounts";
+import type { VaultState, ReceiptState } from "../program/accounts";
 import { estimateArrival, type EstimateInput, type KeeperPace } from "./withdrawal-estimate";
 import { nextScheduledStrikeSeconds } from "../model/withdrawal-rules";
 
@@ -24,7 +24,7 @@ const SLACK_MS = 5_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A vault at 1 USDC per share holding 1,000,000 USDC, struck 44 s ago (NAV #7), queue empty before the request. */
-function vault(overrides: Partial<VaultAccount> = {}): VaultAccount {
+function vault(overrides: Partial<VaultState> = {}): VaultState {
   return vaultAccount({
     totalAssets: 1_000_000n * USDC,
     totalShares: 1_000_000n * SHARE,
@@ -38,7 +38,7 @@ function vault(overrides: Partial<VaultAccount> = {}): VaultAccount {
   });
 }
 
-function receipt(shares: bigint, queueStart = 0n, overrides: Partial<WithdrawalReceiptAccount> = {}) {
+function receipt(shares: bigint, queueStart = 0n, overrides: Partial<ReceiptState> = {}) {
   return {
     vault: PublicKey.default,
     owner: PublicKey.default,
@@ -53,7 +53,7 @@ function receipt(shares: bigint, queueStart = 0n, overrides: Partial<WithdrawalR
     bump: 0,
     lastHolderExit: false,
     ...overrides,
-  } satisfies WithdrawalReceiptAccount;
+  } satisfies ReceiptState;
 }
 
 function input(overrides: Partial<EstimateInput> = {}): EstimateInput {

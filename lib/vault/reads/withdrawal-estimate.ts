@@ -4,7 +4,7 @@
 // reserve's idle assets. A request waits for the later of the two. Where the chain shows the keeper is
 // not keeping its schedule, or the reserve cannot fund the request, there is no band: no time at all
 // rather than an absurd one.
-import type { VaultAccount, WithdrawalReceiptAccount } from "../program/accounts";
+import type { VaultState, ReceiptState } from "../program/accounts";
 import { assetsForSharesRoundUp, sharesForAssetsRoundDown } from "../model/share-math";
 import type { QueueRange } from "../operations/withdrawal-accounts";
 import { nextScheduledStrikeSeconds, type ScheduleSettings } from "../model/withdrawal-rules";
@@ -63,8 +63,8 @@ interface Window {
 
 /** The chain as the estimate reads it: the vault, the receipt, the reserve's balance and the queue's holes. */
 export interface EstimateInput {
-  state: VaultAccount;
-  receipt: WithdrawalReceiptAccount;
+  state: VaultState;
+  receipt: ReceiptState;
   reserveBalance: bigint;
   holes: readonly QueueRange[];
   claimable: boolean;
@@ -72,7 +72,7 @@ export interface EstimateInput {
 }
 
 /** The next strike's window; null when the keeper is overdue by more than a period (it is not striking). */
-function navWindow(state: VaultAccount, nowMs: number, pace: KeeperPace, slackMs: number): Window | null {
+function navWindow(state: VaultState, nowMs: number, pace: KeeperPace, slackMs: number): Window | null {
   const dueMs = Number(nextScheduledStrikeSeconds(state, pace.navIntervalSeconds)) * 1000;
   if (nowMs > dueMs + pace.navIntervalSeconds * 1000 + slackMs) {
     return null;

@@ -2,7 +2,7 @@ import { PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
 import { vaultAccount } from "../../../tests/fixtures/vault-account";
-import type { VaultAccount, WithdrawalReceiptAccount } from "../program/accounts";
+import type { VaultState, ReceiptState } from "../program/accounts";
 import { capWindow } from "../model/cap-window";
 import { holeSharesBetween } from "./withdrawal-estimate";
 import { withdrawalProgress } from "./withdrawal-status";
@@ -10,11 +10,11 @@ import { withdrawalProgress } from "./withdrawal-status";
 const key = PublicKey.default;
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 
-function vault(overrides: Partial<VaultAccount>): VaultAccount {
+function vault(overrides: Partial<VaultState>): VaultState {
   return vaultAccount({ navUpdatedAt: BigInt(NOW / 1000 - 30), ...overrides });
 }
 
-const receipt: WithdrawalReceiptAccount = {
+const receipt: ReceiptState = {
   vault: key,
   owner: key,
   shares: 100n,

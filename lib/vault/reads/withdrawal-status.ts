@@ -6,7 +6,7 @@
 // with none pending, for the wallet's latest one (so a withdrawal the keeper delivered shows as arrived).
 import type { PublicKey } from "@solana/web3.js";
 
-import type { WithdrawalReceiptAccount, VaultAccount } from "../program/accounts";
+import type { ReceiptState, VaultState } from "../program/accounts";
 import { decodeVaultEvents } from "../program/events";
 import {
   estimateArrival,
@@ -63,8 +63,8 @@ export interface RequestTimeSource {
 export type StatusSettings = KeeperPace;
 
 export function withdrawalProgress(
-  state: VaultAccount,
-  receipt: WithdrawalReceiptAccount,
+  state: VaultState,
+  receipt: ReceiptState,
   holes: readonly QueueRange[] = [],
 ): WithdrawalProgress {
   const total = receipt.shares;

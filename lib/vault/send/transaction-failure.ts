@@ -6,7 +6,7 @@
 // code is the vault's only when the vault program is the one that failed, and is then named by the
 // IDL (lib/vault/program/program-errors.ts), so no error number is written anywhere else.
 import { VAULT_PROGRAM_ADDRESS } from "../program/program-id";
-import { VAULT_ERRORS, vaultErrorFromCode, type VaultError } from "../program/program-errors";
+import { VAULT_ERRORS, vaultErrorFromCode, type VaultProgramError } from "../program/program-errors";
 
 const SYSTEM_PROGRAM_ADDRESS = "11111111111111111111111111111111";
 
@@ -40,7 +40,7 @@ export interface TransactionFailure {
   /** The program that failed, when the logs or the instruction list say which; else null. */
   program: string | null;
   /** The vault program's error as its IDL declares it, when the vault program is the one that failed. */
-  vaultError: VaultError | null;
+  vaultError: VaultProgramError | null;
   /** One line for a person or a log: the variant, and the program error by name where there is one. */
   description: string;
 }

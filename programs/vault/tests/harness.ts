@@ -9,10 +9,10 @@ import { Keypair, PublicKey, SystemProgram, Transaction, type TransactionInstruc
 import { FailedTransactionMetadata, LiteSVM, Rent, type TransactionMetadata } from "litesvm";
 
 import {
-  decodeReceipt,
-  decodeVault,
-  type VaultAccount,
-  type WithdrawalReceiptAccount,
+  decodeReceiptState,
+  decodeVaultState,
+  type VaultState,
+  type ReceiptState,
 } from "../../../lib/vault/program/accounts";
 import { VAULT_PROGRAM_ID } from "../../../lib/vault/program/idl";
 import { decodeTransactionFailure } from "../../../lib/vault/send/transaction-failure";
@@ -318,17 +318,17 @@ export class TestChain {
     return state.supply;
   }
 
-  readVault(vault: PublicKey): VaultAccount {
+  readVault(vault: PublicKey): VaultState {
     const account = this.readAccount(vault);
     if (account === null) {
       throw new Error(`No vault at ${vault.toBase58()}`);
     }
-    return decodeVault(account.data);
+    return decodeVaultState(account.data);
   }
 
   /** The receipt, or null once it is closed or before it is opened. */
-  readReceipt(receipt: PublicKey): WithdrawalReceiptAccount | null {
+  readReceipt(receipt: PublicKey): ReceiptState | null {
     const account = this.readAccount(receipt);
-    return account === null ? null : decodeReceipt(account.data);
+    return account === null ? null : decodeReceiptState(account.data);
   }
 }

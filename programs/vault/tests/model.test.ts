@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Keypair } from "@solana/web3.js";
 
-import type { VaultAccount, WithdrawalReceiptAccount } from "../../../lib/vault/program/accounts";
+import type { VaultState, ReceiptState } from "../../../lib/vault/program/accounts";
 import { findQueueHoles } from "../../../lib/vault/program/addresses";
 import { QUEUE_HOLES_ACCOUNT_SIZE } from "../../../lib/vault/program/idl";
 import { TestChain, type TransactionOutcome } from "./harness";
@@ -456,7 +456,7 @@ function execute(
   }
 }
 
-function projectVault(vault: TestVault, account: VaultAccount): ModelVault {
+function projectVault(vault: TestVault, account: VaultState): ModelVault {
   return {
     paused: account.paused,
     name: account.name,
@@ -489,10 +489,7 @@ function projectVault(vault: TestVault, account: VaultAccount): ModelVault {
   };
 }
 
-function projectReceipt(
-  account: WithdrawalReceiptAccount | null,
-  feeBps: number | null,
-): ModelReceipt | null {
+function projectReceipt(account: ReceiptState | null, feeBps: number | null): ModelReceipt | null {
   if (account === null || feeBps === null) {
     return null;
   }

@@ -32,9 +32,9 @@ const protocolSchema = z
   })
   .transform(camelCaseKeys);
 
-export type ProtocolAccount = z.output<typeof protocolSchema>;
+export type ProtocolState = z.output<typeof protocolSchema>;
 
-export function decodeProtocol(data: Uint8Array): ProtocolAccount {
+export function decodeProtocolState(data: Uint8Array): ProtocolState {
   return protocolSchema.parse(vaultCoder.accounts.decode("Protocol", Buffer.from(data)));
 }
 

@@ -4,9 +4,9 @@
 import { Keypair, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
 
 import {
-  decodeQueueHoles,
-  type VaultAccount,
-  type WithdrawalReceiptAccount,
+  decodeQueueHolesState,
+  type VaultState,
+  type ReceiptState,
 } from "../../../lib/vault/program/accounts";
 import {
   findEscrow,
@@ -57,11 +57,11 @@ import {
 import type { TestChain, TransactionOutcome } from "./harness";
 import { strikeLimits } from "./model";
 import {
-  decodeProtocol,
+  decodeProtocolState,
   decodeReceiptFee,
   decodeVaultRegistration,
   type NavBounds,
-  type ProtocolAccount,
+  type ProtocolState,
   type VaultRegistration,
 } from "./program-client";
 
@@ -206,12 +206,12 @@ export class TestProtocol {
     return this.chain.send([this.setNavBoundsInstruction(bounds)], [this.creator]);
   }
 
-  state(): ProtocolAccount {
+  state(): ProtocolState {
     const account = this.chain.readAccount(this.key);
     if (account === null) {
       throw new Error(`No protocol at ${this.key.toBase58()}`);
     }
-    return decodeProtocol(account.data);
+    return decodeProtocolState(account.data);
   }
 }
 
@@ -482,7 +482,7 @@ export class TestVault {
     if (account === null || account.data.length === 0) {
       throw new Error("The vault has no hole list");
     }
-    return decodeQueueHoles(account.data).payer;
+    return decodeQueueHolesState(account.data).payer;
   }
 
   private managerAccounts(overrides: Partial<ManagerAccounts>): ManagerAccounts {
@@ -619,7 +619,7 @@ export class TestVault {
     return buildAcceptManagerInstruction({ newManager, vault: this.addresses.vault, ...overrides });
   }
 
-  state(): VaultAccount {
+  state(): VaultState {
     return this.chain.readVault(this.addresses.vault);
   }
 
@@ -638,7 +638,7 @@ export class TestVault {
     return account === null ? null : decodeReceiptFee(account.data);
   }
 
-  receiptOf(member: Member): WithdrawalReceiptAccount | null {
+  receiptOf(member: Member): ReceiptState | null {
     return this.chain.readReceipt(member.receipt);
   }
 
@@ -648,7 +648,7 @@ export class TestVault {
     if (account === null || account.data.length === 0) {
       return null;
     }
-    return decodeQueueHoles(account.data)
+    return decodeQueueHolesState(account.data)
       .holes.map(({ start, end }): [bigint, bigint] => [start, end])
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }

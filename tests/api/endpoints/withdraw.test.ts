@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Indexer } from "../../../lib/indexer/indexer";
 import { createIndexer } from "../../../lib/server/indexer";
-import { decodeVault } from "../../../lib/vault/program/accounts";
+import { decodeVaultState } from "../../../lib/vault/program/accounts";
 import { historyRecordResponse } from "../../../lib/api/schemas/history";
 import { withdrawResponse, withdrawalStatusResponse } from "../../../lib/api/schemas/withdraw";
 import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/program/idl";
@@ -38,7 +38,7 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
   /** The vault's nav_updated_at now, as an ISO time: the strike the test just made. */
   async function lastStrikeIso(): Promise<string> {
     const account = await api.harness.connection.getAccountInfo(api.primeVault().vault);
-    const state = decodeVault(account?.data ?? new Uint8Array());
+    const state = decodeVaultState(account?.data ?? new Uint8Array());
     return new Date(Number(state.navUpdatedAt) * 1000).toISOString();
   }
 
