@@ -5,6 +5,7 @@
 import { PublicKey } from "@solana/web3.js";
 
 import { observeRpcCall } from "../observability/metrics";
+import { PARTNER_FEE_CEILING_BPS } from "../vault/model/share-math";
 import type { ProtocolState } from "../vault/program/accounts";
 import { findProtocolAddress } from "../vault/program/addresses";
 import {
@@ -12,6 +13,7 @@ import {
   buildInitializeProtocolInstruction,
   buildProposeAdminInstruction,
   buildSetAdminPauseInstruction,
+  buildSetMaxPartnerFeeInstruction,
   buildSetNavBoundsInstruction,
   DEFAULT_NAV_RATES,
   NAV_RATE_CEILINGS,
@@ -19,7 +21,7 @@ import {
 } from "../vault/program/instructions";
 import { ChainClient } from "./chain-client";
 import { UsageError } from "../cli/args";
-import { parseFlags, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
+import { parseFlags, requireFlag, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
 import { OperatorError } from "./errors";
 import { runPlan, type Change, type CommandContext } from "./plan";
 import { readProtocolAccount, requireAdmin } from "./protocol-account";
@@ -34,6 +36,8 @@ export const PROTOCOL_USAGE = `Usage: npm run protocol -- <command> [options] --
   accept-admin <protocol>                    (signed by the proposed admin)
   pause-vault <vault> --until <ISO time|unix seconds> | --lift
        (the admin's pause: up to 30 days ahead, the manager cannot lift it; --lift ends any pause now)
+  set-max-partner-fee [<protocol>] --max-bps <bps>
+       (the most a deposit of the protocol's vaults may pay its partner, 0–${PARTNER_FEE_CEILING_BPS}; 0 turns partner fees off)
 Bounds: a NAV strike may report at most max-gain-bps / max-loss-bps of the vault's total assets, and
 at least min-interval seconds after the vault's previous strike. Without --yes a command prints what it
 would change and simulates it; nothing is sent.`;
@@ -103,6 +107,7 @@ export function describeProtocol(address: PublicKey, protocol: ProtocolState): s
     `  min strike interval  ${protocol.minNavIntervalSeconds} s`,
     `  max gain over time   ${protocol.maxAnnualGainBps} bps a year`,
     `  max loss over time   ${protocol.maxDailyLossBps} bps a day`,
+    `  max partner fee      ${protocol.maxPartnerFeeBps} bps`,
     `  vaults               ${protocol.vaultCount}`,
   ];
 }
@@ -349,6 +354,31 @@ async function pauseVault(argv: string[], out: (line: string) => void, env: Oper
   );
 }
 
+async function setMaxPartnerFee(
+  argv: string[],
+  out: (line: string) => void,
+  env: OperatorEnv,
+): Promise<void> {
+  const { values, positionals } = parseFlags(argv, { ...COMMON, "max-bps": { type: "string" } });
+  requireNone(positionals, "set-max-partner-fee", 1);
+  const next = parseBps("--max-bps", requireFlag(values["max-bps"], "--max-bps"), PARTNER_FEE_CEILING_BPS);
+  const context = await commandContext(values, out, env);
+  const address = protocolAddress(positionals, context);
+  const protocol = await readProtocolAccount(context, address);
+  requireAdmin(context, address, protocol);
+  if (protocol.maxPartnerFeeBps === next) {
+    throw new OperatorError(
+      `nothing to change on ${address.toBase58()}: its max partner fee is already ${next} bps`,
+    );
+  }
+  await runPlan(
+    context,
+    `protocol set-max-partner-fee ${address.toBase58()}`,
+    [{ field: "max_partner_fee_bps", from: String(protocol.maxPartnerFeeBps), to: String(next) }],
+    [buildSetMaxPartnerFeeInstruction({ admin: context.signer.publicKey, protocol: address }, next)],
+  );
+}
+
 /** `env`: the operator's RPC_URL and CLUSTER (scripts pass process.env); --url overrides them. */
 export async function runProtocolCli(
   argv: readonly string[],
@@ -369,6 +399,8 @@ export async function runProtocolCli(
       return acceptAdmin(rest, out, env);
     case "pause-vault":
       return pauseVault(rest, out, env);
+    case "set-max-partner-fee":
+      return setMaxPartnerFee(rest, out, env);
     case undefined:
     case "help":
     case "--help":
@@ -376,7 +408,7 @@ export async function runProtocolCli(
       return;
     default:
       throw new UsageError(
-        `unknown command "${command}" (init, show, set-bounds, set-admin, accept-admin, pause-vault)`,
+        `unknown command "${command}" (init, show, set-bounds, set-admin, accept-admin, pause-vault, set-max-partner-fee)`,
       );
   }
 }

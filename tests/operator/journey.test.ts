@@ -350,6 +350,33 @@ describe("the operator journey on an empty chain", () => {
     expect(shown.stdout).toContain("max gain per strike  50 bps");
     expect(shown.stdout).toContain("max loss per strike  100 bps");
     expect(shown.stdout).toContain("min strike interval  2 s");
+    expect(shown.stdout).toContain("max partner fee      100 bps");
+
+    // The partner fee's maximum: the admin's, within the program's 500 bps ceiling.
+    const tooHigh = await runScript("scripts/protocol.ts", [
+      "set-max-partner-fee",
+      ...common,
+      "--max-bps",
+      "501",
+    ]);
+    expect(tooHigh.code).not.toBe(0);
+    expect(tooHigh.stderr).toContain('--max-bps must be 0–500 bps; got "501"');
+    const partnerFee = await runScript("scripts/protocol.ts", [
+      "set-max-partner-fee",
+      ...common,
+      "--max-bps",
+      "50",
+      "--yes",
+    ]);
+    expect(partnerFee.stderr).toBe("");
+    expect(partnerFee.stdout).toContain("max_partner_fee_bps: 100 -> 50");
+    const after = await runScript("scripts/protocol.ts", [
+      "show",
+      "--url",
+      world.rpcUrl,
+      world.protocol.toBase58(),
+    ]);
+    expect(after.stdout).toContain("max partner fee      50 bps");
     console.log(`operator journey: protocol ${world.protocol.toBase58()}\n${shown.stdout}`);
   }, 120_000);
 
