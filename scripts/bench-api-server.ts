@@ -2,9 +2,10 @@
 // its CPU: the API on the lean node:http host (PGlite in memory, in-process limits, logs off), the same
 // API behind `npm start`'s server (scripts/web-server.ts on the last `next build`, same context), and a
 // bare node:http server answering a constant JSON body, with a localnet in a further process.
-// Reports over IPC.
+// Reports over IPC; profiles its own CPU on request (BENCH_PROFILE=1, scripts/bench-api.ts).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -34,6 +35,12 @@ export interface BenchServerReady {
   faucetUrl: string;
   vaultId: string;
   apiKey: string;
+}
+
+/** Answer to `{ type: "profile-stop", file }`: the CPU profile since "profile-start", written to `file`. */
+export interface BenchServerProfiled {
+  type: "profiled";
+  file: string;
 }
 
 export interface BenchServerCounts {
@@ -142,8 +149,21 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", () => resolve()));
 
-  process.on("message", (message: { type?: string }) => {
-    if (message.type === "counts") {
+  const profiler = new Session();
+  profiler.connect();
+  process.on("message", (message: { type?: string; file?: string }) => {
+    if (message.type === "profile-start") {
+      void profiler
+        .post("Profiler.enable")
+        .then(() => profiler.post("Profiler.start"))
+        .then(() => process.send?.({ type: "profiling" }));
+    } else if (message.type === "profile-stop" && message.file !== undefined) {
+      const file = message.file;
+      void profiler
+        .post("Profiler.stop")
+        .then(({ profile }) => writeFile(file, JSON.stringify(profile)))
+        .then(() => process.send?.({ type: "profiled", file } satisfies BenchServerProfiled));
+    } else if (message.type === "counts") {
       const cpu = process.cpuUsage();
       process.send?.({
         type: "counts",

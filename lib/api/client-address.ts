@@ -4,8 +4,13 @@
 // junk, a hostname or an empty entry counts as the proxy itself, so no text a client writes opens a
 // bucket of its own. Per-client limits count the client's network (clientNetwork): an IPv6 client's
 // /64, an IPv4 address.
-import { canonicalIpAddress, clientNetworkOf } from "../ip-network";
+import { boundedMemo } from "../chain/bounded-memo";
+import { canonicalIpAddress as canonicalIpAddressOf, clientNetworkOf as networkOf } from "../ip-network";
 import type { ApiRequest } from "./handler";
+
+// Both are pure functions of a text, asked on every request with the same few socket addresses.
+const canonicalIpAddress = boundedMemo(canonicalIpAddressOf, 10_000);
+const clientNetworkOf = boundedMemo(networkOf, 10_000);
 
 /** The entries by position: an empty one stays an entry (that is no address), so hops count as written. */
 function forwardedChain(header: string | null | undefined): string[] {

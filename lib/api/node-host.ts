@@ -166,14 +166,15 @@ export function createNodeListener(handler: NodeHostHandler): NodeListener {
   let inFlight = 0;
   const waiting: (() => void)[] = [];
   const shutdown = new AbortController();
+  // Made once: a function declared per request costs a closure, and under tsx its naming too.
+  const finish = (): void => {
+    inFlight -= 1;
+    if (inFlight === 0) {
+      waiting.splice(0).forEach((resolve) => resolve());
+    }
+  };
   const listener = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     inFlight += 1;
-    const finish = (): void => {
-      inFlight -= 1;
-      if (inFlight === 0) {
-        waiting.splice(0).forEach((resolve) => resolve());
-      }
-    };
     handle(handler, incoming)
       .then((response) => writeResponse(response, outgoing, shutdown.signal))
       .catch(() => {

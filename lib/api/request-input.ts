@@ -153,3 +153,31 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
     `${field}: ${missing ? "is required" : (issue?.message ?? "is invalid")}`,
   );
 }
+
+const parsedOnce = new WeakMap<z.ZodType, WeakMap<object, unknown>>();
+
+/**
+ * parseInput of what `read` reads from `source`, remembered per schema while `source` lives. The router
+ * shares one URL and one path-parameter object between requests of the same URL text (router.ts
+ * createApiHandler), so a repeated read (a vault's NAV, the oracle) validates its query and path once;
+ * a source made per request (a Next.js route file's) is parsed every time. The schemas are pure, and
+ * what they return is shared between requests: read only, as the URL and parameters are. Failures are
+ * not remembered (each request gets its own error).
+ */
+export function parseInputOnce<Schema extends z.ZodType>(
+  schema: Schema,
+  source: object,
+  read: () => unknown,
+): z.output<Schema> {
+  let bySource = parsedOnce.get(schema);
+  if (bySource === undefined) {
+    bySource = new WeakMap();
+    parsedOnce.set(schema, bySource);
+  }
+  if (bySource.has(source)) {
+    return bySource.get(source) as z.output<Schema>;
+  }
+  const parsed = parseInput(schema, read());
+  bySource.set(source, parsed);
+  return parsed;
+}

@@ -12,7 +12,7 @@ import { authenticate, type Principal } from "./credentials";
 import { ApiError, answerFor, isApiError } from "./errors";
 import type { ApiHandler, ApiRequest, RequestMeta } from "./handler";
 import { rateLimitHeaders, type RateLimitDecision } from "./rate-limit";
-import { parseInput, readJsonBody, readQuery } from "./request-input";
+import { parseInput, parseInputOnce, readJsonBody, readQuery } from "./request-input";
 import { envelope, envelopeError } from "./responses";
 
 /** Failed authentications per client IP per minute before 429. */
@@ -146,8 +146,10 @@ async function readInput<S extends z.ZodType>(
   url: URL,
   input: { from: "body" | "query"; schema: S },
 ) {
-  const raw = input.from === "body" ? await readJsonBody(request) : readQuery(request, url);
-  return parseInput(input.schema, raw);
+  if (input.from === "query") {
+    return parseInputOnce(input.schema, url, () => readQuery(request, url));
+  }
+  return parseInput(input.schema, await readJsonBody(request));
 }
 
 export function withPartnerKey<S extends z.ZodType, P extends z.ZodType = typeof noParams>(
@@ -181,7 +183,11 @@ export function withPartnerKey<S extends z.ZodType, P extends z.ZodType = typeof
         throw rateLimited(session, "minute for this session");
       }
       requireScope(principal, options.scope);
-      const params = parseInput(options.params ?? noParams, meta.params) as z.output<P>;
+      const params = parseInputOnce(
+        options.params ?? noParams,
+        meta.params,
+        () => meta.params,
+      ) as z.output<P>;
       const input = await readInput(request, meta.url, options.input);
       requireTarget(principal, options.target(input, params));
       const data = await handler({ input, params, principal, context, request, meta });

@@ -6,8 +6,8 @@ import { clientNetwork } from "./client-address";
 import type { ApiContext } from "./context";
 import { ApiError, answerFor } from "./errors";
 import type { ApiHandler, RequestMeta } from "./handler";
-import { rateLimitHeaders } from "./rate-limit";
-import { parseInput, readQuery } from "./request-input";
+import { rateLimitHeaders, type RateLimitRule } from "./rate-limit";
+import { parseInputOnce, readQuery } from "./request-input";
 import { bareError, json } from "./responses";
 
 export const PUBLIC_LIMIT = { limit: 20, windowSeconds: 5 } as const;
@@ -34,13 +34,22 @@ export function withPublic<S extends z.ZodType>(
   handler: (call: PublicCall<z.output<S>>) => Promise<object>,
   options: PublicOptions<S>,
 ): ApiHandler {
-  const rule = { bucket: "public", ...options.limit };
+  // The limiter's rule per limit (the endpoint's, or the context's override), made once.
+  const rules = new WeakMap<object, RateLimitRule>();
+  const ruleOf = (limit: { limit: number; windowSeconds: number }): RateLimitRule => {
+    let rule = rules.get(limit);
+    if (rule === undefined) {
+      rule = { bucket: "public", ...limit };
+      rules.set(limit, rule);
+    }
+    return rule;
+  };
   return async (request, context, meta) => {
     let limitHeaders: Record<string, string> = {};
     try {
       const limit = context.publicLimit ?? options.limit;
       const decision = await context.limiter.consume(
-        limit === options.limit ? rule : { bucket: "public", ...limit },
+        ruleOf(limit),
         clientNetwork(request, context.config.trustedProxyCount),
       );
       if (!decision.allowed) {
@@ -50,7 +59,7 @@ export function withPublic<S extends z.ZodType>(
           `Rate limit exceeded: ${decision.limit} requests per ${limit.windowSeconds} s from this address; retry after ${decision.retryAfter} s`,
         );
       }
-      const query = parseInput(options.query, readQuery(request, meta.url));
+      const query = parseInputOnce(options.query, meta.url, () => readQuery(request, meta.url));
       const body = await handler({ query, context, meta });
       return json(200, body, SUCCESS_HEADERS);
     } catch (thrown) {
