@@ -178,6 +178,11 @@ export function parseInputOnce<Schema extends z.ZodType>(
     return bySource.get(source) as z.output<Schema>;
   }
   const parsed = parseInput(schema, read());
+  // Shared between requests: frozen, so a handler that tried to change it would fail at once, not
+  // change the next request's input.
+  if (typeof parsed === "object" && parsed !== null) {
+    Object.freeze(parsed);
+  }
   bySource.set(source, parsed);
   return parsed;
 }
