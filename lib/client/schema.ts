@@ -4390,6 +4390,21 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
+      /** @description Unknown vault */
+      404: {
+        headers: {
+          /** @description Requests allowed in the window */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (s) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
       /** @description Method not allowed; Allow lists the path's methods */
       405: {
         headers: {

@@ -101,7 +101,12 @@ function createOutsideVault(): PublicKey {
 
 beforeAll(async () => {
   harness = await startApiHarness();
-  key = (await harness.createKey({ scope: "write" })).secret;
+  // A partner's key (its asset account open), so the partner-only earnings read is served like any
+  // read of a vault.
+  const partner = await harness.fundedWallet(0n);
+  key = (
+    await harness.createKey({ scope: "write", partner: { wallet: partner.publicKey.toBase58(), feeBps: 25 } })
+  ).secret;
   outsider = await harness.fundedWallet(100n * USDC);
   fake = createOutsideVault();
   // The outsider's wallet also holds shares of the real vault, so its portfolio is not empty.

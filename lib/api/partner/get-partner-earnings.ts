@@ -15,7 +15,7 @@ import {
   partnerEarningsResponse,
 } from "../schemas/partner";
 import { TextBody } from "../text-body";
-import { indexedVaults, type IndexedVault } from "../vaults/indexed-reads";
+import { indexedVault, indexedVaults, type IndexedVault } from "../vaults/indexed-reads";
 
 function figures(row: PartnerEarningsRow, vault: IndexedVault) {
   const { asset, shares } = vault.vault;
@@ -71,7 +71,7 @@ export const getPartnerEarnings = partnerEndpoint({
   input: { from: "query", schema: partnerEarningsQuery },
   response: partnerEarningsResponse,
   alternateContent: { contentType: "text/csv", schema: partnerEarningsCsv },
-  statuses: [],
+  statuses: [404],
   names: "vault",
   target: (input) => ({ vault: input.vault_id ?? null, wallet: null }),
   sample: ({ vault }) => ({ path: `/api/partner/earnings?vault_id=${vault}` }),
@@ -82,6 +82,10 @@ export const getPartnerEarnings = partnerEndpoint({
         "FORBIDDEN",
         "This API key carries no partner; partner earnings are read with a partner's key (keys create --partner-wallet)",
       );
+    }
+    if (input.vault_id !== undefined) {
+      // A vault named must be one the deployment serves: 404 for any other, as every vault read answers.
+      await indexedVault(context, input.vault_id);
     }
     const toMs = input.to ?? context.deps.now();
     const [rows, vaults] = await Promise.all([
