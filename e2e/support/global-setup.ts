@@ -4,17 +4,25 @@
 // stranger who is not. The app and the browser reach the chain's RPC and WebSocket through a proxy a
 // test can pause (e2e/support/chain.ts pauseChain), as a stalled node would be: connections are taken
 // and never answered. The server's RPC URL carries a fake provider key and the session secret is
-// set, so the tests can check neither reaches a browser.
+// set, so the tests can check neither reaches a browser. The app's embedded store is a fresh directory,
+// so that `npm run keys` reaches it through the running app, as an operator's does: a partner's key is
+// made that way for the embed's `?partner=`.
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 
+import { Keypair, PublicKey } from "@solana/web3.js";
 import type { TestProject } from "vitest/node";
 
+import { findAssociatedTokenAddress } from "../../lib/chain/spl-token";
 import { startTcpProxy, type TcpProxy } from "../../tests/api/tcp-proxy";
 
-import type { E2eEnvironment } from "./environment";
+import { fundFromFaucet } from "./chain";
+import type { E2eEnvironment, E2ePartner } from "./environment";
 import {
   REPO_ROOT,
   appEnv,
@@ -62,6 +70,46 @@ function partnerSite(title: string, appUrl: string, vaultId: string): Server {
         : `${appUrl}/embed/vault/${vaultId}?theme=dark&accent=%23ea580c`;
     response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(framingPage(title, frame));
   });
+}
+
+const PARTNER_FEE_BPS = 25;
+
+/**
+ * A partner with a 25 bps fee, as an operator makes one: a new wallet whose USDC account the faucet
+ * opens (with 1 raw unit: a deposit paying a partner needs the account to exist), and a key made by
+ * `npm run keys -- create … --partner-wallet --partner-fee-bps` in the running app's store.
+ */
+async function makePartner(
+  appEnvironment: NodeJS.ProcessEnv,
+  faucetUrl: string,
+  rpcUrl: string,
+): Promise<E2ePartner> {
+  const wallet = Keypair.generate().publicKey.toBase58();
+  await fundFromFaucet(faucetUrl, rpcUrl, wallet, 1n);
+  const faucet = (await (await fetch(faucetUrl)).json()) as { mint: string };
+  const tokenAccount = findAssociatedTokenAddress(new PublicKey(wallet), new PublicKey(faucet.mint));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      "scripts/run-bundled.mjs",
+      "scripts/keys.ts",
+      "create",
+      "--name",
+      "e2e-partner",
+      "--scope",
+      "read",
+      "--partner-wallet",
+      wallet,
+      "--partner-fee-bps",
+      String(PARTNER_FEE_BPS),
+    ],
+    { cwd: REPO_ROOT, env: appEnvironment },
+  );
+  const keyId = /^(key_[1-9A-HJ-NP-Za-km-z]+) /m.exec(stdout)?.[1];
+  if (keyId === undefined || !stdout.includes(`partner: ${wallet} (${PARTNER_FEE_BPS} bps on deposits)`)) {
+    throw new Error(`npm run keys did not make the partner's key:\n${stdout}`);
+  }
+  return { keyId, wallet, tokenAccount: tokenAccount.toBase58(), feeBps: PARTNER_FEE_BPS };
 }
 
 function close(server: Server): Promise<void> {
@@ -130,7 +178,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // proxy pauses, as a faucet is no part of the chain the app reads).
     FAUCET_URL: localnet.faucetUrl,
     LOCALNET_ADDRESSES_FILE: localnet.addressesFile,
-    // The embedded store in memory and in-process limits, whatever CI exports for other suites.
+    // The embedded store and in-process limits, whatever CI exports for other suites. In memory for
+    // another app a test starts beside this one (its own store); this app's is a directory (below).
     DATABASE_URL: "",
     REDIS_URL: "",
     PGLITE_DIR: ":memory:",
@@ -150,18 +199,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
     SESSION_ISSUE_LIMIT: "10000",
     LOG_LEVEL: "warn",
   };
-  const env = appEnv(mode, appValues);
+  // A short path: the store's Unix sockets live in it.
+  const storeDir = mkdtempSync(join(tmpdir(), "e2e-store-"));
+  const env = appEnv(mode, { ...appValues, PGLITE_DIR: storeDir });
 
   let app;
+  let partnerKey: E2ePartner;
   try {
     if (mode === "start" && process.env.E2E_SKIP_BUILD !== "1") {
       console.log("e2e: building the app (next build); E2E_SKIP_BUILD=1 reuses the last build");
       buildApp(env);
     }
     app = await startApp(mode, appPort, env, appLog);
+    partnerKey = await makePartner(env, localnet.faucetUrl, localnet.rpcUrl);
   } catch (error) {
+    if (app !== undefined) await stop(app);
     await stop(localnet.child);
     await Promise.all([close(partner), close(stranger), closeChainProxies()]);
+    rmSync(storeDir, { recursive: true, force: true });
     throw error;
   }
 
@@ -174,6 +229,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     faucetUrl: localnet.faucetUrl,
     primeVaultId: prime.id,
     flexVaultId: flex.id,
+    partner: partnerKey,
     navIntervalSeconds: NAV_INTERVAL_SECONDS,
     slotMs: SLOT_MS,
     secrets: [privateRpcUrl, new URL(privateRpcUrl).search.slice(1), sessionSecret],
@@ -187,6 +243,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await stop(app);
     await Promise.all([close(partner), close(stranger), closeChainProxies()]);
     await stop(localnet.child);
+    rmSync(storeDir, { recursive: true, force: true });
     chainLog.end();
     appLog.end();
   };
