@@ -12,7 +12,8 @@ const out = (): void => {};
 const noStdin = (): Promise<string> =>
   Promise.reject(new Error("stdin is not read for a wrong command line"));
 // Nothing listens here: a command that got past its flags would fail with the chain unreachable.
-const PROTOCOL_COMMANDS = " (init, show, set-bounds, set-admin, accept-admin, pause-vault)";
+const PROTOCOL_COMMANDS =
+  " (init, show, set-bounds, set-admin, accept-admin, pause-vault, set-max-partner-fee)";
 const VAULT_COMMANDS = " (create, show, config, pause, resume, set-manager, accept-manager, stage)";
 const URL = ["--url", "http://127.0.0.1:1"];
 
