@@ -17,10 +17,15 @@ import {
 import { TextBody } from "../text-body";
 import { indexedVault, indexedVaults, type IndexedVault } from "../vaults/indexed-reads";
 
+/** The attributed shares' value at the vault's share price now (rounded down, as a redemption is). */
+function valueNowOf(row: PartnerEarningsRow, vault: IndexedVault): bigint {
+  const { totalAssets, totalShares } = vault.vault.state;
+  return assetsForSharesRoundDown(row.shares, totalAssets, totalShares);
+}
+
 function figures(row: PartnerEarningsRow, vault: IndexedVault) {
   const { asset, shares } = vault.vault;
-  const { totalAssets, totalShares } = vault.vault.state;
-  const valueNow = assetsForSharesRoundDown(row.shares, totalAssets, totalShares);
+  const valueNow = valueNowOf(row, vault);
   return {
     deposits: row.deposits,
     depositedAmount: tokenAmount(asset, row.assets),
@@ -41,8 +46,7 @@ function csvField(value: string | number): string {
 }
 
 function csvRow(row: PartnerEarningsRow, vault: IndexedVault, asset: TokenInfo): string {
-  const { totalAssets, totalShares } = vault.vault.state;
-  const valueNow = assetsForSharesRoundDown(row.shares, totalAssets, totalShares);
+  const valueNow = valueNowOf(row, vault);
   return [
     row.day ?? "",
     row.vault,

@@ -5,7 +5,7 @@
 // and what the builder already read and computed: no round trip. A simulation of the same transaction
 // (simulateExpectedBalanceChanges) is the oracle the derivation is tested against
 // (tests/api/expected-balance-changes.test.ts).
-import { PublicKey } from "@solana/web3.js";
+import { SystemProgram, type PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import type { ChainAccount } from "../../chain/accounts";
@@ -56,8 +56,6 @@ export type ExpectedBalanceChanges = z.output<typeof expectedBalanceChangesSchem
 
 const SOL = { mint: "So11111111111111111111111111111111111111112", symbol: "SOL", decimals: 9 };
 
-const SYSTEM_PROGRAM_ID = new PublicKey("11111111111111111111111111111111");
-
 /**
  * Lamports the payer adds to open an account of `size` bytes at an address read as `account`: the
  * rent-exempt minimum when nothing is there; when lamports were sent to the address before it was
@@ -69,7 +67,7 @@ export function rentToOpen(account: ChainAccount | null | undefined, size: numbe
   if (account === null || account === undefined) {
     return minimum;
   }
-  const unopened = account.owner.equals(SYSTEM_PROGRAM_ID) && account.data.length === 0;
+  const unopened = account.owner.equals(SystemProgram.programId) && account.data.length === 0;
   if (!unopened) {
     return 0n;
   }
