@@ -2,7 +2,7 @@
 // missing value is a one-line reason and the command's usage, exit code 2), the RPC URL from --url,
 // RPC_URL or the CLUSTER preset, explorer links for that cluster, and one exit path that prints an
 // expected failure as one line and exits non-zero.
-import { exitOnCommandLineError, parseCommandLine, type OptionsSpec } from "../cli/args";
+import { exitOnCommandLineError, parseCommandLine, UsageError, type OptionsSpec } from "../cli/args";
 import { ChainUnavailableError, RpcError } from "../chain/rpc";
 import { ConfigError } from "../env-schema";
 import {
@@ -60,6 +60,31 @@ export function resolveCluster(url: string | undefined, env: OperatorEnv): Clust
   }
   const name = clusterText ?? clusterOfRpcUrl(rpcUrl);
   return { name, rpcUrl, link: (target) => explorerUrl(target, name, rpcUrl) };
+}
+
+export type Subcommand = (argv: string[], out: (line: string) => void, env: OperatorEnv) => Promise<void>;
+
+/**
+ * A command line of several commands: the first argument names one; none, `help` or `--help` prints
+ * the usage, an unknown one is a UsageError that lists the commands. `env`: the operator's RPC_URL and
+ * CLUSTER (scripts pass process.env); --url overrides them.
+ */
+export function commandLine(
+  usage: string,
+  commands: Readonly<Record<string, Subcommand>>,
+): (argv: readonly string[], out: (line: string) => void, env?: OperatorEnv) => Promise<void> {
+  return async (argv, out, env = {}) => {
+    const [command, ...rest] = argv;
+    if (command === undefined || command === "help" || command === "--help") {
+      out(usage);
+      return;
+    }
+    const run = Object.hasOwn(commands, command) ? commands[command] : undefined;
+    if (run === undefined) {
+      throw new UsageError(`unknown command "${command}" (${Object.keys(commands).join(", ")})`);
+    }
+    return run(rest, out, env);
+  };
 }
 
 export function requireFlag(value: string | undefined, flag: string): string {

@@ -1,10 +1,19 @@
 // How an administrative command changes the chain: it prints what it will change, simulates the
-// transaction, and sends it only with --yes, printing the signature and an explorer link.
-import type { Keypair, TransactionInstruction } from "@solana/web3.js";
+// transaction, and sends it only with --yes, printing the signature and an explorer link. The
+// protocol and vault CLIs share it, with the flags and the context every such command starts from.
+import type { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 
-import type { ChainClient } from "./chain-client";
-import { TransactionFailedError, programsOf } from "./chain-client";
-import type { Cluster } from "./cli";
+import { observeRpcCall } from "../observability/metrics";
+import { ChainClient, TransactionFailedError, programsOf } from "./chain-client";
+import { requireFlag, resolveCluster, type Cluster, type OperatorEnv, type OptionsSpec } from "./cli";
+import { readKeypairFile } from "./keypair-file";
+
+/** The flags of every command that changes the chain. */
+export const PLAN_FLAGS = {
+  url: { type: "string" },
+  keypair: { type: "string" },
+  yes: { type: "boolean" },
+} as const satisfies OptionsSpec;
 
 export interface CommandContext {
   client: ChainClient;
@@ -14,6 +23,37 @@ export interface CommandContext {
   /** --yes: send after simulating. */
   send: boolean;
   out: (line: string) => void;
+}
+
+/** A command that only reads: the chain client and cluster of --url (or RPC_URL, CLUSTER). */
+export function readContext(
+  url: string | undefined,
+  env: OperatorEnv,
+): Pick<CommandContext, "client" | "cluster"> {
+  const cluster = resolveCluster(url, env);
+  return { client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }), cluster };
+}
+
+export async function commandContext(
+  values: { url?: string; keypair?: string; yes?: boolean },
+  out: (line: string) => void,
+  env: OperatorEnv,
+): Promise<CommandContext> {
+  const reader = readContext(values.url, env);
+  const signer = await readKeypairFile(requireFlag(values.keypair, "--keypair"));
+  return { ...reader, signer, send: values.yes === true, out };
+}
+
+/** An account's description, then its explorer link. */
+export function printAccount(
+  context: Pick<CommandContext, "cluster"> & { out: (line: string) => void },
+  address: PublicKey,
+  lines: readonly string[],
+): void {
+  for (const line of lines) {
+    context.out(line);
+  }
+  context.out(`  ${context.cluster.link({ address: address.toBase58() })}`);
 }
 
 export interface Change {

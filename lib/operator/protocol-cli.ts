@@ -4,7 +4,6 @@
 // only with --yes.
 import { PublicKey } from "@solana/web3.js";
 
-import { observeRpcCall } from "../observability/metrics";
 import { PARTNER_FEE_CEILING_BPS } from "../vault/model/share-math";
 import type { ProtocolState } from "../vault/program/accounts";
 import { findProtocolAddress } from "../vault/program/addresses";
@@ -19,13 +18,13 @@ import {
   NAV_RATE_CEILINGS,
   type NavBounds,
 } from "../vault/program/instructions";
-import { ChainClient } from "./chain-client";
-import { UsageError } from "../cli/args";
-import { parseFlags, requireFlag, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
+import { readProtocolAccount, readVaultAccount, requireAdmin } from "./accounts";
+import { parseFlags, requireFlag, commandLine, type OperatorEnv, type OptionsSpec } from "./cli";
 import { OperatorError } from "./errors";
-import { runPlan, type Change, type CommandContext } from "./plan";
-import { readProtocolAccount, requireAdmin } from "./protocol-account";
-import { commandContext, parseAddress, readVaultAccount } from "./vault-cli";
+import { acceptSuccession, proposeSuccessor, type Authority } from "./handover";
+import { commandContext, PLAN_FLAGS, printAccount, readContext, runPlan } from "./plan";
+import type { Change, CommandContext } from "./plan";
+import { parseAddress } from "./vault-cli";
 
 export const PROTOCOL_USAGE = `Usage: npm run protocol -- <command> [options] --url <rpc> --keypair <file> [--yes]
   init --max-gain-bps <bps> --max-loss-bps <bps> --min-interval <seconds>
@@ -41,12 +40,6 @@ export const PROTOCOL_USAGE = `Usage: npm run protocol -- <command> [options] --
 Bounds: a NAV strike may report at most max-gain-bps / max-loss-bps of the vault's total assets, and
 at least min-interval seconds after the vault's previous strike. Without --yes a command prints what it
 would change and simulates it; nothing is sent.`;
-
-const COMMON = {
-  url: { type: "string" },
-  keypair: { type: "string" },
-  yes: { type: "boolean" },
-} as const satisfies OptionsSpec;
 
 const BOUNDS_FLAGS = {
   "max-gain-bps": { type: "string" },
@@ -135,7 +128,7 @@ function protocolAddress(positionals: readonly string[], context: CommandContext
 }
 
 async function init(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
-  const { values, positionals } = parseFlags(argv, { ...COMMON, ...BOUNDS_FLAGS });
+  const { values, positionals } = parseFlags(argv, { ...PLAN_FLAGS, ...BOUNDS_FLAGS });
   requireNone(positionals, "init", 0);
   const need = (flag: "max-gain-bps" | "max-loss-bps" | "min-interval"): string => {
     const text = values[flag];
@@ -166,15 +159,13 @@ async function init(argv: string[], out: (line: string) => void, env: OperatorEn
     ],
     [buildInitializeProtocolInstruction({ creator, protocol: address }, bounds)],
   );
-  out(`protocol ${address.toBase58()}`);
-  out(`  ${context.cluster.link({ address: address.toBase58() })}`);
+  printAccount(context, address, [`protocol ${address.toBase58()}`]);
 }
 
 async function show(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, { url: { type: "string" }, keypair: { type: "string" } });
   requireNone(positionals, "show", 1);
-  const cluster = resolveCluster(values.url, env);
-  const context = { client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }), cluster };
+  const context = { ...readContext(values.url, env), out };
   let address: PublicKey;
   if (positionals[0] !== undefined) {
     address = parseAddress("<protocol>", positionals[0]);
@@ -183,14 +174,11 @@ async function show(argv: string[], out: (line: string) => void, env: OperatorEn
   } else {
     throw new OperatorError("name the protocol: protocol show <protocol> (or --keypair of its creator)");
   }
-  for (const line of describeProtocol(address, await readProtocolAccount(context, address))) {
-    out(line);
-  }
-  out(`  ${cluster.link({ address: address.toBase58() })}`);
+  printAccount(context, address, describeProtocol(address, await readProtocolAccount(context, address)));
 }
 
 async function setBounds(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
-  const { values, positionals } = parseFlags(argv, { ...COMMON, ...BOUNDS_FLAGS });
+  const { values, positionals } = parseFlags(argv, { ...PLAN_FLAGS, ...BOUNDS_FLAGS });
   requireNone(positionals, "set-bounds", 1);
   const gain = values["max-gain-bps"];
   const loss = values["max-loss-bps"];
@@ -234,7 +222,7 @@ async function setBounds(argv: string[], out: (line: string) => void, env: Opera
 }
 
 async function setAdmin(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
-  const { values, positionals } = parseFlags(argv, { ...COMMON, admin: { type: "string" } });
+  const { values, positionals } = parseFlags(argv, { ...PLAN_FLAGS, admin: { type: "string" } });
   requireNone(positionals, "set-admin", 1);
   const next = parseAddress("--admin", values.admin);
   const context = await commandContext(values, out, env);
@@ -244,44 +232,28 @@ async function setAdmin(argv: string[], out: (line: string) => void, env: Operat
   if (protocol.admin.equals(next)) {
     throw new OperatorError(`${next.toBase58()} is already the admin of ${address.toBase58()}`);
   }
-  await runPlan(
+  await proposeSuccessor(
     context,
-    `protocol set-admin ${address.toBase58()}`,
-    [
-      { field: "pending_admin", from: protocol.pendingAdmin.toBase58(), to: next.toBase58() },
-      {
-        field: "admin",
-        from: protocol.admin.toBase58(),
-        to: `(unchanged until ${next.toBase58()} runs accept-admin)`,
-      },
-    ],
-    [buildProposeAdminInstruction({ admin: context.signer.publicKey, protocol: address }, next)],
+    adminOf(address, protocol),
+    next,
+    buildProposeAdminInstruction({ admin: context.signer.publicKey, protocol: address }, next),
   );
 }
 
+function adminOf(address: PublicKey, protocol: ProtocolState): Authority {
+  return { cli: "protocol", role: "admin", address, holder: protocol.admin, pending: protocol.pendingAdmin };
+}
+
 async function acceptAdmin(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
-  const { values, positionals } = parseFlags(argv, COMMON);
+  const { values, positionals } = parseFlags(argv, PLAN_FLAGS);
   requireNone(positionals, "accept-admin", 1);
   const address = parseAddress("<protocol>", positionals[0]);
   const context = await commandContext(values, out, env);
   const protocol = await readProtocolAccount(context, address);
-  const signer = context.signer.publicKey;
-  if (protocol.pendingAdmin.equals(PublicKey.default)) {
-    throw new OperatorError(`no admin is proposed for ${address.toBase58()}: run set-admin first`);
-  }
-  if (!protocol.pendingAdmin.equals(signer)) {
-    throw new OperatorError(
-      `--keypair is ${signer.toBase58()}, not the proposed admin of ${address.toBase58()} (${protocol.pendingAdmin.toBase58()})`,
-    );
-  }
-  await runPlan(
+  await acceptSuccession(
     context,
-    `protocol accept-admin ${address.toBase58()}`,
-    [
-      { field: "admin", from: protocol.admin.toBase58(), to: signer.toBase58() },
-      { field: "pending_admin", from: signer.toBase58(), to: PublicKey.default.toBase58() },
-    ],
-    [buildAcceptAdminInstruction({ newAdmin: signer, protocol: address })],
+    adminOf(address, protocol),
+    buildAcceptAdminInstruction({ newAdmin: context.signer.publicKey, protocol: address }),
   );
 }
 
@@ -306,7 +278,7 @@ const isoOf = (seconds: bigint): string => new Date(Number(seconds) * 1000).toIS
 
 async function pauseVault(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, {
-    ...COMMON,
+    ...PLAN_FLAGS,
     until: { type: "string" },
     lift: { type: "boolean" },
   });
@@ -359,7 +331,7 @@ async function setMaxPartnerFee(
   out: (line: string) => void,
   env: OperatorEnv,
 ): Promise<void> {
-  const { values, positionals } = parseFlags(argv, { ...COMMON, "max-bps": { type: "string" } });
+  const { values, positionals } = parseFlags(argv, { ...PLAN_FLAGS, "max-bps": { type: "string" } });
   requireNone(positionals, "set-max-partner-fee", 1);
   const next = parseBps("--max-bps", requireFlag(values["max-bps"], "--max-bps"), PARTNER_FEE_CEILING_BPS);
   const context = await commandContext(values, out, env);
@@ -379,36 +351,12 @@ async function setMaxPartnerFee(
   );
 }
 
-/** `env`: the operator's RPC_URL and CLUSTER (scripts pass process.env); --url overrides them. */
-export async function runProtocolCli(
-  argv: readonly string[],
-  out: (line: string) => void,
-  env: OperatorEnv = {},
-): Promise<void> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case "init":
-      return init(rest, out, env);
-    case "show":
-      return show(rest, out, env);
-    case "set-bounds":
-      return setBounds(rest, out, env);
-    case "set-admin":
-      return setAdmin(rest, out, env);
-    case "accept-admin":
-      return acceptAdmin(rest, out, env);
-    case "pause-vault":
-      return pauseVault(rest, out, env);
-    case "set-max-partner-fee":
-      return setMaxPartnerFee(rest, out, env);
-    case undefined:
-    case "help":
-    case "--help":
-      out(PROTOCOL_USAGE);
-      return;
-    default:
-      throw new UsageError(
-        `unknown command "${command}" (init, show, set-bounds, set-admin, accept-admin, pause-vault, set-max-partner-fee)`,
-      );
-  }
-}
+export const runProtocolCli = commandLine(PROTOCOL_USAGE, {
+  init,
+  show,
+  "set-bounds": setBounds,
+  "set-admin": setAdmin,
+  "accept-admin": acceptAdmin,
+  "pause-vault": pauseVault,
+  "set-max-partner-fee": setMaxPartnerFee,
+});

@@ -4,13 +4,7 @@
 import { PublicKey, SYSVAR_CLOCK_PUBKEY } from "@solana/web3.js";
 
 import { decodeMint } from "../chain/spl-token";
-import { observeRpcCall } from "../observability/metrics";
-import {
-  decodeReceiptState,
-  decodeVaultState,
-  type VaultState,
-  type ReceiptState,
-} from "../vault/program/accounts";
+import { decodeReceiptState, type VaultState, type ReceiptState } from "../vault/program/accounts";
 import {
   deriveVaultAddresses,
   findProtocolAddress,
@@ -29,13 +23,12 @@ import {
   buildUpdateConfigInstruction,
   type ConfigUpdate,
 } from "../vault/program/instructions";
-import { ChainClient } from "./chain-client";
-import { UsageError } from "../cli/args";
-import { parseFlags, requireFlag, resolveCluster, type OperatorEnv, type OptionsSpec } from "./cli";
+import { readProtocolAccount, readVaultAccount, requireAdmin } from "./accounts";
+import { parseFlags, requireFlag, commandLine, type OperatorEnv, type OptionsSpec } from "./cli";
 import { OperatorError } from "./errors";
-import { readKeypairFile } from "./keypair-file";
-import { runPlan, type Change, type CommandContext } from "./plan";
-import { readProtocolAccount, requireAdmin } from "./protocol-account";
+import { acceptSuccession, proposeSuccessor, type Authority } from "./handover";
+import { commandContext, PLAN_FLAGS, printAccount, readContext, runPlan } from "./plan";
+import type { Change, CommandContext } from "./plan";
 
 export const VAULT_USAGE = `Usage: npm run vault -- <command> [options] --url <rpc> --keypair <file> [--yes]
   create --asset-mint <mint> --name <name> --manager <address> [--protocol <address>] [--fee-bps <bps>]
@@ -50,12 +43,6 @@ export const VAULT_USAGE = `Usage: npm run vault -- <command> [options] --url <r
   stage <vault> [--receipt <address>]      (anyone, once a request has waited the silence period unfunded:
                                             funds the queue up to it; --receipt defaults to the signer's own)
 Without --yes a command prints what it would change and simulates it; nothing is sent.`;
-
-const COMMON = {
-  url: { type: "string" },
-  keypair: { type: "string" },
-  yes: { type: "boolean" },
-} as const satisfies OptionsSpec;
 
 const CONFIG_FLAGS = {
   name: { type: "string" },
@@ -98,44 +85,6 @@ function parseName(text: string): string {
     throw new OperatorError(`--name must be 1–32 bytes; got ${bytes}`);
   }
   return text;
-}
-
-export async function commandContext(
-  values: {
-    url?: string;
-    keypair?: string;
-    yes?: boolean;
-  },
-  out: (line: string) => void,
-  env: OperatorEnv,
-): Promise<CommandContext> {
-  const cluster = resolveCluster(values.url, env);
-  const signer = await readKeypairFile(requireFlag(values.keypair, "--keypair"));
-  return {
-    client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }),
-    cluster,
-    signer,
-    send: values.yes === true,
-    out,
-  };
-}
-
-export async function readVaultAccount(
-  context: Pick<CommandContext, "client" | "cluster">,
-  address: PublicKey,
-): Promise<VaultState> {
-  const account = await context.client.getAccount(address);
-  if (account === null) {
-    throw new OperatorError(`no vault at ${address.toBase58()} on ${context.cluster.name}`);
-  }
-  if (!account.owner.equals(VAULT_PROGRAM_ID)) {
-    throw new OperatorError(`${address.toBase58()} is not a vault of program ${VAULT_PROGRAM_ID.toBase58()}`);
-  }
-  try {
-    return decodeVaultState(account.data);
-  } catch {
-    throw new OperatorError(`${address.toBase58()} is an account of the program but not a vault`);
-  }
 }
 
 function requireManager(context: CommandContext, address: PublicKey, vault: VaultState): void {
@@ -212,7 +161,7 @@ function configChanges(vault: VaultState, update: ConfigUpdate): Change[] {
 
 async function create(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, {
-    ...COMMON,
+    ...PLAN_FLAGS,
     ...CONFIG_FLAGS,
     "asset-mint": { type: "string" },
     manager: { type: "string" },
@@ -275,20 +224,14 @@ async function create(argv: string[], out: (line: string) => void, env: Operator
       ),
     ],
   );
-  out(`vault ${addresses.vault.toBase58()}`);
-  out(`  ${context.cluster.link({ address: addresses.vault.toBase58() })}`);
+  printAccount(context, addresses.vault, [`vault ${addresses.vault.toBase58()}`]);
 }
 
 async function show(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
   const { values, positionals } = parseFlags(argv, { url: { type: "string" } });
   const address = parseAddress("<vault>", positionals[0]);
-  const cluster = resolveCluster(values.url, env);
-  const context = { client: new ChainClient(cluster.rpcUrl, { observe: observeRpcCall }), cluster };
-  const vault = await readVaultAccount(context, address);
-  for (const line of describeVault(address, vault)) {
-    out(line);
-  }
-  out(`  ${cluster.link({ address: address.toBase58() })}`);
+  const context = { ...readContext(values.url, env), out };
+  printAccount(context, address, describeVault(address, await readVaultAccount(context, address)));
 }
 
 async function updateConfig(
@@ -297,7 +240,10 @@ async function updateConfig(
   fixed: ConfigUpdate | null,
   env: OperatorEnv,
 ): Promise<void> {
-  const { values, positionals } = parseFlags(argv, fixed === null ? { ...COMMON, ...CONFIG_FLAGS } : COMMON);
+  const { values, positionals } = parseFlags(
+    argv,
+    fixed === null ? { ...PLAN_FLAGS, ...CONFIG_FLAGS } : PLAN_FLAGS,
+  );
   const address = parseAddress("<vault>", positionals[0]);
   const flags = values as Partial<Record<keyof typeof CONFIG_FLAGS, string>>;
   const update: ConfigUpdate = fixed ?? {
@@ -341,7 +287,7 @@ async function updateConfig(
 }
 
 async function setManager(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
-  const { values, positionals } = parseFlags(argv, { ...COMMON, manager: { type: "string" } });
+  const { values, positionals } = parseFlags(argv, { ...PLAN_FLAGS, manager: { type: "string" } });
   const address = parseAddress("<vault>", positionals[0]);
   const next = parseAddress("--manager", values.manager);
   const context = await commandContext(values, out, env);
@@ -358,43 +304,27 @@ async function setManager(argv: string[], out: (line: string) => void, env: Oper
   if (vault.manager.equals(next)) {
     throw new OperatorError(`${next.toBase58()} already manages ${address.toBase58()}`);
   }
-  await runPlan(
+  await proposeSuccessor(
     context,
-    `vault set-manager ${address.toBase58()}`,
-    [
-      { field: "pending_manager", from: vault.pendingManager.toBase58(), to: next.toBase58() },
-      {
-        field: "manager",
-        from: vault.manager.toBase58(),
-        to: `(unchanged until ${next.toBase58()} runs accept-manager)`,
-      },
-    ],
-    [buildProposeManagerInstruction({ proposer: signer, vault: address, protocol: vault.protocol }, next)],
+    managerOf(address, vault),
+    next,
+    buildProposeManagerInstruction({ proposer: signer, vault: address, protocol: vault.protocol }, next),
   );
 }
 
+function managerOf(address: PublicKey, vault: VaultState): Authority {
+  return { cli: "vault", role: "manager", address, holder: vault.manager, pending: vault.pendingManager };
+}
+
 async function acceptManager(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
-  const { values, positionals } = parseFlags(argv, COMMON);
+  const { values, positionals } = parseFlags(argv, PLAN_FLAGS);
   const address = parseAddress("<vault>", positionals[0]);
   const context = await commandContext(values, out, env);
   const vault = await readVaultAccount(context, address);
-  const signer = context.signer.publicKey;
-  if (vault.pendingManager.equals(PublicKey.default)) {
-    throw new OperatorError(`no manager is proposed for ${address.toBase58()}: run set-manager first`);
-  }
-  if (!vault.pendingManager.equals(signer)) {
-    throw new OperatorError(
-      `--keypair is ${signer.toBase58()}, not the proposed manager of ${address.toBase58()} (${vault.pendingManager.toBase58()})`,
-    );
-  }
-  await runPlan(
+  await acceptSuccession(
     context,
-    `vault accept-manager ${address.toBase58()}`,
-    [
-      { field: "manager", from: vault.manager.toBase58(), to: signer.toBase58() },
-      { field: "pending_manager", from: signer.toBase58(), to: PublicKey.default.toBase58() },
-    ],
-    [buildAcceptManagerInstruction({ newManager: signer, vault: address })],
+    managerOf(address, vault),
+    buildAcceptManagerInstruction({ newManager: context.signer.publicKey, vault: address }),
   );
 }
 
@@ -414,7 +344,7 @@ async function chainTimeMs(context: Pick<CommandContext, "client">): Promise<num
  * assets; then the request can be claimed (by its owner, or delivered by anyone into the owner's account).
  */
 async function stage(argv: string[], out: (line: string) => void, env: OperatorEnv): Promise<void> {
-  const { values, positionals } = parseFlags(argv, { ...COMMON, receipt: { type: "string" } });
+  const { values, positionals } = parseFlags(argv, { ...PLAN_FLAGS, receipt: { type: "string" } });
   const address = parseAddress("<vault>", positionals[0]);
   const context = await commandContext(values, out, env);
   const vault = await readVaultAccount(context, address);
@@ -480,38 +410,13 @@ async function stage(argv: string[], out: (line: string) => void, env: OperatorE
   );
 }
 
-/** `env`: the operator's RPC_URL and CLUSTER (scripts pass process.env); --url overrides them. */
-export async function runVaultCli(
-  argv: readonly string[],
-  out: (line: string) => void,
-  env: OperatorEnv = {},
-): Promise<void> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case "create":
-      return create(rest, out, env);
-    case "show":
-      return show(rest, out, env);
-    case "config":
-      return updateConfig(rest, out, null, env);
-    case "pause":
-      return updateConfig(rest, out, { paused: true }, env);
-    case "resume":
-      return updateConfig(rest, out, { paused: false }, env);
-    case "set-manager":
-      return setManager(rest, out, env);
-    case "accept-manager":
-      return acceptManager(rest, out, env);
-    case "stage":
-      return stage(rest, out, env);
-    case undefined:
-    case "help":
-    case "--help":
-      out(VAULT_USAGE);
-      return;
-    default:
-      throw new UsageError(
-        `unknown command "${command}" (create, show, config, pause, resume, set-manager, accept-manager, stage)`,
-      );
-  }
-}
+export const runVaultCli = commandLine(VAULT_USAGE, {
+  create,
+  show,
+  config: (rest, out, env) => updateConfig(rest, out, null, env),
+  pause: (rest, out, env) => updateConfig(rest, out, { paused: true }, env),
+  resume: (rest, out, env) => updateConfig(rest, out, { paused: false }, env),
+  "set-manager": setManager,
+  "accept-manager": acceptManager,
+  stage,
+});
