@@ -4,12 +4,12 @@
 // (program:deploy, protocol, vault, keeper) build everything else over JSON-RPC.
 import { dirname, join } from "node:path";
 
-import { SystemProgram, type Keypair } from "@solana/web3.js";
+import type { Keypair } from "@solana/web3.js";
 
 import { writeKeypairFile } from "../lib/operator/keypair-file";
 import { VAULT_PROGRAM_ID } from "../lib/vault/program/idl";
 import type { Chain } from "./chain";
-import { devRoles } from "./genesis";
+import { devRoles, fundIfMissing } from "./genesis";
 import { devKeypair } from "./keys";
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;
@@ -21,18 +21,6 @@ export interface EmptyGenesis {
   payerKeypairFile: string;
   /** The dev key behind the IDL's program address (its seed is public: local chain only). */
   programKeypairFile: string;
-}
-
-function fundIfMissing(chain: Chain, keypair: Keypair, lamports: bigint): void {
-  const address = keypair.publicKey.toBase58();
-  if (chain.getAccount(address) === null) {
-    chain.setAccount(address, {
-      lamports,
-      data: new Uint8Array(0),
-      owner: SystemProgram.programId.toBase58(),
-      executable: false,
-    });
-  }
 }
 
 export async function applyEmptyGenesis(chain: Chain, payerKeypairFile: string): Promise<EmptyGenesis> {

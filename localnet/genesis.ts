@@ -143,7 +143,8 @@ export function localnetAddresses(programDeployed: boolean): LocalnetAddresses {
   };
 }
 
-function fundIfMissing(chain: Chain, keypair: Keypair, lamports: bigint): void {
+/** A system account holding `lamports`, unless the keypair's address already has an account. */
+export function fundIfMissing(chain: Chain, keypair: Keypair, lamports: bigint): void {
   const address = keypair.publicKey.toBase58();
   if (chain.getAccount(address) === null) {
     chain.setAccount(address, {

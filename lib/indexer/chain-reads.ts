@@ -31,6 +31,32 @@ export interface ProgramVaultAccount {
   data: Buffer;
 }
 
+type ProgramAccountFilter = { dataSize: number } | { memcmp: { offset: number; bytes: string } };
+
+/** The program's accounts that pass `filters` (base64, confirmed), and the slot they were read at. */
+async function getProgramAccounts(
+  rpc: RpcClient,
+  programId: PublicKey,
+  filters: readonly ProgramAccountFilter[],
+): Promise<{ slot: number; accounts: ProgramVaultAccount[] }> {
+  const raw = await rpc.call<unknown>(
+    "getProgramAccounts",
+    [programId.toBase58(), { encoding: "base64", commitment: "confirmed", withContext: true, filters }],
+    { background: true },
+  );
+  const parsed = programAccountsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ChainUnavailableError("getProgramAccounts returned an unexpected shape");
+  }
+  return {
+    slot: parsed.data.context.slot,
+    accounts: parsed.data.value.map((entry) => ({
+      address: new PublicKey(entry.pubkey),
+      data: Buffer.from(entry.account.data[0], "base64"),
+    })),
+  };
+}
+
 /** The vault account's `protocol` field: right after the 8-byte discriminator. */
 const VAULT_PROTOCOL_OFFSET = 8;
 
@@ -40,35 +66,13 @@ export async function readProgramVaults(
   programId: PublicKey,
   protocolId: PublicKey | null,
 ): Promise<{ slot: number; vaults: ProgramVaultAccount[] }> {
-  const raw = await rpc.call<unknown>(
-    "getProgramAccounts",
-    [
-      programId.toBase58(),
-      {
-        encoding: "base64",
-        commitment: "confirmed",
-        withContext: true,
-        filters: [
-          { dataSize: VAULT_ACCOUNT_SIZE },
-          ...(protocolId === null
-            ? []
-            : [{ memcmp: { offset: VAULT_PROTOCOL_OFFSET, bytes: protocolId.toBase58() } }]),
-        ],
-      },
-    ],
-    { background: true },
-  );
-  const parsed = programAccountsSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ChainUnavailableError("getProgramAccounts returned an unexpected shape");
-  }
-  return {
-    slot: parsed.data.context.slot,
-    vaults: parsed.data.value.map((entry) => ({
-      address: new PublicKey(entry.pubkey),
-      data: Buffer.from(entry.account.data[0], "base64"),
-    })),
-  };
+  const { slot, accounts } = await getProgramAccounts(rpc, programId, [
+    { dataSize: VAULT_ACCOUNT_SIZE },
+    ...(protocolId === null
+      ? []
+      : [{ memcmp: { offset: VAULT_PROTOCOL_OFFSET, bytes: protocolId.toBase58() } }]),
+  ]);
+  return { slot, vaults: accounts };
 }
 
 /** The receipt account's `vault` field: right after the 8-byte discriminator. */
@@ -85,33 +89,17 @@ export async function readVaultReceipts(
   programId: PublicKey,
   vault: PublicKey,
 ): Promise<VaultReceipt[]> {
-  const raw = await rpc.call<unknown>(
-    "getProgramAccounts",
-    [
-      programId.toBase58(),
-      {
-        encoding: "base64",
-        commitment: "confirmed",
-        withContext: true,
-        filters: [
-          { dataSize: WITHDRAWAL_RECEIPT_ACCOUNT_SIZE },
-          { memcmp: { offset: RECEIPT_VAULT_OFFSET, bytes: vault.toBase58() } },
-        ],
-      },
-    ],
-    { background: true },
-  );
-  const parsed = programAccountsSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ChainUnavailableError("getProgramAccounts returned an unexpected shape");
-  }
+  const { accounts } = await getProgramAccounts(rpc, programId, [
+    { dataSize: WITHDRAWAL_RECEIPT_ACCOUNT_SIZE },
+    { memcmp: { offset: RECEIPT_VAULT_OFFSET, bytes: vault.toBase58() } },
+  ]);
   const receipts: VaultReceipt[] = [];
-  for (const entry of parsed.data.value) {
+  for (const account of accounts) {
     try {
-      const receipt = decodeReceiptState(Buffer.from(entry.account.data[0], "base64"));
+      const receipt = decodeReceiptState(account.data);
       // A node that ignores filters must not hand the keeper another vault's receipts.
       if (receipt.vault.equals(vault)) {
-        receipts.push({ address: new PublicKey(entry.pubkey), receipt });
+        receipts.push({ address: account.address, receipt });
       }
     } catch {
       // Another account of the receipt's size: not a receipt.
