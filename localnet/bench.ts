@@ -25,6 +25,7 @@ import { z } from "zod";
 import { exitOnCommandLineError, integerFlag, parseCommandLine } from "../lib/cli/args";
 import { REPO_ROOT } from "./config";
 import { signLegacyTransaction } from "./keys";
+import { runPool } from "../lib/work-pool";
 
 const USAGE = "Usage: npm run bench:localnet -- [--transactions <n>] [--concurrency <1-1024>] [--reads <n>]";
 
@@ -108,25 +109,6 @@ function summary(latencies: number[]): { median: number; p99: number; mean: numb
   const sorted = [...latencies].sort((left, right) => left - right);
   const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
   return { median: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), mean };
-}
-
-async function runPool<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        const item = items[next];
-        next += 1;
-        if (item !== undefined) {
-          await work(item);
-        }
-      }
-    }),
-  );
 }
 
 async function fund(connection: Connection, wallets: readonly PublicKey[], lamports: number): Promise<void> {

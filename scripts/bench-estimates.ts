@@ -48,6 +48,7 @@ import {
 import { REPO_ROOT, parseLocalnetConfig, type KeeperConfig } from "../localnet/config";
 import { localTickSeconds } from "../localnet/keeper";
 import { closeConnection } from "../localnet/testing";
+import { runPool } from "../lib/work-pool";
 
 const USAGE = `Usage: npm run bench:estimates -- [options]
   --requests <n>                  withdrawal requests (default 50)
@@ -401,24 +402,6 @@ function signerOf(wallet: Keypair): TransactionSigner {
       return transaction;
     },
   };
-}
-
-async function runPool<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>) {
-  const results: R[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        const index = next;
-        next += 1;
-        const item = items[index];
-        if (item !== undefined) {
-          results[index] = await work(item);
-        }
-      }
-    }),
-  );
-  return results;
 }
 
 /** Faucet USDC for the request's shares and a margin, deposited through the partner client. */

@@ -23,6 +23,7 @@ import {
 } from "../chain/loader-v3";
 import { ChainClient, TransactionFailedError, type SignedTransaction } from "./chain-client";
 import { OperatorError } from "./errors";
+import { runPool } from "../work-pool";
 
 /** Largest serialized transaction (PACKET_DATA_SIZE). */
 const PACKET_DATA_SIZE = 1232;
@@ -137,24 +138,6 @@ async function readProgram(client: ChainClient, programId: PublicKey): Promise<P
     throw new OperatorError(`program ${programId.toBase58()} has no program data account`);
   }
   return { programData: state.programData, slot: data.slot, authority: data.authority, bytes: data.bytes };
-}
-
-async function runPool<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next];
-      next += 1;
-      if (item !== undefined) {
-        await work(item);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
 /** Fills the buffer: each round reads it, writes the chunks that differ, and confirms them. */
