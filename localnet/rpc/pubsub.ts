@@ -26,20 +26,15 @@ import type { RpcContext } from "./methods";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 
-const accountSubscribeConfig = z
-  .object({
-    commitment: commitmentSchema.nullish(),
-    encoding: accountEncoding.nullish(),
-    dataSlice: dataSlice.nullish(),
-  })
-  .nullish();
-const programSubscribeConfig = z
-  .object({
-    commitment: commitmentSchema.nullish(),
-    encoding: accountEncoding.nullish(),
-    dataSlice: dataSlice.nullish(),
-    filters: z.array(programAccountsFilter).nullish(),
-  })
+/** How an account or program subscription's notifications read its accounts. */
+const accountFormatConfig = z.object({
+  commitment: commitmentSchema.nullish(),
+  encoding: accountEncoding.nullish(),
+  dataSlice: dataSlice.nullish(),
+});
+const accountSubscribeConfig = accountFormatConfig.nullish();
+const programSubscribeConfig = accountFormatConfig
+  .extend({ filters: z.array(programAccountsFilter).nullish() })
   .nullish();
 const signatureSubscribeConfig = z
   .object({ commitment: commitmentSchema.nullish(), enableReceivedNotification: z.boolean().nullish() })
@@ -47,23 +42,24 @@ const signatureSubscribeConfig = z
 const logsFilter = z.union([z.enum(["all", "allWithVotes"]), z.object({ mentions: z.array(z.string()) })]);
 const logsSubscribeConfig = z.object({ commitment: commitmentSchema.nullish() }).nullish();
 
+interface AccountFormat {
+  commitment: Commitment;
+  encoding: z.infer<typeof accountEncoding>;
+  slice: z.infer<typeof dataSlice> | null;
+}
+
+/** The format a subscription asked for; unsaid: finalized, binary, the whole data. */
+function accountFormat(config: z.infer<typeof accountFormatConfig> | null | undefined): AccountFormat {
+  return {
+    commitment: config?.commitment ?? "finalized",
+    encoding: config?.encoding ?? "binary",
+    slice: config?.dataSlice ?? null,
+  };
+}
+
 type Subscription =
-  | {
-      kind: "account";
-      address: string;
-      commitment: Commitment;
-      encoding: z.infer<typeof accountEncoding>;
-      slice: z.infer<typeof dataSlice> | null;
-      lastSlot: bigint | null;
-    }
-  | {
-      kind: "program";
-      programId: string;
-      commitment: Commitment;
-      encoding: z.infer<typeof accountEncoding>;
-      slice: z.infer<typeof dataSlice> | null;
-      filters: z.infer<typeof programAccountsFilter>[];
-    }
+  | ({ kind: "account"; address: string; lastSlot: bigint | null } & AccountFormat)
+  | ({ kind: "program"; programId: string; filters: z.infer<typeof programAccountsFilter>[] } & AccountFormat)
   | { kind: "signature"; signature: string; commitment: Commitment; notifyReceived: boolean }
   | { kind: "logs"; mentions: string | null; commitment: Commitment }
   | { kind: "slot" }
@@ -292,14 +288,7 @@ export function attachPubsub(server: Server, context: RpcContext): PubsubServer 
       case "accountSubscribe": {
         const [address, config] = parseParams(z.tuple([z.string(), accountSubscribeConfig]), params);
         parsePubkey(address);
-        return subscribe(connection, {
-          kind: "account",
-          address,
-          commitment: config?.commitment ?? "finalized",
-          encoding: config?.encoding ?? "binary",
-          slice: config?.dataSlice ?? null,
-          lastSlot: null,
-        });
+        return subscribe(connection, { kind: "account", address, ...accountFormat(config), lastSlot: null });
       }
       case "programSubscribe": {
         const [programId, config] = parseParams(z.tuple([z.string(), programSubscribeConfig]), params);
@@ -307,9 +296,7 @@ export function attachPubsub(server: Server, context: RpcContext): PubsubServer 
         return subscribe(connection, {
           kind: "program",
           programId,
-          commitment: config?.commitment ?? "finalized",
-          encoding: config?.encoding ?? "binary",
-          slice: config?.dataSlice ?? null,
+          ...accountFormat(config),
           filters: config?.filters ?? [],
         });
       }

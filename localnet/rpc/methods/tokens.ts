@@ -2,6 +2,7 @@
 import { z } from "zod";
 
 import type { Chain } from "../../chain";
+import type { ChainAccount } from "../../chain-types";
 import {
   TOKEN_ACCOUNT_MINT_OFFSET,
   TOKEN_ACCOUNT_OWNER_OFFSET,
@@ -20,10 +21,11 @@ import {
   tokenAccountsFilter,
   type ProgramAccountsFilter,
 } from "../params";
-import { type RpcMethod, contextSlot, withContext } from "./context";
+import { type RpcContext, type RpcMethod, contextSlot, withContext } from "./context";
 import { compileFilter, keyedAccounts } from "./accounts";
 
-export const getTokenAccountBalance: RpcMethod = (params, context) => {
+/** The account a `[address, { commitment }]` call names, and the slot it is read at. */
+function namedAccount(params: unknown, context: RpcContext): { slot: bigint; account: ChainAccount } {
   const [address, config] = parseParams(z.tuple([z.string(), commitmentConfig]), params);
   parsePubkey(address);
   const slot = contextSlot(context.chain, config);
@@ -31,6 +33,11 @@ export const getTokenAccountBalance: RpcMethod = (params, context) => {
   if (account === null) {
     throw invalidParams("Invalid param: could not find account");
   }
+  return { slot, account };
+}
+
+export const getTokenAccountBalance: RpcMethod = (params, context) => {
+  const { slot, account } = namedAccount(params, context);
   const amount = tokenAccountAmount(context.chain, account);
   if (amount === null) {
     throw invalidParams("Invalid param: not a Token account");
@@ -39,13 +46,7 @@ export const getTokenAccountBalance: RpcMethod = (params, context) => {
 };
 
 export const getTokenSupply: RpcMethod = (params, context) => {
-  const [address, config] = parseParams(z.tuple([z.string(), commitmentConfig]), params);
-  parsePubkey(address);
-  const slot = contextSlot(context.chain, config);
-  const account = context.chain.getAccount(address);
-  if (account === null) {
-    throw invalidParams("Invalid param: could not find account");
-  }
+  const { slot, account } = namedAccount(params, context);
   const mint = decodeMint(account.owner, account.data);
   if (mint === null) {
     throw invalidParams("Invalid param: not a Token mint");
