@@ -234,21 +234,32 @@ export function buildInitializeAccount3Instruction(
   });
 }
 
+/** MintTo and Transfer: a written account (the mint, the source), the credited one, and the signer. */
+function amountInstruction(
+  instruction: number,
+  written: PublicKey,
+  destination: PublicKey,
+  authority: PublicKey,
+  amount: bigint,
+): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: TOKEN_PROGRAM_ID,
+    keys: [
+      { pubkey: written, isSigner: false, isWritable: true },
+      { pubkey: destination, isSigner: false, isWritable: true },
+      { pubkey: authority, isSigner: true, isWritable: false },
+    ],
+    data: Buffer.concat([Buffer.from([instruction]), u64Bytes(amount)]),
+  });
+}
+
 export function buildMintToInstruction(
   mint: PublicKey,
   destination: PublicKey,
   mintAuthority: PublicKey,
   amount: bigint,
 ): TransactionInstruction {
-  return new TransactionInstruction({
-    programId: TOKEN_PROGRAM_ID,
-    keys: [
-      { pubkey: mint, isSigner: false, isWritable: true },
-      { pubkey: destination, isSigner: false, isWritable: true },
-      { pubkey: mintAuthority, isSigner: true, isWritable: false },
-    ],
-    data: Buffer.concat([Buffer.from([TokenInstruction.MintTo]), u64Bytes(amount)]),
-  });
+  return amountInstruction(TokenInstruction.MintTo, mint, destination, mintAuthority, amount);
 }
 
 /** SPL Token `Transfer` of `amount` raw units between two accounts of one mint, signed by `owner`. */
@@ -258,13 +269,5 @@ export function buildTransferInstruction(
   owner: PublicKey,
   amount: bigint,
 ): TransactionInstruction {
-  return new TransactionInstruction({
-    programId: TOKEN_PROGRAM_ID,
-    keys: [
-      { pubkey: source, isSigner: false, isWritable: true },
-      { pubkey: destination, isSigner: false, isWritable: true },
-      { pubkey: owner, isSigner: true, isWritable: false },
-    ],
-    data: Buffer.concat([Buffer.from([TokenInstruction.Transfer]), u64Bytes(amount)]),
-  });
+  return amountInstruction(TokenInstruction.Transfer, source, destination, owner, amount);
 }
