@@ -41,14 +41,15 @@ export const dataSlice = z.object({
 });
 export type DataSlice = z.infer<typeof dataSlice>;
 
-export const accountInfoConfig = z
-  .object({
-    commitment: commitmentSchema.nullish(),
-    minContextSlot: u64.nullish(),
-    encoding: accountEncoding.nullish(),
-    dataSlice: dataSlice.nullish(),
-  })
-  .nullish();
+/** How a call reads accounts: at what commitment and slot, in what encoding, which bytes. */
+export const accountReadConfig = z.object({
+  commitment: commitmentSchema.nullish(),
+  minContextSlot: u64.nullish(),
+  encoding: accountEncoding.nullish(),
+  dataSlice: dataSlice.nullish(),
+});
+
+export const accountInfoConfig = accountReadConfig.nullish();
 
 const memcmpFilter = z.object({
   memcmp: z.object({
@@ -62,12 +63,8 @@ const tokenAccountStateFilter = z.literal("tokenAccountState");
 export const programAccountsFilter = z.union([memcmpFilter, dataSizeFilter, tokenAccountStateFilter]);
 export type ProgramAccountsFilter = z.infer<typeof programAccountsFilter>;
 
-export const programAccountsConfig = z
-  .object({
-    commitment: commitmentSchema.nullish(),
-    minContextSlot: u64.nullish(),
-    encoding: accountEncoding.nullish(),
-    dataSlice: dataSlice.nullish(),
+export const programAccountsConfig = accountReadConfig
+  .extend({
     filters: z.array(programAccountsFilter).nullish(),
     withContext: z.boolean().nullish(),
     sortResults: z.boolean().nullish(),
@@ -160,39 +157,33 @@ export function parseParams<T extends z.ZodTypeAny>(schema: T, params: unknown):
   return result.data;
 }
 
-/** A public key as a validator parses it: "Invalid param: WrongSize" / "Invalid param: Invalid". */
-export function parsePubkey(text: string): string {
-  const bytes = decodeBase58(text, 44);
+/**
+ * Base58 text of `size` bytes (at most `maxLength` characters), as a validator parses it: not base58 is
+ * "<prefix>Invalid", another length "<prefix>WrongSize".
+ */
+function parseBase58(text: string, maxLength: number, size: number, prefix: string): string {
+  const bytes = decodeBase58(text, maxLength);
   if (bytes === null) {
-    throw invalidParams("Invalid param: Invalid");
+    throw invalidParams(`${prefix}Invalid`);
   }
-  if (bytes.length !== 32) {
-    throw invalidParams("Invalid param: WrongSize");
+  if (bytes.length !== size) {
+    throw invalidParams(`${prefix}WrongSize`);
   }
   return text;
 }
 
+/** A public key as a validator parses it: "Invalid param: WrongSize" / "Invalid param: Invalid". */
+export function parsePubkey(text: string): string {
+  return parseBase58(text, 44, 32, "Invalid param: ");
+}
+
 export function parseSignature(text: string): string {
-  const bytes = decodeBase58(text, 88);
-  if (bytes === null) {
-    throw invalidParams("Invalid param: Invalid");
-  }
-  if (bytes.length !== 64) {
-    throw invalidParams("Invalid param: WrongSize");
-  }
-  return text;
+  return parseBase58(text, 88, 64, "Invalid param: ");
 }
 
 /** A blockhash, with the bare error wording isBlockhashValid uses ("WrongSize" / "Invalid"). */
 export function parseHash(text: string, prefix = ""): string {
-  const bytes = decodeBase58(text, 44);
-  if (bytes === null) {
-    throw invalidParams(`${prefix}Invalid`);
-  }
-  if (bytes.length !== 32) {
-    throw invalidParams(`${prefix}WrongSize`);
-  }
-  return text;
+  return parseBase58(text, 44, 32, prefix);
 }
 
 function decodeBase58(text: string, maxLength: number): Uint8Array | null {

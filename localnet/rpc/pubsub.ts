@@ -15,6 +15,7 @@ import { encodeAccount } from "./encoding";
 import { RpcError, internalError, invalidParams, invalidRequest, methodNotFound, parseError } from "./errors";
 import {
   accountEncoding,
+  accountReadConfig,
   commitmentSchema,
   dataSlice,
   parseParams,
@@ -27,11 +28,7 @@ import type { RpcContext } from "./methods";
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 
 /** How an account or program subscription's notifications read its accounts. */
-const accountFormatConfig = z.object({
-  commitment: commitmentSchema.nullish(),
-  encoding: accountEncoding.nullish(),
-  dataSlice: dataSlice.nullish(),
-});
+const accountFormatConfig = accountReadConfig.omit({ minContextSlot: true });
 const accountSubscribeConfig = accountFormatConfig.nullish();
 const programSubscribeConfig = accountFormatConfig
   .extend({ filters: z.array(programAccountsFilter).nullish() })
