@@ -17,8 +17,8 @@ import { parseNavSource } from "../lib/keeper/nav-source";
 import { METRICS_PATH } from "../lib/server/http-metrics";
 import { answerMetrics, observeRpcCall } from "../lib/observability/metrics";
 import { ChainClient } from "../lib/operator/chain-client";
-import { UsageError } from "../lib/cli/args";
-import { parseFlags, requireFlag, resolveCluster, runCommand } from "../lib/operator/cli";
+import { parseCommandLine, UsageError } from "../lib/cli/args";
+import { requireFlag, resolveCluster, runCommand } from "../lib/operator/cli";
 import { OperatorError } from "../lib/operator/errors";
 import { readKeypairFile } from "../lib/operator/keypair-file";
 import { parseAddress } from "../lib/operator/vault-cli";
@@ -77,7 +77,7 @@ function startMetricsServer(host: string, port: number, metricsToken: string | n
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseFlags(process.argv.slice(2), {
+  const { values } = parseCommandLine(process.argv.slice(2), {
     url: { type: "string" },
     keypair: { type: "string" },
     "nav-source": { type: "string" },
@@ -95,9 +95,6 @@ async function main(): Promise<void> {
     "metrics-host": { type: "string" },
     name: { type: "string" },
   });
-  if (positionals.length > 0) {
-    throw new UsageError(`unexpected argument '${positionals[0] ?? ""}'`);
-  }
   const cluster = resolveCluster(values.url, process.env);
   const manager = await readKeypairFile(requireFlag(values.keypair, "--keypair"), "manager keypair");
   const navSource = parseNavSource(requireFlag(values["nav-source"], "--nav-source"));

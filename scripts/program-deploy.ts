@@ -9,8 +9,8 @@ import { resolve } from "node:path";
 import { Keypair, PublicKey } from "@solana/web3.js";
 
 import { ChainClient } from "../lib/operator/chain-client";
-import { UsageError } from "../lib/cli/args";
-import { parseFlags, requireFlag, resolveCluster, runCommand } from "../lib/operator/cli";
+import { parseCommandLine, UsageError } from "../lib/cli/args";
+import { requireFlag, resolveCluster, runCommand } from "../lib/operator/cli";
 import { deployProgram } from "../lib/operator/deploy";
 import { OperatorError } from "../lib/operator/errors";
 import { readKeypairFile, writeKeypairFile } from "../lib/operator/keypair-file";
@@ -63,7 +63,7 @@ const DEPLOY_USAGE = `Usage: npm run program:deploy -- --url <rpc> --keypair <pa
   [--program-id <address>] [--upgrade-authority <file>] [--program <vault.so>] [--max-len <bytes>] [--concurrency <n>]`;
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseFlags(process.argv.slice(2), {
+  const { values } = parseCommandLine(process.argv.slice(2), {
     url: { type: "string" },
     keypair: { type: "string" },
     "program-keypair": { type: "string" },
@@ -73,9 +73,6 @@ async function main(): Promise<void> {
     "max-len": { type: "string" },
     concurrency: { type: "string" },
   });
-  if (positionals.length > 0) {
-    throw new UsageError(`unexpected argument '${positionals[0] ?? ""}'`);
-  }
   const cluster = resolveCluster(values.url, process.env);
   const payer = await readKeypairFile(requireFlag(values.keypair, "--keypair"), "payer keypair");
   const authority =
