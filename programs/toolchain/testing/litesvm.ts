@@ -1,14 +1,14 @@
 // Test helper: drives LiteSVM (which speaks @solana/kit types) with @solana/web3.js v1 values.
-import {
-  Keypair,
-  PublicKey,
-  SystemProgram,
-  SYSVAR_CLOCK_PUBKEY,
-  SYSVAR_RENT_PUBKEY,
-  Transaction,
-  TransactionInstruction,
-} from "@solana/web3.js";
+import { Keypair, PublicKey, Transaction, TransactionInstruction } from "@solana/web3.js";
 import { LiteSVM, type FailedTransactionMetadata, type TransactionMetadata } from "litesvm";
+
+import {
+  BUFFER_HEADER_SIZE,
+  buildCreateBufferInstructions,
+  buildDeployInstructions,
+  buildWriteInstruction,
+  PROGRAM_ACCOUNT_SIZE,
+} from "../../../lib/chain/loader-v3";
 
 // litesvm's own @solana/kit is not importable from here; take its types from the API instead.
 type KitAddress = Parameters<LiteSVM["addProgram"]>[0];
@@ -81,9 +81,6 @@ export function customErrorCode(result: TransactionResult): number | undefined {
   return typeof inner === "object" && "code" in inner ? inner.code : undefined;
 }
 
-const UPGRADEABLE_LOADER = new PublicKey("BPFLoaderUpgradeab1e11111111111111111111111");
-const BUFFER_METADATA_SIZE = 37;
-const PROGRAM_ACCOUNT_SIZE = 36;
 const WRITE_CHUNK = 900;
 
 /**
@@ -93,62 +90,38 @@ const WRITE_CHUNK = 900;
 export function deployUpgradeable(svm: LiteSVM, payer: Keypair, program: Uint8Array): PublicKey {
   const buffer = Keypair.generate();
   const programKeypair = Keypair.generate();
-  const bufferSize = BUFFER_METADATA_SIZE + program.length;
+  const rentFor = (size: number): bigint => svm.minimumBalanceForRentExemption(BigInt(size));
+  const bufferLamports = rentFor(BUFFER_HEADER_SIZE + program.length);
   expectSuccess(
     sendInstructions(
       svm,
       [payer, buffer],
-      [
-        SystemProgram.createAccount({
-          fromPubkey: payer.publicKey,
-          newAccountPubkey: buffer.publicKey,
-          lamports: Number(svm.minimumBalanceForRentExemption(BigInt(bufferSize))),
-          space: bufferSize,
-          programId: UPGRADEABLE_LOADER,
-        }),
-        loaderInstruction(encodeLoaderInstruction(0), [
-          { pubkey: buffer.publicKey, isSigner: false, isWritable: true },
-          { pubkey: payer.publicKey, isSigner: false, isWritable: false },
-        ]),
-      ],
+      buildCreateBufferInstructions(
+        payer.publicKey,
+        buffer.publicKey,
+        payer.publicKey,
+        program.length,
+        bufferLamports,
+      ),
     ),
     "InitializeBuffer",
   );
   for (let offset = 0; offset < program.length; offset += WRITE_CHUNK) {
     const bytes = program.subarray(offset, offset + WRITE_CHUNK);
-    const write = loaderInstruction(encodeLoaderInstruction(1, u32(offset), u64(bytes.length), bytes), [
-      { pubkey: buffer.publicKey, isSigner: false, isWritable: true },
-      { pubkey: payer.publicKey, isSigner: true, isWritable: false },
-    ]);
+    const write = buildWriteInstruction(buffer.publicKey, payer.publicKey, offset, bytes);
     expectSuccess(sendInstructions(svm, [payer], [write]), `Write at ${offset}`);
   }
-  const [programData] = PublicKey.findProgramAddressSync(
-    [programKeypair.publicKey.toBuffer()],
-    UPGRADEABLE_LOADER,
-  );
+  const accounts = {
+    payer: payer.publicKey,
+    program: programKeypair.publicKey,
+    buffer: buffer.publicKey,
+    authority: payer.publicKey,
+  };
   expectSuccess(
     sendInstructions(
       svm,
       [payer, programKeypair],
-      [
-        SystemProgram.createAccount({
-          fromPubkey: payer.publicKey,
-          newAccountPubkey: programKeypair.publicKey,
-          lamports: Number(svm.minimumBalanceForRentExemption(BigInt(PROGRAM_ACCOUNT_SIZE))),
-          space: PROGRAM_ACCOUNT_SIZE,
-          programId: UPGRADEABLE_LOADER,
-        }),
-        loaderInstruction(encodeLoaderInstruction(2, u64(program.length * 2)), [
-          { pubkey: payer.publicKey, isSigner: true, isWritable: true },
-          { pubkey: programData, isSigner: false, isWritable: true },
-          { pubkey: programKeypair.publicKey, isSigner: false, isWritable: true },
-          { pubkey: buffer.publicKey, isSigner: false, isWritable: true },
-          { pubkey: SYSVAR_RENT_PUBKEY, isSigner: false, isWritable: false },
-          { pubkey: SYSVAR_CLOCK_PUBKEY, isSigner: false, isWritable: false },
-          { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
-          { pubkey: payer.publicKey, isSigner: true, isWritable: false },
-        ]),
-      ],
+      buildDeployInstructions(accounts, rentFor(PROGRAM_ACCOUNT_SIZE), program.length * 2),
     ),
     "DeployWithMaxDataLen",
   );
@@ -157,25 +130,4 @@ export function deployUpgradeable(svm: LiteSVM, payer: Keypair, program: Uint8Ar
 
 function expectSuccess(result: TransactionResult, step: string): void {
   if (isFailure(result)) throw new Error(`${step} failed: ${result.toString()}`);
-}
-
-function loaderInstruction(data: Uint8Array, keys: TransactionInstruction["keys"]): TransactionInstruction {
-  return new TransactionInstruction({ programId: UPGRADEABLE_LOADER, keys, data: Buffer.from(data) });
-}
-
-/** bincode: a u32 variant tag followed by the fields. */
-function encodeLoaderInstruction(tag: number, ...fields: Uint8Array[]): Uint8Array {
-  return Buffer.concat([u32(tag), ...fields]);
-}
-
-function u32(value: number): Uint8Array {
-  const bytes = Buffer.alloc(4);
-  bytes.writeUInt32LE(value);
-  return bytes;
-}
-
-function u64(value: number): Uint8Array {
-  const bytes = Buffer.alloc(8);
-  bytes.writeBigUInt64LE(BigInt(value));
-  return bytes;
 }
