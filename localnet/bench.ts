@@ -5,11 +5,7 @@
 //   - sendTransaction throughput alone;
 //   - getAccountInfo latency (median, p99) of sequential calls.
 // Options: --transactions N (default 2000), --concurrency N (default 64), --reads N (default 2000).
-import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import {
@@ -23,9 +19,9 @@ import {
 import { z } from "zod";
 
 import { exitOnCommandLineError, integerFlag, parseCommandLine } from "../lib/cli/args";
-import { REPO_ROOT } from "./config";
 import { signLegacyTransaction } from "./keys";
 import { runPool } from "../lib/work-pool";
+import { spawnLocalnet, waitForAddresses } from "./process";
 
 const USAGE = "Usage: npm run bench:localnet -- [--transactions <n>] [--concurrency <1-1024>] [--reads <n>]";
 
@@ -58,46 +54,17 @@ async function startLocalnetProcess(): Promise<{
   mint: string;
   stop: () => Promise<void>;
 }> {
-  const directory = await mkdtemp(join(tmpdir(), "localnet-bench-"));
-  const addressesFile = join(directory, "addresses.json");
-  const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
-  const child = spawn(
-    process.execPath,
-    [
-      tsxCli,
-      "localnet/main.ts",
-      "--rpc-port",
-      "0",
-      "--ws-port",
-      "0",
-      "--no-keeper",
-      "--addresses-file",
-      addressesFile,
-    ],
-    { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] },
-  );
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const addresses = addressesSchema.parse(JSON.parse(await readFile(addressesFile, "utf8")));
-      return {
-        rpcUrl: addresses.rpcUrl,
-        wsUrl: addresses.wsUrl,
-        mint: addresses.asset.mint,
-        stop: async () => {
-          const exited = new Promise((resolve) => child.once("exit", resolve));
-          child.kill("SIGTERM");
-          await exited;
-          await rm(directory, { recursive: true, force: true });
-        },
-      };
-    } catch {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        throw new Error("The localnet did not start");
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  const localnet = await spawnLocalnet(["--no-keeper"], { tempPrefix: "localnet-bench-", stdout: "ignore" });
+  const addresses = await waitForAddresses(localnet, addressesSchema, 60_000, 100);
+  if (addresses === null) {
+    throw new Error("The localnet did not start");
   }
+  return {
+    rpcUrl: addresses.rpcUrl,
+    wsUrl: addresses.wsUrl,
+    mint: addresses.asset.mint,
+    stop: localnet.stop,
+  };
 }
 
 function percentile(sorted: readonly number[], fraction: number): number {

@@ -15,11 +15,7 @@
 // at the first yes is the time. A band contains a claimable second when they overlap at the clock's
 // resolution (earliest rounded down to its second, latest as given). Prints a line per request and the
 // share inside, the median band width and the median error (claimable − band middle); exits 1 below 90%.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { Connection, Keypair, PublicKey, type VersionedTransaction } from "@solana/web3.js";
@@ -45,10 +41,11 @@ import {
   shareDecimalsFor,
   sharesForAssetsRoundDown,
 } from "../lib/vault/model/share-math";
-import { REPO_ROOT, parseLocalnetConfig, type KeeperConfig } from "../localnet/config";
+import { parseLocalnetConfig, type KeeperConfig } from "../localnet/config";
 import { localTickSeconds } from "../localnet/keeper";
 import { closeConnection } from "../localnet/testing";
 import { runPool } from "../lib/work-pool";
+import { spawnLocalnet, waitForAddresses } from "../localnet/process";
 
 const USAGE = `Usage: npm run bench:estimates -- [options]
   --requests <n>                  withdrawal requests (default 50)
@@ -137,24 +134,8 @@ interface LocalnetProcess {
 const LOG_TAIL_LINES = 200;
 
 async function startLocalnetProcess(localnetArgs: string[], verbose: boolean): Promise<LocalnetProcess> {
-  const directory = await mkdtemp(join(tmpdir(), "bench-estimates-"));
-  const addressesFile = join(directory, "addresses.json");
-  const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      tsxCli,
-      "localnet/main.ts",
-      "--rpc-port",
-      "0",
-      "--ws-port",
-      "0",
-      "--addresses-file",
-      addressesFile,
-      ...localnetArgs,
-    ],
-    { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const localnet = await spawnLocalnet(localnetArgs, { tempPrefix: "bench-estimates-", stdout: "pipe" });
+  const { child, addressesFile, stop } = localnet;
   const tail: string[] = [];
   let partial = "";
   child.stdout?.setEncoding("utf8");
@@ -171,28 +152,13 @@ async function startLocalnetProcess(localnetArgs: string[], verbose: boolean): P
       }
     }
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      await exited;
-    }
-    await rm(directory, { recursive: true, force: true });
-  };
   // Compiling and starting the chain on a busy machine can take a while.
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      const addresses = addressesSchema.parse(JSON.parse(await readFile(addressesFile, "utf8")));
-      return { addresses, addressesFile, logTail: () => [...tail], stop };
-    } catch {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        await stop();
-        throw new Error(`the localnet did not start:\n${tail.join("\n")}`);
-      }
-      await sleep(200);
-    }
+  const addresses = await waitForAddresses(localnet, addressesSchema, 180_000, 200);
+  if (addresses === null) {
+    await stop();
+    throw new Error(`the localnet did not start:\n${tail.join("\n")}`);
   }
+  return { addresses, addressesFile, logTail: () => [...tail], stop };
 }
 
 // ---- the partner API -------------------------------------------------------------------------------
