@@ -71,6 +71,51 @@ describe("the embed with ?partner=", () => {
     }
   });
 
+  it("shows the fee on a phone in a German reader's figures, inside the screen", async () => {
+    const { page, context, problems } = await openSession(browser, {
+      viewport: { width: 390, height: 844 },
+      locale: "de-DE",
+      timezoneId: "Europe/Berlin",
+    });
+    try {
+      await page.goto(`${env.appUrl}/embed/vault/${env.primeVaultId}?partner=${env.partner.keyId}`);
+      await page.getByTestId("vault-name").waitFor({ timeout: 30_000 });
+      await connectWallet(page);
+      await page.getByRole("button", { name: "Get test funds" }).click();
+      await page.getByText("Balance: 10.000,00 USDC").waitFor({ timeout: 30_000 });
+
+      // Typed as a German keyboard writes a thousand: 1.000 is 1,000 USDC, not 1.
+      await page.getByLabel("Amount to deposit").fill("1.000");
+      const preview = page.getByTestId("deposit-preview");
+      const feeRow = preview.locator("div", { has: page.getByText(/^Partner fee \(0,25\s%\)$/) });
+      await feeRow.waitFor({ timeout: 30_000 });
+      expect(await feeRow.locator("dd").innerText()).toBe("2,50 USDC");
+      const words = page.getByTestId("deposit-partner-fee");
+      expect(await words.innerText()).toMatch(/; 997,50 USDC is deposited\.$/);
+
+      // Nothing of it runs off a 390-pixel screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      for (const shown of [feeRow, words]) {
+        const box = await shown.boundingBox();
+        expect(box === null ? null : box.x >= 0 && box.x + box.width <= 390).toBe(true);
+      }
+
+      // The step before the wallet says it again in the same figures.
+      await page.getByRole("button", { name: "Deposit", exact: true }).click();
+      await page
+        .getByTestId("deposit-status-preview")
+        .getByText(/Of that, 2,50 USDC \(0,25\s%\) is the partner fee/)
+        .waitFor({ timeout: 45_000 });
+      await screenshot(page, "16b-embed-partner-fee-phone-de");
+      expect(problems.filter((problem) => /pageerror|hydrat/i.test(problem))).toEqual([]);
+    } catch (error) {
+      await screenshot(page, "failure-embed-partner-phone-de");
+      throw error;
+    } finally {
+      await context.close();
+    }
+  });
+
   it("says a key that is not a partner's, and previews a deposit with no partner fee", async () => {
     const { page, context } = await openSession(browser);
     try {

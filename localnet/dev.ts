@@ -3,7 +3,7 @@
 // or when any of them exits: the local chain first, then the web app (Next.js dev server, pages and
 // /api) pointed at it. While a service starts without a word for a few seconds, it says which and for
 // how long. The app is ready when it says so itself ("web: ready", scripts/web.ts: its
-// store open, the directory listing the chain's vaults, the first pages compiled); an answer on its
+// store open, the directory listing the chain's vaults, the directory page compiled); an answer on its
 // port could be another program's.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";

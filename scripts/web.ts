@@ -2,8 +2,8 @@
 // server) with the context and the indexer built here from the environment.
 // Usage: tsx scripts/web.ts [--dev] [--port N] [--hostname H]; defaults: PORT, HOST (lib/config.ts).
 // It prints "web: ready …" once it serves: the port was free, the store is open, the directory lists
-// the chain's vaults and (--dev) the first pages are compiled (saying which meanwhile); `npm run dev`
-// waits for that line.
+// the chain's vaults and (--dev) the directory page is compiled, a vault's page compiling beside it
+// (saying which meanwhile and when each is done); `npm run dev` waits for that line.
 import { exitOnCommandLineError, integerFlag, parseCommandLine } from "../lib/cli/args";
 import { createApiContext, openStoreAtBoot, type ApiContext } from "../lib/api/context";
 import { indexedVaults } from "../lib/api/vaults/indexed-reads";
@@ -55,17 +55,18 @@ async function warmPage(web: WebServer, path: string, progress: Progress): Promi
 }
 
 /**
- * The pages a person opens first (the directory, then a vault's page), requested from this server so
- * that the dev server compiles them now rather than on that person's first visit: the directory at
- * once, a vault's page as soon as the directory names a vault, both compiling together; meanwhile it
- * says every few seconds which pages are compiling and for how long.
+ * The pages a person opens first, requested from this server so that the dev server compiles them now
+ * rather than on that person's first visit: the directory (`/`) and, as soon as the directory names a
+ * vault, that vault's page, both compiling together; meanwhile it says every few seconds which pages
+ * are compiling and for how long. Resolves once `/` is compiled, where a person lands; the vault's page
+ * goes on compiling after that and says when it is done (warmPage never rejects).
  */
-async function warmPages(web: WebServer, vaults: Promise<readonly string[]>): Promise<void> {
+function warmPages(web: WebServer, vaults: Promise<readonly string[]>): Promise<void> {
   const progress = new Progress((pending) => console.log(`web: compiling ${pending}`));
-  const vaultPage = vaults.then((listed) =>
+  void vaults.then((listed) =>
     listed[0] === undefined ? undefined : warmPage(web, `/vault/${listed[0]}`, progress),
   );
-  await Promise.all([warmPage(web, "/", progress), vaultPage]);
+  return warmPage(web, "/", progress);
 }
 
 const WEB_USAGE = "Usage: npm start -- [--port <0-65535>] [--hostname <host>] [--dev]";
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", stop);
   const listing = directoryVaults(context);
   if (values.dev) {
+    // Ready once `/` is compiled; a vault's page finishes compiling in the background.
     await warmPages(web, listing);
   }
   const vaults = await listing;

@@ -91,7 +91,7 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
             {partner !== null && split !== null ? (
               <>
                 <Row
-                  label={`Partner fee (${bpsPercent(partner.feeBps)})`}
+                  label={`Partner fee (${bpsPercent(partner.feeBps, locale)})`}
                   value={assetText(split.fee, vault, locale)}
                 />
                 <p className="text-xs text-muted" data-testid="deposit-partner-fee">

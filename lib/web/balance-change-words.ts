@@ -68,5 +68,5 @@ export function partnerFeeWords(
   const fee = partnerFeeRoundDown(BigInt(amount), partnerFee.feeBps);
   const partner = partnerFee.partner.toBase58();
   const paid = formatAmount(fee, asset.decimals, { locale, maxFraction: asset.decimals, minFraction: 2 });
-  return `Of that, ${paid} ${asset.symbol} (${bpsPercent(partnerFee.feeBps)}) is the partner fee, paid to ${partner.slice(0, 4)}…${partner.slice(-4)}`;
+  return `Of that, ${paid} ${asset.symbol} (${bpsPercent(partnerFee.feeBps, locale)}) is the partner fee, paid to ${partner.slice(0, 4)}…${partner.slice(-4)}`;
 }

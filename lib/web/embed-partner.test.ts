@@ -27,6 +27,9 @@ describe("an embed's partner", () => {
   it("says the fee as a percentage and in the review step's words", () => {
     expect(bpsPercent(25)).toBe("0.25%");
     expect(bpsPercent(100)).toBe("1%");
+    // A German reader reads the fee as every other figure on the page: 0,25 %, not 0.25%.
+    expect(bpsPercent(25, "de-DE")).toBe("0,25\u00a0%");
+    expect(bpsPercent(25, "en-US")).toBe("0.25%");
     const wallet = Keypair.generate().publicKey;
     const words = partnerFeeWords(
       {
@@ -38,6 +41,19 @@ describe("an embed's partner", () => {
     const name = wallet.toBase58();
     expect(words).toBe(
       `Of that, 2.50 USDC (0.25%) is the partner fee, paid to ${name.slice(0, 4)}…${name.slice(-4)}`,
+    );
+    // 1.000,50 USDC at 25 bps in de-DE: the fee rounded down to the raw unit, in German figures.
+    expect(
+      partnerFeeWords(
+        {
+          partnerFee: { partner: wallet, partnerAsset: wallet, feeBps: 25 },
+          args: { amount: "1000500000", partner_fee_bps: "25" },
+        },
+        { mint: "asset", symbol: "USDC", decimals: 6 },
+        "de-DE",
+      ),
+    ).toBe(
+      `Of that, 2,50125 USDC (0,25\u00a0%) is the partner fee, paid to ${name.slice(0, 4)}…${name.slice(-4)}`,
     );
     expect(
       partnerFeeWords(

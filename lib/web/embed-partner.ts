@@ -34,7 +34,7 @@ export function partnerFeeSplit(amount: bigint, partner: EmbedPartner): { fee: b
   return { fee, net: amount - fee };
 }
 
-/** "0.25%" for 25 bps. */
-export function bpsPercent(bps: number): string {
-  return `${(bps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })}%`;
+/** 25 bps as the reader writes a percentage: "0.25%" in en-US, "0,25 %" in de-DE; 100 bps is "1%". */
+export function bpsPercent(bps: number, locale?: string): string {
+  return new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 }).format(bps / 10_000);
 }

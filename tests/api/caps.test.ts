@@ -11,6 +11,10 @@ import { devRoles } from "../../localnet/genesis";
 import { waitFor } from "../../localnet/testing";
 import { updateConfigPastNotice } from "./config-notice";
 import { USDC, dataOf, startApiHarness, type ApiHarness } from "./harness";
+import { withRoomInWindow, withRoomTimeout } from "./window-room";
+
+/** Each cap case may first wait for room before its window rolls over. */
+const CAP_CASE_TIMEOUT = withRoomTimeout(60_000);
 
 let harness: ApiHarness;
 let key: string;
@@ -85,62 +89,72 @@ async function execute(base64: string, wallet: Keypair): Promise<number | null> 
 }
 
 describe("cap capacity consumed between preparation and execution", () => {
-  it("fails the second initiate on chain with 6020 HourlyWithdrawalCapExceeded, then refuses at preparation", async () => {
-    const [first, second] = await Promise.all([depositedWallet(700n * USDC), depositedWallet(700n * USDC)]);
-    if (first === undefined || second === undefined) {
-      throw new Error("wallets");
-    }
-    await setCaps({ hourlyCap: 1_000n * USDC, dailyCap: 0n });
-    const preparedFirst = dataOf(await prepareInitiate(first, 600n * SHARE));
-    const preparedSecond = dataOf(await prepareInitiate(second, 600n * SHARE));
-    expect(await execute(String(preparedFirst.transaction), first)).toBeNull();
-    expect(await execute(String(preparedSecond.transaction), second)).toBe(
-      vaultErrorCode("HourlyWithdrawalCapExceeded"),
-    );
-    expect(vaultErrorCode("HourlyWithdrawalCapExceeded")).toBe(6020);
+  it(
+    "fails the second initiate on chain with 6020 HourlyWithdrawalCapExceeded, then refuses at preparation",
+    async () => {
+      await withRoomInWindow("hourly");
+      const [first, second] = await Promise.all([depositedWallet(700n * USDC), depositedWallet(700n * USDC)]);
+      if (first === undefined || second === undefined) {
+        throw new Error("wallets");
+      }
+      await setCaps({ hourlyCap: 1_000n * USDC, dailyCap: 0n });
+      const preparedFirst = dataOf(await prepareInitiate(first, 600n * SHARE));
+      const preparedSecond = dataOf(await prepareInitiate(second, 600n * SHARE));
+      expect(await execute(String(preparedFirst.transaction), first)).toBeNull();
+      expect(await execute(String(preparedSecond.transaction), second)).toBe(
+        vaultErrorCode("HourlyWithdrawalCapExceeded"),
+      );
+      expect(vaultErrorCode("HourlyWithdrawalCapExceeded")).toBe(6020);
 
-    const refused = await prepareInitiate(second, 600n * SHARE);
-    expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({
-      success: false,
-      code: "CAPACITY_EXCEEDED",
-      error:
-        "The hourly net-withdrawal cap leaves 400.00 USDC; this withdrawal is worth 600.00 USDC. Reduce the amount or wait for capacity",
-    });
-    expect((refused.body as { details: string }).details).toMatch(
-      /^hourly cap 1000000000, used 600000000, remaining 400000000/,
-    );
-    expect(refused.body).toMatchObject({
-      context: {
-        window: "hourly",
-        remaining: { amount: (400n * USDC).toString(), symbol: "USDC", decimals: 6 },
-        requested: { amount: (600n * USDC).toString() },
-        cap: { amount: (1_000n * USDC).toString() },
-        used: { amount: (600n * USDC).toString() },
-      },
-    });
-    expect(
-      Date.parse(String((refused.body as { context: { resetsAt: string } }).context.resetsAt)),
-    ).not.toBeNaN();
-    expect(dataOf(await prepareInitiate(second, 400n * SHARE)).action).toBe("initiate");
-  });
+      const refused = await prepareInitiate(second, 600n * SHARE);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({
+        success: false,
+        code: "CAPACITY_EXCEEDED",
+        error:
+          "The hourly net-withdrawal cap leaves 400.00 USDC; this withdrawal is worth 600.00 USDC. Reduce the amount or wait for capacity",
+      });
+      expect((refused.body as { details: string }).details).toMatch(
+        /^hourly cap 1000000000, used 600000000, remaining 400000000/,
+      );
+      expect(refused.body).toMatchObject({
+        context: {
+          window: "hourly",
+          remaining: { amount: (400n * USDC).toString(), symbol: "USDC", decimals: 6 },
+          requested: { amount: (600n * USDC).toString() },
+          cap: { amount: (1_000n * USDC).toString() },
+          used: { amount: (600n * USDC).toString() },
+        },
+      });
+      expect(
+        Date.parse(String((refused.body as { context: { resetsAt: string } }).context.resetsAt)),
+      ).not.toBeNaN();
+      expect(dataOf(await prepareInitiate(second, 400n * SHARE)).action).toBe("initiate");
+    },
+    CAP_CASE_TIMEOUT,
+  );
 
-  it("fails the second initiate on chain with 6021 DailyWithdrawalCapExceeded", async () => {
-    const [first, second] = await Promise.all([depositedWallet(500n * USDC), depositedWallet(500n * USDC)]);
-    if (first === undefined || second === undefined) {
-      throw new Error("wallets");
-    }
-    // Deposits give capacity back to the windows, so the cap is set from what the day has used now.
-    await setCaps({ hourlyCap: 0n, dailyCap: dailyUsed() + 700n * USDC });
-    const preparedFirst = dataOf(await prepareInitiate(first, 400n * SHARE));
-    const preparedSecond = dataOf(await prepareInitiate(second, 400n * SHARE));
-    expect(await execute(String(preparedFirst.transaction), first)).toBeNull();
-    expect(await execute(String(preparedSecond.transaction), second)).toBe(6021);
-    const refused = await prepareInitiate(second, 400n * SHARE);
-    expect(refused.body).toMatchObject({
-      code: "CAPACITY_EXCEEDED",
-      error: /^The daily net-withdrawal cap leaves 300\.00 USDC/,
-      context: { window: "daily", remaining: { amount: (300n * USDC).toString() } },
-    });
-  });
+  it(
+    "fails the second initiate on chain with 6021 DailyWithdrawalCapExceeded",
+    async () => {
+      await withRoomInWindow("daily");
+      const [first, second] = await Promise.all([depositedWallet(500n * USDC), depositedWallet(500n * USDC)]);
+      if (first === undefined || second === undefined) {
+        throw new Error("wallets");
+      }
+      // Deposits give capacity back to the windows, so the cap is set from what the day has used now.
+      await setCaps({ hourlyCap: 0n, dailyCap: dailyUsed() + 700n * USDC });
+      const preparedFirst = dataOf(await prepareInitiate(first, 400n * SHARE));
+      const preparedSecond = dataOf(await prepareInitiate(second, 400n * SHARE));
+      expect(await execute(String(preparedFirst.transaction), first)).toBeNull();
+      expect(await execute(String(preparedSecond.transaction), second)).toBe(6021);
+      const refused = await prepareInitiate(second, 400n * SHARE);
+      expect(refused.body).toMatchObject({
+        code: "CAPACITY_EXCEEDED",
+        error: /^The daily net-withdrawal cap leaves 300\.00 USDC/,
+        context: { window: "daily", remaining: { amount: (300n * USDC).toString() } },
+      });
+    },
+    CAP_CASE_TIMEOUT,
+  );
 });

@@ -28,6 +28,7 @@ import { devRoles } from "../../localnet/genesis";
 import { sleep, waitFor } from "../../localnet/testing";
 import { updateConfigPastNotice } from "./config-notice";
 import { API_HOST, USDC, startApiHarness, type ApiHarness } from "./harness";
+import { withRoomInWindow, withRoomTimeout } from "./window-room";
 
 let harness: ApiHarness;
 // A real server runs the indexer (GET /api/vault/{id} serves its rows); this one waits a minute between
@@ -76,6 +77,9 @@ async function clientFor(vaultId: string, rpm = 100_000) {
   });
   return { client, events };
 }
+
+/** The capacity case may first wait for room before the hourly window rolls over. */
+const CAPACITY_CASE_TIMEOUT = withRoomTimeout(90_000);
 
 describe("the partner flow through the client", () => {
   it(
@@ -180,76 +184,85 @@ describe("the partner flow through the client", () => {
     expect(deposit.recorded.activity.kind).toBe("deposit");
   }, 90_000);
 
-  it("surfaces 6020 as a CapacityExceededError with the chain's capacity right after the refusal", async () => {
-    const flex = harness.localnet.addresses.vaults[1];
-    if (flex === undefined) {
-      throw new Error("no flex vault");
-    }
-    const { client } = await clientFor(harness.flexVaultId);
-    // The directory has the vault from the indexer's first run; its next is up to a minute away, and
-    // is stopped here so that the comparison below cannot race it.
-    await waitFor(
-      async () =>
-        (
-          await client.api.GET("/api/vault/{vault_id}", {
-            params: { path: { vault_id: harness.flexVaultId } },
-          })
-        ).data,
-    );
-    await indexer.stop();
-    const wallets = [await harness.fundedWallet(700n * USDC), await harness.fundedWallet(700n * USDC)];
-    for (const wallet of wallets) {
-      await client.deposit({ wallet: wallet.publicKey.toBase58(), uiAmount: 700 }, signerOf(wallet));
-    }
-    const { manager } = devRoles();
-    // A cap set where there was none waits the vault's notice; here it has run out.
-    await updateConfigPastNotice(harness.localnet.chain, manager, flex.vault, {
-      hourlyCap: 1_000n * USDC,
-      dailyCap: 0n,
-    });
-    // Shares have 9 decimals: 600 whole shares are worth about 600 USDC each, 1,200 against a 1,000 cap.
-    const WHOLE_SHARE = 1_000_000_000n;
-    // Both are prepared (and simulated) against the same capacity before either is signed.
-    let waiting = 0;
-    const barrier = async () => {
-      waiting += 1;
-      while (waiting < 2) {
-        await sleep(20);
+  it(
+    "surfaces 6020 as a CapacityExceededError with the chain's capacity right after the refusal",
+    async () => {
+      // Both withdrawals and the read after the refusal in one hourly window.
+      await withRoomInWindow("hourly");
+      const flex = harness.localnet.addresses.vaults[1];
+      if (flex === undefined) {
+        throw new Error("no flex vault");
       }
-    };
-    const results = await Promise.allSettled(
-      wallets.map((wallet) =>
-        client.withdraw(
-          { wallet: wallet.publicKey.toBase58(), sharesAmount: (600n * WHOLE_SHARE).toString() },
-          signerOf(wallet, barrier),
+      const { client } = await clientFor(harness.flexVaultId);
+      // The directory has the vault from the indexer's first run; its next is up to a minute away, and
+      // is stopped here so that the comparison below cannot race it.
+      await waitFor(
+        async () =>
+          (
+            await client.api.GET("/api/vault/{vault_id}", {
+              params: { path: { vault_id: harness.flexVaultId } },
+            })
+          ).data,
+      );
+      await indexer.stop();
+      const wallets = [await harness.fundedWallet(700n * USDC), await harness.fundedWallet(700n * USDC)];
+      for (const wallet of wallets) {
+        await client.deposit({ wallet: wallet.publicKey.toBase58(), uiAmount: 700 }, signerOf(wallet));
+      }
+      const { manager } = devRoles();
+      // A cap set where there was none waits the vault's notice; here it has run out.
+      await updateConfigPastNotice(harness.localnet.chain, manager, flex.vault, {
+        hourlyCap: 1_000n * USDC,
+        dailyCap: 0n,
+      });
+      // Shares have 9 decimals: 600 whole shares are worth about 600 USDC each, 1,200 against a 1,000 cap.
+      const WHOLE_SHARE = 1_000_000_000n;
+      // Both are prepared (and simulated) against the same capacity before either is signed.
+      let waiting = 0;
+      const barrier = async () => {
+        waiting += 1;
+        while (waiting < 2) {
+          await sleep(20);
+        }
+      };
+      const results = await Promise.allSettled(
+        wallets.map((wallet) =>
+          client.withdraw(
+            { wallet: wallet.publicKey.toBase58(), sharesAmount: (600n * WHOLE_SHARE).toString() },
+            signerOf(wallet, barrier),
+          ),
         ),
-      ),
-    );
-    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
-    const refused = results.find((result) => result.status === "rejected");
-    const error: unknown = refused?.status === "rejected" ? refused.reason : null;
-    expect(error).toBeInstanceOf(CapacityExceededError);
-    if (!(error instanceof CapacityExceededError)) {
-      throw new Error("unreachable");
-    }
-    expect(error.programErrorCode).toBe(6020);
-    // What the chain has now, read straight from the vault account: the winner's withdrawal used part
-    // of the 1,000 USDC, and what is left is less than the loser's ~600.
-    const account = await harness.connection.getAccountInfo(flex.vault, "confirmed");
-    const windows = withdrawalWindows(decodeVaultState(account?.data ?? new Uint8Array()), Date.now() / 1000);
-    expect(windows.hourly.cap).toBe(1_000n * USDC);
-    expect(windows.hourly.used).toBeGreaterThan(0n);
-    expect(error.limits.hourly).toMatchObject({
-      cap: { amount: (1_000n * USDC).toString() },
-      used: { amount: windows.hourly.used.toString() },
-      remaining: { amount: String(windows.hourly.remaining) },
-    });
-    expect(windows.hourly.remaining ?? 0n).toBeLessThan(600n * USDC);
-    // The indexer's copy (GET /api/vault/{id}, which the client used to read) still has the caps from
-    // before the change.
-    const directory = await client.withdrawalLimits();
-    expect(directory.hourly.used.amount).not.toBe(windows.hourly.used.toString());
-  }, 90_000);
+      );
+      expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+      const refused = results.find((result) => result.status === "rejected");
+      const error: unknown = refused?.status === "rejected" ? refused.reason : null;
+      expect(error).toBeInstanceOf(CapacityExceededError);
+      if (!(error instanceof CapacityExceededError)) {
+        throw new Error("unreachable");
+      }
+      expect(error.programErrorCode).toBe(6020);
+      // What the chain has now, read straight from the vault account: the winner's withdrawal used part
+      // of the 1,000 USDC, and what is left is less than the loser's ~600.
+      const account = await harness.connection.getAccountInfo(flex.vault, "confirmed");
+      const windows = withdrawalWindows(
+        decodeVaultState(account?.data ?? new Uint8Array()),
+        Date.now() / 1000,
+      );
+      expect(windows.hourly.cap).toBe(1_000n * USDC);
+      expect(windows.hourly.used).toBeGreaterThan(0n);
+      expect(error.limits.hourly).toMatchObject({
+        cap: { amount: (1_000n * USDC).toString() },
+        used: { amount: windows.hourly.used.toString() },
+        remaining: { amount: String(windows.hourly.remaining) },
+      });
+      expect(windows.hourly.remaining ?? 0n).toBeLessThan(600n * USDC);
+      // The indexer's copy (GET /api/vault/{id}, which the client used to read) still has the caps from
+      // before the change.
+      const directory = await client.withdrawalLimits();
+      expect(directory.hourly.used.amount).not.toBe(windows.hourly.used.toString());
+    },
+    CAPACITY_CASE_TIMEOUT,
+  );
 });
 
 describe("lib/client/schema.ts", () => {
