@@ -11,7 +11,7 @@ import { defineOperation } from "./operation";
 export const cancelWithdrawal = defineOperation({
   instruction: "cancel_withdrawal",
   action: "cancel",
-  amountArg: null,
+  amount: null,
   createdTokenAccount: "shares",
   takesWithdrawalCap: false,
   rentPaidFor: [QUEUE_HOLES_ACCOUNT_SIZE],

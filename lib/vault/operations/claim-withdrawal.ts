@@ -6,7 +6,7 @@ import { defineOperation } from "./operation";
 export const claimWithdrawal = defineOperation({
   instruction: "claim_withdrawal",
   action: "claim",
-  amountArg: null,
+  amount: null,
   createdTokenAccount: "asset",
   takesWithdrawalCap: false,
   rentPaidFor: [],

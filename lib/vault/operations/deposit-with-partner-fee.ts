@@ -10,7 +10,9 @@ import { defineOperation } from "./operation";
 export const depositWithPartnerFee = defineOperation({
   instruction: "deposit_with_partner_fee",
   action: "deposit",
-  amountArg: "amount",
+  amount: { arg: "amount", token: "asset" },
+  sharesGuardArg: "min_shares_out",
+  partnerFeeArg: "partner_fee_bps",
   createdTokenAccount: "shares",
   takesWithdrawalCap: false,
   rentPaidFor: [],

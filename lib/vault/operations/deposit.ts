@@ -5,7 +5,8 @@ import { defineOperation } from "./operation";
 export const deposit = defineOperation({
   instruction: "deposit",
   action: "deposit",
-  amountArg: "amount",
+  amount: { arg: "amount", token: "asset" },
+  sharesGuardArg: "min_shares_out",
   createdTokenAccount: "shares",
   takesWithdrawalCap: false,
   rentPaidFor: [],

@@ -45,8 +45,27 @@ interface OperationSpec<Action extends OperationAction, Event extends VaultEvent
   instruction: VaultInstructionName;
   /** The spec's word at the HTTP edge and in history. */
   action: Action;
-  /** The instruction argument that carries the amount asked for (raw units), or null. */
-  amountArg: string | null;
+  /**
+   * The instruction argument that carries the amount asked for (raw units) and the token it is of: the
+   * most of that token the wallet pays (a deposit's asset, a request's shares); null when it asks for
+   * none and the wallet pays no token (it only gains).
+   */
+  amount: { arg: string; token: "asset" | "shares" } | null;
+  /**
+   * The argument that caps the withdrawal fee it accepts (a request's max_fee_bps): the check before
+   * signing holds it to the fee the vault charges now, so a fee raised before it lands cannot apply.
+   */
+  feeCapArg: string | null;
+  /**
+   * The argument that floors the shares it mints (a deposit's min_shares_out): the check before signing
+   * holds it to the build's preview less the caller's slippage, and that preview to the simulation.
+   */
+  sharesGuardArg: string | null;
+  /**
+   * The argument that carries a partner's fee in bps (deposit_with_partner_fee's partner_fee_bps): the
+   * check before signing holds it to the caller's maximum and to what the build showed.
+   */
+  partnerFeeArg: string | null;
   /** The wallet's associated token account the transaction may create, by its token. */
   createdTokenAccount: "asset" | "shares" | null;
   /** It counts against the vault's hourly and daily withdrawal caps (so a partner may hear they run low). */
@@ -82,11 +101,22 @@ export interface OperationDefinition<
   accountIndex(name: string): number;
 }
 
+/** What most operations declare, so a definition names only where it differs. */
+const DEFAULTS = {
+  feeCapArg: null,
+  sharesGuardArg: null,
+  partnerFeeArg: null,
+} as const;
+
+type Defaulted = keyof typeof DEFAULTS;
+
 export function defineOperation<Action extends OperationAction, Event extends VaultEventName>(
-  spec: OperationSpec<Action, Event>,
+  spec: Omit<OperationSpec<Action, Event>, Defaulted> &
+    Partial<Pick<OperationSpec<Action, Event>, Defaulted>>,
 ): OperationDefinition<Action, Event> {
   const instruction = findIdlInstruction(spec.instruction);
   return {
+    ...DEFAULTS,
     ...spec,
     instruction,
     accountIndex: (name) => instruction.accounts.findIndex((account) => account.name === name),

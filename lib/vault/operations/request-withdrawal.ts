@@ -7,7 +7,8 @@ import { defineOperation } from "./operation";
 export const requestWithdrawal = defineOperation({
   instruction: "request_withdrawal",
   action: "initiate",
-  amountArg: "shares",
+  amount: { arg: "shares", token: "shares" },
+  feeCapArg: "max_fee_bps",
   createdTokenAccount: null,
   takesWithdrawalCap: true,
   rentPaidFor: [WITHDRAWAL_RECEIPT_ACCOUNT_SIZE],
