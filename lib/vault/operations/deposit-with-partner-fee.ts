@@ -14,14 +14,10 @@ export const depositWithPartnerFee = defineOperation({
   sharesGuardArg: "min_shares_out",
   partnerFeeArg: "partner_fee_bps",
   createdTokenAccount: "shares",
-  takesWithdrawalCap: false,
-  rentPaidFor: [],
   // deposit's budget and one token transfer more (the program's target: ≤ 10,000 CU above a deposit).
   computeUnits: 50_000,
-  searchedBump: null,
   event: "PartnerFeePaid",
-  // The history row is the Deposited event beside it (deposit's).
-  activityOf: () => null,
+  // No history row of its own: the row is the Deposited event beside it (deposit's).
   partnerEvent: "partner.fee_paid",
   partnerData: (fields) => ({
     partner: fields.address("partner"),

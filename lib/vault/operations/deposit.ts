@@ -8,19 +8,15 @@ export const deposit = defineOperation({
   amount: { arg: "amount", token: "asset" },
   sharesGuardArg: "min_shares_out",
   createdTokenAccount: "shares",
-  takesWithdrawalCap: false,
-  rentPaidFor: [],
   computeUnits: 40_000,
-  searchedBump: null,
   event: "Deposited",
-  activityOf: (event) => {
-    if (event.name !== "Deposited") return null;
-    const { data } = event;
-    return {
-      owner: data.owner,
-      fields: { kind: "deposit", requestId: null, assets: data.assets, shares: data.shares, fee: null },
-    };
-  },
+  activity: (data) => ({
+    owner: data.owner,
+    requestId: null,
+    assets: data.assets,
+    shares: data.shares,
+    fee: null,
+  }),
   partnerEvent: "deposit.confirmed",
   partnerData: (fields) => ({ assets: fields.asset("assets"), shares: fields.shares("shares") }),
 });
