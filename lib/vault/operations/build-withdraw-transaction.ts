@@ -248,6 +248,26 @@ function checkCapacity(vault: LoadedVault, assets: bigint, nowMs: number): void 
   }
 }
 
+/**
+ * What every prepared withdrawal's details end with: the vault's policy and limits now, the estimate of
+ * a request (null for a claim or cancel, which show their own amounts) and no reservation (capacity is
+ * checked, never reserved).
+ */
+function withdrawalTerms<Estimate extends WithdrawalEstimate | null>(
+  vault: LoadedVault,
+  schedule: ScheduleSettings,
+  nowMs: number,
+  estimate: Estimate,
+): Pick<InitiateDetails, "withdrawalPolicy" | "withdrawalLimits" | "withdrawalReservation"> & {
+  withdrawalEstimate: Estimate;
+} {
+  return {
+    ...withdrawalPolicyAndLimits(vault, schedule, nowMs),
+    withdrawalEstimate: estimate,
+    withdrawalReservation: null,
+  };
+}
+
 /** What a preparation reads from: the chain, the schedule, the withdrawal's accounts, the request. */
 interface Preparing {
   deps: VaultDeps;
@@ -331,11 +351,7 @@ async function prepareInitiate(preparing: Preparing): Promise<PreparedWithdrawal
       `Request a withdrawal of ${formatAbout(shares, vault.shares)} from ${state.name}, worth about ` +
       `${formatAbout(BigInt(estimate.net.amount), vault.asset)} after the fee at today's share price; ` +
       `claimable once a new NAV is struck and the queue is funded`,
-    details: {
-      ...withdrawalPolicyAndLimits(vault, schedule, nowMs),
-      withdrawalEstimate: estimate,
-      withdrawalReservation: null,
-    },
+    details: withdrawalTerms(vault, schedule, nowMs, estimate),
     ...built,
   };
 }
@@ -385,9 +401,7 @@ async function prepareClaim(preparing: Preparing): Promise<PreparedWithdrawal> {
     details: {
       requestId: receipt.requestId.toString(),
       claimAmount: estimateView(vault, receipt.shares, receipt.feeBps),
-      ...withdrawalPolicyAndLimits(vault, schedule, deps.now()),
-      withdrawalEstimate: null,
-      withdrawalReservation: null,
+      ...withdrawalTerms(vault, schedule, deps.now(), null),
     },
     ...built,
   };
@@ -450,13 +464,17 @@ async function prepareCancel(preparing: Preparing): Promise<PreparedWithdrawal> 
       returnedShares: tokenAmount(vault.shares, returned),
       feeShares: tokenAmount(vault.shares, feeShares),
       returnedValue: tokenAmount(vault.asset, value),
-      ...withdrawalPolicyAndLimits(vault, schedule, deps.now()),
-      withdrawalEstimate: null,
-      withdrawalReservation: null,
+      ...withdrawalTerms(vault, schedule, deps.now(), null),
     },
     ...built,
   };
 }
+
+const PREPARE: Record<WithdrawAction, (preparing: Preparing) => Promise<PreparedWithdrawal>> = {
+  initiate: prepareInitiate,
+  claim: prepareClaim,
+  cancel: prepareCancel,
+};
 
 /** The action the chain's state calls for: claim when a withdrawal is pending, else initiate. */
 export function detectWithdrawAction(
@@ -479,13 +497,5 @@ export async function buildWithdrawTransaction(
       { context: { pendingShares: tokenAmount(accounts.vault.shares, accounts.receipt.shares) } },
     );
   }
-  const preparing = { deps, schedule, accounts, request };
-  switch (action) {
-    case "initiate":
-      return prepareInitiate(preparing);
-    case "claim":
-      return prepareClaim(preparing);
-    case "cancel":
-      return prepareCancel(preparing);
-  }
+  return PREPARE[action]({ deps, schedule, accounts, request });
 }

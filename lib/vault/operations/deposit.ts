@@ -2,12 +2,17 @@
 // min_shares_out); its share account is created if it has none.
 import { defineOperation } from "./operation";
 
-export const deposit = defineOperation({
-  instruction: "deposit",
+/** What a deposit is, with or without a partner fee: its word, its amount, its guard, its share account. */
+export const DEPOSIT_TERMS = {
   action: "deposit",
   amount: { arg: "amount", token: "asset" },
   sharesGuardArg: "min_shares_out",
   createdTokenAccount: "shares",
+} as const;
+
+export const deposit = defineOperation({
+  ...DEPOSIT_TERMS,
+  instruction: "deposit",
   computeUnits: 40_000,
   event: "Deposited",
   activity: (data) => ({
