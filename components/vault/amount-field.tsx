@@ -1,4 +1,7 @@
-// The forms' amount input (human units, with the balance and a Max button) and the rows of their previews.
+// The forms' amount input (human units, with the balance and a Max button), the rows of their previews
+// and their word when the wallet holds no SOL for the network fee.
+import { feeSolWords } from "@/lib/web/error-words";
+import { useClientConfig } from "../providers/config-context";
 
 export function AmountField({
   id,
@@ -69,4 +72,14 @@ export function Row({ label, value, strong = false }: { label: string; value: st
       <dd className={`tabular text-right ${strong ? "font-semibold" : ""}`}>{value}</dd>
     </div>
   );
+}
+
+/** Said under a form when the wallet holds no SOL for the network fee (the faucet named when there is one). */
+export function FeeSolNote({ show, testId }: { show: boolean; testId: string }) {
+  const config = useClientConfig();
+  return show ? (
+    <p className="text-sm text-bad" data-testid={testId}>
+      {feeSolWords({ hasFaucet: config.faucetUrl !== null })}
+    </p>
+  ) : null;
 }

@@ -8,15 +8,14 @@ import { useId, useState, type FormEvent } from "react";
 import { amountInputText, formatSharePrice, parseAmountInput } from "@/lib/web/amounts";
 import type { WalletPosition } from "@/lib/web/chain-reader";
 import type { VaultView } from "@/lib/vault/model/vault-view";
-import { feeSolWords } from "@/lib/web/error-words";
 import { bpsPercent, partnerFeeSplit } from "@/lib/web/embed-partner";
 import { lacksFeeSol, previewDeposit } from "@/lib/web/vault-view";
 import { useEmbedPartner } from "../embed/embed-partner-context";
-import { useClientConfig, useReaderLocale } from "../providers/config-context";
+import { useReaderLocale } from "../providers/config-context";
 import { Alert, Button } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
 import { useWalletState } from "../wallet/wallet-data-access";
-import { AmountField, Row } from "./amount-field";
+import { AmountField, FeeSolNote, Row } from "./amount-field";
 import { useDeposit } from "./vault-transactions";
 import { assetText, sharesText } from "./vault-ui";
 
@@ -34,7 +33,6 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
   const preview = parsed.ok ? previewDeposit(vault, split === null ? parsed.raw : split.net) : null;
   const overBalance = parsed.ok && balance !== undefined && parsed.raw > balance;
   const inputProblem = !parsed.ok && !("empty" in parsed) ? parsed.reason : null;
-  const config = useClientConfig();
   const noFeeSol = position !== undefined && lacksFeeSol(position.lamports);
 
   function submit(event: FormEvent) {
@@ -115,11 +113,7 @@ export function DepositForm({ vault, position }: { vault: VaultView; position: W
           Deposits are not accepted right now.
         </Alert>
       ) : null}
-      {noFeeSol ? (
-        <p className="text-sm text-bad" data-testid="deposit-fee-sol">
-          {feeSolWords({ hasFaucet: config.faucetUrl !== null })}
-        </p>
-      ) : null}
+      <FeeSolNote show={noFeeSol} testId="deposit-fee-sol" />
       <Button
         type="submit"
         className="w-full"

@@ -34,3 +34,29 @@ export function ReadError({
     </Alert>
   );
 }
+
+/**
+ * A query's read error when it failed, nothing otherwise; the card still shows what it read last when
+ * the query holds data (unless `hasData` says).
+ */
+export function QueryReadError({
+  query,
+  retrying,
+  hasData,
+}: {
+  query: { isError: boolean; error: unknown; data: unknown; refetch(): Promise<unknown> };
+  retrying: string;
+  hasData?: boolean;
+}) {
+  if (!query.isError) {
+    return null;
+  }
+  return (
+    <ReadError
+      error={query.error}
+      onRetry={() => void query.refetch()}
+      retrying={retrying}
+      hasData={hasData ?? query.data !== undefined}
+    />
+  );
+}

@@ -13,7 +13,7 @@ import { DepositForm } from "./deposit-form";
 import { LinkOut, useNoWalletInFrame } from "./embed-link-out";
 import { FaucetButton } from "./faucet-button";
 import { CancelResult, ClaimResult, DeliveredWithdrawal, PendingWithdrawal } from "./pending-withdrawal-ui";
-import { ReadError } from "./read-error";
+import { QueryReadError } from "./read-error";
 import { SessionNoticeAlert } from "./session-notice";
 import { useVaultEvents } from "./vault-live-events";
 import { useWithdrawalStatus } from "./vault-reads";
@@ -61,14 +61,7 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
         ) : (
           <div className="space-y-4">
             <FaucetButton />
-            {position.isError ? (
-              <ReadError
-                error={position.error}
-                onRetry={() => void position.refetch()}
-                retrying="read this wallet's balances from the chain"
-                hasData={position.data !== undefined}
-              />
-            ) : null}
+            <QueryReadError query={position} retrying="read this wallet's balances from the chain" />
             <ActionTabs>
               {(tab) =>
                 tab === "deposit" ? (
@@ -80,14 +73,7 @@ export function VaultActions({ vault, embed }: { vault: VaultView; embed: boolea
                 ) : (
                   <>
                     {/* Whether a withdrawal is pending decides what this tab offers: its read's error is said here. */}
-                    {status.isError ? (
-                      <ReadError
-                        error={status.error}
-                        onRetry={() => void status.refetch()}
-                        retrying="load this wallet's withdrawal"
-                        hasData={status.data !== undefined}
-                      />
-                    ) : null}
+                    <QueryReadError query={status} retrying="load this wallet's withdrawal" />
                     <WithdrawForm vault={vault} position={position.data} request={request} />
                   </>
                 )

@@ -8,7 +8,7 @@ import { ActivityList, sortActivity } from "../activity/activity-ui";
 import { Card, Skeleton } from "../ui/primitives";
 import { useReadError } from "../ui/use-read-error";
 import { useWalletState } from "../wallet/wallet-data-access";
-import { ReadError } from "./read-error";
+import { QueryReadError, ReadError } from "./read-error";
 import { useWithdrawalStatus } from "./vault-reads";
 import { useVaultActivity } from "./wallet-reads";
 
@@ -34,14 +34,7 @@ export function VaultActivity({ vault }: { vault: VaultView }) {
         )
       ) : (
         <>
-          {activity.isError ? (
-            <ReadError
-              error={activity.error}
-              onRetry={() => void activity.refetch()}
-              retrying="load this wallet's activity"
-              hasData
-            />
-          ) : null}
+          <QueryReadError query={activity} retrying="load this wallet's activity" hasData />
           {activity.data.length === 0 ? (
             <p className="text-sm text-muted">
               Nothing yet: your deposits, requests and claims will show here.

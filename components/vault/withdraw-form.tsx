@@ -10,14 +10,14 @@ import type { WalletPosition } from "@/lib/web/chain-reader";
 import { formatWhen } from "@/lib/web/time";
 import type { CapWindow } from "@/lib/vault/model/cap-window";
 import type { VaultView } from "@/lib/vault/model/vault-view";
-import { feeSolWords, withdrawRefusalWords } from "@/lib/web/error-words";
+import { withdrawRefusalWords } from "@/lib/web/error-words";
 import { lacksFeeSol, positionValue, previewWithdrawal, withdrawVerdict } from "@/lib/web/vault-view";
-import { useClientConfig, useReaderLocale } from "../providers/config-context";
+import { useReaderLocale } from "../providers/config-context";
 import { Alert, Button } from "../ui/primitives";
 import { TransactionStatus } from "../ui/transaction-status";
 import { useNow } from "../ui/use-now";
 import { useWalletState } from "../wallet/wallet-data-access";
-import { AmountField, Row } from "./amount-field";
+import { AmountField, FeeSolNote, Row } from "./amount-field";
 import type { useRequestWithdrawal } from "./vault-transactions";
 import { assetText, sharesText } from "./vault-ui";
 
@@ -93,7 +93,6 @@ export function WithdrawForm({
     verdict !== null && verdict.block !== null
       ? withdrawRefusalWords({ ...verdict, block: verdict.block }, vault, { locale }, nowMs)
       : null;
-  const config = useClientConfig();
   const noFeeSol = position !== undefined && lacksFeeSol(position.lamports);
   // One reason, in one place (below the preview); the button stays off while it holds.
   const blocked = preview === null || block !== null || noFeeSol;
@@ -206,11 +205,7 @@ export function WithdrawForm({
           </>
         )}
       </div>
-      {noFeeSol ? (
-        <p className="text-sm text-bad" data-testid="withdraw-fee-sol">
-          {feeSolWords({ hasFaucet: config.faucetUrl !== null })}
-        </p>
-      ) : null}
+      <FeeSolNote show={noFeeSol} testId="withdraw-fee-sol" />
       <Button
         type="submit"
         className="w-full"

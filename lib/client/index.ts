@@ -293,6 +293,15 @@ export function createVaultClient(options: VaultClientOptions) {
     return error;
   }
 
+  /** The claim or the cancel of the wallet's pending withdrawal: the withdraw endpoint, that action named. */
+  function onPendingWithdrawal(action: "claim" | "cancel", wallet: string, signer: TransactionSigner) {
+    return run(wallet, signer, { operation: action }, async () =>
+      unwrap(
+        await api.POST("/api/vault/{vault_id}/withdraw", { params: { path }, body: { wallet, action } }),
+      ),
+    );
+  }
+
   return {
     api,
     vaultId: options.vaultId,
@@ -323,14 +332,7 @@ export function createVaultClient(options: VaultClientOptions) {
     },
     /** Claims the wallet's pending withdrawal once it is claimable (see withdrawalStatus). */
     claim(request: { wallet: string }, signer: TransactionSigner) {
-      return run(request.wallet, signer, { operation: "claim" }, async () =>
-        unwrap(
-          await api.POST("/api/vault/{vault_id}/withdraw", {
-            params: { path },
-            body: { wallet: request.wallet, action: "claim" },
-          }),
-        ),
-      );
+      return onPendingWithdrawal("claim", request.wallet, signer);
     },
     /**
      * Cancels the wallet's pending withdrawal, claimable or not: its escrowed shares come back to the
@@ -338,14 +340,7 @@ export function createVaultClient(options: VaultClientOptions) {
      * vault and may only return shares; a 409 (NO_PENDING_WITHDRAWAL) when nothing is pending.
      */
     cancelWithdrawal(request: { wallet: string }, signer: TransactionSigner) {
-      return run(request.wallet, signer, { operation: "cancel" }, async () =>
-        unwrap(
-          await api.POST("/api/vault/{vault_id}/withdraw", {
-            params: { path },
-            body: { wallet: request.wallet, action: "cancel" },
-          }),
-        ),
-      );
+      return onPendingWithdrawal("cancel", request.wallet, signer);
     },
     withdrawalStatus,
     withdrawalLimits,

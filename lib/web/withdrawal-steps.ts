@@ -164,26 +164,25 @@ export function withdrawalSteps(input: StepsInput, nowMs: number, clock: StepClo
     state: "done",
     detail: requestedMs === null ? "" : at(requestedMs, nowMs, clock),
   };
-  const nav: WithdrawalStep = {
-    key: "nav",
-    label: "NAV struck",
-    state: navDone ? "done" : "current",
-    detail: navDone
-      ? struckMs !== null
-        ? at(struckMs, nowMs, clock)
-        : "struck after your request"
-      : "waiting for the vault's next NAV strike after your request",
-  };
-  const funded: WithdrawalStep = {
-    key: "funded",
-    label: "Funded",
-    state: fundedDone ? "done" : "current",
-    detail: fundedDone
-      ? fundedMs !== null
-        ? at(fundedMs, nowMs, clock)
-        : "the queue is funded up to your request"
-      : percent,
-  };
+  // A side-by-side step: done says when (or, undated, that it happened), not done says what it waits for.
+  const sideStep = (
+    step: Pick<WithdrawalStep, "key" | "label">,
+    done: boolean,
+    ms: number | null,
+    words: { undated: string; waiting: string },
+  ): WithdrawalStep => ({
+    ...step,
+    state: done ? "done" : "current",
+    detail: done ? (ms !== null ? at(ms, nowMs, clock) : words.undated) : words.waiting,
+  });
+  const nav = sideStep({ key: "nav", label: "NAV struck" }, navDone, struckMs, {
+    undated: "struck after your request",
+    waiting: "waiting for the vault's next NAV strike after your request",
+  });
+  const funded = sideStep({ key: "funded", label: "Funded" }, fundedDone, fundedMs, {
+    undated: "the queue is funded up to your request",
+    waiting: percent,
+  });
   // Done steps first, in the order they happened (a step whose time is not known after one that is).
   const timed = [
     { step: nav, ms: struckMs },

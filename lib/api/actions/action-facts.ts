@@ -4,12 +4,22 @@ import type { ActionGetResponse } from "@solana/actions";
 import type { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
-import type { ActionSite, VaultActionKind, VaultFacts } from "../../actions/vault-actions";
+import {
+  prepareWithdrawalAction,
+  type ActionSite,
+  type VaultActionKind,
+  type VaultFacts,
+} from "../../actions/vault-actions";
 import { configInForce } from "../../vault/model/pending-config";
 import { loadVault } from "../../vault/model/vault-state";
 import type { ApiContext } from "../context";
 import { actionEndpoint, type EndpointDefinition } from "../endpoint";
-import { actionGetResponseSchema, actionPostRequest, actionPostResponseSchema } from "../schemas/actions";
+import {
+  actionGetResponseSchema,
+  actionPostRequest,
+  actionPostResponseSchema,
+  noActionQuery,
+} from "../schemas/actions";
 import { vaultPathParams } from "../schemas/common";
 import { indexedVaults } from "../vaults/indexed-reads";
 
@@ -44,18 +54,25 @@ interface VaultActionSpec<Q extends z.ZodObject> {
   query: Q;
 }
 
+/** Where a blink endpoint of a vault answers and what it names (the path's kind, the vault in it). */
+function actionRoute<Q extends z.ZodObject>(spec: VaultActionSpec<Q>, method: "GET" | "POST") {
+  return {
+    operationId: spec.operationId,
+    method,
+    path: `/api/actions/vault/:vault_id/${spec.kind}`,
+    summary: spec.summary,
+    params: vaultPathParams,
+    query: spec.query,
+  };
+}
+
 export function vaultActionGet<Q extends z.ZodObject>(
   spec: VaultActionSpec<Q> & {
     metadata(facts: VaultFacts, site: ActionSite, query: z.output<Q>): ActionGetResponse;
   },
 ): EndpointDefinition {
   return actionEndpoint({
-    operationId: spec.operationId,
-    method: "GET",
-    path: `/api/actions/vault/:vault_id/${spec.kind}`,
-    summary: spec.summary,
-    params: vaultPathParams,
-    query: spec.query,
+    ...actionRoute(spec, "GET"),
     body: undefined,
     response: actionGetResponseSchema,
     statuses: [404],
@@ -75,16 +92,25 @@ export function vaultActionPost<Q extends z.ZodObject>(
   },
 ): EndpointDefinition {
   return actionEndpoint({
-    operationId: spec.operationId,
-    method: "POST",
-    path: `/api/actions/vault/:vault_id/${spec.kind}`,
-    summary: spec.summary,
-    params: vaultPathParams,
-    query: spec.query,
+    ...actionRoute(spec, "POST"),
     body: actionPostRequest,
     response: actionPostResponseSchema,
     statuses: [404, 409, 413, 415, 422],
     handler: async ({ params, query, body, context }) =>
       spec.prepare({ vault: params.vault_id, account: body.account, query, context }),
+  });
+}
+
+/** The POST of a blink on the account's pending withdrawal (its claim or its cancel): no query. */
+export function pendingWithdrawalActionPost(spec: {
+  operationId: string;
+  kind: "claim" | "cancel";
+  summary: string;
+}): EndpointDefinition {
+  return vaultActionPost({
+    ...spec,
+    query: noActionQuery,
+    prepare: ({ vault, account, context }) =>
+      prepareWithdrawalAction(context.deps, schedule(context), spec.kind, { vault, account }),
   });
 }

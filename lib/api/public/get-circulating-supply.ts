@@ -1,12 +1,11 @@
 // GET /api/circulating-supply[?vault=] — keyless: the share token's supply in human units (total
 // supply equals circulating supply: no locked tokens), cached ~10 s in process.
-import { base58Of } from "../../chain/base58";
 import { decodeMint } from "../../chain/spl-token";
 import { formatUnits } from "../../vault/model/token-amount";
 import { vaultLayout } from "../../vault/model/vault-state";
 import { publicEndpoint } from "../endpoint";
 import { circulatingSupplyBody, publicVaultQuery } from "../schemas/public";
-import { PUBLIC_LIMIT } from "../with-public";
+import { PUBLIC_LIMIT, publicVaultRead } from "../with-public";
 
 export const getCirculatingSupply = publicEndpoint({
   operationId: "getCirculatingSupply",
@@ -18,8 +17,7 @@ export const getCirculatingSupply = publicEndpoint({
   response: circulatingSupplyBody,
   statuses: [404],
   handler: async ({ query, context }) => {
-    const vault = query.vault ?? context.config.defaultVaultId;
-    const supply = await context.publicReads.supplies.get(base58Of(vault), async () => {
+    const supply = await publicVaultRead(context, query, context.publicReads.supplies, async (vault) => {
       const layout = await vaultLayout(context.deps, vault);
       const [account] = await context.deps.chain.getAccounts([layout.shareMint], "fresh");
       const mint = account === null || account === undefined ? null : decodeMint(account.owner, account.data);

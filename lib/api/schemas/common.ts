@@ -45,43 +45,39 @@ function toPublicKey(value: string): PublicKey | null {
   return parsedKeys(value);
 }
 
+/**
+ * A base58 public key, parsed to a PublicKey; a wallet's must also be on the ed25519 curve (a program
+ * address cannot sign).
+ */
+function publicKeyInput(kind: "address" | "wallet", meta: { description: string; example: string }) {
+  return z
+    .string({ error: "must be a string" })
+    .transform((value, context) => {
+      const key = toPublicKey(value);
+      if (key === null) {
+        context.addIssue({ code: "custom", message: "must be a base58 public key" });
+        return z.NEVER;
+      }
+      if (kind === "wallet" && !onCurve(value)) {
+        context.addIssue({ code: "custom", message: "must be a wallet's public key, not a program address" });
+        return z.NEVER;
+      }
+      return key;
+    })
+    .meta({ ...meta, ...BASE58_KEY_FORMAT });
+}
+
 /** Any base58 account address (vaults). */
-export const addressInput = z
-  .string({ error: "must be a string" })
-  .transform((value, context) => {
-    const key = toPublicKey(value);
-    if (key === null) {
-      context.addIssue({ code: "custom", message: "must be a base58 public key" });
-      return z.NEVER;
-    }
-    return key;
-  })
-  .meta({
-    description: "Base58 account address",
-    example: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS",
-    ...BASE58_KEY_FORMAT,
-  });
+export const addressInput = publicKeyInput("address", {
+  description: "Base58 account address",
+  example: "5wmiQyQXVpAVrfsVoQAqiHnkNZTW6n6998Rq56hs5DXS",
+});
 
 /** A wallet: a base58 public key on the ed25519 curve (a program address cannot sign). */
-export const walletInput = z
-  .string({ error: "must be a string" })
-  .transform((value, context) => {
-    const key = toPublicKey(value);
-    if (key === null) {
-      context.addIssue({ code: "custom", message: "must be a base58 public key" });
-      return z.NEVER;
-    }
-    if (!onCurve(value)) {
-      context.addIssue({ code: "custom", message: "must be a wallet's public key, not a program address" });
-      return z.NEVER;
-    }
-    return key;
-  })
-  .meta({
-    description: "Wallet public key (base58)",
-    example: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
-    ...BASE58_KEY_FORMAT,
-  });
+export const walletInput = publicKeyInput("wallet", {
+  description: "Wallet public key (base58)",
+  example: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+});
 
 /** A positive raw amount (u64) as a JSON integer or a string of digits. */
 export const rawAmountInput = z

@@ -136,3 +136,15 @@ export function withdrawalLimits(vault: LoadedVault, nowMs: number): WithdrawalL
   const windows = withdrawalWindows(vault.state, nowMs / 1000);
   return { hourly: windowView(vault, windows.hourly), daily: windowView(vault, windows.daily) };
 }
+
+/** The vault's withdrawal policy and its limits now, side by side (a vault's detail, a prepared withdrawal). */
+export function withdrawalPolicyAndLimits(
+  vault: LoadedVault,
+  schedule: ScheduleSettings,
+  nowMs: number,
+): { withdrawalPolicy: WithdrawalPolicy; withdrawalLimits: WithdrawalLimits } {
+  return {
+    withdrawalPolicy: withdrawalPolicy(vault, schedule),
+    withdrawalLimits: withdrawalLimits(vault, nowMs),
+  };
+}

@@ -2,7 +2,7 @@
 // it (a cancel is only ever named); an action the state does not allow is refused, and so is anything
 // the program would reject (minimum, balance, SOL, cap capacity at this moment). Capacity is checked,
 // never reserved.
-import type { PublicKey } from "@solana/web3.js";
+import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
 
 import { base58Of } from "../../chain/base58";
 import {
@@ -15,6 +15,7 @@ import { DomainError } from "../model/domain-errors";
 import {
   deriveExpectedBalanceChanges,
   rentToOpen,
+  type DerivedEffects,
   type ExpectedBalanceChanges,
 } from "./expected-balance-changes";
 import { findQueueHoles } from "../program/addresses";
@@ -34,6 +35,7 @@ import { formatAbout, formatHuman, tokenAmount, type TokenAmount } from "../mode
 import { buildUnsignedTransaction, computeUnitLimit, maximumFee } from "./transaction";
 import { cancelWithdrawal } from "./cancel-withdrawal";
 import { claimWithdrawal } from "./claim-withdrawal";
+import type { WithdrawalOperation } from "./operations";
 import { requestWithdrawal } from "./request-withdrawal";
 import { withdrawalWindows, type LoadedVault, type VaultDeps } from "../model/vault-state";
 import { readWithdrawalAccounts, type WithdrawalAccounts } from "./withdrawal-accounts";
@@ -44,8 +46,7 @@ import {
   claimAmounts,
   claimBlockerText,
   claimBlockers,
-  withdrawalLimits,
-  withdrawalPolicy,
+  withdrawalPolicyAndLimits,
   type ScheduleSettings,
   type WithdrawalLimits,
   type WithdrawalPolicy,
@@ -124,8 +125,50 @@ function estimateView(vault: LoadedVault, shares: bigint, feeBps: number): Withd
   };
 }
 
-function requireSol(accounts: WithdrawalAccounts, units: number, price: number, rent: bigint): void {
-  const needed = maximumFee(units, price) + rent;
+/** What every prepared withdrawal carries after its action, message and details. */
+type BuiltWithdrawal = Pick<
+  PreparedWithdrawal,
+  "transaction" | "lastValidBlockHeight" | "expiresAt" | "expectedBalanceChanges"
+>;
+
+/**
+ * The transaction of a withdrawal operation: the wallet's token account its definition says it may
+ * open (created idempotently, before `programInstruction`), checked against the wallet's SOL (the fee at
+ * its compute-unit limit and the rent of what it opens), with what it does to the wallet.
+ */
+async function buildWithdrawal(
+  deps: VaultDeps,
+  accounts: WithdrawalAccounts,
+  wallet: PublicKey,
+  operation: WithdrawalOperation,
+  programInstruction: TransactionInstruction,
+  effects: Omit<DerivedEffects, "tokenAccount">,
+): Promise<BuiltWithdrawal> {
+  const { vault } = accounts;
+  const [blockhash, price] = await Promise.all([
+    deps.chain.recentBlockhash(),
+    deps.chain.priorityFee([vault.address]),
+  ]);
+  const token = operation.createdTokenAccount;
+  const instructions =
+    token === null
+      ? [programInstruction]
+      : [
+          buildCreateAssociatedTokenAccountIdempotentInstruction(
+            wallet,
+            wallet,
+            vault[token].mint,
+            findAssociatedTokenAddress(wallet, vault[token].mint),
+          ),
+          programInstruction,
+        ];
+  const tokenAccount =
+    token === null ? undefined : { asset: accounts.assetAccount, shares: accounts.shareAccount }[token];
+  const rent = effects.opened.reduce(
+    (sum, { size, account }) => sum + rentToOpen(account, size),
+    tokenAccount === undefined ? 0n : rentToOpen(tokenAccount, TOKEN_ACCOUNT_SIZE),
+  );
+  const needed = maximumFee(computeUnitLimit(operation, instructions), price) + rent;
   if (accounts.walletLamports < needed) {
     throw new DomainError(
       "INSUFFICIENT_SOL",
@@ -133,6 +176,32 @@ function requireSol(accounts: WithdrawalAccounts, units: number, price: number, 
       { context: { neededLamports: needed.toString(), heldLamports: accounts.walletLamports.toString() } },
     );
   }
+  const built = buildUnsignedTransaction(wallet, operation, instructions, blockhash, price);
+  return {
+    transaction: built.transaction,
+    lastValidBlockHeight: built.lastValidBlockHeight,
+    expiresAt: built.expiresAt,
+    expectedBalanceChanges: deriveExpectedBalanceChanges(
+      operation,
+      vault,
+      built,
+      tokenAccount === undefined ? effects : { ...effects, tokenAccount },
+    ),
+  };
+}
+
+/** The wallet's pending request, which a claim or a cancel needs: nothing pending is a 409. */
+function pendingReceipt(
+  accounts: WithdrawalAccounts,
+  operation: WithdrawalOperation,
+): NonNullable<WithdrawalAccounts["receipt"]> {
+  if (accounts.receipt === null) {
+    throw new DomainError(
+      "NO_PENDING_WITHDRAWAL",
+      `This wallet has no pending withdrawal in this vault to ${operation.action}`,
+    );
+  }
+  return accounts.receipt;
 }
 
 function refuseIfPaused(vault: LoadedVault, nowMs: number): void {
@@ -179,12 +248,36 @@ function checkCapacity(vault: LoadedVault, assets: bigint, nowMs: number): void 
   }
 }
 
-async function prepareInitiate(
-  deps: VaultDeps,
+/**
+ * What every prepared withdrawal's details end with: the vault's policy and limits now, the estimate of
+ * a request (null for a claim or cancel, which show their own amounts) and no reservation (capacity is
+ * checked, never reserved).
+ */
+function withdrawalTerms<Estimate extends WithdrawalEstimate | null>(
+  vault: LoadedVault,
   schedule: ScheduleSettings,
-  accounts: WithdrawalAccounts,
-  request: WithdrawRequest,
-): Promise<PreparedWithdrawal> {
+  nowMs: number,
+  estimate: Estimate,
+): Pick<InitiateDetails, "withdrawalPolicy" | "withdrawalLimits" | "withdrawalReservation"> & {
+  withdrawalEstimate: Estimate;
+} {
+  return {
+    ...withdrawalPolicyAndLimits(vault, schedule, nowMs),
+    withdrawalEstimate: estimate,
+    withdrawalReservation: null,
+  };
+}
+
+/** What a preparation reads from: the chain, the schedule, the withdrawal's accounts, the request. */
+interface Preparing {
+  deps: VaultDeps;
+  schedule: ScheduleSettings;
+  accounts: WithdrawalAccounts;
+  request: WithdrawRequest;
+}
+
+async function prepareInitiate(preparing: Preparing): Promise<PreparedWithdrawal> {
+  const { deps, schedule, accounts, request } = preparing;
   const nowMs = deps.now();
   // The config this request meets on chain: a pending config past its time is applied before the
   // program reads the fee, minimum and caps, so this build shows and checks the same ones; a config
@@ -225,11 +318,11 @@ async function prepareInitiate(
     );
   }
   checkCapacity(vault, assetsForSharesRoundDown(shares, state.totalAssets, state.totalShares), nowMs);
-  const [blockhash, price] = await Promise.all([
-    deps.chain.recentBlockhash(),
-    deps.chain.priorityFee([vault.address]),
-  ]);
-  const instructions = [
+  const { transaction, ...built } = await buildWithdrawal(
+    deps,
+    accounts,
+    request.wallet,
+    requestWithdrawal,
     buildRequestWithdrawalInstruction(
       {
         owner: request.wallet,
@@ -242,79 +335,49 @@ async function prepareInitiate(
       // refuses it on chain (6026) instead of charging the holder more than it was told.
       { shares, maxFeeBps: state.feeBps },
     ),
-  ];
-  // The receipt the request opens (its address may hold lamports sent there: the program tops it up).
-  const opened = [{ size: WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, account: accounts.receiptAccount }];
-  requireSol(
-    accounts,
-    computeUnitLimit(requestWithdrawal, instructions),
-    price,
-    rentToOpen(accounts.receiptAccount, WITHDRAWAL_RECEIPT_ACCOUNT_SIZE),
+    {
+      asset: 0n,
+      shares: -shares,
+      // The receipt the request opens (its address may hold lamports sent there: the program tops it up).
+      opened: [{ size: WITHDRAWAL_RECEIPT_ACCOUNT_SIZE, account: accounts.receiptAccount }],
+      returned: 0n,
+    },
   );
-  const built = buildUnsignedTransaction(request.wallet, requestWithdrawal, instructions, blockhash, price);
   const estimate = estimateView(vault, shares, state.feeBps);
-  const expectedBalanceChanges = deriveExpectedBalanceChanges(requestWithdrawal, vault, built, {
-    asset: 0n,
-    shares: -shares,
-    opened,
-    returned: 0n,
-  });
   return {
     action: "initiate",
-    transaction: built.transaction,
+    transaction,
     message:
       `Request a withdrawal of ${formatAbout(shares, vault.shares)} from ${state.name}, worth about ` +
       `${formatAbout(BigInt(estimate.net.amount), vault.asset)} after the fee at today's share price; ` +
       `claimable once a new NAV is struck and the queue is funded`,
-    details: {
-      withdrawalPolicy: withdrawalPolicy(vault, schedule),
-      withdrawalLimits: withdrawalLimits(vault, nowMs),
-      withdrawalEstimate: estimate,
-      withdrawalReservation: null,
-    },
-    lastValidBlockHeight: built.lastValidBlockHeight,
-    expiresAt: built.expiresAt,
-    expectedBalanceChanges,
+    details: withdrawalTerms(vault, schedule, nowMs, estimate),
+    ...built,
   };
 }
 
-async function prepareClaim(
-  deps: VaultDeps,
-  schedule: ScheduleSettings,
-  accounts: WithdrawalAccounts,
-  request: WithdrawRequest,
-): Promise<PreparedWithdrawal> {
-  const { vault, receipt } = accounts;
-  if (receipt === null) {
-    throw new DomainError(
-      "NO_PENDING_WITHDRAWAL",
-      "This wallet has no pending withdrawal in this vault to claim",
-    );
-  }
-  const blockers = claimBlockers(vault.state, receipt, accounts.reserveBalance);
+async function prepareClaim(preparing: Preparing): Promise<PreparedWithdrawal> {
+  const { deps, schedule, accounts, request } = preparing;
+  const { vault } = accounts;
+  const { state } = vault;
+  const receipt = pendingReceipt(accounts, claimWithdrawal);
+  const blockers = claimBlockers(state, receipt, accounts.reserveBalance);
   if (blockers.length > 0) {
     throw new DomainError(
       "WITHDRAWAL_NOT_CLAIMABLE",
-      `The pending withdrawal of ${formatHuman(receipt.shares, vault.shares)} is not claimable yet: ${blockers.map((blocker) => claimBlockerText(blocker, vault.state, receipt)).join("; ")}`,
+      `The pending withdrawal of ${formatHuman(receipt.shares, vault.shares)} is not claimable yet: ${blockers.map((blocker) => claimBlockerText(blocker, state, receipt)).join("; ")}`,
       {
         context: { pendingShares: tokenAmount(vault.shares, receipt.shares), blockers },
         details: "GET this endpoint for the withdrawal's progress and estimated arrival",
       },
     );
   }
-  const [blockhash, price] = await Promise.all([
-    deps.chain.recentBlockhash(),
-    deps.chain.priorityFee([vault.address]),
-  ]);
-  const assetAccount = findAssociatedTokenAddress(request.wallet, vault.asset.mint);
-  const { state } = vault;
-  const instructions = [
-    buildCreateAssociatedTokenAccountIdempotentInstruction(
-      request.wallet,
-      request.wallet,
-      vault.asset.mint,
-      assetAccount,
-    ),
+  const amounts = claimAmounts(state, receipt);
+  const { transaction, ...built } = await buildWithdrawal(
+    deps,
+    accounts,
+    request.wallet,
+    claimWithdrawal,
     buildClaimWithdrawalInstruction({
       owner: request.wallet,
       vault: vault.address,
@@ -323,43 +386,24 @@ async function prepareClaim(
       shareMint: state.shareMint,
       escrow: state.escrow,
       reserve: state.reserve,
-      ownerAsset: assetAccount,
+      ownerAsset: findAssociatedTokenAddress(request.wallet, vault.asset.mint),
     }),
-  ];
-  requireSol(
-    accounts,
-    computeUnitLimit(claimWithdrawal, instructions),
-    price,
-    rentToOpen(accounts.assetAccount, TOKEN_ACCOUNT_SIZE),
+    // The net arrives; the escrowed shares are burned (they left the wallet at the request); the
+    // receipt closes and all its lamports come back.
+    { asset: amounts.net, shares: 0n, opened: [], returned: accounts.receiptAccount?.lamports ?? 0n },
   );
-  const built = buildUnsignedTransaction(request.wallet, claimWithdrawal, instructions, blockhash, price);
-  const amounts = claimAmounts(state, receipt);
-  // The net arrives; the escrowed shares are burned (they left the wallet at the request); the
-  // receipt closes and all its lamports come back.
-  const expectedBalanceChanges = deriveExpectedBalanceChanges(claimWithdrawal, vault, built, {
-    asset: amounts.net,
-    shares: 0n,
-    tokenAccount: accounts.assetAccount,
-    opened: [],
-    returned: accounts.receiptAccount?.lamports ?? 0n,
-  });
   return {
     action: "claim",
-    transaction: built.transaction,
+    transaction,
     message:
       `Claim about ${formatAbout(amounts.net, vault.asset)} (${formatAbout(amounts.gross, vault.asset)} less a ` +
       `${formatHuman(amounts.fee, vault.asset)} fee) for ${formatAbout(receipt.shares, vault.shares)} from ${state.name}`,
     details: {
       requestId: receipt.requestId.toString(),
       claimAmount: estimateView(vault, receipt.shares, receipt.feeBps),
-      withdrawalPolicy: withdrawalPolicy(vault, schedule),
-      withdrawalLimits: withdrawalLimits(vault, deps.now()),
-      withdrawalEstimate: null,
-      withdrawalReservation: null,
+      ...withdrawalTerms(vault, schedule, deps.now(), null),
     },
-    lastValidBlockHeight: built.lastValidBlockHeight,
-    expiresAt: built.expiresAt,
-    expectedBalanceChanges,
+    ...built,
   };
 }
 
@@ -368,72 +412,45 @@ async function prepareClaim(
  * wallet's share account (re-opened idempotently, as a claim does the asset account), the cap usage it
  * took is returned and it leaves the queue. Nothing pending is a 409, as for a claim.
  */
-async function prepareCancel(
-  deps: VaultDeps,
-  schedule: ScheduleSettings,
-  accounts: WithdrawalAccounts,
-  request: WithdrawRequest,
-): Promise<PreparedWithdrawal> {
-  const { vault, receipt } = accounts;
-  if (receipt === null) {
-    throw new DomainError(
-      "NO_PENDING_WITHDRAWAL",
-      "This wallet has no pending withdrawal in this vault to cancel",
-    );
-  }
-  const queueHoles = findQueueHoles(vault.address);
-  const [blockhash, price] = await Promise.all([
-    deps.chain.recentBlockhash(),
-    deps.chain.priorityFee([vault.address]),
-  ]);
+async function prepareCancel(preparing: Preparing): Promise<PreparedWithdrawal> {
+  const { deps, schedule, accounts, request } = preparing;
+  const { vault } = accounts;
   const { state } = vault;
-  const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
-  const instructions = [
-    buildCreateAssociatedTokenAccountIdempotentInstruction(
-      request.wallet,
-      request.wallet,
-      vault.shares.mint,
-      shareAccount,
-    ),
-    buildCancelWithdrawalInstruction({
-      owner: request.wallet,
-      vault: vault.address,
-      receipt: accounts.receiptAddress,
-      ownerShares: shareAccount,
-      escrow: state.escrow,
-      authority: state.authority,
-      shareMint: vault.shares.mint,
-      queueHoles,
-    }),
-  ];
-  // The first cancel that leaves a hole in the queue creates the vault's hole list and pays its rent
-  // before the receipt's rent comes back: the wallet must hold it beforehand (it comes back once the
-  // list is empty again, through close_queue_holes).
-  const opened = cancelLeavesHole(state, receipt)
-    ? [{ size: QUEUE_HOLES_ACCOUNT_SIZE, account: accounts.queueHolesAccount }]
-    : [];
-  const holeListRent = opened.reduce((sum, { size, account }) => sum + rentToOpen(account, size), 0n);
-  requireSol(
-    accounts,
-    computeUnitLimit(cancelWithdrawal, instructions),
-    price,
-    holeListRent + rentToOpen(accounts.shareAccount, TOKEN_ACCOUNT_SIZE),
-  );
-  const built = buildUnsignedTransaction(request.wallet, cancelWithdrawal, instructions, blockhash, price);
+  const receipt = pendingReceipt(accounts, cancelWithdrawal);
   // The program burns the receipt's fee in shares (rounded up), so a cancel costs what an exit costs.
   const feeShares = withdrawalFeeRoundUp(receipt.shares, receipt.feeBps);
   const returned = receipt.shares - feeShares;
   const value = assetsForSharesRoundDown(returned, state.totalAssets, state.totalShares);
-  const expectedBalanceChanges = deriveExpectedBalanceChanges(cancelWithdrawal, vault, built, {
-    asset: 0n,
-    shares: returned,
-    tokenAccount: accounts.shareAccount,
-    opened,
-    returned: accounts.receiptAccount?.lamports ?? 0n,
-  });
+  const { transaction, ...built } = await buildWithdrawal(
+    deps,
+    accounts,
+    request.wallet,
+    cancelWithdrawal,
+    buildCancelWithdrawalInstruction({
+      owner: request.wallet,
+      vault: vault.address,
+      receipt: accounts.receiptAddress,
+      ownerShares: findAssociatedTokenAddress(request.wallet, vault.shares.mint),
+      escrow: state.escrow,
+      authority: state.authority,
+      shareMint: vault.shares.mint,
+      queueHoles: findQueueHoles(vault.address),
+    }),
+    {
+      asset: 0n,
+      shares: returned,
+      // The first cancel that leaves a hole in the queue creates the vault's hole list and pays its
+      // rent before the receipt's rent comes back: the wallet must hold it beforehand (it comes back
+      // once the list is empty again, through close_queue_holes).
+      opened: cancelLeavesHole(state, receipt)
+        ? [{ size: QUEUE_HOLES_ACCOUNT_SIZE, account: accounts.queueHolesAccount }]
+        : [],
+      returned: accounts.receiptAccount?.lamports ?? 0n,
+    },
+  );
   return {
     action: "cancel",
-    transaction: built.transaction,
+    transaction,
     message:
       `Cancel the pending withdrawal of ${formatAbout(receipt.shares, vault.shares)} from ${state.name}: ` +
       (feeShares > 0n
@@ -447,16 +464,17 @@ async function prepareCancel(
       returnedShares: tokenAmount(vault.shares, returned),
       feeShares: tokenAmount(vault.shares, feeShares),
       returnedValue: tokenAmount(vault.asset, value),
-      withdrawalPolicy: withdrawalPolicy(vault, schedule),
-      withdrawalLimits: withdrawalLimits(vault, deps.now()),
-      withdrawalEstimate: null,
-      withdrawalReservation: null,
+      ...withdrawalTerms(vault, schedule, deps.now(), null),
     },
-    lastValidBlockHeight: built.lastValidBlockHeight,
-    expiresAt: built.expiresAt,
-    expectedBalanceChanges,
+    ...built,
   };
 }
+
+const PREPARE: Record<WithdrawAction, (preparing: Preparing) => Promise<PreparedWithdrawal>> = {
+  initiate: prepareInitiate,
+  claim: prepareClaim,
+  cancel: prepareCancel,
+};
 
 /** The action the chain's state calls for: claim when a withdrawal is pending, else initiate. */
 export function detectWithdrawAction(
@@ -479,12 +497,5 @@ export async function buildWithdrawTransaction(
       { context: { pendingShares: tokenAmount(accounts.vault.shares, accounts.receipt.shares) } },
     );
   }
-  switch (action) {
-    case "initiate":
-      return prepareInitiate(deps, schedule, accounts, request);
-    case "claim":
-      return prepareClaim(deps, schedule, accounts, request);
-    case "cancel":
-      return prepareCancel(deps, schedule, accounts, request);
-  }
+  return PREPARE[action]({ deps, schedule, accounts, request });
 }

@@ -11,9 +11,7 @@ import { defineOperation } from "./operation";
 export const cancelWithdrawal = defineOperation({
   instruction: "cancel_withdrawal",
   action: "cancel",
-  amountArg: null,
   createdTokenAccount: "shares",
-  takesWithdrawalCap: false,
   rentPaidFor: [QUEUE_HOLES_ACCOUNT_SIZE],
   // Worst case (share account re-opened and the hole list created: 22,362 CU), measured in
   // tests/api/endpoints/cancel.test.ts.
@@ -25,21 +23,14 @@ export const cancelWithdrawal = defineOperation({
     return vault === undefined ? null : findQueueHolesAndBump(vault).bump;
   },
   event: "WithdrawalCancelled",
-  activityOf: (event) => {
-    if (event.name !== "WithdrawalCancelled") return null;
-    const { data } = event;
-    return {
-      owner: data.owner,
-      // The shares that came back; the burned fee shares are the cancel's fee (in shares, not assets).
-      fields: {
-        kind: "cancel",
-        requestId: data.requestId,
-        assets: 0n,
-        shares: data.shares - data.feeShares,
-        fee: null,
-      },
-    };
-  },
+  // The shares that came back; the burned fee shares are the cancel's fee (in shares, not assets).
+  activity: (data) => ({
+    owner: data.owner,
+    requestId: data.requestId,
+    assets: 0n,
+    shares: data.shares - data.feeShares,
+    fee: null,
+  }),
   partnerEvent: "withdrawal.cancelled",
   // Back in the owner's wallet from the escrow (the escrowed shares less the burned fee); the request
   // left the queue.

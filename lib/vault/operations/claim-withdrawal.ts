@@ -6,27 +6,16 @@ import { defineOperation } from "./operation";
 export const claimWithdrawal = defineOperation({
   instruction: "claim_withdrawal",
   action: "claim",
-  amountArg: null,
   createdTokenAccount: "asset",
-  takesWithdrawalCap: false,
-  rentPaidFor: [],
   computeUnits: 40_000,
-  searchedBump: null,
   event: "WithdrawalClaimed",
-  activityOf: (event) => {
-    if (event.name !== "WithdrawalClaimed") return null;
-    const { data } = event;
-    return {
-      owner: data.owner,
-      fields: {
-        kind: "claim",
-        requestId: data.requestId,
-        assets: data.net,
-        shares: data.shares,
-        fee: data.fee,
-      },
-    };
-  },
+  activity: (data) => ({
+    owner: data.owner,
+    requestId: data.requestId,
+    assets: data.net,
+    shares: data.shares,
+    fee: data.fee,
+  }),
   partnerEvent: "withdrawal.claimed",
   partnerData: (fields) => ({
     requestId: fields.integer("requestId").toString(),

@@ -5,21 +5,17 @@
 // protocol's max_partner_fee_bps. Its Deposited event (the net amount) is the wallet's history row and
 // deposit.confirmed, classified by `deposit`; its own event, PartnerFeePaid, is the partner's
 // partner.fee_paid, seen only by the keys of that partner.
+import { DEPOSIT_TERMS } from "./deposit";
 import { defineOperation } from "./operation";
 
 export const depositWithPartnerFee = defineOperation({
+  ...DEPOSIT_TERMS,
   instruction: "deposit_with_partner_fee",
-  action: "deposit",
-  amountArg: "amount",
-  createdTokenAccount: "shares",
-  takesWithdrawalCap: false,
-  rentPaidFor: [],
+  partnerFeeArg: "partner_fee_bps",
   // deposit's budget and one token transfer more (the program's target: ≤ 10,000 CU above a deposit).
   computeUnits: 50_000,
-  searchedBump: null,
   event: "PartnerFeePaid",
-  // The history row is the Deposited event beside it (deposit's).
-  activityOf: () => null,
+  // No history row of its own: the row is the Deposited event beside it (deposit's).
   partnerEvent: "partner.fee_paid",
   partnerData: (fields) => ({
     partner: fields.address("partner"),

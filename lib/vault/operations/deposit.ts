@@ -2,24 +2,26 @@
 // min_shares_out); its share account is created if it has none.
 import { defineOperation } from "./operation";
 
-export const deposit = defineOperation({
-  instruction: "deposit",
+/** What a deposit is, with or without a partner fee: its word, its amount, its guard, its share account. */
+export const DEPOSIT_TERMS = {
   action: "deposit",
-  amountArg: "amount",
+  amount: { arg: "amount", token: "asset" },
+  sharesGuardArg: "min_shares_out",
   createdTokenAccount: "shares",
-  takesWithdrawalCap: false,
-  rentPaidFor: [],
+} as const;
+
+export const deposit = defineOperation({
+  ...DEPOSIT_TERMS,
+  instruction: "deposit",
   computeUnits: 40_000,
-  searchedBump: null,
   event: "Deposited",
-  activityOf: (event) => {
-    if (event.name !== "Deposited") return null;
-    const { data } = event;
-    return {
-      owner: data.owner,
-      fields: { kind: "deposit", requestId: null, assets: data.assets, shares: data.shares, fee: null },
-    };
-  },
+  activity: (data) => ({
+    owner: data.owner,
+    requestId: null,
+    assets: data.assets,
+    shares: data.shares,
+    fee: null,
+  }),
   partnerEvent: "deposit.confirmed",
   partnerData: (fields) => ({ assets: fields.asset("assets"), shares: fields.shares("shares") }),
 });

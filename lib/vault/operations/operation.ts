@@ -45,8 +45,27 @@ interface OperationSpec<Action extends OperationAction, Event extends VaultEvent
   instruction: VaultInstructionName;
   /** The spec's word at the HTTP edge and in history. */
   action: Action;
-  /** The instruction argument that carries the amount asked for (raw units), or null. */
-  amountArg: string | null;
+  /**
+   * The instruction argument that carries the amount asked for (raw units) and the token it is of: the
+   * most of that token the wallet pays (a deposit's asset, a request's shares); null when it asks for
+   * none and the wallet pays no token (it only gains).
+   */
+  amount: { arg: string; token: "asset" | "shares" } | null;
+  /**
+   * The argument that caps the withdrawal fee it accepts (a request's max_fee_bps): the check before
+   * signing holds it to the fee the vault charges now, so a fee raised before it lands cannot apply.
+   */
+  feeCapArg: string | null;
+  /**
+   * The argument that floors the shares it mints (a deposit's min_shares_out): the check before signing
+   * holds it to the build's preview less the caller's slippage, and that preview to the simulation.
+   */
+  sharesGuardArg: string | null;
+  /**
+   * The argument that carries a partner's fee in bps (deposit_with_partner_fee's partner_fee_bps): the
+   * check before signing holds it to the caller's maximum and to what the build showed.
+   */
+  partnerFeeArg: string | null;
   /** The wallet's associated token account the transaction may create, by its token. */
   createdTokenAccount: "asset" | "shares" | null;
   /** It counts against the vault's hourly and daily withdrawal caps (so a partner may hear they run low). */
@@ -65,8 +84,11 @@ interface OperationSpec<Action extends OperationAction, Event extends VaultEvent
   searchedBump: ((account: (name: string) => PublicKey | undefined) => number | null) | null;
   /** The event the program emits for the wallet. */
   event: Event;
-  /** A program event as a row of the wallet's history, when it is this operation's event; else null. */
-  activityOf(event: VaultEvent): { owner: PublicKey; fields: ActivityFields } | null;
+  /**
+   * The row of the wallet's history its event makes: whose it is and the amounts (its kind is the
+   * operation's action); null when its event makes none.
+   */
+  activity: ((data: EventData<Event>) => { owner: PublicKey } & Omit<ActivityFields, "kind">) | null;
   /** That event in the partner feed: its type and its data. */
   partnerEvent: PartnerEventType;
   partnerData(fields: StoredEventFields): Record<string, unknown>;
@@ -75,20 +97,62 @@ interface OperationSpec<Action extends OperationAction, Event extends VaultEvent
 export interface OperationDefinition<
   Action extends OperationAction = OperationAction,
   Event extends VaultEventName = VaultEventName,
-> extends Omit<OperationSpec<Action, Event>, "instruction"> {
+> extends Omit<OperationSpec<Action, Event>, "instruction" | "activity"> {
   /** The program instruction from the IDL (discriminator, accounts in order, arguments). */
   instruction: IdlInstruction;
+  /** A program event as a row of the wallet's history, when it is this operation's event; else null. */
+  activityOf(event: VaultEvent): { owner: PublicKey; fields: ActivityFields } | null;
   /** The position of the instruction's account `name`, from the IDL. */
   accountIndex(name: string): number;
 }
 
+/**
+ * What a definition need not say: it asks for no amount, opens no token account, takes no withdrawal
+ * cap, pays no program account's rent, searches no bump, has no fee cap, shares guard or partner fee,
+ * and its event makes no history row.
+ */
+const DEFAULTS = {
+  amount: null,
+  createdTokenAccount: null,
+  takesWithdrawalCap: false,
+  rentPaidFor: [],
+  searchedBump: null,
+  feeCapArg: null,
+  sharesGuardArg: null,
+  partnerFeeArg: null,
+  activity: null,
+} satisfies Partial<OperationSpec<OperationAction, VaultEventName>>;
+
+type Defaulted = keyof typeof DEFAULTS;
+
+type EventData<Event extends VaultEventName> = {
+  [Name in VaultEventName]: Extract<VaultEvent, { name: Name }>["data"];
+}[Event];
+
+/**
+ * The event's data when it is the event `name` (the union is keyed by name, so checking the name is
+ * the narrowing TypeScript cannot follow through the generic); else null.
+ */
+function dataOf<Event extends VaultEventName>(event: VaultEvent, name: Event): EventData<Event> | null {
+  return event.name === name ? (event.data as EventData<Event>) : null;
+}
+
 export function defineOperation<Action extends OperationAction, Event extends VaultEventName>(
-  spec: OperationSpec<Action, Event>,
+  spec: Omit<OperationSpec<Action, Event>, Defaulted> &
+    Partial<Pick<OperationSpec<Action, Event>, Defaulted>>,
 ): OperationDefinition<Action, Event> {
   const instruction = findIdlInstruction(spec.instruction);
+  const { activity = null, ...declared } = spec;
   return {
-    ...spec,
+    ...DEFAULTS,
+    ...declared,
     instruction,
+    activityOf: (event) => {
+      const data = dataOf(event, spec.event);
+      if (activity === null || data === null) return null;
+      const { owner, ...fields } = activity(data);
+      return { owner, fields: { kind: spec.action, ...fields } };
+    },
     accountIndex: (name) => instruction.accounts.findIndex((account) => account.name === name),
   };
 }

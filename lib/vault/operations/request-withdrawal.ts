@@ -7,8 +7,8 @@ import { defineOperation } from "./operation";
 export const requestWithdrawal = defineOperation({
   instruction: "request_withdrawal",
   action: "initiate",
-  amountArg: "shares",
-  createdTokenAccount: null,
+  amount: { arg: "shares", token: "shares" },
+  feeCapArg: "max_fee_bps",
   takesWithdrawalCap: true,
   rentPaidFor: [WITHDRAWAL_RECEIPT_ACCOUNT_SIZE],
   computeUnits: 20_000,
@@ -19,20 +19,13 @@ export const requestWithdrawal = defineOperation({
     return vault === undefined || owner === undefined ? null : findReceiptAndBump(vault, owner).bump;
   },
   event: "WithdrawalRequested",
-  activityOf: (event) => {
-    if (event.name !== "WithdrawalRequested") return null;
-    const { data } = event;
-    return {
-      owner: data.owner,
-      fields: {
-        kind: "initiate",
-        requestId: data.requestId,
-        assets: data.assets,
-        shares: data.shares,
-        fee: null,
-      },
-    };
-  },
+  activity: (data) => ({
+    owner: data.owner,
+    requestId: data.requestId,
+    assets: data.assets,
+    shares: data.shares,
+    fee: null,
+  }),
   partnerEvent: "withdrawal.requested",
   partnerData: (fields) => ({
     requestId: fields.integer("requestId").toString(),

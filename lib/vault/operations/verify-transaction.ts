@@ -49,8 +49,7 @@ import { lessBasisPointsRoundDown } from "../model/share-math";
 import { parseUiAmount } from "../model/token-amount";
 import type { BalanceChanges, WatchedAccounts } from "./balance-changes";
 import type { OperationAction } from "./operation";
-import { depositWithPartnerFee } from "./deposit-with-partner-fee";
-import { operationOf, operationsOf } from "./operations";
+import { operationOf, operationsOf, type Operation } from "./operations";
 import {
   TransactionCheckError,
   type TransactionCheckCode,
@@ -237,24 +236,25 @@ function slippageOf(options: CheckOptions): number {
  */
 function checkSlippageGuard(
   args: Record<string, string>,
+  guardArg: string,
   estimate: bigint | null,
   slippageBps: number,
 ): void {
   if (estimate === null) {
     fail(
       "MISSING_SHARE_ESTIMATE",
-      "The deposit's build shows no estimate of the shares it mints (details.estimatedSharesReceived), so its min_shares_out cannot be checked",
-      { argument: "min_shares_out" },
+      `The deposit's build shows no estimate of the shares it mints (details.estimatedSharesReceived), so its ${guardArg} cannot be checked`,
+      { argument: guardArg },
     );
   }
   const floor = lessBasisPointsRoundDown(estimate, slippageBps);
-  const found = BigInt(args.min_shares_out ?? "0");
+  const found = BigInt(args[guardArg] ?? "0");
   if (found < floor) {
     fail(
       "MIN_SHARES_OUT_TOO_LOW",
       `The deposit accepts as few as ${found} shares; the build showed ${estimate}, so at least ${floor} (${slippageBps} bps less) is expected`,
       {
-        argument: "min_shares_out",
+        argument: guardArg,
         estimated: estimate.toString(),
         expected: floor.toString(),
         found: found.toString(),
@@ -291,20 +291,24 @@ export async function readVaultTokens(
   };
 }
 
-/** A deposit's amount in raw units, human units converted with the asset's decimals from the chain. */
+/**
+ * The amount asked for in raw units (a request's shares, a deposit's amount: human units converted with
+ * the decimals of the token its definition says it is of, from the chain); null when none is asked.
+ */
 function expectedAmount(expected: ExpectedVaultTransaction, tokens: VaultTokens): bigint | null {
-  if (expected.operation === "initiate") {
-    return expected.shares;
-  }
-  if (expected.operation === "claim" || expected.operation === "cancel") {
-    return null;
+  const token = operationOf(expected.operation).amount?.token;
+  if (!("amount" in expected)) {
+    return "shares" in expected ? expected.shares : null;
   }
   if ("raw" in expected.amount) {
     return expected.amount.raw;
   }
-  const parsed = parseUiAmount(expected.amount.ui, tokens.assetDecimals);
+  const decimals = token === "shares" ? tokens.shareDecimals : tokens.assetDecimals;
+  const parsed = parseUiAmount(expected.amount.ui, decimals);
   if (!parsed.ok) {
-    fail("INVALID_AMOUNT", `The deposit's uiAmount ${parsed.reason}`, { uiAmount: expected.amount.ui });
+    fail("INVALID_AMOUNT", `The ${expected.operation}'s uiAmount ${parsed.reason}`, {
+      uiAmount: expected.amount.ui,
+    });
   }
   return parsed.amount;
 }
@@ -500,15 +504,15 @@ interface PartnerFeeBounds {
  */
 function checkPartnerFee(
   instruction: Instruction,
-  args: Record<string, string>,
+  asked: string | undefined,
   bounds: PartnerFeeBounds,
 ): number {
-  const found = Number(args.partner_fee_bps ?? Number.NaN);
+  const found = Number(asked ?? Number.NaN);
   if (!(found <= bounds.maxFeeBps)) {
     fail(
       "PARTNER_FEE_TOO_HIGH",
-      `The deposit pays a partner fee of ${args.partner_fee_bps ?? "missing"} bps; at most ${bounds.maxFeeBps} is accepted`,
-      { instruction: instruction.index, expected: bounds.maxFeeBps, found: args.partner_fee_bps ?? null },
+      `The deposit pays a partner fee of ${asked ?? "missing"} bps; at most ${bounds.maxFeeBps} is accepted`,
+      { instruction: instruction.index, expected: bounds.maxFeeBps, found: asked ?? null },
     );
   }
   if (bounds.shown === null || bounds.shown.feeBps !== found) {
@@ -527,7 +531,7 @@ function checkVaultInstruction(
   tokens: VaultTokens,
   amount: bigint | null,
   bounds: PartnerFeeBounds,
-): { args: Record<string, string>; partnerFee: CheckedPartnerFee | null } {
+): { operation: Operation; args: Record<string, string>; partnerFee: CheckedPartnerFee | null } {
   // The operations the spec's word names (a deposit: with or without a partner fee), by discriminator.
   const candidates = operationsOf(expected.operation);
   const operation =
@@ -546,14 +550,14 @@ function checkVaultInstruction(
     );
   }
   const definition = operation.instruction;
-  const paysPartner = operation === depositWithPartnerFee;
+  const { partnerFeeArg, feeCapArg } = operation;
   // The partner's accounts are derived from the partner the build named; a build that names none
   // cannot have its fee's destination checked.
-  const partner = paysPartner ? (bounds.shown?.partner ?? null) : null;
+  const partner = partnerFeeArg === null ? null : (bounds.shown?.partner ?? null);
   const args = decodeIntegerArgs(definition, instruction.data, instruction.index);
-  const feeBps = paysPartner ? checkPartnerFee(instruction, args, bounds) : null;
+  const feeBps = partnerFeeArg === null ? null : checkPartnerFee(instruction, args[partnerFeeArg], bounds);
   checkAccounts(instruction, definition, expected, tokens, partner);
-  const { amountArg } = operation;
+  const amountArg = operation.amount?.arg ?? null;
   if (amountArg !== null && amount !== null && args[amountArg] !== amount.toString()) {
     fail(
       "WRONG_AMOUNT",
@@ -568,14 +572,16 @@ function checkVaultInstruction(
   }
   // A request accepts at most the fee the vault charges now (what the holder was shown): a gateway
   // that raised it would let a fee raised just before the request apply to it.
-  if (expected.operation === "initiate" && !(Number(args.max_fee_bps ?? Number.NaN) <= tokens.feeBps)) {
+  const feeCap = feeCapArg === null ? undefined : args[feeCapArg];
+  if (feeCapArg !== null && !(Number(feeCap ?? Number.NaN) <= tokens.feeBps)) {
     fail(
       "FEE_ABOVE_VAULT",
-      `The request accepts a fee of up to ${args.max_fee_bps ?? "missing"} bps; the vault charges ${tokens.feeBps}`,
-      { instruction: instruction.index, expected: tokens.feeBps, found: args.max_fee_bps ?? null },
+      `The request accepts a fee of up to ${feeCap ?? "missing"} bps; the vault charges ${tokens.feeBps}`,
+      { instruction: instruction.index, expected: tokens.feeBps, found: feeCap ?? null },
     );
   }
   return {
+    operation,
     args,
     partnerFee:
       partner === null || feeBps === null
@@ -697,7 +703,10 @@ export function verifyVaultTransaction(
   const slippageBps = slippageOf(options);
   const partnerBounds: PartnerFeeBounds = {
     maxFeeBps: partnerMaximumOf(options),
-    shown: expected.operation === "deposit" ? partnerFeeShown(built) : null,
+    // What the build shows of a partner fee, when an operation of this word can pay one.
+    shown: operationsOf(expected.operation).some((operation) => operation.partnerFeeArg !== null)
+      ? partnerFeeShown(built)
+      : null,
   };
   const pinned = options.partner;
   if (pinned !== undefined && partnerBounds.shown !== null && !partnerBounds.shown.partner.equals(pinned)) {
@@ -743,6 +752,7 @@ export function verifyVaultTransaction(
   const amount = expectedAmount(expected, tokens);
   const budget: ComputeBudget = { limit: null, price: null };
   let args: Record<string, string> | null = null;
+  let operation: Operation | null = null;
   let partnerFee: CheckedPartnerFee | null = null;
   let createdAccounts = 0;
   const instructions = instructionsOf(transaction);
@@ -756,7 +766,13 @@ export function verifyVaultTransaction(
           program: VAULT_PROGRAM_ID.toBase58(),
         });
       }
-      ({ args, partnerFee } = checkVaultInstruction(instruction, expected, tokens, amount, partnerBounds));
+      ({ operation, args, partnerFee } = checkVaultInstruction(
+        instruction,
+        expected,
+        tokens,
+        amount,
+        partnerBounds,
+      ));
     } else if (instruction.program.equals(ASSOCIATED_TOKEN_PROGRAM_ID) && createdAccounts === 0) {
       checkTokenAccountCreation(instruction, expected, tokens);
       createdAccounts += 1;
@@ -771,7 +787,7 @@ export function verifyVaultTransaction(
       );
     }
   }
-  if (args === null) {
+  if (args === null || operation === null) {
     fail(
       "MISSING_VAULT_INSTRUCTION",
       `The transaction has no ${operationOf(expected.operation).instruction.name} instruction`,
@@ -780,9 +796,10 @@ export function verifyVaultTransaction(
       },
     );
   }
-  const estimatedShares = expected.operation === "deposit" ? estimatedSharesOf(built) : null;
-  if (expected.operation === "deposit") {
-    checkSlippageGuard(args, estimatedShares, slippageBps);
+  const { sharesGuardArg } = operation;
+  const estimatedShares = sharesGuardArg === null ? null : estimatedSharesOf(built);
+  if (sharesGuardArg !== null) {
+    checkSlippageGuard(args, sharesGuardArg, estimatedShares, slippageBps);
   }
   const maxPrice = options.maxComputeUnitPriceMicroLamports ?? DEFAULT_MAX_COMPUTE_UNIT_PRICE_MICRO_LAMPORTS;
   const price = budget.price ?? 0;
@@ -844,8 +861,13 @@ export function verifyVaultTransaction(
  * shares the simulation mints: its guard was held to that preview.
  */
 export function checkBalanceChanges(verified: VerifiedTransaction, changes: BalanceChanges): void {
-  const assetFloor = verified.operation === "deposit" ? -BigInt(verified.args.amount ?? "0") : 0n;
-  const sharesFloor = verified.operation === "initiate" ? -BigInt(verified.args.shares ?? "0") : 0n;
+  // The most the wallet pays of a token: the amount asked for, when the operation pays that token
+  // (the operations of one word pay the same: a deposit with a partner fee pays its amount too).
+  const { amount } = operationOf(verified.operation);
+  const floor = (token: "asset" | "shares") =>
+    amount?.token === token ? -BigInt(verified.args[amount.arg] ?? "0") : 0n;
+  const assetFloor = floor("asset");
+  const sharesFloor = floor("shares");
   const refuse = (what: string, floor: bigint, found: bigint) =>
     fail(
       "SIMULATED_OUTFLOW",
@@ -866,11 +888,8 @@ export function checkBalanceChanges(verified: VerifiedTransaction, changes: Bala
     refuse("lamports", -verified.maxLamportsSpent, changes.lamports);
   }
   const estimate = verified.estimatedShares;
-  if (
-    verified.operation === "deposit" &&
-    estimate !== null &&
-    estimate < lessBasisPointsRoundDown(changes.shares, verified.maxSlippageBps)
-  ) {
+  // Held only where the build showed a preview its guard was held to (sharesGuardArg).
+  if (estimate !== null && estimate < lessBasisPointsRoundDown(changes.shares, verified.maxSlippageBps)) {
     fail(
       "ESTIMATE_BELOW_SIMULATION",
       `The build showed ${estimate} shares; the simulation mints ${changes.shares}, more than ${verified.maxSlippageBps} bps above it`,

@@ -19,6 +19,7 @@ import {
   vaultLayout,
   type LoadedVault,
   type VaultDeps,
+  type VaultLayout,
 } from "../model/vault-state";
 
 export interface WithdrawalAccounts {
@@ -52,6 +53,31 @@ function receiptFrom(account: ChainAccount | null | undefined): ReceiptState | n
 }
 
 /**
+ * The vault, the wallet's receipt and the reserve, and after them the accounts `more` names from the
+ * vault's layout, freshly, in one getMultipleAccounts call.
+ */
+async function readVaultAndReceipt(
+  deps: VaultDeps,
+  vaultAddress: PublicKey,
+  wallet: PublicKey,
+  more: (layout: VaultLayout) => PublicKey[],
+) {
+  const layout = await vaultLayout(deps, vaultAddress);
+  const receiptAddress = findReceipt(vaultAddress, wallet);
+  const [vaultAccount, receipt, reserve, ...rest] = await deps.chain.getAccounts(
+    [vaultAddress, receiptAddress, layout.reserve, ...more(layout)],
+    "fresh",
+  );
+  return {
+    vault: vaultFromAccount(deps, vaultAddress, vaultAccount ?? null),
+    receiptAddress,
+    receiptAccount: receipt ?? null,
+    reserveBalance: tokenBalance(reserve),
+    rest,
+  };
+}
+
+/**
  * Vault, receipt, reserve, the wallet's accounts and the hole list, freshly, in one getMultipleAccounts
  * call.
  */
@@ -60,29 +86,20 @@ export async function readWithdrawalAccounts(
   vaultAddress: PublicKey,
   wallet: PublicKey,
 ): Promise<WithdrawalAccounts> {
-  const layout = await vaultLayout(deps, vaultAddress);
-  const receiptAddress = findReceipt(vaultAddress, wallet);
-  const [vaultAccount, receipt, reserve, walletAccount, shareAccount, assetAccount, queueHoles] =
-    await deps.chain.getAccounts(
-      [
-        vaultAddress,
-        receiptAddress,
-        layout.reserve,
-        wallet,
-        findAssociatedTokenAddress(wallet, layout.shareMint),
-        findAssociatedTokenAddress(wallet, layout.assetMint),
-        findQueueHoles(vaultAddress),
-      ],
-      "fresh",
-    );
-  const vault = vaultFromAccount(deps, vaultAddress, vaultAccount ?? null);
-  rememberVaultLayout(vault);
+  const { rest, ...read } = await readVaultAndReceipt(deps, vaultAddress, wallet, (layout) => [
+    wallet,
+    findAssociatedTokenAddress(wallet, layout.shareMint),
+    findAssociatedTokenAddress(wallet, layout.assetMint),
+    findQueueHoles(vaultAddress),
+  ]);
+  const [walletAccount, shareAccount, assetAccount, queueHoles] = rest;
+  rememberVaultLayout(read.vault);
   return {
-    vault,
-    receiptAddress,
-    receipt: receiptFrom(receipt),
-    receiptAccount: receipt ?? null,
-    reserveBalance: tokenBalance(reserve),
+    vault: read.vault,
+    receiptAddress: read.receiptAddress,
+    receipt: receiptFrom(read.receiptAccount),
+    receiptAccount: read.receiptAccount,
+    reserveBalance: read.reserveBalance,
     walletLamports: walletAccount?.lamports ?? 0n,
     walletShares: tokenBalance(shareAccount),
     assetAccount: assetAccount ?? null,
@@ -116,18 +133,12 @@ export async function readStatusAccounts(
   vaultAddress: PublicKey,
   wallet: PublicKey,
 ): Promise<StatusAccounts> {
-  const layout = await vaultLayout(deps, vaultAddress);
-  const receiptAddress = findReceipt(vaultAddress, wallet);
-  const [vaultAccount, receipt, reserve, holes] = await deps.chain.getAccounts(
-    [vaultAddress, receiptAddress, layout.reserve, findQueueHoles(vaultAddress)],
-    "fresh",
-  );
-  const vault = vaultFromAccount(deps, vaultAddress, vaultAccount ?? null);
+  const read = await readVaultAndReceipt(deps, vaultAddress, wallet, () => [findQueueHoles(vaultAddress)]);
   return {
-    vault,
-    receiptAddress,
-    receipt: receiptFrom(receipt),
-    reserveBalance: tokenBalance(reserve),
-    queueHoles: holesFrom(holes),
+    vault: read.vault,
+    receiptAddress: read.receiptAddress,
+    receipt: receiptFrom(read.receiptAccount),
+    reserveBalance: read.reserveBalance,
+    queueHoles: holesFrom(read.rest[0]),
   };
 }

@@ -243,6 +243,11 @@ export function signerOf(key: PublicKey): TransactionSigner {
   return createNoopSigner(addressOf(key));
 }
 
+/** The protocol admin's signature and the protocol account, which every admin instruction takes. */
+function protocolAdmin(accounts: ProtocolAdminAccounts): { admin: TransactionSigner; protocol: Address } {
+  return { admin: signerOf(accounts.admin), protocol: addressOf(accounts.protocol) };
+}
+
 /** An address a generated decoder returns, as web3.js's PublicKey: addressOf's way back. */
 export function publicKeyOfAddress(address: Address): PublicKey {
   return new PublicKey(address);
@@ -297,8 +302,7 @@ export function buildInitializeVaultInstruction(
   return toTransactionInstruction(
     getInitializeVaultInstruction({
       payer: signerOf(accounts.payer),
-      admin: signerOf(accounts.admin),
-      protocol: addressOf(accounts.protocol),
+      ...protocolAdmin(accounts),
       vault: addressOf(accounts.vault),
       authority: addressOf(accounts.authority),
       shareMint: addressOf(accounts.shareMint),
@@ -510,8 +514,7 @@ export function buildSetVaultPeriodsInstruction(
 ): TransactionInstruction {
   return toTransactionInstruction(
     getSetVaultPeriodsInstruction({
-      admin: signerOf(accounts.admin),
-      protocol: addressOf(accounts.protocol),
+      ...protocolAdmin(accounts),
       vault: addressOf(accounts.vault),
       configNoticeSeconds: periods.configNoticeSeconds,
       silenceSeconds: periods.silenceSeconds,
@@ -530,8 +533,7 @@ export function buildSetAdminPauseInstruction(
 ): TransactionInstruction {
   return toTransactionInstruction(
     getSetAdminPauseInstruction({
-      admin: signerOf(accounts.admin),
-      protocol: addressOf(accounts.protocol),
+      ...protocolAdmin(accounts),
       vault: addressOf(accounts.vault),
       until,
     }),
@@ -546,8 +548,7 @@ export function buildSetMaxPartnerFeeInstruction(
 ): TransactionInstruction {
   return toTransactionInstruction(
     getSetMaxPartnerFeeInstruction({
-      admin: signerOf(accounts.admin),
-      protocol: addressOf(accounts.protocol),
+      ...protocolAdmin(accounts),
       maxPartnerFeeBps: bpsArgument("maxPartnerFeeBps", maxPartnerFeeBps),
     }),
     accounts,
@@ -575,8 +576,7 @@ export function buildSetNavBoundsInstruction(
 ): TransactionInstruction {
   return toTransactionInstruction(
     getSetNavBoundsInstruction({
-      admin: signerOf(accounts.admin),
-      protocol: addressOf(accounts.protocol),
+      ...protocolAdmin(accounts),
       ...bounds,
     }),
     accounts,
@@ -590,8 +590,7 @@ export function buildProposeAdminInstruction(
 ): TransactionInstruction {
   return toTransactionInstruction(
     getProposeAdminInstruction({
-      admin: signerOf(accounts.admin),
-      protocol: addressOf(accounts.protocol),
+      ...protocolAdmin(accounts),
       newAdmin: addressOf(newAdmin),
     }),
     accounts,

@@ -14,8 +14,7 @@ import { vaultFromAccount, type LoadedVault, type VaultDeps } from "../model/vau
 import type { VaultToken, VaultView } from "../model/vault-view";
 import {
   isoFromSeconds,
-  withdrawalLimits,
-  withdrawalPolicy,
+  withdrawalPolicyAndLimits,
   type ScheduleSettings,
   type WithdrawalLimits,
   type WithdrawalPolicy,
@@ -136,8 +135,7 @@ export function vaultDetail(entry: DirectoryVault, schedule: ScheduleSettings, n
     totalShares: tokenAmount(view.shares, view.totalShares),
     navSequence: view.navSequence.toString(),
     navUpdatedAt: view.navUpdatedAt > 0n ? isoFromSeconds(view.navUpdatedAt) : null,
-    withdrawalPolicy: withdrawalPolicy(vault, schedule),
-    withdrawalLimits: withdrawalLimits(vault, nowMs),
+    ...withdrawalPolicyAndLimits(vault, schedule, nowMs),
     pendingConfig: pendingConfigView(entry.vault, nowMs),
   };
 }

@@ -149,17 +149,15 @@ function rememberRequestTime(key: string, time: Date): void {
   rememberedRequestTimes.set(key, time);
 }
 
-/** The block time of the WithdrawalRequested event with this request id among the receipt's transactions. */
+/**
+ * The block time of the WithdrawalRequested event with this request id among the receipt's
+ * transactions (requestTime remembers what it finds).
+ */
 async function requestTimeOnChain(
   deps: VaultDeps,
   receiptAddress: PublicKey,
   requestId: bigint,
 ): Promise<Date | null> {
-  const key = `${receiptAddress.toBase58()}:${requestId}`;
-  const remembered = rememberedRequestTimes.get(key);
-  if (remembered !== undefined) {
-    return remembered;
-  }
   const signatures = await deps.chain.getSignaturesForAddress(receiptAddress, SIGNATURES_SEARCHED);
   for (const entry of signatures) {
     if (entry.err !== null) {
@@ -173,9 +171,7 @@ async function requestTimeOnChain(
       (event) => event.name === "WithdrawalRequested" && event.data.requestId === requestId,
     );
     if (found && transaction.blockTime !== null) {
-      const time = new Date(transaction.blockTime * 1000);
-      rememberRequestTime(key, time);
-      return time;
+      return new Date(transaction.blockTime * 1000);
     }
   }
   return null;
