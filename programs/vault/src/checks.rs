@@ -173,6 +173,17 @@ pub fn associated_token_account(account: &Account, owner: &Pubkey, mint: &Pubkey
     address(account, &expected)
 }
 
+/// The account is `owner`'s associated token account of `mint`, re-derived from `bump` with one hash
+/// (the caller's argument: no search, so the cost does not depend on the owner). A wrong bump gives
+/// another address and is refused. A non-canonical bump that does give the account's address names
+/// an address only the associated token program could sign for, which it never does below the
+/// canonical bump, so no token account can exist there and `token_account` refuses it.
+pub fn associated_token_account_at(account: &Account, owner: &Pubkey, mint: &Pubkey, bump: u8) -> Result<()> {
+    let bump = [bump];
+    let seeds = Seeds::new(&[owner, &TOKEN_PROGRAM_ID, mint]).with_bump(&bump);
+    verify_program_address(&seeds, &ASSOCIATED_TOKEN_PROGRAM_ID, account.key())
+}
+
 /// A receipt loaded by the program belongs to this vault and owner. The program creates receipts only
 /// at ["receipt", vault, owner] and stores both keys, so comparing them is the re-derivation without
 /// its hash.
