@@ -23,7 +23,8 @@ function memberWithFirstTryReceipt(vault: TestVault, assets: bigint): Member {
 
 /**
  * A partner whose associated token account of the asset has bump `bump`: deposit_with_partner_fee
- * derives it with a bump search, ~1,500 CU per try (255 is the first try, half of all wallets).
+ * re-derives it from the bump it is passed (one hash), so its cost should not depend on the bump; a
+ * search would add ~1,500 CU per bump below 255.
  */
 function partnerWithAtaBump(vault: TestVault, bump: number): Partner {
   for (;;) {
@@ -40,6 +41,9 @@ interface Measurement {
   target: bigint | null;
 }
 
+/** The partner ATA bumps deposit_with_partner_fee is measured at: the first try and lower ones. */
+const PARTNER_ATA_BUMPS = [255, 254, 252];
+
 // Issue 10: deposit, request and claim each under 8,000 CU; issue 28: cancel too (its fee burn
 // included). A delivery by a stranger also derives the owner's associated token account (a bump
 // search, paid by whoever delivers): reported, no target.
@@ -53,8 +57,10 @@ const TARGETS: Record<string, bigint> = {
   "request_withdrawal (applying a due config)": 8_000n,
   claim_withdrawal: 8_000n,
   "claim_withdrawal (last, to surplus)": 8_000n,
-  // Issue 32: a deposit with a partner fee ≤ 10,000 CU (its partner's ATA found on the first try).
-  "deposit_with_partner_fee (ATA bump 255)": 10_000n,
+  // Issue 32: a deposit with a partner fee ≤ 10,000 CU, at any bump of its partner's ATA.
+  ...Object.fromEntries(
+    PARTNER_ATA_BUMPS.map((bump) => [`deposit_with_partner_fee (ATA bump ${bump})`, 10_000n]),
+  ),
 };
 
 function measured(instruction: string, outcome: TransactionOutcome): Measurement {
@@ -146,10 +152,10 @@ function measureAll(): Measurement[] {
       vault.requestWithdrawal(carol, 2_000_000_000n, 30),
     ),
   );
-  // Issue 32: 1,000 USDC at 25 bps, the protocol's default maximum being 100 bps.
-  const dave = vault.addMember(3_000_000_000n);
+  // Issue 32: 1,000 USDC at 25 bps, the protocol's default maximum being 100 bps, once per bump.
+  const dave = vault.addMember(4_000_000_000n);
   measured("deposit (dave, shares account)", vault.deposit(dave, 1_000_000n));
-  for (const bump of [255, 254]) {
+  for (const bump of PARTNER_ATA_BUMPS) {
     measurements.push(
       measured(
         `deposit_with_partner_fee (ATA bump ${bump})`,

@@ -20,6 +20,7 @@ import { findReceiptAndBump } from "../../lib/vault/program/addresses";
 import { BUMP_TRY_UNITS } from "../../lib/vault/operations/transaction";
 import { OPERATIONS } from "../../lib/vault/operations/operations";
 import { deposit as depositOperation } from "../../lib/vault/operations/deposit";
+import { depositWithPartnerFee } from "../../lib/vault/operations/deposit-with-partner-fee";
 import { requestWithdrawal } from "../../lib/vault/operations/request-withdrawal";
 import { claimWithdrawal } from "../../lib/vault/operations/claim-withdrawal";
 import { waitFor } from "../../localnet/testing";
@@ -104,7 +105,7 @@ async function consumed(signature: string): Promise<number> {
 }
 
 describe("compute-unit budgets", () => {
-  it("cover deposit, initiate and claim with room to spare, and are not wildly above them", async () => {
+  it("cover deposit, initiate, claim and a deposit with a partner fee with room to spare, and are not wildly above them", async () => {
     const { secret } = await harness.createKey();
     const flex = harness.localnet.addresses.vaults.find(
       (vault) => vault.vault.toBase58() === harness.flexVaultId,
@@ -160,11 +161,47 @@ describe("compute-unit budgets", () => {
     );
     const claimUnits = await consumed(await harness.signAndSend(String(claim.transaction), wallet));
 
-    const measured = { deposit: depositUnits, initiate: initiateUnits, claim: claimUnits };
+    // A deposit with a partner fee, its share account created, to a partner whose asset account's bump
+    // is 251 or lower: the program is passed that bump (no search), so only the share account's bump
+    // search is added to the base budget.
+    const payer = unluckyWallet([flex.shareMint], flex.vault, 251);
+    harness.localnet.faucet.dispenseUsdc(payer.publicKey, 300n * USDC);
+    let partner = Keypair.generate().publicKey;
+    while (findAssociatedTokenAddressAndBump(partner, harness.localnet.addresses.usdcMint).bump > 251) {
+      partner = Keypair.generate().publicKey;
+    }
+    harness.localnet.faucet.dispenseUsdc(partner, 0n);
+    const partnerKey = await harness.createKey({ partner: { wallet: partner.toBase58(), feeBps: 25 } });
+    const partnerDeposit = dataOf(
+      await harness.request("POST", `${path}/deposit`, {
+        key: partnerKey.secret,
+        body: { wallet: payer.publicKey.toBase58(), amount: "300000000" },
+      }),
+    );
+    expect(limitOf(String(partnerDeposit.transaction))).toBe(
+      depositWithPartnerFee.computeUnits +
+        (255 - findAssociatedTokenAddressAndBump(payer.publicKey, flex.shareMint).bump) * BUMP_TRY_UNITS,
+    );
+    const partnerDepositUnits = await consumed(
+      await harness.signAndSend(String(partnerDeposit.transaction), payer),
+    );
+    expect(
+      await harness.connection.getTokenAccountBalance(
+        findAssociatedTokenAddress(partner, harness.localnet.addresses.usdcMint),
+      ),
+    ).toMatchObject({ value: { amount: "750000" } });
+
+    const measured = {
+      deposit: depositUnits,
+      initiate: initiateUnits,
+      claim: claimUnits,
+      depositWithPartnerFee: partnerDepositUnits,
+    };
     const limits = {
       deposit: limitOf(String(deposit.transaction)),
       initiate: limitOf(String(initiate.transaction)),
       claim: limitOf(String(claim.transaction)),
+      depositWithPartnerFee: limitOf(String(partnerDeposit.transaction)),
     };
     console.log(
       "compute units consumed",
@@ -174,7 +211,7 @@ describe("compute-unit budgets", () => {
       "base budgets",
       Object.fromEntries(OPERATIONS.map((operation) => [operation.instruction.name, operation.computeUnits])),
     );
-    for (const action of ["deposit", "initiate", "claim"] as const) {
+    for (const action of ["deposit", "initiate", "claim", "depositWithPartnerFee"] as const) {
       expect(measured[action]).toBeLessThanOrEqual(limits[action] * 0.85);
       expect(measured[action]).toBeGreaterThan(limits[action] / 4);
     }

@@ -14,6 +14,7 @@ import {
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   tokenAccountAmount,
   findAssociatedTokenAddress,
+  findAssociatedTokenAddressAndBump,
 } from "../../chain/spl-token";
 import { DomainError } from "../model/domain-errors";
 import {
@@ -136,6 +137,8 @@ async function readWalletAccounts(
 interface PartnerAccounts {
   terms: PartnerTerms;
   partnerAsset: PublicKey;
+  /** The canonical bump of partnerAsset's address, which the instruction passes to the program. */
+  partnerAssetBump: number;
   /** Whether the partner's asset account exists (the program pays the fee into it). */
   partnerAssetExists: boolean;
   /** The protocol's max_partner_fee_bps; null when its account could not be read. */
@@ -148,7 +151,10 @@ async function readPartnerAccounts(
   terms: PartnerTerms,
   mode: ReadMode,
 ): Promise<PartnerAccounts> {
-  const partnerAsset = findAssociatedTokenAddress(terms.wallet, vault.asset.mint);
+  const { address: partnerAsset, bump: partnerAssetBump } = findAssociatedTokenAddressAndBump(
+    terms.wallet,
+    vault.asset.mint,
+  );
   const [assetAccount, protocolAccount] = await deps.chain.getAccounts(
     [partnerAsset, vault.state.protocol],
     mode,
@@ -156,6 +162,7 @@ async function readPartnerAccounts(
   return {
     terms,
     partnerAsset,
+    partnerAssetBump,
     partnerAssetExists:
       assetAccount !== null &&
       assetAccount !== undefined &&
@@ -324,7 +331,7 @@ export async function buildDepositTransaction(
               partner: partner.terms.wallet,
               partnerAsset: partner.partnerAsset,
             },
-            { ...args, partnerFeeBps: partner.terms.feeBps },
+            { ...args, partnerFeeBps: partner.terms.feeBps, partnerAssetBump: partner.partnerAssetBump },
           ),
     ],
     blockhash,

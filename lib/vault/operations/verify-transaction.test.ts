@@ -14,6 +14,7 @@ import {
   TOKEN_ACCOUNT_SIZE,
   buildCreateAssociatedTokenAccountIdempotentInstruction,
   findAssociatedTokenAddress,
+  findAssociatedTokenAddressAndBump,
 } from "../../chain/spl-token";
 import {
   findEscrow,
@@ -585,10 +586,17 @@ describe("checkBalanceChanges", () => {
 describe("a deposit that pays a partner fee (deposit_with_partner_fee)", () => {
   /** What the API builds for a partner's key: 25 bps to the partner's asset account. */
   function partnerDeposit(
-    change: { feeBps?: number; partner?: PublicKey; partnerAsset?: PublicKey; protocol?: PublicKey } = {},
+    change: {
+      feeBps?: number;
+      partner?: PublicKey;
+      partnerAsset?: PublicKey;
+      partnerAssetBump?: number;
+      protocol?: PublicKey;
+    } = {},
   ): VersionedTransaction {
     const shareMint = findShareMint(vault);
     const paid = change.partner ?? partner;
+    const canonical = findAssociatedTokenAddressAndBump(paid, assetMint);
     return transactionOf("deposit", [
       buildCreateAssociatedTokenAccountIdempotentInstruction(wallet, wallet, shareMint),
       buildDepositWithPartnerFeeInstruction(
@@ -602,9 +610,14 @@ describe("a deposit that pays a partner fee (deposit_with_partner_fee)", () => {
           depositorShares: findAssociatedTokenAddress(wallet, shareMint),
           protocol: change.protocol ?? protocol,
           partner: paid,
-          partnerAsset: change.partnerAsset ?? findAssociatedTokenAddress(paid, assetMint),
+          partnerAsset: change.partnerAsset ?? canonical.address,
         },
-        { amount: 250_000_000n, minSharesOut: HONEST_MIN_SHARES_OUT, partnerFeeBps: change.feeBps ?? 25 },
+        {
+          amount: 250_000_000n,
+          minSharesOut: HONEST_MIN_SHARES_OUT,
+          partnerFeeBps: change.feeBps ?? 25,
+          partnerAssetBump: change.partnerAssetBump ?? canonical.bump,
+        },
       ),
     ]);
   }
@@ -624,7 +637,11 @@ describe("a deposit that pays a partner fee (deposit_with_partner_fee)", () => {
       partnerAsset: findAssociatedTokenAddress(partner, assetMint),
       feeBps: 25,
     });
-    expect(verified.args).toMatchObject({ amount: "250000000", partner_fee_bps: "25" });
+    expect(verified.args).toMatchObject({
+      amount: "250000000",
+      partner_fee_bps: "25",
+      partner_asset_bump: String(findAssociatedTokenAddressAndBump(partner, assetMint).bump),
+    });
     // A plain deposit pays none.
     expect(
       verify(transactionOf("deposit", depositInstructions(250_000_000n)), deposit250, tokens).partnerFee,
@@ -688,6 +705,39 @@ describe("a deposit that pays a partner fee (deposit_with_partner_fee)", () => {
         ),
       ),
     ).toMatchObject({ code: "WRONG_ACCOUNT", context: { account: "partner_asset" } });
+  });
+
+  it("refuses a partner_asset_bump other than the canonical bump of the named partner's asset account", () => {
+    const options = { maxPartnerFeeBps: 25 };
+    const canonical = findAssociatedTokenAddressAndBump(partner, assetMint).bump;
+    // Another wallet's asset account whose bump is not the partner's: its bump passed with the
+    // partner's account.
+    let other = Keypair.generate().publicKey;
+    while (findAssociatedTokenAddressAndBump(other, assetMint).bump === canonical) {
+      other = Keypair.generate().publicKey;
+    }
+    const othersBump = findAssociatedTokenAddressAndBump(other, assetMint).bump;
+    // One below the canonical bump (non-canonical: an address of its own, or none), one above it
+    // (255 when the canonical is lower; an off-by-one when it is 255), 0, and the other wallet's.
+    const bumps = [canonical - 1, canonical === 255 ? 0 : canonical + 1, 0, othersBump];
+    for (const bump of new Set(bumps)) {
+      expect(
+        refusal(() =>
+          verify(partnerDeposit({ partnerAssetBump: bump }), deposit250, tokens, options, named()),
+        ),
+      ).toMatchObject({
+        code: "WRONG_ACCOUNT",
+        context: {
+          account: "partner_asset",
+          argument: "partner_asset_bump",
+          expected: canonical,
+          found: bump,
+        },
+      });
+    }
+    expect(
+      verify(partnerDeposit({ partnerAssetBump: canonical }), deposit250, tokens, options, named()).args,
+    ).toMatchObject({ partner_asset_bump: String(canonical) });
   });
 
   it("refuses, with the caller's partner pinned (an embed's), a build that names and pays another partner", () => {

@@ -7,7 +7,8 @@
 // price stays under the caller's cap; a deposit's guard (min_shares_out) sits at most the caller's
 // slippage below the shares the build's preview showed; a deposit that pays a partner fee
 // (deposit_with_partner_fee) pays at most the caller's maxPartnerFeeBps (default 0: none), exactly the
-// fee the build showed, to the associated token account of the partner the build named, under the
+// fee the build showed, to the associated token account of the partner the build named (with that
+// address's canonical bump as partner_asset_bump), under the
 // vault's own protocol; no lookup table hides an account. The
 // instruction is recognised by its discriminator and its accounts are read in the IDL's order
 // (programs/vault/idl.json), so an IDL change moves the check with it; an account the IDL names and
@@ -33,6 +34,7 @@ import {
   TOKEN_ACCOUNT_SIZE,
   TOKEN_PROGRAM_ID,
   findAssociatedTokenAddress,
+  findAssociatedTokenAddressAndBump,
 } from "../../chain/spl-token";
 import { decodeVaultState, type VaultState } from "../program/accounts";
 import {
@@ -525,6 +527,35 @@ function checkPartnerFee(
   return found;
 }
 
+/**
+ * The bump a deposit with a partner fee passes for the partner's associated token account is that
+ * address's canonical bump. The program re-derives the account from it with one hash and refuses one
+ * that does not give the account (a wrong bump, or a non-canonical one, where no token account can
+ * exist); a gateway that sent either would have the wallet sign a transaction bound to fail.
+ */
+function checkPartnerAssetBump(
+  instruction: Instruction,
+  args: Record<string, string>,
+  partner: PublicKey,
+  tokens: VaultTokens,
+): void {
+  const canonical = findAssociatedTokenAddressAndBump(partner, tokens.assetMint).bump;
+  const found = args.partner_asset_bump ?? null;
+  if (found !== String(canonical)) {
+    fail(
+      "WRONG_ACCOUNT",
+      `The deposit names the partner's asset account with bump ${found ?? "missing"}; its address's bump is ${canonical}`,
+      {
+        instruction: instruction.index,
+        account: "partner_asset",
+        argument: "partner_asset_bump",
+        expected: canonical,
+        found: found === null ? null : Number(found),
+      },
+    );
+  }
+}
+
 function checkVaultInstruction(
   instruction: Instruction,
   expected: ExpectedVaultTransaction,
@@ -557,6 +588,9 @@ function checkVaultInstruction(
   const args = decodeIntegerArgs(definition, instruction.data, instruction.index);
   const feeBps = partnerFeeArg === null ? null : checkPartnerFee(instruction, args[partnerFeeArg], bounds);
   checkAccounts(instruction, definition, expected, tokens, partner);
+  if (partner !== null) {
+    checkPartnerAssetBump(instruction, args, partner, tokens);
+  }
   const amountArg = operation.amount?.arg ?? null;
   if (amountArg !== null && amount !== null && args[amountArg] !== amount.toString()) {
     fail(

@@ -107,6 +107,7 @@ describe("instruction builders", () => {
       amount: 1n,
       minSharesOut: 0n,
       partnerFeeBps: 25,
+      partnerAssetBump: 255,
     }),
     set_max_partner_fee: buildSetMaxPartnerFeeInstruction({ admin, protocol }, 100),
   };
@@ -141,8 +142,14 @@ describe("instruction builders", () => {
           amount: 1_000_000_000n,
           minSharesOut: 997_500_000_000n,
           partnerFeeBps: 25,
+          partnerAssetBump: 253,
         }),
-      { amount: new BN("1000000000"), min_shares_out: new BN("997500000000"), partner_fee_bps: 25 },
+      {
+        amount: new BN("1000000000"),
+        min_shares_out: new BN("997500000000"),
+        partner_fee_bps: 25,
+        partner_asset_bump: 253,
+      },
     ],
     [
       "set_max_partner_fee",
@@ -171,11 +178,23 @@ describe("instruction builders", () => {
           amount: 1n,
           minSharesOut: 0n,
           partnerFeeBps: bps,
+          partnerAssetBump: 255,
         }),
       ).toThrow(RangeError);
       expect(() => buildSetMaxPartnerFeeInstruction({ admin, protocol }, bps)).toThrow(RangeError);
     },
   );
+
+  it.each([-1, 256, 1.5, Number.NaN])("refuses a partner asset bump of %s rather than wrap it", (bump) => {
+    expect(() =>
+      buildDepositWithPartnerFeeInstruction(partnerAccounts, {
+        amount: 1n,
+        minSharesOut: 0n,
+        partnerFeeBps: 25,
+        partnerAssetBump: bump,
+      }),
+    ).toThrow(RangeError);
+  });
 
   it.each([-1, 65_536, 1.5, Number.NaN])(
     "refuses a maximum fee of %s bps rather than wrap it",

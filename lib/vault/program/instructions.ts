@@ -97,6 +97,11 @@ export interface DepositWithPartnerFeeAccounts extends DepositAccounts {
 export interface DepositWithPartnerFeeArgs extends DepositArgs {
   /** floor(amount × partnerFeeBps / 10000) goes to the partner; min_shares_out applies to the rest. */
   partnerFeeBps: number;
+  /**
+   * The bump seed of partnerAsset's associated-token-account address (findAssociatedTokenAddressAndBump):
+   * the program re-derives the address with it in one hash instead of searching for it.
+   */
+  partnerAssetBump: number;
 }
 
 export interface RequestWithdrawalAccounts extends ProgramAccounts {
@@ -352,11 +357,20 @@ function bpsArgument(name: string, bps: number): number {
   return bps;
 }
 
+/** A u8 bump argument, refused with a RangeError rather than wrapped by the encoder. */
+function bumpArgument(name: string, bump: number): number {
+  if (!Number.isInteger(bump) || bump < 0 || bump > 0xff) {
+    throw new RangeError(`${name} must be an integer from 0 to 255, got ${bump}`);
+  }
+  return bump;
+}
+
 export function buildDepositWithPartnerFeeInstruction(
   accounts: DepositWithPartnerFeeAccounts,
   args: DepositWithPartnerFeeArgs,
 ): TransactionInstruction {
   const partnerFeeBps = bpsArgument("partnerFeeBps", args.partnerFeeBps);
+  const partnerAssetBump = bumpArgument("partnerAssetBump", args.partnerAssetBump);
   return toTransactionInstruction(
     getDepositWithPartnerFeeInstruction({
       depositor: signerOf(accounts.depositor),
@@ -373,6 +387,7 @@ export function buildDepositWithPartnerFeeInstruction(
       amount: args.amount,
       minSharesOut: args.minSharesOut,
       partnerFeeBps,
+      partnerAssetBump,
     }),
     accounts,
   );

@@ -103,6 +103,16 @@ const fn align8(n: usize) -> usize {
     (n + 7) & !7
 }
 
+/// A two-step hand-over completes: the proposed key (checked by `checks::proposed`) becomes `current`,
+/// no key is pending any more; returns the key it replaced.
+pub fn hand_over(current: &mut Pubkey, pending: &mut Pubkey) -> Pubkey {
+    let mut previous = [0u8; 32];
+    copy_key(&mut previous, current);
+    copy_key(current, pending);
+    *pending = [0; 32];
+    previous
+}
+
 #[inline]
 pub fn copy_key(dst: &mut Pubkey, src: &Pubkey) {
     // SAFETY: both are 32-byte arrays, read and written as four unaligned u64 words inside them.

@@ -24,6 +24,12 @@ pub fn writable(account: &Account) -> Result<()> {
     }
 }
 
+/// The account signs and is writable (it pays rent, or gets it back).
+pub fn writable_signer(account: &Account) -> Result<()> {
+    signer(account)?;
+    writable(account)
+}
+
 /// The account is exactly `expected` (a stored or well-known address).
 pub fn address(account: &Account, expected: &Pubkey) -> Result<()> {
     if keys_equal(account.key(), expected) {
@@ -31,6 +37,12 @@ pub fn address(account: &Account, expected: &Pubkey) -> Result<()> {
     } else {
         Err(VaultError::InvalidAccount.into())
     }
+}
+
+/// The account is exactly `expected` and writable (a vault's own mint or token account it moves).
+pub fn writable_address(account: &Account, expected: &Pubkey) -> Result<()> {
+    address(account, expected)?;
+    writable(account)
 }
 
 /// A stored key is `expected` (a receipt's vault, say).
@@ -42,14 +54,19 @@ pub fn address_is(stored: &Pubkey, expected: &Pubkey) -> Result<()> {
     }
 }
 
-/// The signer is the vault's manager.
-pub fn manager(account: &Account, vault: &Vault) -> Result<()> {
+/// The account signs and is `authority` (a stored manager or admin).
+fn signed_by(account: &Account, authority: &Pubkey) -> Result<()> {
     signer(account)?;
-    if keys_equal(account.key(), &vault.manager) {
+    if keys_equal(account.key(), authority) {
         Ok(())
     } else {
         Err(VaultError::Unauthorized.into())
     }
+}
+
+/// The signer is the vault's manager.
+pub fn manager(account: &Account, vault: &Vault) -> Result<()> {
+    signed_by(account, &vault.manager)
 }
 
 /// Loads the vault (owner, size, discriminator) and re-derives its address from the stored seeds
@@ -95,12 +112,53 @@ pub fn protocol_of<'a>(account: &'a Account, vault: &Vault, program_id: &Pubkey)
 
 /// The signer is the protocol's admin.
 pub fn admin(account: &Account, protocol: &Protocol) -> Result<()> {
+    signed_by(account, &protocol.admin)
+}
+
+/// The vault (writable, re-derived) and the protocol it is registered under (read-only, re-derived).
+pub fn vault_and_protocol<'a>(
+    vault_account: &'a Account,
+    protocol_account: &'a Account,
+    program_id: &Pubkey,
+) -> Result<(&'a mut Vault, &'a Protocol)> {
+    let vault = vault(vault_account, program_id, true)?;
+    vaults_protocol(protocol_account, vault)?;
+    let protocol = protocol(protocol_account, program_id, false)?;
+    Ok((vault, protocol))
+}
+
+/// A vault instruction of its protocol's admin: the vault (writable) under its protocol, whose admin
+/// signs.
+pub fn vault_by_admin<'a>(
+    admin_account: &Account,
+    protocol_account: &'a Account,
+    vault_account: &'a Account,
+    program_id: &Pubkey,
+) -> Result<&'a mut Vault> {
+    let (vault, protocol) = vault_and_protocol(vault_account, protocol_account, program_id)?;
+    admin(admin_account, protocol)?;
+    Ok(vault)
+}
+
+/// A protocol instruction of its admin: the protocol (writable, re-derived), whose admin signs.
+pub fn protocol_by_admin<'a>(
+    admin_account: &Account,
+    protocol_account: &'a Account,
+    program_id: &Pubkey,
+) -> Result<&'a mut Protocol> {
+    let protocol = protocol(protocol_account, program_id, true)?;
+    admin(admin_account, protocol)?;
+    Ok(protocol)
+}
+
+/// The signer is the key a hand-over proposed. The all-zero key means no proposal: nobody can sign
+/// for it, but say so rather than rely on it.
+pub fn proposed(account: &Account, pending: &Pubkey) -> Result<()> {
     signer(account)?;
-    if keys_equal(account.key(), &protocol.admin) {
-        Ok(())
-    } else {
-        Err(VaultError::Unauthorized.into())
+    if keys_equal(pending, &[0; 32]) || !keys_equal(account.key(), pending) {
+        return Err(VaultError::Unauthorized.into());
     }
+    Ok(())
 }
 
 /// The account does not exist yet (it may hold lamports someone sent to the address).
@@ -171,6 +229,34 @@ pub fn associated_token_account(account: &Account, owner: &Pubkey, mint: &Pubkey
     let seeds = Seeds::new(&[owner, &TOKEN_PROGRAM_ID, mint]);
     let (expected, _) = find_program_address(&seeds, &ASSOCIATED_TOKEN_PROGRAM_ID)?;
     address(account, &expected)
+}
+
+/// The account is `owner`'s associated token account of `mint`, re-derived from `bump` with one hash
+/// (the caller's argument: no search, so the cost does not depend on the owner). A wrong bump gives
+/// another address and is refused. A non-canonical bump that does give the account's address names
+/// an address only the associated token program could sign for, which it never does below the
+/// canonical bump, so no token account can exist there and `token_account` refuses it.
+pub fn associated_token_account_at(account: &Account, owner: &Pubkey, mint: &Pubkey, bump: u8) -> Result<()> {
+    let bump = [bump];
+    let seeds = Seeds::new(&[owner, &TOKEN_PROGRAM_ID, mint]).with_bump(&bump);
+    verify_program_address(&seeds, &ASSOCIATED_TOKEN_PROGRAM_ID, account.key())
+}
+
+/// The owner's pending withdrawal: the writable receipt, refused as NoPendingWithdrawal when nothing is
+/// at its address, else loaded (owner, size, discriminator) and checked to be this vault's and owner's.
+pub fn pending_receipt<'a>(
+    account: &'a Account,
+    vault_key: &Pubkey,
+    owner: &Pubkey,
+    program_id: &Pubkey,
+) -> Result<&'a mut WithdrawalReceipt> {
+    writable(account)?;
+    if keys_equal(account.owner(), &SYSTEM_PROGRAM_ID) && account.data_len() == 0 {
+        return Err(VaultError::NoPendingWithdrawal.into());
+    }
+    let receipt = WithdrawalReceipt::load(account, program_id)?;
+    receipt_of(receipt, vault_key, owner)?;
+    Ok(receipt)
 }
 
 /// A receipt loaded by the program belongs to this vault and owner. The program creates receipts only

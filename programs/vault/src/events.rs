@@ -2,6 +2,7 @@
 
 use crate::account::Pubkey;
 use crate::borsh::Writer;
+use crate::config::Config;
 use crate::runtime::emit;
 use crate::state::{Protocol, Vault, WithdrawalReceipt};
 
@@ -159,15 +160,20 @@ pub fn withdrawals_staged(vault_key: &Pubkey, staged_shares: u64, vault: &Vault,
     emit(w.bytes());
 }
 
+/// The four fields holders' exits depend on, as ConfigUpdated and ConfigScheduled carry them.
+fn config_fields<const N: usize>(w: &mut Writer<N>, config: &Config) {
+    w.u16(config.fee_bps);
+    w.u64(config.min_withdrawal_shares);
+    w.u64(config.hourly_cap);
+    w.u64(config.daily_cap);
+}
+
 /// The config in force with the pause: `paused`, its end `pause_until` (in force while now < it) and
 /// `admin_paused` (the protocol admin's pause, which the manager cannot lift).
 pub fn config_updated(vault_key: &Pubkey, vault: &Vault, now: i64) {
     let mut w = Writer::<128>::new(&CONFIG_UPDATED);
     w.pubkey(vault_key);
-    w.u16(vault.fee_bps);
-    w.u64(vault.min_withdrawal_shares);
-    w.u64(vault.hourly_cap);
-    w.u64(vault.daily_cap);
+    config_fields(&mut w, &Config::current(vault));
     w.u8(vault.paused);
     w.i64(vault.pause_until);
     w.u8(vault.admin_paused);
@@ -181,10 +187,7 @@ pub fn config_updated(vault_key: &Pubkey, vault: &Vault, now: i64) {
 pub fn config_scheduled(vault_key: &Pubkey, vault: &Vault, now: i64) {
     let mut w = Writer::<96>::new(&CONFIG_SCHEDULED);
     w.pubkey(vault_key);
-    w.u16(vault.pending_fee_bps);
-    w.u64(vault.pending_min_withdrawal_shares);
-    w.u64(vault.pending_hourly_cap);
-    w.u64(vault.pending_daily_cap);
+    config_fields(&mut w, &Config::pending(vault));
     w.i64(vault.pending_effective_at);
     w.i64(now);
     emit(w.bytes());
@@ -242,39 +245,28 @@ pub fn max_partner_fee_updated(protocol_key: &Pubkey, protocol: &Protocol, now: 
     emit(w.bytes());
 }
 
-pub fn admin_proposed(protocol_key: &Pubkey, protocol: &Protocol, now: i64) {
-    let mut w = Writer::<112>::new(&ADMIN_PROPOSED);
-    w.pubkey(protocol_key);
-    w.pubkey(&protocol.admin);
-    w.pubkey(&protocol.pending_admin);
+/// A hand-over's event: the protocol or vault, then the keys it names, then the time.
+fn keys_event(discriminator: &[u8; 8], keys: &[&Pubkey], now: i64) {
+    let mut w = Writer::<144>::new(discriminator);
+    for key in keys {
+        w.pubkey(key);
+    }
     w.i64(now);
     emit(w.bytes());
+}
+
+pub fn admin_proposed(protocol_key: &Pubkey, protocol: &Protocol, now: i64) {
+    keys_event(&ADMIN_PROPOSED, &[protocol_key, &protocol.admin, &protocol.pending_admin], now);
 }
 
 pub fn admin_accepted(protocol_key: &Pubkey, previous_admin: &Pubkey, protocol: &Protocol, now: i64) {
-    let mut w = Writer::<112>::new(&ADMIN_ACCEPTED);
-    w.pubkey(protocol_key);
-    w.pubkey(previous_admin);
-    w.pubkey(&protocol.admin);
-    w.i64(now);
-    emit(w.bytes());
+    keys_event(&ADMIN_ACCEPTED, &[protocol_key, previous_admin, &protocol.admin], now);
 }
 
 pub fn manager_proposed(vault_key: &Pubkey, proposer: &Pubkey, vault: &Vault, now: i64) {
-    let mut w = Writer::<144>::new(&MANAGER_PROPOSED);
-    w.pubkey(vault_key);
-    w.pubkey(proposer);
-    w.pubkey(&vault.manager);
-    w.pubkey(&vault.pending_manager);
-    w.i64(now);
-    emit(w.bytes());
+    keys_event(&MANAGER_PROPOSED, &[vault_key, proposer, &vault.manager, &vault.pending_manager], now);
 }
 
 pub fn manager_accepted(vault_key: &Pubkey, previous_manager: &Pubkey, vault: &Vault, now: i64) {
-    let mut w = Writer::<112>::new(&MANAGER_ACCEPTED);
-    w.pubkey(vault_key);
-    w.pubkey(previous_manager);
-    w.pubkey(&vault.manager);
-    w.i64(now);
-    emit(w.bytes());
+    keys_event(&MANAGER_ACCEPTED, &[vault_key, previous_manager, &vault.manager], now);
 }

@@ -16,6 +16,8 @@ pub mod queue;
 pub mod runtime;
 pub mod state;
 pub mod syscalls;
+#[cfg(test)]
+mod test_rng;
 
 
 /// The loader calls this with its serialized input; 0 is success, anything else an error code.

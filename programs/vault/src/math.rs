@@ -28,28 +28,12 @@ fn leading_zeros(mut x: u64) -> u32 {
         return 64;
     }
     let mut n = 0;
-    if x >> 32 == 0 {
-        n += 32;
-        x <<= 32;
-    }
-    if x >> 48 == 0 {
-        n += 16;
-        x <<= 16;
-    }
-    if x >> 56 == 0 {
-        n += 8;
-        x <<= 8;
-    }
-    if x >> 60 == 0 {
-        n += 4;
-        x <<= 4;
-    }
-    if x >> 62 == 0 {
-        n += 2;
-        x <<= 2;
-    }
-    if x >> 63 == 0 {
-        n += 1;
+    // A binary search for the highest set bit: is the top half (32 bits, then 16, … 1) all zero?
+    for width in [32, 16, 8, 4, 2, 1] {
+        if x >> (64 - width) == 0 {
+            n += width;
+            x <<= width;
+        }
     }
     n
 }
@@ -284,29 +268,7 @@ impl Window {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            // xorshift64*: deterministic, no crates.
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        /// Values of every magnitude, including the edges.
-        fn any(&mut self) -> u64 {
-            let bits = self.next() % 65;
-            let v = self.next();
-            match self.next() % 8 {
-                0 => 0,
-                1 => u64::MAX,
-                2 => 1,
-                _ if bits == 64 => v,
-                _ => v & ((1u64 << bits) - 1),
-            }
-        }
-    }
+    use crate::test_rng::Rng;
 
     #[test]
     fn mul_wide_matches_u128() {

@@ -184,6 +184,7 @@ pub fn stage(queue: &mut Queue, mut holes: Option<&mut QueueHoles>, budget: u64)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     fn empty_holes() -> QueueHoles {
         // SAFETY: QueueHoles is plain integers and byte arrays; all-zero is a valid value.
@@ -263,19 +264,6 @@ mod tests {
         start: u64,
         end: u64,
         live: bool,
-    }
-
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
     }
 
     fn funded_part(r: &Request, funded: u64) -> u64 {

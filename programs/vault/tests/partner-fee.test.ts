@@ -2,11 +2,17 @@
 // floor(amount × bps / 10000) to the partner's associated token account and deposits the rest exactly
 // as deposit does; the protocol's max_partner_fee_bps (100 by default, at most 500, set by the admin
 // with set_max_partner_fee) bounds the bps the depositor signs.
-import { Keypair, type PublicKey } from "@solana/web3.js";
+import { Keypair, PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 
-import { findAssociatedTokenAddress } from "../../../lib/chain/spl-token";
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  findAssociatedTokenAddress,
+  findAssociatedTokenAddressAndBump,
+} from "../../../lib/chain/spl-token";
 import { decodeVaultEvents } from "../../../lib/vault/program/events";
+import { vaultErrorCode } from "../../../lib/vault/program/program-errors";
 import { TestChain } from "./harness";
 import { expectRefused, expectSuccess } from "./expectations";
 import { TestProtocol, TestVault, type Member, type Partner } from "./vault-fixture";
@@ -224,6 +230,119 @@ describe("deposit_with_partner_fee", () => {
       [alice.keypair],
       "InvalidAccountOwner",
     );
+  });
+
+  it("re-derives the partner's ATA from partner_asset_bump: a wrong, non-canonical or another wallet's bump is refused (6033)", () => {
+    const { chain, vault, alice, partner } = pricedVault();
+    const canonical = findAssociatedTokenAddressAndBump(partner.publicKey, chain.assetMint).bump;
+    // Another wallet's ATA whose bump is not the partner's.
+    let other = Keypair.generate().publicKey;
+    while (findAssociatedTokenAddressAndBump(other, chain.assetMint).bump === canonical) {
+      other = Keypair.generate().publicKey;
+    }
+    const othersBump = findAssociatedTokenAddressAndBump(other, chain.assetMint).bump;
+    const wrongBumps = new Set([
+      canonical - 1,
+      canonical - 2,
+      canonical === 255 ? 0 : canonical + 1,
+      0,
+      othersBump,
+    ]);
+    for (const partnerAssetBump of wrongBumps) {
+      expectRefused(
+        chain,
+        [vault.depositWithPartnerFeeInstruction(alice, partner, 1_000n * USDC, 25, { partnerAssetBump })],
+        [alice.keypair],
+        "NotAssociatedTokenAccount",
+      );
+    }
+    expect(vaultErrorCode("NotAssociatedTokenAccount")).toBe(6033);
+
+    // The other wallet's own ATA with its own bump, naming the partner: derived from the partner's key,
+    // that bump gives another address.
+    const othersAta = chain.createAssociatedTokenAccount(other, chain.assetMint);
+    expectRefused(
+      chain,
+      [
+        vault.depositWithPartnerFeeInstruction(alice, partner, 1_000n * USDC, 25, {
+          partnerAsset: othersAta,
+          partnerAssetBump: othersBump,
+        }),
+      ],
+      [alice.keypair],
+      "NotAssociatedTokenAccount",
+    );
+
+    // A non-canonical bump with the address it does derive: the address check passes, but only the
+    // associated token program could have created an account there, and it signs only for the canonical
+    // bump, so no token account exists at that address (6007, InvalidAccountOwner: nothing is there).
+    let nonCanonical = canonical - 1;
+    let address: PublicKey | null = null;
+    while (address === null && nonCanonical >= 0) {
+      try {
+        address = PublicKey.createProgramAddressSync(
+          [
+            partner.publicKey.toBuffer(),
+            TOKEN_PROGRAM_ID.toBuffer(),
+            chain.assetMint.toBuffer(),
+            Buffer.from([nonCanonical]),
+          ],
+          ASSOCIATED_TOKEN_PROGRAM_ID,
+        );
+      } catch {
+        nonCanonical -= 1;
+      }
+    }
+    if (address === null) throw new Error("no non-canonical bump off the curve");
+    expect(chain.readAccount(address)).toBeNull();
+    expectRefused(
+      chain,
+      [
+        vault.depositWithPartnerFeeInstruction(alice, partner, 1_000n * USDC, 25, {
+          partnerAsset: address,
+          partnerAssetBump: nonCanonical,
+        }),
+      ],
+      [alice.keypair],
+      "InvalidAccountOwner",
+    );
+
+    // The canonical bump pays: 2.5 USDC, nothing before.
+    expect(chain.tokenBalance(partner.assetAccount)).toBe(0n);
+    expectSuccess(
+      vault.depositWithPartnerFee(alice, partner, 1_000n * USDC, 25, { partnerAssetBump: canonical }),
+    );
+    expect(chain.tokenBalance(partner.assetAccount)).toBe(2_500_000n);
+  });
+
+  it("costs at most 10,000 CU whatever the partner's ATA bump (255, and 253 or lower): no bump search", () => {
+    const { chain, vault, alice } = pricedVault();
+    /** A partner whose ATA of the asset has a bump `fits`, found by generating wallets. */
+    const partnerWhose = (fits: (bump: number) => boolean): { partner: Partner; bump: number } => {
+      for (;;) {
+        const partner = vault.addPartner();
+        const { bump } = findAssociatedTokenAddressAndBump(partner.publicKey, chain.assetMint);
+        if (fits(bump)) return { partner, bump };
+      }
+    };
+    const first = partnerWhose((bump) => bump === 255);
+    const low = partnerWhose((bump) => bump <= 253);
+    // Each partner paid once before, so both measured deposits find the same accounts in the same state.
+    expectSuccess(vault.depositWithPartnerFee(alice, first.partner, 1_000n * USDC, 25));
+    expectSuccess(vault.depositWithPartnerFee(alice, low.partner, 1_000n * USDC, 25));
+    const units = [first, low].map(
+      ({ partner }) =>
+        expectSuccess(vault.depositWithPartnerFee(alice, partner, 1_000n * USDC, 25)).computeUnits,
+    );
+    const [atFirst, atLow] = units as [bigint, bigint];
+    console.log(
+      `deposit_with_partner_fee: ${atFirst} CU at ATA bump 255, ${atLow} CU at ATA bump ${low.bump}`,
+    );
+    expect(atFirst).toBeLessThanOrEqual(10_000n);
+    expect(atLow).toBeLessThanOrEqual(10_000n);
+    // A search would cost ~1,500 CU more per bump below 255 (≥ 3,000 here, 10,278 at bump 254 before
+    // partner_asset_bump); one hash costs the same at any bump.
+    expect(atLow).toBe(atFirst);
   });
 
   it("refuses a protocol account other than the vault's own", () => {

@@ -3,6 +3,7 @@
 // can swap in impostors.
 import { Keypair, type PublicKey, type TransactionInstruction } from "@solana/web3.js";
 
+import { findAssociatedTokenAddressAndBump } from "../../../lib/chain/spl-token";
 import {
   decodeQueueHolesState,
   type VaultState,
@@ -88,6 +89,15 @@ export interface Partner {
   publicKey: PublicKey;
   assetAccount: PublicKey;
 }
+
+/**
+ * A deposit_with_partner_fee's accounts and arguments other than the defaults; partnerAssetBump is by
+ * default the canonical bump of the named partner's associated token account of the asset.
+ */
+export type PartnerDepositOptions = Partial<DepositWithPartnerFeeAccounts> & {
+  minSharesOut?: bigint;
+  partnerAssetBump?: number;
+};
 
 /**
  * Bounds loose enough for tests that are not about them: any strike up to ±100%, any time, and the
@@ -351,8 +361,9 @@ export class TestVault {
     partnerFeeBps: number,
     {
       minSharesOut = 0n,
+      partnerAssetBump = findAssociatedTokenAddressAndBump(partner.publicKey, this.chain.assetMint).bump,
       ...overrides
-    }: Partial<DepositWithPartnerFeeAccounts> & { minSharesOut?: bigint } = {},
+    }: PartnerDepositOptions = {},
   ): TransactionInstruction {
     const { vault, authority, shareMint, reserve } = this.addresses;
     return buildDepositWithPartnerFeeInstruction(
@@ -369,7 +380,7 @@ export class TestVault {
         partnerAsset: partner.assetAccount,
         ...overrides,
       },
-      { amount, minSharesOut, partnerFeeBps },
+      { amount, minSharesOut, partnerFeeBps, partnerAssetBump },
     );
   }
 
@@ -378,7 +389,7 @@ export class TestVault {
     partner: Partner,
     amount: bigint,
     partnerFeeBps: number,
-    options: Partial<DepositWithPartnerFeeAccounts> & { minSharesOut?: bigint } = {},
+    options: PartnerDepositOptions = {},
   ): TransactionOutcome {
     return this.chain.send(
       [this.depositWithPartnerFeeInstruction(member, partner, amount, partnerFeeBps, options)],

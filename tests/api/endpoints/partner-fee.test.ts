@@ -355,7 +355,7 @@ describe("the typed client and a partner fee", () => {
     await refusedBeforeSigning(clientWith(secret, undefined), "PARTNER_FEE_TOO_HIGH");
   });
 
-  it("refuses a gateway that raises the fee to 26 bps or pays it to another wallet", async () => {
+  it("refuses a gateway that raises the fee to 26 bps, pays it to another wallet or names its account with another bump", async () => {
     const { secret } = await partnerKey(25);
     // The gateway builds 26 bps (and says so): one above what the caller accepts.
     const raised = await partnerKey(26);
@@ -364,7 +364,8 @@ describe("the typed client and a partner fee", () => {
     await refusedBeforeSigning(
       clientWith(secret, 100, (instruction) => {
         const data = Buffer.from(instruction.data);
-        data.writeUInt16LE(26, data.length - 2);
+        // partner_fee_bps, the u16 before the last byte (partner_asset_bump).
+        data.writeUInt16LE(26, data.length - 3);
         return new TransactionInstruction({ programId: instruction.programId, keys: instruction.keys, data });
       }),
       "PARTNER_FEE_NOT_SHOWN",
@@ -383,6 +384,16 @@ describe("the typed client and a partner fee", () => {
               : meta,
         );
         return new TransactionInstruction({ programId: instruction.programId, keys, data: instruction.data });
+      }),
+      "WRONG_ACCOUNT",
+    );
+    // The partner's account named with a bump one below its own (a non-canonical bump: the program
+    // would refuse it, and the check refuses it before the wallet is asked to sign).
+    await refusedBeforeSigning(
+      clientWith(secret, 25, (instruction) => {
+        const data = Buffer.from(instruction.data);
+        data.writeUInt8((data.readUInt8(data.length - 1) + 255) % 256, data.length - 1);
+        return new TransactionInstruction({ programId: instruction.programId, keys: instruction.keys, data });
       }),
       "WRONG_ACCOUNT",
     );

@@ -18,6 +18,8 @@ import {
   getU16Encoder,
   getU64Decoder,
   getU64Encoder,
+  getU8Decoder,
+  getU8Encoder,
   transformEncoder,
   type AccountMeta,
   type AccountSignerMeta,
@@ -88,12 +90,14 @@ export type DepositWithPartnerFeeInstructionData = {
   amount: bigint;
   minSharesOut: bigint;
   partnerFeeBps: number;
+  partnerAssetBump: number;
 };
 
 export type DepositWithPartnerFeeInstructionDataArgs = {
   amount: number | bigint;
   minSharesOut: number | bigint;
   partnerFeeBps: number;
+  partnerAssetBump: number;
 };
 
 export function getDepositWithPartnerFeeInstructionDataEncoder(): FixedSizeEncoder<DepositWithPartnerFeeInstructionDataArgs> {
@@ -103,6 +107,7 @@ export function getDepositWithPartnerFeeInstructionDataEncoder(): FixedSizeEncod
       ["amount", getU64Encoder()],
       ["minSharesOut", getU64Encoder()],
       ["partnerFeeBps", getU16Encoder()],
+      ["partnerAssetBump", getU8Encoder()],
     ]),
     (value) => ({ ...value, discriminator: DEPOSIT_WITH_PARTNER_FEE_DISCRIMINATOR }),
   );
@@ -114,6 +119,7 @@ export function getDepositWithPartnerFeeInstructionDataDecoder(): FixedSizeDecod
     ["amount", getU64Decoder()],
     ["minSharesOut", getU64Decoder()],
     ["partnerFeeBps", getU16Decoder()],
+    ["partnerAssetBump", getU8Decoder()],
   ]);
 }
 
@@ -154,6 +160,7 @@ export type DepositWithPartnerFeeAsyncInput<
   amount: DepositWithPartnerFeeInstructionDataArgs["amount"];
   minSharesOut: DepositWithPartnerFeeInstructionDataArgs["minSharesOut"];
   partnerFeeBps: DepositWithPartnerFeeInstructionDataArgs["partnerFeeBps"];
+  partnerAssetBump: DepositWithPartnerFeeInstructionDataArgs["partnerAssetBump"];
 };
 
 export async function getDepositWithPartnerFeeInstructionAsync<
@@ -299,6 +306,7 @@ export type DepositWithPartnerFeeInput<
   amount: DepositWithPartnerFeeInstructionDataArgs["amount"];
   minSharesOut: DepositWithPartnerFeeInstructionDataArgs["minSharesOut"];
   partnerFeeBps: DepositWithPartnerFeeInstructionDataArgs["partnerFeeBps"];
+  partnerAssetBump: DepositWithPartnerFeeInstructionDataArgs["partnerAssetBump"];
 };
 
 export function getDepositWithPartnerFeeInstruction<

@@ -1,9 +1,9 @@
 //! accept_admin (pending admin): the proposed key becomes the admin; the previous admin keeps no power.
 
-use crate::account::{copy_key, keys_equal, Input};
+use crate::account::{hand_over, Input};
 use crate::borsh::Reader;
 use crate::checks;
-use crate::error::{Result, VaultError};
+use crate::error::Result;
 use crate::events;
 use crate::runtime;
 
@@ -12,16 +12,9 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     args.finish()?;
 
     let protocol = checks::protocol(&protocol_account, input.program_id, true)?;
-    checks::signer(&new_admin)?;
-    // The all-zero key means no proposal; nobody can sign for it, but say so rather than rely on it.
-    if keys_equal(&protocol.pending_admin, &[0; 32]) || !keys_equal(new_admin.key(), &protocol.pending_admin) {
-        return Err(VaultError::Unauthorized.into());
-    }
+    checks::proposed(&new_admin, &protocol.pending_admin)?;
 
-    let mut previous_admin = [0u8; 32];
-    copy_key(&mut previous_admin, &protocol.admin);
-    copy_key(&mut protocol.admin, new_admin.key());
-    protocol.pending_admin = [0; 32];
+    let previous_admin = hand_over(&mut protocol.admin, &mut protocol.pending_admin);
 
     let now = runtime::unix_timestamp()?;
     events::admin_accepted(protocol_account.key(), &previous_admin, protocol, now);

@@ -1,9 +1,9 @@
 //! accept_manager (pending manager): the proposed key becomes the vault's manager.
 
-use crate::account::{copy_key, keys_equal, Input};
+use crate::account::{hand_over, Input};
 use crate::borsh::Reader;
 use crate::checks;
-use crate::error::{Result, VaultError};
+use crate::error::Result;
 use crate::events;
 use crate::runtime;
 
@@ -12,15 +12,9 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     args.finish()?;
 
     let vault = checks::vault(&vault_account, input.program_id, true)?;
-    checks::signer(&new_manager)?;
-    if keys_equal(&vault.pending_manager, &[0; 32]) || !keys_equal(new_manager.key(), &vault.pending_manager) {
-        return Err(VaultError::Unauthorized.into());
-    }
+    checks::proposed(&new_manager, &vault.pending_manager)?;
 
-    let mut previous_manager = [0u8; 32];
-    copy_key(&mut previous_manager, &vault.manager);
-    copy_key(&mut vault.manager, new_manager.key());
-    vault.pending_manager = [0; 32];
+    let previous_manager = hand_over(&mut vault.manager, &mut vault.pending_manager);
 
     let now = runtime::unix_timestamp()?;
     events::manager_accepted(vault_account.key(), &previous_manager, vault, now);

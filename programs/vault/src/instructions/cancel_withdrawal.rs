@@ -9,7 +9,7 @@
 //! become a hole: it leaves the queue once funded or last, so dust cannot fill the hole list. Only the
 //! owner can cancel: it signs, and the receipt names it.
 
-use crate::account::{keys_equal, Account, Input, Pubkey};
+use crate::account::{Account, Input, Pubkey};
 use crate::borsh::Reader;
 use crate::checks::{self, HoleList};
 use crate::error::{Result, VaultError};
@@ -17,7 +17,7 @@ use crate::events;
 use crate::math::{checked_add, checked_sub, window_start, withdrawal_fee, Window, DAY, HOUR};
 use crate::queue::{self, Exit, Queue};
 use crate::runtime::{self, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
-use crate::state::{self, QueueHoles, WithdrawalReceipt, QUEUE_HOLES_DISCRIMINATOR, QUEUE_HOLES_SIZE};
+use crate::state::{self, QueueHoles, QUEUE_HOLES_DISCRIMINATOR, QUEUE_HOLES_SIZE};
 
 pub fn process(input: &Input, args: Reader) -> Result<()> {
     let [owner, vault_account, receipt_account, owner_shares, escrow, authority, share_mint, token_program, holes_account, system_program] =
@@ -25,22 +25,14 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     args.finish()?;
 
     let program_id = input.program_id;
-    checks::signer(&owner)?;
-    checks::writable(&owner)?;
+    checks::writable_signer(&owner)?;
     let vault = checks::vault(&vault_account, program_id, true)?;
-    checks::writable(&receipt_account)?;
-    if keys_equal(receipt_account.owner(), &SYSTEM_PROGRAM_ID) && receipt_account.data_len() == 0 {
-        return Err(VaultError::NoPendingWithdrawal.into());
-    }
-    let receipt = WithdrawalReceipt::load(&receipt_account, program_id)?;
-    checks::receipt_of(receipt, vault_account.key(), owner.key())?;
+    let receipt = checks::pending_receipt(&receipt_account, vault_account.key(), owner.key(), program_id)?;
     checks::writable(&owner_shares)?;
     checks::token_account(&owner_shares, &vault.share_mint, owner.key())?;
-    checks::address(&escrow, &vault.escrow)?;
-    checks::writable(&escrow)?;
+    checks::writable_address(&escrow, &vault.escrow)?;
     checks::address(&authority, &vault.authority)?;
-    checks::address(&share_mint, &vault.share_mint)?;
-    checks::writable(&share_mint)?;
+    checks::writable_address(&share_mint, &vault.share_mint)?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
     let holes = checks::queue_holes(&holes_account, vault_account.key(), program_id, vault.queue_holes_bump)?;
     checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;

@@ -8,7 +8,7 @@
 //! Once the manager has struck no NAV for the vault's silence period, a funded receipt no longer waits
 //! for a strike after its request: it is paid at the last struck NAV.
 
-use crate::account::{keys_equal, Input};
+use crate::account::Input;
 use crate::borsh::Reader;
 use crate::checks;
 use crate::config;
@@ -16,7 +16,6 @@ use crate::error::{Result, VaultError};
 use crate::events::{self, Claim};
 use crate::math::{assets_for_shares_floor, checked_add, checked_sub, withdrawal_fee};
 use crate::runtime::{self, Seeds, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID};
-use crate::state::WithdrawalReceipt;
 
 pub fn process(input: &Input, args: Reader) -> Result<()> {
     let [owner, vault_account, authority, receipt_account, share_mint, escrow, reserve, owner_asset, token_program] =
@@ -30,18 +29,10 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     checks::writable(&owner)?;
     let vault = checks::vault(&vault_account, program_id, true)?;
     checks::address(&authority, &vault.authority)?;
-    checks::address(&share_mint, &vault.share_mint)?;
-    checks::writable(&share_mint)?;
-    checks::address(&escrow, &vault.escrow)?;
-    checks::writable(&escrow)?;
-    checks::address(&reserve, &vault.reserve)?;
-    checks::writable(&reserve)?;
-    checks::writable(&receipt_account)?;
-    if keys_equal(receipt_account.owner(), &SYSTEM_PROGRAM_ID) && receipt_account.data_len() == 0 {
-        return Err(VaultError::NoPendingWithdrawal.into());
-    }
-    let receipt = WithdrawalReceipt::load(&receipt_account, program_id)?;
-    checks::receipt_of(receipt, vault_account.key(), owner.key())?;
+    checks::writable_address(&share_mint, &vault.share_mint)?;
+    checks::writable_address(&escrow, &vault.escrow)?;
+    checks::writable_address(&reserve, &vault.reserve)?;
+    let receipt = checks::pending_receipt(&receipt_account, vault_account.key(), owner.key(), program_id)?;
     checks::writable(&owner_asset)?;
     checks::token_account(&owner_asset, &vault.asset_mint, owner.key())?;
     // The owner may name any asset account of its own; anyone else delivers only into the owner's

@@ -24,8 +24,7 @@ pub fn process(input: &Input, args: Reader) -> Result<()> {
     let bump = [holes.bump];
     let seeds = Seeds::new(&[b"queue_holes", vault_account.key()]).with_bump(&bump);
     runtime::verify_program_address(&seeds, program_id, holes_account.key())?;
-    checks::address(&payer, &holes.payer)?;
-    checks::writable(&payer)?;
+    checks::writable_address(&payer, &holes.payer)?;
     if !holes.is_empty() {
         return Err(VaultError::QueueHolesNotEmpty.into());
     }

@@ -17,8 +17,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     args.finish()?;
 
     let program_id = input.program_id;
-    checks::signer(&creator)?;
-    checks::writable(&creator)?;
+    checks::writable_signer(&creator)?;
     checks::writable(&protocol_account)?;
     checks::uninitialized(&protocol_account)?;
     checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;

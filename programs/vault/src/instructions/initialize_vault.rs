@@ -34,8 +34,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     args.finish()?;
 
     let program_id = input.program_id;
-    checks::signer(&payer)?;
-    checks::writable(&payer)?;
+    checks::writable_signer(&payer)?;
     let protocol = checks::protocol(&protocol_account, program_id, true)?;
     checks::admin(&admin, protocol)?;
     for account in [&vault_account, &share_mint, &reserve, &escrow] {

@@ -13,8 +13,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let new_admin = args.pubkey()?;
     args.finish()?;
 
-    let protocol = checks::protocol(&protocol_account, input.program_id, true)?;
-    checks::admin(&admin, protocol)?;
+    let protocol = checks::protocol_by_admin(&admin, &protocol_account, input.program_id)?;
 
     copy_key(&mut protocol.pending_admin, new_admin);
 

@@ -13,10 +13,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let new_manager = args.pubkey()?;
     args.finish()?;
 
-    let program_id = input.program_id;
-    let vault = checks::vault(&vault_account, program_id, true)?;
-    checks::vaults_protocol(&protocol_account, vault)?;
-    let protocol = checks::protocol(&protocol_account, program_id, false)?;
+    let (vault, protocol) = checks::vault_and_protocol(&vault_account, &protocol_account, input.program_id)?;
     checks::signer(&proposer)?;
     if !keys_equal(proposer.key(), &vault.manager) && !keys_equal(proposer.key(), &protocol.admin) {
         return Err(VaultError::Unauthorized.into());

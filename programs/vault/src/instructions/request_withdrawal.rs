@@ -22,8 +22,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     args.finish()?;
 
     let program_id = input.program_id;
-    checks::signer(&owner)?;
-    checks::writable(&owner)?;
+    checks::writable_signer(&owner)?;
     let vault = checks::vault(&vault_account, program_id, true)?;
     checks::writable(&receipt_account)?;
     let receipt_seeds = Seeds::new(&[b"receipt", vault_account.key(), owner.key()]);
@@ -37,8 +36,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     }
     checks::writable(&owner_shares)?;
     let held = checks::token_account(&owner_shares, &vault.share_mint, owner.key())?;
-    checks::address(&escrow, &vault.escrow)?;
-    checks::writable(&escrow)?;
+    checks::writable_address(&escrow, &vault.escrow)?;
     let escrowed = checks::token_account(&escrow, &vault.share_mint, &vault.authority)?;
     checks::program(&token_program, &TOKEN_PROGRAM_ID)?;
     checks::program(&system_program, &SYSTEM_PROGRAM_ID)?;

@@ -17,11 +17,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let until = args.i64()?;
     args.finish()?;
 
-    let program_id = input.program_id;
-    let vault = checks::vault(&vault_account, program_id, true)?;
-    checks::vaults_protocol(&protocol_account, vault)?;
-    let protocol = checks::protocol(&protocol_account, program_id, false)?;
-    checks::admin(&admin, protocol)?;
+    let vault = checks::vault_by_admin(&admin, &protocol_account, &vault_account, input.program_id)?;
 
     let now = runtime::unix_timestamp()?;
     config::set_admin_pause(vault, until, now)?;

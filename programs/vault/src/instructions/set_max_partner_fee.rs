@@ -14,8 +14,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let max_partner_fee_bps = args.u16()?;
     args.finish()?;
 
-    let protocol = checks::protocol(&protocol_account, input.program_id, true)?;
-    checks::admin(&admin, protocol)?;
+    let protocol = checks::protocol_by_admin(&admin, &protocol_account, input.program_id)?;
     if max_partner_fee_bps > MAX_PARTNER_FEE_BPS {
         return Err(VaultError::InvalidConfig.into());
     }

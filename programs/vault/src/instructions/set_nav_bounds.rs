@@ -13,8 +13,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let bounds = super::NavBounds::read(&mut args)?;
     args.finish()?;
 
-    let protocol = checks::protocol(&protocol_account, input.program_id, true)?;
-    checks::admin(&admin, protocol)?;
+    let protocol = checks::protocol_by_admin(&admin, &protocol_account, input.program_id)?;
     bounds.validate()?;
 
     bounds.store(protocol);

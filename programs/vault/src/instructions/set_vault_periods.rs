@@ -17,11 +17,7 @@ pub fn process(input: &Input, mut args: Reader) -> Result<()> {
     let silence_seconds = args.u32()?;
     args.finish()?;
 
-    let program_id = input.program_id;
-    let vault = checks::vault(&vault_account, program_id, true)?;
-    checks::vaults_protocol(&protocol_account, vault)?;
-    let protocol = checks::protocol(&protocol_account, program_id, false)?;
-    checks::admin(&admin, protocol)?;
+    let vault = checks::vault_by_admin(&admin, &protocol_account, &vault_account, input.program_id)?;
     config::check_period(config_notice_seconds, MIN_CONFIG_NOTICE_SECONDS, MAX_CONFIG_NOTICE_SECONDS)?;
     config::check_period(silence_seconds, MIN_SILENCE_SECONDS, MAX_SILENCE_SECONDS)?;
 
