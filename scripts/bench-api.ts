@@ -7,8 +7,9 @@
 // The servers run in a child process (scripts/bench-api-server.ts); autocannon runs here. npm start
 // needs a `next build`: the last one is reused when it is newer than every source it is built from
 // (BENCH_SKIP_BUILD=1 reuses any build), else the app is built once first.
-// BENCH_PROFILE=1: after the measured rounds, the oracle and the NAV read run once more on each host
-// under the server process's CPU profiler (an inspector Session); each profile is written to
+// BENCH_PROFILE=1: after the measured rounds, the oracle, the NAV read and the deposit build run once
+// more on each host, and the withdrawal status on the lean host, under the server process's CPU
+// profiler (an inspector Session); each profile is written to
 // BENCH_PROFILE_DIR (default: the system's temporary directory) as <read>-<host>.cpuprofile (open it in
 // Chrome DevTools) and its top self-time functions and the project's functions by total time are
 // printed (scripts/cpu-profile-summary.ts). The measured figures are taken without the profiler.
@@ -264,16 +265,39 @@ async function main(): Promise<void> {
   if (process.env.BENCH_PROFILE === "1") {
     const directory = process.env.BENCH_PROFILE_DIR ?? tmpdir();
     mkdirSync(directory, { recursive: true });
-    const reads = [
-      { read: "oracle", path: "/api/oracle", headers: {} },
-      { read: "nav", path: `/api/vault/${ready.vaultId}/nav`, headers: authorization },
+    // The deposit build and the withdrawal status as they are measured below (status: the lean host).
+    const reads: {
+      read: string;
+      path: string;
+      options: Omit<autocannon.Options, "url">;
+      onHosts: typeof hosts;
+    }[] = [
+      { read: "oracle", path: "/api/oracle", options: {}, onHosts: hosts },
+      {
+        read: "nav",
+        path: `/api/vault/${ready.vaultId}/nav`,
+        options: { headers: authorization },
+        onHosts: hosts,
+      },
+      {
+        read: "deposit",
+        path: `/api/vault/${ready.vaultId}/deposit`,
+        options: { method: "POST", headers: authorization, body: depositBody },
+        onHosts: hosts,
+      },
+      {
+        read: "status",
+        path: `/api/vault/${ready.vaultId}/withdraw?wallet=${address}`,
+        options: { headers: authorization, connections: STATUS_CONNECTIONS },
+        onHosts: hosts.slice(0, 1),
+      },
     ];
-    for (const { read, path, headers } of reads) {
-      for (const host of hosts) {
+    for (const { read, path, options, onHosts } of reads) {
+      for (const host of onHosts) {
         const started = next<{ type: "profiling" }>();
         child.send({ type: "profile-start" });
         await started;
-        const result = await run({ url: `${host.url}${path}`, headers });
+        const result = await run({ ...options, url: `${host.url}${path}` });
         const profiled = next<BenchServerProfiled>();
         const file = join(directory, `${read}-${host.name.replace(/ /g, "-")}.cpuprofile`);
         child.send({ type: "profile-stop", file });
@@ -383,7 +407,7 @@ async function main(): Promise<void> {
       rate(statuses),
       latency(statuses),
       `p99 target ≤ ${TARGETS.statusP99Ms} ms ${verdict(statuses.result.latency.p99 <= TARGETS.statusP99Ms)}; ` +
-        `RPC calls/request ${fixed(statusCalls.request, 3)} (target ${TARGETS.statusRpcCalls}) (+${fixed(statusCalls.background, 4)} background)`,
+        `RPC calls/request ${fixed(statusCalls.request, 3)} (target ${TARGETS.statusRpcCalls}) (+${fixed(statusCalls.background, 4)} background); CPU ${fixed(cpuPerRequest(statuses), 0)} µs/req`,
     ],
     [
       "GET /api/vaults (directory)",

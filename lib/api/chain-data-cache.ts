@@ -1,6 +1,7 @@
 // The caches of chain data an API context keeps for the directory's reads, each a named member of the
 // context (ApiContext.chainData), made with it and emptied by it when its chain changes (a new genesis
 // hash), so a restarted local chain is never answered with the previous chain's values.
+import type { WithdrawalMilestoneEvents } from "../vault/model/withdrawal-milestones";
 import type { DirectoryVault, VaultNav, VaultStatsReads } from "../vault/reads/directory";
 import type { HeldPosition } from "../vault/reads/portfolio";
 import type { JsonText } from "./json-text";
@@ -26,6 +27,12 @@ export interface ChainDataCaches {
   vaultStats: SingleFlightCache<VaultStatsReads>;
   /** Per wallet: its positions across the indexed vaults (GET /api/portfolio). */
   portfolios: SingleFlightCache<HeldPosition[]>;
+  /**
+   * Per vault, wallet and request: the indexed events dating a withdrawal (GET withdraw's milestones,
+   * four store queries). Emptied as this process's indexer records events; another instance's indexer
+   * is seen within CACHE_MS.
+   */
+  withdrawalMilestones: SingleFlightCache<WithdrawalMilestoneEvents | null>;
 }
 
 export function createChainDataCaches(): ChainDataCaches {
@@ -33,6 +40,7 @@ export function createChainDataCaches(): ChainDataCaches {
     directory: new SingleFlightCache<IndexedVault[]>(CACHE_MS),
     vaultStats: new SingleFlightCache<VaultStatsReads>(CACHE_MS),
     portfolios: new SingleFlightCache<HeldPosition[]>(CACHE_MS),
+    withdrawalMilestones: new SingleFlightCache<WithdrawalMilestoneEvents | null>(CACHE_MS),
   };
 }
 
@@ -41,4 +49,5 @@ export function clearChainDataCaches(caches: ChainDataCaches): void {
   caches.directory.clear();
   caches.vaultStats.clear();
   caches.portfolios.clear();
+  caches.withdrawalMilestones.clear();
 }

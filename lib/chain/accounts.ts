@@ -1,6 +1,8 @@
 // Account reads: getMultipleAccounts in one round trip, and a cache of recent reads that serves fresh
 // entries without a call, serves stale ones while refreshing them in the background, and reads
-// missing or expired ones in one batched call (concurrent reads of the same address share it).
+// missing or expired ones in one batched call (concurrent reads of the same address share it). Fresh
+// reads may be shared too: callers asking for the same accounts in one turn, or while a read of them
+// is on the wire, get the next read, sent after all of them asked (never one sent before).
 import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
@@ -81,11 +83,30 @@ export interface AccountCacheOptions {
 export interface AccountReadOptions {
   /** Read from the chain now, whatever the cache holds (used before refusing on cached data). */
   fresh?: boolean;
+  /**
+   * With `fresh`: share the read with every caller asking for the same accounts in this turn of the
+   * event loop or while a read of them is on the wire. The shared read is sent after each of them
+   * asked, so the answer is as fresh as a read of one's own; concurrent identical reads make one call
+   * per round trip instead of one each.
+   */
+  shared?: boolean;
 }
+
+type Accounts = (ChainAccount | null)[];
+
+/** Fresh reads of one address list: the one on the wire, and the one callers since then wait for. */
+interface SharedReads {
+  sent: Promise<Accounts> | null;
+  next: Promise<Accounts> | null;
+}
+
+const settled = (): void => undefined;
 
 export class AccountCache {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly inFlight = new Map<string, Promise<ChainAccount | null>>();
+  /** Shared fresh reads by their address list. */
+  private readonly shared = new Map<string, SharedReads>();
   private readonly now: () => number;
   /** Bumped by clear(): a read started before it is not kept. */
   private generation = 0;
@@ -102,6 +123,9 @@ export class AccountCache {
     addresses: readonly PublicKey[],
     options: AccountReadOptions = {},
   ): Promise<(ChainAccount | null)[]> {
+    if (options.fresh === true && options.shared === true) {
+      return this.readShared(addresses);
+    }
     const now = this.now();
     const results = new Array<Promise<ChainAccount | null> | ChainAccount | null>(addresses.length);
     const toRead: { index: number; key: string; address: PublicKey }[] = [];
@@ -155,6 +179,45 @@ export class AccountCache {
     this.generation += 1;
     this.entries.clear();
     this.inFlight.clear();
+    this.shared.clear();
+  }
+
+  /**
+   * The next fresh read of `addresses`, sent once this turn's callers have asked and the read of them
+   * on the wire (which may predate a caller) has answered: every caller gets a read sent after it asked.
+   */
+  private readShared(addresses: readonly PublicKey[]): Promise<Accounts> {
+    const key = addresses.map((address) => base58Of(address)).join(",");
+    let reads = this.shared.get(key);
+    if (reads === undefined) {
+      reads = { sent: null, next: null };
+      this.shared.set(key, reads);
+    }
+    if (reads.next !== null) {
+      return reads.next;
+    }
+    const own = reads;
+    const onTheWire = own.sent ?? Promise.resolve([]);
+    const next = onTheWire
+      .then(settled, settled)
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        own.next = null;
+        const sent = this.get(addresses, { fresh: true });
+        own.sent = sent;
+        const done = (): void => {
+          if (own.sent === sent) {
+            own.sent = null;
+            if (own.next === null && this.shared.get(key) === own) {
+              this.shared.delete(key);
+            }
+          }
+        };
+        sent.then(done, done);
+        return sent;
+      });
+    own.next = next;
+    return next;
   }
 
   private clearInFlight(key: string, promise: Promise<ChainAccount | null>): void {

@@ -9,7 +9,11 @@ import { base58Of } from "./base58";
 import { BlockhashCache, PriorityFeeCache, type RecentBlockhash } from "./blockhash";
 import { ChainUnavailableError, type RpcClient } from "./rpc";
 
-export type ReadMode = "cached" | "fresh";
+/**
+ * cached: the account cache's entries (up to a few seconds old); fresh: a read of one's own now;
+ * fresh-shared: a read sent after the call, shared by concurrent callers asking for the same accounts.
+ */
+export type ReadMode = "cached" | "fresh" | "fresh-shared";
 
 export interface ConfirmedTransaction {
   slot: number;
@@ -117,7 +121,7 @@ export class RpcVaultChain implements VaultChain {
   }
 
   getAccounts(addresses: readonly PublicKey[], mode: ReadMode): Promise<(ChainAccount | null)[]> {
-    return this.accounts.get(addresses, { fresh: mode === "fresh" });
+    return this.accounts.get(addresses, { fresh: mode !== "cached", shared: mode === "fresh-shared" });
   }
 
   recentBlockhash(): Promise<RecentBlockhash> {

@@ -48,7 +48,11 @@ export function createIndexer(
       capacityLowBps: context.webhooks.settings.capacityLowBps,
     },
     onDeliveriesQueued: () => context.webhooks.worker.wake(),
-    onEventsRecorded: () => context.liveEvents.recorded(),
+    onEventsRecorded: () => {
+      // A withdrawal's milestones may have moved: the status reads them anew.
+      context.chainData.withdrawalMilestones.clear();
+      context.liveEvents.recorded();
+    },
     onError: (error) =>
       context.log.log("warn", "indexer run failed", {
         error: error instanceof Error ? error.message : String(error),

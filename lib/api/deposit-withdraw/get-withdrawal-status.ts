@@ -1,5 +1,7 @@
 // GET /api/vault/{vault_id}/withdraw?wallet= — the wallet's withdrawal status (read scope).
+import type { MilestoneSource } from "../../vault/model/withdrawal-milestones";
 import { getWithdrawalStatus } from "../../vault/reads/withdrawal-status";
+import type { ApiContext } from "../context";
 import { partnerEndpoint } from "../endpoint";
 import { vaultPathParams } from "../schemas/common";
 import { withdrawalStatusResponse, withdrawStatusQuery } from "../schemas/withdraw";
@@ -28,9 +30,19 @@ export const getWithdraw = partnerEndpoint({
         keeperTickSeconds: context.config.keeperTickSeconds,
       },
       { vault: params.vault_id, wallet: input.wallet },
-      context.store.indexer,
+      cachedMilestones(context),
     );
     // The spec's field name; it carries the vault's asset, whatever its symbol.
     return { ...status, estimatedUsdcAmount: estimatedAssetAmount };
   },
 });
+
+/** The indexer's milestone events through the context's cache (chain-data-cache.ts). */
+function cachedMilestones(context: ApiContext): MilestoneSource {
+  return {
+    withdrawalMilestoneEvents: (vault, owner, requestId) =>
+      context.chainData.withdrawalMilestones.get(`${vault}:${owner}:${requestId ?? "latest"}`, () =>
+        context.store.indexer.withdrawalMilestoneEvents(vault, owner, requestId),
+      ),
+  };
+}

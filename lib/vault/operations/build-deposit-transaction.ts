@@ -99,6 +99,12 @@ export interface PreparedDeposit {
   expectedBalanceChanges: ExpectedBalanceChanges;
 }
 
+/** The wallet's associated token accounts for the vault's asset and shares (derived once a build). */
+interface WalletTokenAddresses {
+  asset: PublicKey;
+  shares: PublicKey;
+}
+
 interface WalletAccounts {
   wallet: ChainAccount | null;
   assetAccount: ChainAccount | null;
@@ -115,16 +121,12 @@ interface WalletAccounts {
  */
 async function readWalletAccounts(
   deps: VaultDeps,
-  vault: LoadedVault,
   wallet: PublicKey,
+  tokens: WalletTokenAddresses,
   mode: ReadMode,
 ): Promise<WalletAccounts> {
   const [walletAccount, assetAccount, shareAccount] = await deps.chain.getAccounts(
-    [
-      wallet,
-      findAssociatedTokenAddress(wallet, vault.asset.mint),
-      findAssociatedTokenAddress(wallet, vault.shares.mint),
-    ],
+    [wallet, tokens.asset, tokens.shares],
     mode,
   );
   return {
@@ -268,11 +270,16 @@ export async function buildDepositTransaction(
   ]);
   const amount = rawAmount(vault, request.amount);
   const terms = request.partner ?? null;
+  // A vault's mints never change: the wallet's token addresses hold for a fresh read of it too.
+  const tokens: WalletTokenAddresses = {
+    asset: findAssociatedTokenAddress(request.wallet, vault.asset.mint),
+    shares: findAssociatedTokenAddress(request.wallet, vault.shares.mint),
+  };
   let [accounts, partner] = await Promise.all([
-    readWalletAccounts(deps, vault, request.wallet, "cached"),
+    readWalletAccounts(deps, request.wallet, tokens, "cached"),
     terms === null ? null : readPartnerAccounts(deps, vault, terms, "cached"),
   ]);
-  const shareAccount = findAssociatedTokenAddress(request.wallet, vault.shares.mint);
+  const shareAccount = tokens.shares;
   const createShareAccount = buildCreateAssociatedTokenAccountIdempotentInstruction(
     request.wallet,
     request.wallet,
@@ -288,7 +295,7 @@ export async function buildDepositTransaction(
     // Cached data may be a few seconds old: refuse only what the chain says now.
     [vault, accounts, partner] = await Promise.all([
       loadVault(deps, request.vault, "fresh"),
-      readWalletAccounts(deps, vault, request.wallet, "fresh"),
+      readWalletAccounts(deps, request.wallet, tokens, "fresh"),
       terms === null ? null : readPartnerAccounts(deps, vault, terms, "fresh"),
     ]);
     const confirmed = refuse();
@@ -313,7 +320,7 @@ export async function buildDepositTransaction(
     authority: state.authority,
     shareMint: state.shareMint,
     reserve: state.reserve,
-    depositorAsset: findAssociatedTokenAddress(request.wallet, vault.asset.mint),
+    depositorAsset: tokens.asset,
     depositorShares: shareAccount,
   };
   const args = { amount, minSharesOut: lessBasisPointsRoundDown(shares, settings.slippageBps) };

@@ -45,11 +45,21 @@ function tokenBalance(account: ChainAccount | null | undefined): bigint {
     : (tokenAccountAmount(account.owner, account.data) ?? 0n);
 }
 
+// A shared read hands the same account objects to every status read it answers (and the account
+// cache keeps them until it reads again), so each is decoded once; a new read brings new objects.
+const decodedReceipts = new WeakMap<ChainAccount, ReceiptState>();
+const decodedHoles = new WeakMap<ChainAccount, QueueRange[]>();
+
 function receiptFrom(account: ChainAccount | null | undefined): ReceiptState | null {
   if (account === null || account === undefined || !account.owner.equals(VAULT_PROGRAM_ID)) {
     return null;
   }
-  return decodeReceiptState(account.data);
+  let receipt = decodedReceipts.get(account);
+  if (receipt === undefined) {
+    receipt = decodeReceiptState(account.data);
+    decodedReceipts.set(account, receipt);
+  }
+  return receipt;
 }
 
 /**
@@ -60,13 +70,14 @@ async function readVaultAndReceipt(
   deps: VaultDeps,
   vaultAddress: PublicKey,
   wallet: PublicKey,
+  mode: "fresh" | "fresh-shared",
   more: (layout: VaultLayout) => PublicKey[],
 ) {
   const layout = await vaultLayout(deps, vaultAddress);
   const receiptAddress = findReceipt(vaultAddress, wallet);
   const [vaultAccount, receipt, reserve, ...rest] = await deps.chain.getAccounts(
     [vaultAddress, receiptAddress, layout.reserve, ...more(layout)],
-    "fresh",
+    mode,
   );
   return {
     vault: vaultFromAccount(deps, vaultAddress, vaultAccount ?? null),
@@ -86,7 +97,7 @@ export async function readWithdrawalAccounts(
   vaultAddress: PublicKey,
   wallet: PublicKey,
 ): Promise<WithdrawalAccounts> {
-  const { rest, ...read } = await readVaultAndReceipt(deps, vaultAddress, wallet, (layout) => [
+  const { rest, ...read } = await readVaultAndReceipt(deps, vaultAddress, wallet, "fresh", (layout) => [
     wallet,
     findAssociatedTokenAddress(wallet, layout.shareMint),
     findAssociatedTokenAddress(wallet, layout.assetMint),
@@ -116,7 +127,12 @@ function holesFrom(account: ChainAccount | null | undefined): QueueRange[] {
   if (account === null || account === undefined || !account.owner.equals(VAULT_PROGRAM_ID)) {
     return [];
   }
-  return decodeQueueHolesState(account.data).holes;
+  let holes = decodedHoles.get(account);
+  if (holes === undefined) {
+    holes = decodeQueueHolesState(account.data).holes;
+    decodedHoles.set(account, holes);
+  }
+  return holes;
 }
 
 export type StatusAccounts = Pick<
@@ -127,13 +143,19 @@ export type StatusAccounts = Pick<
   queueHoles: QueueRange[];
 };
 
-/** Vault, receipt, reserve and the queue's holes, freshly, in one call: what the status needs. */
+/**
+ * Vault, receipt, reserve and the queue's holes, freshly, in one call: what the status needs. Status
+ * reads of one wallet at the same time share the call (a read sent after each of them asked).
+ */
 export async function readStatusAccounts(
   deps: VaultDeps,
   vaultAddress: PublicKey,
   wallet: PublicKey,
 ): Promise<StatusAccounts> {
-  const read = await readVaultAndReceipt(deps, vaultAddress, wallet, () => [findQueueHoles(vaultAddress)]);
+  // Status reads asked at once share one fresh read (account-cache.ts's "fresh-shared").
+  const read = await readVaultAndReceipt(deps, vaultAddress, wallet, "fresh-shared", () => [
+    findQueueHoles(vaultAddress),
+  ]);
   return {
     vault: read.vault,
     receiptAddress: read.receiptAddress,

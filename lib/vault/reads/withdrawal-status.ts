@@ -1,6 +1,7 @@
 // A wallet's withdrawal on a vault: pending shares and their value, whether the receipt is claimable,
 // which condition it waits on with an arrival band, the queue progress, and when it was requested.
-// One fresh read of vault, receipt and reserve; the request time comes from recorded history, else
+// One fresh read of vault, receipt, reserve and the queue's holes, shared by concurrent reads of the
+// same wallet (each gets a read sent after it asked); the request time comes from recorded history, else
 // from the receipt's transactions on chain (remembered, as it never changes). The milestones (struck,
 // funded, claimable, claimed and by whom) come from the indexer's events: for the pending request, or,
 // with none pending, for the wallet's latest one (so a withdrawal the keeper delivered shows as arrived).

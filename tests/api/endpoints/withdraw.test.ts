@@ -4,6 +4,7 @@
 import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { AccountCache } from "../../../lib/chain/accounts";
 import type { Indexer } from "../../../lib/indexer/indexer";
 import { createIndexer } from "../../../lib/server/indexer";
 import { decodeVaultState } from "../../../lib/vault/program/accounts";
@@ -11,7 +12,8 @@ import { historyRecordResponse } from "../../../lib/api/schemas/history";
 import { withdrawResponse, withdrawalStatusResponse } from "../../../lib/api/schemas/withdraw";
 import { WITHDRAWAL_RECEIPT_ACCOUNT_SIZE } from "../../../lib/vault/program/idl";
 import { rentExemptMinimum } from "../../../lib/vault/model/vault-state";
-import { findAssociatedTokenAddress } from "../../../lib/chain/spl-token";
+import { getWithdrawalStatus } from "../../../lib/vault/reads/withdrawal-status";
+import { findAssociatedTokenAddress, tokenAccountAmount } from "../../../lib/chain/spl-token";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
 
@@ -55,6 +57,65 @@ describe("withdrawals: GET, POST and PUT /api/vault/{vault_id}/withdraw", () => 
       estimate: null,
       progress: null,
     });
+  });
+
+  it("answers concurrent status reads of one wallet with one chain read", async () => {
+    const { context } = api.harness;
+    const { config } = context;
+    const status = () =>
+      getWithdrawalStatus(
+        context.deps,
+        context.store.history,
+        {
+          navIntervalSeconds: config.navIntervalSeconds,
+          stageIntervalSeconds: config.stageIntervalSeconds,
+          stageMaxShares: config.stageMaxShares,
+          keeperTickSeconds: config.keeperTickSeconds,
+        },
+        { vault: api.primeVault().vault, wallet: wallet.publicKey },
+      );
+    // The vault's layout is known from the first read on.
+    await status();
+    const before = context.rpc.counts.request;
+    const [first, second] = await Promise.all([status(), status()]);
+    expect(context.rpc.counts.request - before).toBe(1);
+    expect([second.hasPendingWithdrawal, second.canClaimNow, second.pendingShares]).toEqual([
+      first.hasPendingWithdrawal,
+      first.canClaimNow,
+      first.pendingShares,
+    ]);
+  });
+
+  it("shares a fresh read only with callers who asked before it was sent: a change is in the next answer", async () => {
+    const { context } = api.harness;
+    const depositor = await api.harness.fundedWallet(10n * USDC);
+    const usdcAccount = findAssociatedTokenAddress(
+      depositor.publicKey,
+      api.harness.localnet.addresses.usdcMint,
+    );
+    const accounts = new AccountCache(context.rpc, { freshMs: 60_000, staleMs: 60_000 });
+    const read = async () => {
+      const [account] = await accounts.get([usdcAccount], { fresh: true, shared: true });
+      return account === null || account === undefined
+        ? null
+        : tokenAccountAmount(account.owner, account.data);
+    };
+    const calls = () => context.rpc.counts.request;
+    const start = calls();
+    const [first, second] = await Promise.all([read(), read()]);
+    expect(calls() - start).toBe(1);
+    expect(second).toBe(first);
+    // A caller asking while a read is on the wire does not take that read's answer: it gets the next.
+    const onTheWire = read();
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const asked = calls();
+    await Promise.all([onTheWire, read()]);
+    expect(calls() - asked).toBe(1);
+    // A change that landed before the read was asked for is in its answer.
+    await api.deposit(depositor, USDC);
+    expect(first).toBe(10n * USDC);
+    expect(await read()).toBe(9n * USDC);
   });
 
   it.each([
