@@ -13,7 +13,7 @@ const LIB = join(ROOT, "lib");
 
 /** Bottom first: each part imports only parts of the layers before its own. */
 const LAYERS: readonly (readonly string[])[] = [
-  ["chain", "cli", "cluster.ts", "csp.ts", "ip-network.ts", "observability"],
+  ["chain", "cli", "cluster.ts", "csp.ts", "ip-network.ts", "observability", "work-pool.ts"],
   // lib/vault's rooms, bottom first: Codama's output; the program's wire (IDL, accounts, PDAs, events,
   // errors, instructions); the vault's state and rules; the operations (builders and the check of what
   // was built); what reads indexed records, and the way to the chain.
