@@ -63,7 +63,7 @@ const PARTNER_STATUSES = [200, 400, 401, 403, 405, 429, 503] as const;
 const PUBLIC_STATUSES = [200, 400, 405, 429, 503] as const;
 
 /** The `data` of a success envelope schema, as a handler builds it. */
-type EnvelopeData<R extends z.ZodType> = z.input<R> extends { data: infer Data } ? Data : never;
+export type EnvelopeData<R extends z.ZodType> = z.input<R> extends { data: infer Data } ? Data : never;
 
 interface Common {
   operationId: string;
