@@ -152,7 +152,7 @@ export async function readStatusAccounts(
   vaultAddress: PublicKey,
   wallet: PublicKey,
 ): Promise<StatusAccounts> {
-  // Status reads asked at once share one fresh read (account-cache.ts's "fresh-shared").
+  // Status reads asked at once share one fresh read ("fresh-shared", lib/chain/accounts.ts).
   const read = await readVaultAndReceipt(deps, vaultAddress, wallet, "fresh-shared", () => [
     findQueueHoles(vaultAddress),
   ]);
