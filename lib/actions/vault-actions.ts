@@ -97,6 +97,22 @@ function prefilled(
   return { type: "transaction", label: `${verb} ${shown}`, href: `${path}?${field}=${text.trim()}` };
 }
 
+/** A button with one required number the wallet asks for (`{field}` in the href), at least `min`. */
+function numberField(
+  path: string,
+  label: string,
+  field: string,
+  fieldLabel: string,
+  min: number,
+): LinkedAction {
+  return {
+    type: "transaction",
+    label,
+    href: `${path}?${field}={${field}}`,
+    parameters: [{ type: "number", name: field, label: fieldLabel, required: true, min }],
+  };
+}
+
 export function depositActionMetadata(
   facts: VaultFacts,
   site: ActionSite,
@@ -124,20 +140,7 @@ export function depositActionMetadata(
     links: {
       actions: [
         ...presets,
-        {
-          type: "transaction",
-          label: "Deposit",
-          href: `${path}?amount={amount}`,
-          parameters: [
-            {
-              type: "number",
-              name: "amount",
-              label: `Amount in ${symbol}`,
-              required: true,
-              min: 10 ** -vault.asset.decimals,
-            },
-          ],
-        },
+        numberField(path, "Deposit", "amount", `Amount in ${symbol}`, 10 ** -vault.asset.decimals),
       ],
     },
   };
@@ -213,34 +216,20 @@ export function withdrawActionMetadata(
     links: {
       actions: [
         ...(chosen === null || belowMinimum ? [] : [chosen]),
-        {
-          type: "transaction",
-          label: `Withdraw ${vault.asset.symbol}`,
-          href: `${path}?amount={amount}`,
-          parameters: [
-            {
-              type: "number",
-              name: "amount",
-              label: `Value in ${vault.asset.symbol}`,
-              required: true,
-              min: Number(formatUnits(minimum.value, vault.asset.decimals)),
-            },
-          ],
-        },
-        {
-          type: "transaction",
-          label: `Withdraw ${vault.shares.symbol}`,
-          href: `${path}?shares={shares}`,
-          parameters: [
-            {
-              type: "number",
-              name: "shares",
-              label: `Shares (${vault.shares.symbol})`,
-              required: true,
-              min: Number(formatUnits(minimum.shares, vault.shares.decimals)),
-            },
-          ],
-        },
+        numberField(
+          path,
+          `Withdraw ${vault.asset.symbol}`,
+          "amount",
+          `Value in ${vault.asset.symbol}`,
+          Number(formatUnits(minimum.value, vault.asset.decimals)),
+        ),
+        numberField(
+          path,
+          `Withdraw ${vault.shares.symbol}`,
+          "shares",
+          `Shares (${vault.shares.symbol})`,
+          Number(formatUnits(minimum.shares, vault.shares.decimals)),
+        ),
         cancelLink(vault),
       ],
     },
