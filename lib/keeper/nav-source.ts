@@ -89,49 +89,62 @@ function simulatedSource(apyText: string): NavSource {
   };
 }
 
-function fileSource(path: string): NavSource {
+/**
+ * A source that reads a document of amounts per vault (a file, an HTTP endpoint) on each look; `read`
+ * gives the text and the words that name where it came from in errors.
+ */
+function documentSource(
+  description: string,
+  read: (vault: string) => Promise<{ text: string; origin: string }>,
+): NavSource {
   return {
-    description: `file ${path}`,
+    description,
     simulated: false,
     async currentTotalAssets({ vault }) {
-      let text: string;
-      try {
-        text = await readFile(path, "utf8");
-      } catch {
-        throw new OperatorError(`NAV file ${path} cannot be read`);
-      }
-      return parseAmountDocument(text, vault, `NAV file ${path}`);
+      const { text, origin } = await read(vault);
+      return parseAmountDocument(text, vault, origin);
     },
   };
 }
 
+function fileSource(path: string): NavSource {
+  const origin = `NAV file ${path}`;
+  return documentSource(`file ${path}`, async () => {
+    try {
+      return { text: await readFile(path, "utf8"), origin };
+    } catch {
+      throw new OperatorError(`${origin} cannot be read`);
+    }
+  });
+}
+
+/** The vault's URL: `{vault}` in the URL replaced, else a `vault` query parameter added. */
+function vaultUrl(url: string, vault: string): string {
+  if (url.includes("{vault}")) {
+    return url.replaceAll("{vault}", encodeURIComponent(vault));
+  }
+  const parsed = new URL(url);
+  parsed.searchParams.set("vault", vault);
+  return parsed.toString();
+}
+
 function httpSource(url: string): NavSource {
-  return {
-    description: `HTTP ${url}`,
-    simulated: false,
-    async currentTotalAssets({ vault }) {
-      let target: string;
-      if (url.includes("{vault}")) {
-        target = url.replaceAll("{vault}", encodeURIComponent(vault));
-      } else {
-        const parsed = new URL(url);
-        parsed.searchParams.set("vault", vault);
-        target = parsed.toString();
-      }
-      let response: Response;
-      try {
-        response = await fetch(target, { signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
-      } catch (error) {
-        throw new OperatorError(
-          `NAV source ${target} unreachable (${error instanceof Error ? error.message : String(error)})`,
-        );
-      }
-      if (!response.ok) {
-        throw new OperatorError(`NAV source ${target} answered HTTP ${response.status}`);
-      }
-      return parseAmountDocument(await response.text(), vault, `NAV source ${target}`);
-    },
-  };
+  return documentSource(`HTTP ${url}`, async (vault) => {
+    const target = vaultUrl(url, vault);
+    const origin = `NAV source ${target}`;
+    let response: Response;
+    try {
+      response = await fetch(target, { signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+    } catch (error) {
+      throw new OperatorError(
+        `${origin} unreachable (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+    if (!response.ok) {
+      throw new OperatorError(`${origin} answered HTTP ${response.status}`);
+    }
+    return { text: await response.text(), origin };
+  });
 }
 
 export function parseNavSource(text: string): NavSource {
