@@ -120,9 +120,14 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
   const keys = new KeyResolver(store.keys, config.keyCacheSeconds, (error) =>
     log.log("warn", "recording a key's last use failed", { error: String(error) }),
   );
-  const publicReads = {
-    prices: new SingleFlightCache<number>(10_000),
-    supplies: new SingleFlightCache<number>(10_000),
+  const publicCaches = new Map<string, SingleFlightCache<object>>();
+  const publicReads = (operationId: string): SingleFlightCache<object> => {
+    let cache = publicCaches.get(operationId);
+    if (cache === undefined) {
+      cache = new SingleFlightCache<object>(10_000);
+      publicCaches.set(operationId, cache);
+    }
+    return cache;
   };
   const chainData = createChainDataCaches();
   const feedError = (what: string) => (error: unknown) =>
@@ -155,8 +160,7 @@ export function createApiContext(config: AppConfig, overrides: ContextOverrides 
       current,
     });
     chain.forgetChain();
-    publicReads.prices.clear();
-    publicReads.supplies.clear();
+    for (const cache of publicCaches.values()) cache.clear();
     clearChainDataCaches(chainData);
     forgetRequestTimes();
   });

@@ -3,17 +3,22 @@
 // that table) and the security suite's route list (tests/api/security.test.ts) are derived. The
 // handler's return is typed by the response schema, so a handler that answers something its schema
 // does not describe does not compile.
+import type { PublicKey } from "@solana/web3.js";
 import type { z } from "zod";
+
+import { base58Of } from "../chain/base58";
 
 import type { KeyScope } from "../store/api-keys";
 import { withAction, type ActionCall } from "./actions/with-action";
 import { actionErrorSchema } from "./schemas/actions";
 import { vaultPathParams } from "./schemas/common";
+import { publicVaultQuery } from "./schemas/public";
+import type { ApiContext } from "./context";
 import type { ApiHandler } from "./handler";
 import type { JsonText } from "./json-text";
 import type { TextBody } from "./text-body";
 import { withPartnerKey, type PartnerCall, type RequestTarget } from "./with-partner-key";
-import { withPublic, type PublicCall } from "./with-public";
+import { PUBLIC_LIMIT, withPublic } from "./with-public";
 
 /**
  * partner: a key and the envelope; public: keyless bare bodies; ops: keyless health and documents;
@@ -149,28 +154,37 @@ export function vaultReadEndpoint<S extends z.ZodObject, R extends z.ZodType>(
   });
 }
 
-export function publicEndpoint<Q extends z.ZodObject, R extends z.ZodType>(
-  definition: Common & {
-    limit: { limit: number; windowSeconds: number };
-    query: Q;
+/**
+ * A keyless read of one vault (bare bodies): GET, the per-address public limit, `?vault=` or the
+ * deployment's default vault, 404 for an unknown one. Its body is kept ~10 s per vault in the
+ * context's `publicReads`: `read` runs once per expiry however many callers wait.
+ */
+export function publicEndpoint<R extends z.ZodObject>(
+  definition: Omit<Common, "method"> & {
     response: R;
-    statuses: readonly number[];
-    handler(call: PublicCall<z.output<Q>>): Promise<z.input<R>>;
+    read(vault: PublicKey, context: ApiContext): Promise<z.input<R>>;
   },
 ): EndpointDefinition {
-  const { limit, query, handler, statuses, ...rest } = definition;
+  const { read, ...rest } = definition;
   return {
     ...rest,
+    method: "GET",
     audience: "public",
     scope: null,
     params: null,
-    query,
+    query: publicVaultQuery,
     body: null,
-    statuses: [...new Set([...PUBLIC_STATUSES, ...statuses])].sort((a, b) => a - b),
+    statuses: [...PUBLIC_STATUSES, 404].sort((a, b) => a - b),
     errorBodies: {},
     names: "nothing",
     sample: null,
-    handler: withPublic<Q>((call) => handler(call) as Promise<object>, { limit, query }),
+    handler: withPublic(
+      ({ query, context }) => {
+        const vault = query.vault ?? context.config.defaultVaultId;
+        return context.publicReads(definition.operationId).get(base58Of(vault), () => read(vault, context));
+      },
+      { limit: PUBLIC_LIMIT, query: publicVaultQuery },
+    ),
   };
 }
 

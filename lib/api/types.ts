@@ -96,10 +96,11 @@ export interface ApiContext {
   log: Logger;
   credentialSources: CredentialSource[];
   /**
-   * Keyless reads, cached ~10 s per vault under its base58 address (base58Of's one string per key, so
-   * a lookup builds no key text): the share price (GET /api/oracle) and the circulating supply.
+   * The keyless reads' bodies (GET /api/oracle, /api/circulating-supply), one cache per endpoint, kept
+   * ~10 s per vault under its base58 address (base58Of's one string per key, so a lookup builds no key
+   * text).
    */
-  publicReads: { prices: SingleFlightCache<number>; supplies: SingleFlightCache<number> };
+  publicReads(operationId: string): SingleFlightCache<object>;
   /** The directory's, statistics' and portfolios' reads, cached a couple of seconds (chain-data-cache.ts). */
   chainData: ChainDataCaches;
   /**

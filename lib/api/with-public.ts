@@ -1,9 +1,6 @@
 // withPublic: the wrapper of the keyless routes: rate-limit per client IP → parse the query → run the
 // handler → a bare body, edge-cacheable for 60 s, open to any origin. Errors are bare too, not cached.
-import type { PublicKey } from "@solana/web3.js";
 import type { z } from "zod";
-
-import { base58Of } from "../chain/base58";
 
 import { clientNetwork } from "./client-address";
 import type { ApiContext } from "./context";
@@ -12,7 +9,6 @@ import type { ApiHandler, RequestMeta } from "./handler";
 import { rateLimitHeaders, type RateLimitRule } from "./rate-limit";
 import { parseInputOnce, readQuery } from "./request-input";
 import { bareError, json } from "./responses";
-import type { SingleFlightCache } from "./single-flight-cache";
 
 export const PUBLIC_LIMIT = { limit: 20, windowSeconds: 5 } as const;
 
@@ -71,18 +67,4 @@ export function withPublic<S extends z.ZodType>(
       return bareError(error, meta.requestId, { ...PUBLIC_HEADERS, ...NOT_CACHEABLE, ...limitHeaders });
     }
   };
-}
-
-/**
- * A keyless read of the vault the query names (?vault=), else of the deployment's default vault, kept
- * in `cache` per vault: one chain read per expiry however many callers wait.
- */
-export function publicVaultRead<V>(
-  context: Pick<ApiContext, "config">,
-  query: { vault?: PublicKey | undefined },
-  cache: SingleFlightCache<V>,
-  read: (vault: PublicKey) => Promise<V>,
-): Promise<V> {
-  const vault = query.vault ?? context.config.defaultVaultId;
-  return cache.get(base58Of(vault), () => read(vault));
 }

@@ -4,28 +4,20 @@ import { decodeMint } from "../../chain/spl-token";
 import { formatUnits } from "../../vault/model/token-amount";
 import { vaultLayout } from "../../vault/model/vault-state";
 import { publicEndpoint } from "../endpoint";
-import { circulatingSupplyBody, publicVaultQuery } from "../schemas/public";
-import { PUBLIC_LIMIT, publicVaultRead } from "../with-public";
+import { circulatingSupplyBody } from "../schemas/public";
 
 export const getCirculatingSupply = publicEndpoint({
   operationId: "getCirculatingSupply",
-  method: "GET",
   path: "/api/circulating-supply",
   summary: "Share token supply (human units)",
-  limit: PUBLIC_LIMIT,
-  query: publicVaultQuery,
   response: circulatingSupplyBody,
-  statuses: [404],
-  handler: async ({ query, context }) => {
-    const supply = await publicVaultRead(context, query, context.publicReads.supplies, async (vault) => {
-      const layout = await vaultLayout(context.deps, vault);
-      const [account] = await context.deps.chain.getAccounts([layout.shareMint], "fresh");
-      const mint = account === null || account === undefined ? null : decodeMint(account.owner, account.data);
-      if (mint === null) {
-        throw new Error(`The share mint ${layout.shareMint.toBase58()} is not a mint`);
-      }
-      return Number(formatUnits(mint.supply, mint.decimals));
-    });
-    return { circulatingSupply: supply };
+  read: async (vault, context) => {
+    const layout = await vaultLayout(context.deps, vault);
+    const [account] = await context.deps.chain.getAccounts([layout.shareMint], "fresh");
+    const mint = account === null || account === undefined ? null : decodeMint(account.owner, account.data);
+    if (mint === null) {
+      throw new Error(`The share mint ${layout.shareMint.toBase58()} is not a mint`);
+    }
+    return { circulatingSupply: Number(formatUnits(mint.supply, mint.decimals)) };
   },
 });
