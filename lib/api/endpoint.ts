@@ -77,32 +77,49 @@ interface Common {
   summary: string;
 }
 
+/** What a partner endpoint declares, whatever it names. */
+interface PartnerDefinition<
+  S extends z.ZodObject,
+  R extends z.ZodType,
+  P extends z.ZodObject,
+> extends Common {
+  scope: KeyScope;
+  /** Public data the app's pages may read without a session (with-partner-key.ts). */
+  openToPages?: boolean;
+  params?: P;
+  input: { from: "body" | "query"; schema: S };
+  response: R;
+  /** Statuses beyond PARTNER_STATUSES: 404 unknown vault, 409, 413, 415, 422. */
+  statuses: readonly number[];
+  /** What the handler answers, with its media type, when it returns a TextBody. */
+  alternateContent?: { contentType: string; schema: z.ZodType };
+  /** The data, or the data serialized once where it is cached. */
+  handler(
+    call: PartnerCall<z.output<S>, z.output<P>>,
+  ): Promise<EnvelopeData<R> | JsonText<EnvelopeData<R>> | TextBody>;
+}
+
+/**
+ * An endpoint that names a vault or a wallet says where they are (`target`) and gives the security
+ * suite a request that names them (`sample`); one that names nothing targets no vault or wallet, and
+ * its sample is its path unless it says otherwise.
+ */
+type Naming<S extends z.ZodObject, P extends z.ZodObject> =
+  | { names: "nothing"; target?: undefined; sample?: SampleRequest }
+  | {
+      names: Exclude<Names, "nothing">;
+      target(input: z.output<S>, params: z.output<P>): RequestTarget;
+      sample: SampleRequest;
+    };
+
+const NO_TARGET: RequestTarget = { vault: null, wallet: null };
+
 export function partnerEndpoint<
   S extends z.ZodObject,
   R extends z.ZodType,
   P extends z.ZodObject = z.ZodObject<Record<string, never>>,
->(
-  definition: Common & {
-    scope: KeyScope;
-    /** Public data the app's pages may read without a session (with-partner-key.ts). */
-    openToPages?: boolean;
-    params?: P;
-    input: { from: "body" | "query"; schema: S };
-    response: R;
-    /** Statuses beyond PARTNER_STATUSES: 404 unknown vault, 409, 413, 415, 422. */
-    statuses: readonly number[];
-    /** What the handler answers, with its media type, when it returns a TextBody. */
-    alternateContent?: { contentType: string; schema: z.ZodType };
-    names: Names;
-    target(input: z.output<S>, params: z.output<P>): RequestTarget;
-    sample: SampleRequest;
-    /** The data, or the data serialized once where it is cached. */
-    handler(
-      call: PartnerCall<z.output<S>, z.output<P>>,
-    ): Promise<EnvelopeData<R> | JsonText<EnvelopeData<R>> | TextBody>;
-  },
-): EndpointDefinition {
-  const { input, params, target, handler, statuses, openToPages, ...rest } = definition;
+>(definition: PartnerDefinition<S, R, P> & Naming<S, P>): EndpointDefinition {
+  const { input, params, target, sample, handler, statuses, openToPages, ...rest } = definition;
   return {
     ...rest,
     audience: "partner",
@@ -111,12 +128,13 @@ export function partnerEndpoint<
     body: input.from === "body" ? input.schema : null,
     statuses: [...new Set([...PARTNER_STATUSES, ...statuses])].sort((a, b) => a - b),
     errorBodies: {},
+    sample: sample ?? (() => ({ path: definition.path })),
     handler: withPartnerKey<S, P>(handler, {
       scope: definition.scope,
       openToPages: openToPages === true,
       input,
       params,
-      target,
+      target: target ?? (() => NO_TARGET),
     }),
   };
 }

@@ -15,8 +15,6 @@ export const getEvents = partnerEndpoint({
   response: eventsResponse,
   statuses: [],
   names: "nothing",
-  target: () => ({ vault: null, wallet: null }),
-  sample: () => ({ path: "/api/events" }),
   handler: ({ input, principal, context }) =>
     listEvents(
       context.store,

@@ -16,8 +16,6 @@ export const getVaults = partnerEndpoint({
   response: vaultsResponse,
   statuses: [],
   names: "nothing",
-  target: () => ({ vault: null, wallet: null }),
-  sample: () => ({ path: "/api/vaults" }),
   handler: async ({ context, principal }) => ({
     vaults: (await indexedVaults(context))
       .filter((entry) => keyAllowsVault(principal.vaults, entry.row.vault))
