@@ -1,16 +1,13 @@
 // DELETE /api/webhooks/{id}
 import { deleteWebhook } from "../../webhooks/subscriptions";
-import { noQuery, webhookDeletedResponse, webhookPathParams } from "../schemas/webhooks";
-import { webhookEndpoint } from "./webhook-owner";
+import { webhookDeletedResponse } from "../schemas/webhooks";
+import { webhookByIdEndpoint } from "./webhook-owner";
 
-export const deleteWebhookById = webhookEndpoint({
+export const deleteWebhookById = webhookByIdEndpoint({
   operationId: "deleteWebhook",
   method: "DELETE",
   path: "/api/webhooks/:id",
   summary: "Delete the endpoint and its delivery log",
-  params: webhookPathParams,
-  input: { from: "query", schema: noQuery },
   response: webhookDeletedResponse,
-  statuses: [404],
-  handler: ({ params, owner, context }) => deleteWebhook(context.webhooks, owner, params.id),
+  handler: ({ id, owner, context }) => deleteWebhook(context.webhooks, owner, id),
 });

@@ -11,6 +11,8 @@ import {
   type EnvelopeData,
 } from "../endpoint";
 import { ApiError } from "../errors";
+import type { ApiContext } from "../context";
+import { noQuery, webhookPathParams } from "../schemas/webhooks";
 import type { PartnerCall } from "../with-partner-key";
 
 /** An id the security suite's requests name: well formed, owned by no key. */
@@ -62,8 +64,34 @@ export function webhookEndpoint<
     ...rest,
     scope: "write",
     names: "nothing",
-    target: () => ({ vault: null, wallet: null }),
     sample: () => (sampleBody === undefined ? { path: samplePath } : { path: samplePath, body: sampleBody }),
     handler: (call) => handler({ ...call, owner: ownerOf(call.principal) }),
+  });
+}
+
+/**
+ * An endpoint on one of the key's webhook endpoints by its id (`:id` in the path), with no body or
+ * query: 404 where the key owns no endpoint of that id.
+ */
+export function webhookByIdEndpoint<R extends z.ZodType>(definition: {
+  operationId: string;
+  method: EndpointMethod;
+  path: string;
+  summary: string;
+  response: R;
+  handler(call: {
+    id: string;
+    owner: Owner;
+    principal: Principal;
+    context: ApiContext;
+  }): Promise<EnvelopeData<R>>;
+}): EndpointDefinition {
+  const { handler, ...rest } = definition;
+  return webhookEndpoint({
+    ...rest,
+    params: webhookPathParams,
+    input: { from: "query", schema: noQuery },
+    statuses: [404],
+    handler: ({ params, owner, principal, context }) => handler({ id: params.id, owner, principal, context }),
   });
 }
