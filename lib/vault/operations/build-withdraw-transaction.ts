@@ -52,7 +52,8 @@ import {
   type WithdrawalPolicy,
 } from "../model/withdrawal-rules";
 
-export type WithdrawAction = "initiate" | "claim" | "cancel";
+/** The spec's words for the operations on a withdrawal, from the list (initiate, claim, cancel). */
+export type WithdrawAction = WithdrawalOperation["action"];
 
 export interface WithdrawRequest {
   vault: PublicKey;
