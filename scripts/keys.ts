@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { PublicKey } from "@solana/web3.js";
 import { z } from "zod";
 
 import {
@@ -21,6 +22,7 @@ import { ChainClient } from "../lib/operator/chain-client";
 import type { ApiKeyRecord } from "../lib/store/api-keys";
 import { Store } from "../lib/store/store";
 import { PARTNER_FEE_CEILING_BPS } from "../lib/vault/model/share-math";
+import { missingPartnerAccounts } from "../lib/vault/reads/partner-accounts";
 import { partnerFeeMaximum } from "../lib/vault/reads/partner-fee-maximum";
 
 const USAGE = `Usage:
@@ -153,6 +155,48 @@ async function checkPartnerFee(env: EnvValues, feeBps: number): Promise<void> {
   }
 }
 
+/**
+ * Warns when the partner has no token account for the asset of a vault its key may deposit into: each
+ * such deposit is refused (PARTNER_ACCOUNT_MISSING) until the account exists. The key stands either way.
+ */
+async function warnOfMissingPartnerAccounts(env: EnvValues, store: Store, key: ApiKeyRecord): Promise<void> {
+  if (key.partner === null) return;
+  let config: ReturnType<typeof appConfigFrom>;
+  try {
+    config = appConfigFrom(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return; // checkPartnerFee said there is no chain configured
+  }
+  const vaults = (await store.indexer.vaults()).filter(
+    (row) => key.vaults === null || key.vaults.includes(row.vault),
+  );
+  if (vaults.length === 0) {
+    console.error("keys: the directory lists no vaults yet; the partner's token accounts were not checked");
+    return;
+  }
+  const chain = new ChainClient(config.rpcUrl, { timeoutMs: 5_000 });
+  const partner = new PublicKey(key.partner.wallet);
+  let missing: Awaited<ReturnType<typeof missingPartnerAccounts>>;
+  try {
+    missing = await missingPartnerAccounts((address) => chain.getAccount(address), partner, vaults);
+  } catch (error) {
+    console.error(
+      `keys: the chain at ${config.rpcUrl} did not answer (${error instanceof Error ? error.message : String(error)}); the partner's token accounts were not checked`,
+    );
+    return;
+  }
+  for (const { mint, account, vaults: refused } of missing) {
+    const symbol = config.assetSymbols.get(mint.toBase58()) ?? mint.toBase58();
+    console.error(
+      `keys: warning: the partner ${partner.toBase58()} has no ${symbol} token account (${account.toBase58()}), ` +
+        `so deposits through this key into ${refused.join(", ")} are refused (PARTNER_ACCOUNT_MISSING) until it ` +
+        `exists: the partner creates it by receiving ${symbol}, or with ` +
+        `\`spl-token create-account ${mint.toBase58()} --owner ${partner.toBase58()}\``,
+    );
+  }
+}
+
 function describe(key: ApiKeyRecord): string {
   const status = key.revokedAt === null ? "active" : `revoked ${key.revokedAt.toISOString()}`;
   return [
@@ -186,6 +230,7 @@ async function main(): Promise<void> {
         }
         const { secret, record } = await store.keys.create(request.options);
         console.log(describe(record));
+        await warnOfMissingPartnerAccounts(env, store, record);
         console.log(`\nAPI key (shown once, store it now):\n${secret}`);
         break;
       }

@@ -27,6 +27,7 @@ import {
   type TransactionSigner,
 } from "../../../lib/client";
 import { VAULT_PROGRAM_ID, findIdlInstruction } from "../../../lib/vault/program/idl";
+import { missingPartnerAccounts } from "../../../lib/vault/reads/partner-accounts";
 import { USDC, dataOf } from "../harness";
 import { endpointSuite, errorBody, expectError } from "./setup";
 
@@ -271,6 +272,26 @@ describe("a deposit built with a partner's key", () => {
       partner: partner.toBase58(),
       partnerAsset: findAssociatedTokenAddress(partner, api.harness.localnet.addresses.usdcMint).toBase58(),
     });
+  });
+
+  it("names the partner's missing asset account and the vaults it blocks, as the keys CLI warns at creation", async () => {
+    const vaults = await api.harness.context.store.indexer.vaults();
+    expect(vaults.length).toBeGreaterThan(0);
+    const readAccount = (address: PublicKey) => api.harness.connection.getAccountInfo(address);
+    const mint = api.harness.localnet.addresses.usdcMint;
+    const unopened = Keypair.generate().publicKey;
+    const missing = await missingPartnerAccounts(readAccount, unopened, vaults);
+    // Every local vault holds USDC: one account, every vault's deposits blocked by it.
+    expect(missing).toEqual([
+      { mint, account: findAssociatedTokenAddress(unopened, mint), vaults: vaults.map((row) => row.vault) },
+    ]);
+    // Restricted to one vault, only that vault is named.
+    const [first] = vaults;
+    if (first === undefined) throw new Error("no vault");
+    expect((await missingPartnerAccounts(readAccount, unopened, [first]))[0]?.vaults).toEqual([first.vault]);
+    // Once the partner has the account (the faucet opens it), nothing is missing.
+    const opened = await api.harness.fundedWallet(0n);
+    expect(await missingPartnerAccounts(readAccount, opened.publicKey, vaults)).toEqual([]);
   });
 
   it("answers 403 to an earnings read with a key that carries no partner", async () => {
