@@ -7,7 +7,6 @@ import type { PublicKey } from "@solana/web3.js";
 import type { z } from "zod";
 
 import { base58Of } from "../chain/base58";
-
 import type { KeyScope } from "../store/api-keys";
 import { withAction, type ActionCall } from "./actions/with-action";
 import { actionErrorSchema } from "./schemas/actions";
