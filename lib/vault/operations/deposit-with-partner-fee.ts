@@ -11,7 +11,7 @@ import { defineOperation } from "./operation";
 export const depositWithPartnerFee = defineOperation({
   ...DEPOSIT_TERMS,
   instruction: "deposit_with_partner_fee",
-  partnerFeeArg: "partner_fee_bps",
+  partnerFee: { bpsArg: "partner_fee_bps", assetBumpArg: "partner_asset_bump" },
   // deposit's budget and what the fee adds on chain: 8,744 CU against deposit's 5,217 in
   // `npm run bench:program` (the fee's token transfer, the protocol read, the partner's account
   // re-derived), the same at any bump of that account, rounded up. tests/api/transaction-budget.test.ts

@@ -62,10 +62,11 @@ interface OperationSpec<Action extends OperationAction, Event extends VaultEvent
    */
   sharesGuardArg: string | null;
   /**
-   * The argument that carries a partner's fee in bps (deposit_with_partner_fee's partner_fee_bps): the
-   * check before signing holds it to the caller's maximum and to what the build showed.
+   * The arguments of a partner's fee: its bps (deposit_with_partner_fee's partner_fee_bps), which the
+   * check before signing holds to the caller's maximum and to what the build showed, and the bump of the
+   * partner's asset account (partner_asset_bump), which it holds to that address's canonical bump.
    */
-  partnerFeeArg: string | null;
+  partnerFee: { bpsArg: string; assetBumpArg: string } | null;
   /** The wallet's associated token account the transaction may create, by its token. */
   createdTokenAccount: "asset" | "shares" | null;
   /** It counts against the vault's hourly and daily withdrawal caps (so a partner may hear they run low). */
@@ -119,7 +120,7 @@ const DEFAULTS = {
   searchedBump: null,
   feeCapArg: null,
   sharesGuardArg: null,
-  partnerFeeArg: null,
+  partnerFee: null,
   activity: null,
 } satisfies Partial<OperationSpec<OperationAction, VaultEventName>>;
 

@@ -535,12 +535,12 @@ function checkPartnerFee(
  */
 function checkPartnerAssetBump(
   instruction: Instruction,
-  args: Record<string, string>,
+  found: string | null,
+  argument: string,
   partner: PublicKey,
   tokens: VaultTokens,
 ): void {
   const canonical = findAssociatedTokenAddressAndBump(partner, tokens.assetMint).bump;
-  const found = args.partner_asset_bump ?? null;
   if (found !== String(canonical)) {
     fail(
       "WRONG_ACCOUNT",
@@ -548,7 +548,7 @@ function checkPartnerAssetBump(
       {
         instruction: instruction.index,
         account: "partner_asset",
-        argument: "partner_asset_bump",
+        argument,
         expected: canonical,
         found: found === null ? null : Number(found),
       },
@@ -581,15 +581,16 @@ function checkVaultInstruction(
     );
   }
   const definition = operation.instruction;
-  const { partnerFeeArg, feeCapArg } = operation;
+  const { partnerFee, feeCapArg } = operation;
   // The partner's accounts are derived from the partner the build named; a build that names none
   // cannot have its fee's destination checked.
-  const partner = partnerFeeArg === null ? null : (bounds.shown?.partner ?? null);
+  const partner = partnerFee === null ? null : (bounds.shown?.partner ?? null);
   const args = decodeIntegerArgs(definition, instruction.data, instruction.index);
-  const feeBps = partnerFeeArg === null ? null : checkPartnerFee(instruction, args[partnerFeeArg], bounds);
+  const feeBps = partnerFee === null ? null : checkPartnerFee(instruction, args[partnerFee.bpsArg], bounds);
   checkAccounts(instruction, definition, expected, tokens, partner);
-  if (partner !== null) {
-    checkPartnerAssetBump(instruction, args, partner, tokens);
+  if (partnerFee !== null && partner !== null) {
+    const bump = partnerFee.assetBumpArg;
+    checkPartnerAssetBump(instruction, args[bump] ?? null, bump, partner, tokens);
   }
   const amountArg = operation.amount?.arg ?? null;
   if (amountArg !== null && amount !== null && args[amountArg] !== amount.toString()) {
@@ -738,7 +739,7 @@ export function verifyVaultTransaction(
   const partnerBounds: PartnerFeeBounds = {
     maxFeeBps: partnerMaximumOf(options),
     // What the build shows of a partner fee, when an operation of this word can pay one.
-    shown: operationsOf(expected.operation).some((operation) => operation.partnerFeeArg !== null)
+    shown: operationsOf(expected.operation).some((operation) => operation.partnerFee !== null)
       ? partnerFeeShown(built)
       : null,
   };
