@@ -15,11 +15,14 @@ import {
   parseCommandLine,
   UsageError,
 } from "../lib/cli/args";
+import { getMultipleAccounts } from "../lib/chain/accounts";
 import { isAddressText } from "../lib/chain/address-text";
 import { appConfigFrom } from "../lib/config";
+import { readProtocolVaults } from "../lib/indexer/chain-reads";
 import { ConfigError, parseEnv, pgliteDirectory, type EnvValues } from "../lib/env-schema";
 import { ChainClient } from "../lib/operator/chain-client";
 import type { ApiKeyRecord } from "../lib/store/api-keys";
+import type { IndexedVaultRow } from "../lib/store/indexer";
 import { Store } from "../lib/store/store";
 import { PARTNER_FEE_CEILING_BPS } from "../lib/vault/model/share-math";
 import { missingPartnerAccounts } from "../lib/vault/reads/partner-accounts";
@@ -36,7 +39,8 @@ create prints the key once: keep it on your server. --scope defaults to read; wr
 DEFAULT_KEY_RPM or 120. --test makes a vk_test_ key (the default is vk_live_).
 --partner-wallet and --partner-fee-bps (together) make the key a partner's: its deposits pay that
 wallet's asset account a fee of n bps (1 to the protocol's max_partner_fee_bps, read from the chain;
-500 at most when the chain cannot be reached).`;
+500 at most when the chain cannot be reached). create warns when the partner has no token account for
+the asset of a vault the key may deposit into (such deposits are refused until it has one).`;
 
 const createOptions = z.object({
   name: z.string().min(1).max(100),
@@ -129,23 +133,33 @@ export function parseKeysCommandLine(argv: readonly string[], defaultRpm: number
   }
 }
 
-/** Refuses a partner fee above the protocol's maximum on chain (the ceiling when the chain is out of reach). */
-async function checkPartnerFee(env: EnvValues, feeBps: number): Promise<void> {
+/** The chain a partner's key is checked against: the configuration, and a client that answered. */
+interface PartnerChain {
+  config: ReturnType<typeof appConfigFrom>;
+  chain: ChainClient;
+}
+
+/**
+ * Refuses a partner fee above the protocol's maximum on chain (the ceiling when the chain is out of
+ * reach). Answers the chain when it answered, so the next check asks it again; null when it is not
+ * configured or did not answer (said here, once).
+ */
+async function checkPartnerFee(env: EnvValues, feeBps: number): Promise<PartnerChain | null> {
   let config: ReturnType<typeof appConfigFrom>;
   try {
     config = appConfigFrom(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(
-      `keys: no protocol to read (${error.message}); the partner fee is checked against the ${PARTNER_FEE_CEILING_BPS} bps ceiling only`,
+      `keys: no protocol to read (${error.message}); the partner fee is checked against the ${PARTNER_FEE_CEILING_BPS} bps ceiling only, and the partner's token accounts are not checked`,
     );
-    return;
+    return null;
   }
   const chain = new ChainClient(config.rpcUrl, { timeoutMs: 5_000 });
   const maximum = await partnerFeeMaximum((address) => chain.getAccount(address), config.protocolId);
   if (maximum.source === "ceiling") {
     console.error(
-      `keys: the chain at ${config.rpcUrl} did not answer; the partner fee is checked against the ${PARTNER_FEE_CEILING_BPS} bps ceiling only`,
+      `keys: the chain at ${config.rpcUrl} did not answer; the partner fee is checked against the ${PARTNER_FEE_CEILING_BPS} bps ceiling only, and the partner's token accounts are not checked`,
     );
   }
   if (feeBps > maximum.maxFeeBps) {
@@ -153,46 +167,81 @@ async function checkPartnerFee(env: EnvValues, feeBps: number): Promise<void> {
       `--partner-fee-bps: ${feeBps} is above the protocol's maximum partner fee of ${maximum.maxFeeBps} bps`,
     );
   }
+  return maximum.source === "ceiling" ? null : { config, chain };
+}
+
+/**
+ * The vaults a key may deposit into (all the protocol's, or the ones it names), as the directory lists
+ * them; read from the chain when the directory does not list them all (the app's indexer has not run
+ * yet). `unlisted`: the named ones the chain does not hold either.
+ */
+async function depositVaults(
+  config: ReturnType<typeof appConfigFrom>,
+  chain: ChainClient,
+  directory: readonly IndexedVaultRow[],
+  named: readonly string[] | null,
+): Promise<{ rows: { vault: string; accountData: Uint8Array }[]; unlisted: string[] }> {
+  const within = <T extends { vault: string }>(rows: readonly T[]) =>
+    rows.filter((row) => named === null || named.includes(row.vault));
+  const unlistedIn = (rows: readonly { vault: string }[]) =>
+    (named ?? []).filter((vault) => !rows.some((row) => row.vault === vault));
+  if (directory.length > 0 && unlistedIn(directory).length === 0) {
+    return { rows: within(directory), unlisted: [] };
+  }
+  const { vaults } = await readProtocolVaults(chain.rpc, config.programId, config.protocolId);
+  const rows = vaults.map((vault) => ({ vault: vault.address.toBase58(), accountData: vault.data }));
+  return { rows: within(rows), unlisted: unlistedIn(rows) };
 }
 
 /**
  * Warns when the partner has no token account for the asset of a vault its key may deposit into: each
- * such deposit is refused (PARTNER_ACCOUNT_MISSING) until the account exists. The key stands either way.
+ * such deposit is refused (PARTNER_ACCOUNT_MISSING) until the account exists. The accounts are read in
+ * one getMultipleAccounts call. The key stands either way.
  */
-async function warnOfMissingPartnerAccounts(env: EnvValues, store: Store, key: ApiKeyRecord): Promise<void> {
+async function warnOfMissingPartnerAccounts(
+  { config, chain }: PartnerChain,
+  store: Store,
+  key: ApiKeyRecord,
+): Promise<void> {
   if (key.partner === null) return;
-  let config: ReturnType<typeof appConfigFrom>;
-  try {
-    config = appConfigFrom(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return; // checkPartnerFee said there is no chain configured
-  }
-  const vaults = (await store.indexer.vaults()).filter(
-    (row) => key.vaults === null || key.vaults.includes(row.vault),
-  );
-  if (vaults.length === 0) {
-    console.error("keys: the directory lists no vaults yet; the partner's token accounts were not checked");
-    return;
-  }
-  const chain = new ChainClient(config.rpcUrl, { timeoutMs: 5_000 });
   const partner = new PublicKey(key.partner.wallet);
   let missing: Awaited<ReturnType<typeof missingPartnerAccounts>>;
+  let unlisted: string[];
+  const directory = await store.indexer.vaults();
   try {
-    missing = await missingPartnerAccounts((address) => chain.getAccount(address), partner, vaults);
+    const vaults = await depositVaults(config, chain, directory, key.vaults);
+    unlisted = vaults.unlisted;
+    missing =
+      vaults.rows.length === 0
+        ? []
+        : await missingPartnerAccounts(
+            async (addresses) => (await getMultipleAccounts(chain.rpc, addresses)).accounts,
+            partner,
+            vaults.rows,
+          );
+    if (vaults.rows.length === 0 && unlisted.length === 0) {
+      console.error("keys: the protocol has no vaults yet; the partner's token accounts were not checked");
+    }
   } catch (error) {
     console.error(
       `keys: the chain at ${config.rpcUrl} did not answer (${error instanceof Error ? error.message : String(error)}); the partner's token accounts were not checked`,
     );
     return;
   }
-  for (const { mint, account, vaults: refused } of missing) {
-    const symbol = config.assetSymbols.get(mint.toBase58()) ?? mint.toBase58();
+  if (unlisted.length > 0) {
     console.error(
-      `keys: warning: the partner ${partner.toBase58()} has no ${symbol} token account (${account.toBase58()}), ` +
-        `so deposits through this key into ${refused.join(", ")} are refused (PARTNER_ACCOUNT_MISSING) until it ` +
-        `exists: the partner creates it by receiving ${symbol}, or with ` +
-        `\`spl-token create-account ${mint.toBase58()} --owner ${partner.toBase58()}\``,
+      `keys: ${unlisted.join(", ")}: not a vault of the protocol ${config.protocolId.toBase58()}; the partner's token account for its asset was not checked`,
+    );
+  }
+  for (const { mint, account, vaults: refused } of missing) {
+    const symbol = config.assetSymbols.get(mint.toBase58());
+    const asset = symbol === undefined ? `mint ${mint.toBase58()}` : `${symbol} (mint ${mint.toBase58()})`;
+    console.error(
+      `keys: warning: the partner ${partner.toBase58()} has no token account for ${asset}: its associated ` +
+        `token account ${account.toBase58()} does not exist, so deposits through this key into ` +
+        `${refused.join(", ")} are refused (PARTNER_ACCOUNT_MISSING) until it does. The key is created; ` +
+        `open the account by sending the partner any amount of ${symbol ?? "the asset"} from a wallet, or with ` +
+        `\`spl-token create-account ${mint.toBase58()} --owner ${partner.toBase58()} --fee-payer <keypair file>\``,
     );
   }
 }
@@ -225,12 +274,15 @@ async function main(): Promise<void> {
   try {
     switch (request.command) {
       case "create": {
-        if (request.options.partner !== null) {
-          await checkPartnerFee(env, request.options.partner.feeBps);
-        }
+        const partnerChain =
+          request.options.partner === null
+            ? null
+            : await checkPartnerFee(env, request.options.partner.feeBps);
         const { secret, record } = await store.keys.create(request.options);
         console.log(describe(record));
-        await warnOfMissingPartnerAccounts(env, store, record);
+        if (partnerChain !== null) {
+          await warnOfMissingPartnerAccounts(partnerChain, store, record);
+        }
         console.log(`\nAPI key (shown once, store it now):\n${secret}`);
         break;
       }

@@ -277,7 +277,11 @@ describe("a deposit built with a partner's key", () => {
   it("names the partner's missing asset account and the vaults it blocks, as the keys CLI warns at creation", async () => {
     const vaults = await api.harness.context.store.indexer.vaults();
     expect(vaults.length).toBeGreaterThan(0);
-    const readAccount = (address: PublicKey) => api.harness.connection.getAccountInfo(address);
+    const reads: number[] = [];
+    const readAccount = (addresses: readonly PublicKey[]) => {
+      reads.push(addresses.length);
+      return api.harness.connection.getMultipleAccountsInfo([...addresses]);
+    };
     const mint = api.harness.localnet.addresses.usdcMint;
     const unopened = Keypair.generate().publicKey;
     const missing = await missingPartnerAccounts(readAccount, unopened, vaults);
@@ -285,6 +289,8 @@ describe("a deposit built with a partner's key", () => {
     expect(missing).toEqual([
       { mint, account: findAssociatedTokenAddress(unopened, mint), vaults: vaults.map((row) => row.vault) },
     ]);
+    // One read of one account: the vaults share their asset, so its account is asked for once.
+    expect(reads).toEqual([1]);
     // Restricted to one vault, only that vault is named.
     const [first] = vaults;
     if (first === undefined) throw new Error("no vault");
