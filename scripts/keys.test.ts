@@ -191,7 +191,9 @@ describe("keys create with a partner, on the local chain", () => {
 
   beforeAll(async () => {
     storeDirectory = await mkdtemp(join(tmpdir(), "keys-partner-"));
-    harness = await startApiHarness({ env: { PGLITE_DIR: storeDirectory } });
+    // The app holds the embedded database the CLI reaches through it, even where DATABASE_URL is set
+    // (CI): an empty value is an unset one, so both use PGLITE_DIR.
+    harness = await startApiHarness({ env: { PGLITE_DIR: storeDirectory, DATABASE_URL: "" } });
   }, 180_000);
 
   afterAll(async () => {
