@@ -192,7 +192,8 @@ async function journey(page: Page, address: string): Promise<void> {
     expect(preview).toMatch(/Fee \(0\.10%\) − 0\.1\d USDC/);
     expect(preview).toMatch(/You receive about 99\.\d\d USDC/);
     expect(await textOf(page, "withdraw-capacity")).toMatch(
-      /Hourly cap [\d,.]+ USDC left \(resets \d{1,2}:\d\d( [AP]M)? \S+\)/,
+      // Within the hour: the clock alone, or from 23:00 the next day's midnight with its date.
+      /Hourly cap [\d,.]+ USDC left \(resets (\d{1,2}:\d\d( [AP]M)?|\S+ \d{1,2}, 12:00 AM) \S+\)/,
     );
     await screenshot(page, "04-withdraw-preview");
     await page.getByRole("button", { name: "Request withdrawal" }).click();
